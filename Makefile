@@ -1,0 +1,44 @@
+# One entry point for people and CI. `make run` and `make check` work on a fresh machine:
+# they create .venv, install the project, and (for the tests) Debian's redis-server.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+SOURCES := bot tests scripts
+
+.PHONY: setup run check format lint types test redis-server clean
+
+$(BIN)/prdigest: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e ".[dev]"
+	touch $@
+
+setup: $(BIN)/prdigest
+
+# The main job: today's digest of a public repository, in the terminal, with no keys.
+run: setup
+	$(BIN)/prdigest digest vllm-project/vllm
+
+# The tests start their own redis-server on loopback; install it when the machine lacks it.
+redis-server:
+	@command -v redis-server >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server >/dev/null; }
+
+format: setup
+	$(BIN)/ruff format $(SOURCES)
+	$(BIN)/ruff check --fix $(SOURCES)
+
+lint: setup
+	$(BIN)/ruff format --check $(SOURCES)
+	$(BIN)/ruff check $(SOURCES)
+
+types: setup
+	$(BIN)/mypy
+
+test: setup redis-server
+	$(BIN)/pytest --cov=bot --cov-report=term:skip-covered
+
+check: lint types test
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -1,0 +1,153 @@
+"""The `prdigest` command: digest, card and doctor in a terminal.
+
+A surface: it turns arguments into service calls and our errors into one line on stderr with
+a non-zero exit (a traceback only with --debug). Output goes to stdout, progress to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import NoReturn
+
+from bot.errors import PrdigestError, UsageError
+from bot.render.data import digest_data, item_data
+from bot.render.terminal import render_card, render_digest
+from bot.services.digest import Filters
+from bot.services.refs import parse_ref, parse_repo
+from bot.services.windows import window_for_date, window_since
+from bot.settings import Settings, load_settings
+from bot.wiring import Services, build_services
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a mistake in one line, like every other prdigest error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"prdigest: {message} (see prdigest --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="prdigest", description="Which merged pull requests deserve a careful read, and why.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    digest = commands.add_parser("digest", help="the digest of one or more repositories")
+    digest.add_argument("repos", nargs="+", metavar="OWNER/REPO")
+    when = digest.add_mutually_exclusive_group()
+    when.add_argument("--since", metavar="DURATION", help="window back from now: 90m, 24h, 7d (default: config window)")
+    when.add_argument("--date", metavar="YYYY-MM-DD", help="one calendar day in the configured time zone")
+    digest.add_argument("--format", choices=("text", "json"), default="text")
+    digest.add_argument("--lang", choices=("en", "zh-CN"), help="language of the cards (default: config language)")
+
+    card = commands.add_parser("card", help="the card of one pull request")
+    card.add_argument("ref", metavar="OWNER/REPO#N", help="owner/repo#123 or a PR URL")
+    card.add_argument("--format", choices=("text", "json"), default="text")
+    card.add_argument("--lang", choices=("en", "zh-CN"))
+
+    commands.add_parser("doctor", help="check config, Redis, GitHub, the model endpoint and Slack")
+    return parser
+
+
+def _colour() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+class _ProgressBar:
+    """A one-line bar on stderr, only when stderr is a terminal."""
+
+    WIDTH = 30
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total == 0:
+            return
+        filled = self.WIDTH * done // total
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} cards")
+        if done == total:
+            sys.stderr.write("\r" + " " * (self.WIDTH + 20) + "\r")
+        sys.stderr.flush()
+
+
+def _run_digest(args: argparse.Namespace, services: Services) -> None:
+    settings = services.settings
+    repos = tuple(dict.fromkeys(parse_repo(repo) for repo in args.repos))
+    now = datetime.now(UTC)
+    if args.date:
+        window = window_for_date(args.date, settings.defaults.timezone, now)
+    else:
+        window = window_since(now, args.since or settings.defaults.window)
+    language = args.lang or settings.defaults.language
+    digest = services.digests.build(repos, window, language=language, filters=Filters(), progress=_ProgressBar())
+    if args.format == "json":
+        print(json.dumps(digest_data(digest), ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(render_digest(digest, colour=_colour()))
+
+
+def _run_card(args: argparse.Namespace, services: Services) -> None:
+    ref = parse_ref(args.ref)
+    language = args.lang or services.settings.defaults.language
+    snapshot = services.cards.snapshot_by_ref(ref)
+    result = services.cards.card(snapshot, language)
+    if args.format == "json":
+        print(json.dumps(item_data(snapshot.listing, result.card), ensure_ascii=False, indent=2))
+    else:
+        print(render_card(snapshot.listing, result.card, colour=_colour()))
+
+
+def _configure_logging(debug: bool) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if debug else logging.WARNING,
+        format="prdigest: %(message)s",
+        stream=sys.stderr,
+    )
+    if not debug:
+        # Library chatter (retries, connection pools) is for --debug only.
+        for name in ("github", "urllib3", "openai", "httpx2", "httpcore2"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    _configure_logging(args.debug)
+    try:
+        settings = load_settings()
+        return _dispatch(args, settings)
+    except PrdigestError as exc:
+        if args.debug:
+            raise
+        print(f"prdigest: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("prdigest: interrupted", file=sys.stderr)
+        return 130
+
+
+def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
+    if args.command == "doctor":
+        from bot.doctor import run_doctor
+
+        return run_doctor(settings)
+    services = build_services(settings)
+    try:
+        if args.command == "digest":
+            _run_digest(args, services)
+        elif args.command == "card":
+            _run_card(args, services)
+        else:  # pragma: no cover - argparse rejects unknown commands
+            raise UsageError(f"unknown command {args.command}")
+    finally:
+        services.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

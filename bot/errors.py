@@ -1,0 +1,48 @@
+"""The one exception tree. Adapters translate library errors into it; surfaces turn it into words.
+
+Every message here is written for the person who ran the command: what was wrong and what
+would work. Library exception text is never echoed (it may hold URLs with tokens).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+
+class PrdigestError(Exception):
+    """Base of every error prdigest raises on purpose."""
+
+
+class ConfigError(PrdigestError):
+    """A bad config file, environment variable or command-line value."""
+
+
+class UsageError(PrdigestError):
+    """Input a person typed that cannot be understood (a PR reference, a date, a window)."""
+
+
+class SourceError(PrdigestError):
+    """GitHub could not give what was asked."""
+
+
+class NotFound(SourceError):
+    """A repository or pull request that does not exist (or the token cannot see)."""
+
+
+class RateLimited(SourceError):
+    """GitHub's rate limit ran out and the reset is further away than we are willing to wait."""
+
+    def __init__(self, reset_at: datetime | None, authenticated: bool) -> None:
+        self.reset_at = reset_at
+        self.authenticated = authenticated
+        when = reset_at.strftime("%H:%M UTC") if reset_at else "later"
+        hint = "" if authenticated else " Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
+        super().__init__(f"GitHub's rate limit is used up until {when}.{hint}")
+
+
+class SummarizerError(PrdigestError):
+    """The model could not produce a valid card or answer."""
+
+
+class StoreError(PrdigestError):
+    """Redis could not be reached or answered with an error."""

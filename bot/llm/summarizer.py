@@ -1,0 +1,118 @@
+"""Summarizer: one structured-output Chat Completions call per PR, validated into a Card.
+
+The only module that speaks to the model endpoint. Retries are the SDK's (429, 5xx,
+timeouts, with an explicit timeout); whatever still fails is raised as SummarizerError and the
+caller falls back to a heuristic card. Model output is never trusted as it comes: it is
+parsed against the schema, then clipped to the card's limits here.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Literal
+
+import openai
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from bot.errors import SummarizerError
+from bot.llm.context import build_context, estimate_tokens
+from bot.llm.prompts import CAVEATS_MAX, HEADLINE_MAX, PROMPT_VERSION, WATCH_MAX, WHY_MAX, card_overhead, card_prompt
+from bot.models import Card, Coverage, Language, PRSnapshot
+
+log = logging.getLogger(__name__)
+
+# Long enough for a slow local model on a 12k-token prompt, short enough that a hung server
+# costs a digest minutes, not the SDK's default ten.
+DEFAULT_TIMEOUT = 90.0
+DEFAULT_MAX_RETRIES = 2
+POINT_MAX = 280
+MINUTES_MAX = 240
+# Room left for the model's answer when the budget is counted (cards are short).
+OUTPUT_RESERVE = 600
+
+
+class CardDraft(BaseModel):
+    """The schema the model must fill (strict: every field required, nothing else)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    headline: str
+    verdict: Literal["skip", "skim", "read"]
+    minutes: int
+    why: list[str]
+    caveats: list[str]
+    watch: list[str]
+
+
+def build_openai(
+    api_key: str, base_url: str | None, *, timeout: float = DEFAULT_TIMEOUT, max_retries: int = DEFAULT_MAX_RETRIES
+) -> openai.OpenAI:
+    return openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
+
+
+def clip(text: str, limit: int) -> str:
+    """Collapse whitespace and cut at a word boundary, marking the cut."""
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def _points(items: list[str], limit: int) -> tuple[str, ...]:
+    cleaned = [clip(item, POINT_MAX) for item in items]
+    return tuple(item for item in cleaned if item)[:limit]
+
+
+def card_from_draft(draft: CardDraft, language: Language, coverage: Coverage) -> Card:
+    headline = clip(draft.headline, HEADLINE_MAX[language])
+    if not headline:
+        raise SummarizerError("the model returned an empty headline")
+    return Card(
+        headline=headline,
+        verdict=draft.verdict,
+        minutes=1 if draft.verdict == "skip" else min(max(draft.minutes, 1), MINUTES_MAX),
+        why=_points(draft.why, WHY_MAX),
+        caveats=_points(draft.caveats, CAVEATS_MAX),
+        watch=_points(draft.watch, WATCH_MAX),
+        source="llm",
+        coverage=coverage,
+        language=language,
+    )
+
+
+class Summarizer:
+    def __init__(self, client: openai.OpenAI, model: str, *, token_budget: int) -> None:
+        self._client = client
+        self.model = model
+        self.prompt_version = PROMPT_VERSION
+        self._token_budget = token_budget
+
+    def data_budget(self, language: Language) -> int:
+        """Tokens left for the PR's data once the instructions are counted."""
+        return max(self._token_budget - estimate_tokens(card_overhead(language)) - OUTPUT_RESERVE, 500)
+
+    def card(self, snapshot: PRSnapshot, language: Language) -> Card:
+        budget = self.data_budget(language)
+        context = build_context(snapshot, budget)
+        prompt = card_prompt(context.text, language)
+        try:
+            completion = self._client.chat.completions.parse(
+                model=self.model,
+                messages=[
+                    {"role": "system", "content": prompt.system},
+                    {"role": "user", "content": prompt.user},
+                ],
+                response_format=CardDraft,
+            )
+        except (openai.OpenAIError, ValidationError) as exc:
+            log.warning("model call for %s failed: %s", snapshot.ref, type(exc).__name__)
+            raise SummarizerError(f"the model could not summarize {snapshot.ref}") from exc
+        message = completion.choices[0].message if completion.choices else None
+        if message is None or message.parsed is None:
+            raise SummarizerError(f"the model declined to summarize {snapshot.ref}")
+        return card_from_draft(message.parsed, language, context.coverage)

@@ -1,0 +1,191 @@
+"""Values that flow between the layers: what a PR is, what a card says, what a digest holds.
+
+Plain frozen dataclasses; no I/O and no vendor types. Adapters build them, services and
+renderers read them, the store serialises them (see store/codec.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+Verdict = Literal["skip", "skim", "read"]
+Language = Literal["en", "zh-CN"]
+CardSource = Literal["llm", "heuristic"]
+
+VERDICT_ORDER: dict[Verdict, int] = {"read": 0, "skim": 1, "skip": 2}
+
+
+@dataclass(frozen=True)
+class Window:
+    """Half-open interval [start, end) of merge times, both timezone-aware."""
+
+    start: datetime
+    end: datetime
+
+    def contains(self, moment: datetime) -> bool:
+        return self.start <= moment < self.end
+
+
+@dataclass(frozen=True)
+class PRRef:
+    repo: str  # "owner/name"
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.repo}#{self.number}"
+
+
+@dataclass(frozen=True)
+class FileChange:
+    path: str
+    status: str  # added | removed | modified | renamed | copied | changed | unchanged
+    additions: int
+    deletions: int
+    patch: str | None  # None: binary, or over GitHub's per-file diff limit
+    previous_path: str | None = None
+
+    @property
+    def changes(self) -> int:
+        return self.additions + self.deletions
+
+
+@dataclass(frozen=True)
+class Comment:
+    """A review comment (on a line of the diff) or a review body."""
+
+    author: str
+    body: str
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class PRListing:
+    """What the pulls list (or search) gives for free, before any per-PR request."""
+
+    repo: str
+    number: int
+    title: str
+    body: str
+    author: str
+    url: str
+    merged_at: datetime | None  # None: not merged (a card asked for by number)
+    merge_sha: str | None
+    labels: tuple[str, ...] = ()
+    author_is_bot: bool = False
+    head_sha: str | None = None
+
+    @property
+    def ref(self) -> PRRef:
+        return PRRef(self.repo, self.number)
+
+    @property
+    def revision(self) -> str | None:
+        """What a card of this PR depends on: the merge commit, or the head of an open PR."""
+        return self.merge_sha or self.head_sha
+
+
+@dataclass(frozen=True)
+class PRSnapshot:
+    """A merged PR as the model and the renderers see it.
+
+    `complete` is False when only the list data could be read (GitHub's rate limit ran out
+    before the PR's files were fetched): such snapshots are never cached.
+    """
+
+    listing: PRListing
+    files: tuple[FileChange, ...] = ()
+    comments: tuple[Comment, ...] = ()
+    complete: bool = True
+    # Set when GitHub reports more files than it lists (its cap is 3,000 per PR).
+    files_reported: int | None = None
+
+    @property
+    def ref(self) -> PRRef:
+        return self.listing.ref
+
+    @property
+    def additions(self) -> int:
+        return sum(f.additions for f in self.files)
+
+    @property
+    def deletions(self) -> int:
+        return sum(f.deletions for f in self.files)
+
+    @property
+    def files_total(self) -> int:
+        return max(self.files_reported or 0, len(self.files))
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Computed by llm/context.py, never by the model."""
+
+    files_total: int
+    files_read: int
+    skipped: tuple[SkippedFile, ...] = ()
+    # Files counted in files_read of which only some hunks fitted the budget.
+    partial: tuple[str, ...] = ()
+    # False when the files themselves could not be listed (rate limit): the card rests on
+    # the title and labels alone.
+    files_known: bool = True
+
+
+@dataclass(frozen=True)
+class CardKey:
+    """Everything a card depends on: a change to any part is a different card."""
+
+    repo: str
+    number: int
+    revision: str  # merge commit SHA (or head SHA for an unmerged PR)
+    prompt_version: str
+    model: str  # "heuristic" for cards made without a model
+    language: Language
+
+    def __str__(self) -> str:
+        return f"{self.repo}#{self.number}:{self.revision}:{self.prompt_version}:{self.model}:{self.language}"
+
+
+@dataclass(frozen=True)
+class Card:
+    headline: str
+    verdict: Verdict
+    minutes: int
+    why: tuple[str, ...]
+    caveats: tuple[str, ...]
+    watch: tuple[str, ...]
+    source: CardSource
+    coverage: Coverage
+    language: Language = "en"
+
+
+@dataclass(frozen=True)
+class DigestItem:
+    listing: PRListing
+    card: Card
+    size: int  # added + deleted lines, for ordering
+
+
+@dataclass(frozen=True)
+class Digest:
+    repos: tuple[str, ...]
+    window: Window
+    total_merged: int
+    items: tuple[DigestItem, ...]
+    language: Language = "en"
+    # Things the reader must know about how this digest was made (rate limit, degraded model).
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def shown(self) -> int:
+        return len(self.items)
+
+    def count(self, verdict: Verdict) -> int:
+        return sum(1 for item in self.items if item.card.verdict == verdict)

@@ -1,0 +1,65 @@
+"""Digests and cards as JSON-ready dicts: the `--format json` contract of DESIGN.md §4 (pure).
+
+Keys named there may not change; extra keys are allowed.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.models import Card, Digest, DigestItem, PRListing
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None
+
+
+def card_data(card: Card) -> dict[str, Any]:
+    coverage = card.coverage
+    return {
+        "headline": card.headline,
+        "verdict": card.verdict,
+        "minutes": card.minutes,
+        "why": list(card.why),
+        "caveats": list(card.caveats),
+        "watch": list(card.watch),
+        "source": card.source,
+        "language": card.language,
+        "coverage": {
+            "files_total": coverage.files_total,
+            "files_read": coverage.files_read,
+            "skipped": [{"path": skipped.path, "reason": skipped.reason} for skipped in coverage.skipped],
+            "partial": list(coverage.partial),
+            "files_known": coverage.files_known,
+        },
+    }
+
+
+def item_data(listing: PRListing, card: Card) -> dict[str, Any]:
+    return {
+        "repo": listing.repo,
+        "number": listing.number,
+        "url": listing.url,
+        "title": listing.title,
+        "author": listing.author,
+        "merged_at": _iso(listing.merged_at),
+        "labels": list(listing.labels),
+        "card": card_data(card),
+    }
+
+
+def digest_data(digest: Digest) -> dict[str, Any]:
+    def item(entry: DigestItem) -> dict[str, Any]:
+        return item_data(entry.listing, entry.card)
+
+    return {
+        "repos": list(digest.repos),
+        "window": {"start": _iso(digest.window.start), "end": _iso(digest.window.end)},
+        "total_merged": digest.total_merged,
+        "shown": digest.shown,
+        "counts": {verdict: digest.count(verdict) for verdict in ("read", "skim", "skip")},
+        "language": digest.language,
+        "notes": list(digest.notes),
+        "items": [item(entry) for entry in digest.items],
+    }

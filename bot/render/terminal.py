@@ -1,0 +1,74 @@
+"""Digests and cards as text for a terminal: verdict, headline, link, points, coverage (pure).
+
+Colour only when asked (the CLI asks when stdout is a terminal and NO_COLOR is unset).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.models import Card, Digest, DigestItem, PRListing, Window
+from bot.render.labels import counts_line, coverage_line, verdict_label, word
+
+_COLOURS = {"read": "\033[1;32m", "skim": "\033[1;33m", "skip": "\033[2m", "dim": "\033[2m", "bold": "\033[1m"}
+_RESET = "\033[0m"
+
+
+class _Paint:
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+
+    def __call__(self, text: str, style: str) -> str:
+        return f"{_COLOURS[style]}{text}{_RESET}" if self.colour else text
+
+
+def window_text(window: Window) -> str:
+    start, end = window.start, window.end
+    if end - start == timedelta(days=1) and start.timetz().replace(tzinfo=None).isoformat() == "00:00:00":
+        zone = start.tzname() or "UTC"
+        return f"{start.date().isoformat()} ({zone})"
+    fmt = "%Y-%m-%d %H:%M"
+    return f"{start.astimezone(UTC).strftime(fmt)} – {end.astimezone(UTC).strftime(fmt)} UTC"
+
+
+def _when(moment: datetime | None) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment else "not merged"
+
+
+def render_card(listing: PRListing, card: Card, *, colour: bool = False) -> str:
+    paint = _Paint(colour)
+    language = card.language
+    lines = [
+        f"{paint(verdict_label(card).upper(), card.verdict)}  {paint(card.headline, 'bold')}",
+        paint(f"  {listing.repo}#{listing.number} · {listing.url} · {word(language, 'by')} {listing.author}", "dim"),
+        f"  {listing.title}",
+    ]
+    for name, points in (("why", card.why), ("caveats", card.caveats), ("watch", card.watch)):
+        if points:
+            lines.append(f"  {word(language, name)}:")
+            lines.extend(f"    - {point}" for point in points)
+    coverage = coverage_line(card.coverage, language)
+    source = "" if card.source == "llm" else f" · {word(language, 'heuristic')}"
+    lines.append(paint(f"  {word(language, 'coverage')}: {coverage}{source}", "dim"))
+    return "\n".join(lines)
+
+
+def render_item(item: DigestItem, *, colour: bool = False) -> str:
+    return render_card(item.listing, item.card, colour=colour)
+
+
+def render_digest(digest: Digest, *, colour: bool = False) -> str:
+    paint = _Paint(colour)
+    header = f"{', '.join(digest.repos)} · {window_text(digest.window)}"
+    lines = [paint(header, "bold")]
+    if digest.total_merged == 0:
+        lines.append(word(digest.language, "nothing"))
+    elif not digest.items:
+        lines.append(word(digest.language, "filtered", n=digest.total_merged))
+    else:
+        lines.append(counts_line(digest))
+    lines.extend(paint(f"! {note}", "skim") for note in digest.notes)
+    for item in digest.items:
+        lines.append("")
+        lines.append(render_item(item, colour=colour))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,147 @@
+"""CardService: the one way to get a PR's snapshot and card, whichever surface asks.
+
+Snapshots of merged PRs are read from GitHub once and then from the store. Cards are
+single-flight: concurrent requests for one card, in this process or another, make one model
+call; the others wait for its result in the store. A model failure gives a heuristic card,
+kept only briefly so that a later run asks the model again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.errors import SummarizerError
+from bot.llm.context import build_context
+from bot.llm.heuristic import heuristic_card
+from bot.llm.prompts import PROMPT_VERSION
+from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot
+from bot.services.ports import CardWriter, Source
+from bot.store.base import Store
+
+log = logging.getLogger(__name__)
+
+# A lease outlives the slowest model call with its retries (3 × 90 s) so two writers never
+# overlap; if its holder dies, waiters take over when it expires.
+CARD_LEASE_SECONDS = 300.0
+# A fallback card stands in for ten minutes, then the model is asked again.
+FALLBACK_TTL_SECONDS = 600
+WAIT_STEP_SECONDS = 0.05
+# Budget for heuristic cards' coverage when no model is configured.
+HEURISTIC_BUDGET = 12000
+
+
+@dataclass(frozen=True)
+class CardResult:
+    card: Card
+    snapshot: PRSnapshot
+    # True when a model is configured but this card had to come from the heuristic.
+    degraded: bool = False
+
+
+class CardService:
+    def __init__(
+        self,
+        source: Source,
+        store: Store,
+        writer: CardWriter | None,
+        *,
+        heuristic_budget: int = HEURISTIC_BUDGET,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._source = source
+        self._store = store
+        self._writer = writer
+        self._heuristic_budget = heuristic_budget
+        self._sleep = sleep
+        self._clock = clock
+
+    def cached_snapshot(self, listing: PRListing) -> PRSnapshot | None:
+        revision = listing.merge_sha
+        if revision is None and listing.merged_at is not None:
+            revision = self._store.get_revision(listing.ref)
+        return self._store.get_snapshot(listing.ref, revision) if revision is not None else None
+
+    def snapshot(self, listing: PRListing) -> PRSnapshot:
+        """The PR's files and comments: from the store when it was read before."""
+        return self.cached_snapshot(listing) or self.fetch_snapshot(listing)
+
+    def snapshot_by_ref(self, ref: PRRef) -> PRSnapshot:
+        """A PR asked for by number: no GitHub request at all when it was read before."""
+        revision = self._store.get_revision(ref)
+        cached = self._store.get_snapshot(ref, revision) if revision is not None else None
+        return cached or self.snapshot(self._source.get_listing(ref))
+
+    def fetch_snapshot(self, listing: PRListing) -> PRSnapshot:
+        snapshot = self._source.fetch(listing)
+        self._store.put_snapshot(snapshot)
+        return snapshot
+
+    def key(self, snapshot: PRSnapshot, language: Language) -> CardKey:
+        listing = snapshot.listing
+        return CardKey(
+            repo=listing.repo,
+            number=listing.number,
+            revision=listing.revision or "unknown",
+            prompt_version=self._writer.prompt_version if self._writer else PROMPT_VERSION,
+            model=self._writer.model if self._writer else "heuristic",
+            language=language,
+        )
+
+    def fallback(self, snapshot: PRSnapshot, language: Language) -> Card:
+        budget = self._writer.data_budget(language) if self._writer else self._heuristic_budget
+        return heuristic_card(snapshot, build_context(snapshot, budget).coverage, language)
+
+    def card(self, snapshot: PRSnapshot, language: Language) -> CardResult:
+        if not snapshot.complete:
+            # Files unknown (rate limit): a card from the title alone, never cached.
+            return CardResult(self.fallback(snapshot, language), snapshot, degraded=False)
+        key = self.key(snapshot, language)
+        cached = self._store.get_card(key)
+        if cached is not None:
+            return CardResult(cached, snapshot, degraded=self._writer is not None and cached.source != "llm")
+        if self._writer is None:
+            card = self.fallback(snapshot, language)
+            self._store.put_card(key, card)
+            return CardResult(card, snapshot)
+        return self._single_flight(key, snapshot, language)
+
+    def _single_flight(self, key: CardKey, snapshot: PRSnapshot, language: Language) -> CardResult:
+        name = f"card:{key}"
+        deadline = self._clock() + CARD_LEASE_SECONDS
+        while True:
+            token = self._store.try_lock(name, CARD_LEASE_SECONDS)
+            if token is not None:
+                try:
+                    return self._write(key, snapshot, language)
+                finally:
+                    self._store.release(name, token)
+            # Someone else is writing this card: wait for it to appear in the store.
+            while self._store.lock_held(name) and self._clock() < deadline:
+                self._sleep(WAIT_STEP_SECONDS)
+                cached = self._store.get_card(key)
+                if cached is not None:
+                    return CardResult(cached, snapshot, degraded=cached.source != "llm")
+            cached = self._store.get_card(key)
+            if cached is not None:
+                return CardResult(cached, snapshot, degraded=cached.source != "llm")
+            if self._clock() >= deadline:
+                return self._write(key, snapshot, language)
+
+    def _write(self, key: CardKey, snapshot: PRSnapshot, language: Language) -> CardResult:
+        # Another writer may have finished between our look-up and our lease.
+        cached = self._store.get_card(key)
+        if cached is not None:
+            return CardResult(cached, snapshot, degraded=cached.source != "llm")
+        assert self._writer is not None
+        try:
+            card = self._writer.card(snapshot, language)
+        except SummarizerError:
+            card = self.fallback(snapshot, language)
+            self._store.put_card(key, card, ttl_seconds=FALLBACK_TTL_SECONDS)
+            return CardResult(card, snapshot, degraded=True)
+        self._store.put_card(key, card)
+        return CardResult(card, snapshot)

@@ -1,0 +1,149 @@
+"""DigestService: a window of merged PRs → filtered → cards, concurrently → one ordered Digest.
+
+Counts are computed here, never by a model. A PR that GitHub will not give us (rate limit,
+gone) still gets a card from its list data, and the digest says so in its notes.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from bot.errors import RateLimited, SourceError
+from bot.models import VERDICT_ORDER, Digest, DigestItem, Language, PRListing, PRSnapshot, Window
+from bot.services.cards import CardService
+from bot.services.ports import Source
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Filters:
+    """A channel's rules for which merged PRs it wants to hear about."""
+
+    exclude_authors: tuple[str, ...] = ()  # globs: "dependabot[bot]", "*[bot]"
+    labels_include: tuple[str, ...] = ()  # empty: any label
+    labels_exclude: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()  # globs over changed paths; empty: every path
+
+    def keeps_listing(self, listing: PRListing) -> bool:
+        author = listing.author.lower()
+        if any(fnmatch.fnmatchcase(author, pattern.lower()) for pattern in self.exclude_authors):
+            return False
+        labels = {label.lower() for label in listing.labels}
+        if self.labels_include and not labels & {label.lower() for label in self.labels_include}:
+            return False
+        return not labels & {label.lower() for label in self.labels_exclude}
+
+    def keeps_files(self, snapshot: PRSnapshot) -> bool:
+        if not self.paths or not snapshot.complete:
+            return True  # files unknown: keep the PR rather than lose it
+        return any(
+            fnmatch.fnmatchcase(change.path, pattern) for change in snapshot.files for pattern in self.paths
+        )
+
+
+@dataclass
+class _Run:
+    """What went wrong during one digest, gathered from the workers."""
+
+    lock: threading.Lock
+    rate_limit: RateLimited | None = None
+    from_titles: int = 0
+    degraded: int = 0
+    unreadable: list[str] | None = None
+
+
+class DigestService:
+    def __init__(self, source: Source, cards: CardService, *, concurrency: int = 16) -> None:
+        self._source = source
+        self._cards = cards
+        self._concurrency = concurrency
+
+    def build(
+        self,
+        repos: tuple[str, ...],
+        window: Window,
+        *,
+        language: Language = "en",
+        filters: Filters | None = None,
+        progress: Progress | None = None,
+    ) -> Digest:
+        filters = filters or Filters()
+        listings = [listing for repo in repos for listing in self._source.list_merged(repo, window)]
+        wanted = [listing for listing in listings if filters.keeps_listing(listing)]
+        run = _Run(lock=threading.Lock(), unreadable=[])
+        done = 0
+
+        def one(listing: PRListing) -> DigestItem | None:
+            nonlocal done
+            item = self._item(listing, language, filters, run)
+            with run.lock:
+                done += 1
+                if progress:
+                    progress(done, len(wanted))
+            return item
+
+        with ThreadPoolExecutor(max_workers=self._concurrency, thread_name_prefix="card") as pool:
+            items = [item for item in pool.map(one, wanted) if item is not None]
+        items.sort(key=lambda item: (VERDICT_ORDER[item.card.verdict], -item.size, -item.listing.number))
+        return Digest(
+            repos=repos,
+            window=window,
+            total_merged=len(listings),
+            items=tuple(items),
+            language=language,
+            notes=_notes(run, len(items)),
+        )
+
+    def _item(self, listing: PRListing, language: Language, filters: Filters, run: _Run) -> DigestItem | None:
+        snapshot = self._snapshot(listing, run)
+        if not filters.keeps_files(snapshot):
+            return None
+        result = self._cards.card(snapshot, language)
+        if result.degraded:
+            with run.lock:
+                run.degraded += 1
+        return DigestItem(listing=snapshot.listing, card=result.card, size=snapshot.additions + snapshot.deletions)
+
+    def _snapshot(self, listing: PRListing, run: _Run) -> PRSnapshot:
+        cached = self._cards.cached_snapshot(listing)
+        if cached is not None:
+            return cached
+        if run.rate_limit is None:
+            try:
+                return self._cards.fetch_snapshot(listing)
+            except RateLimited as exc:
+                with run.lock:
+                    run.rate_limit = run.rate_limit or exc
+            except SourceError as exc:
+                with run.lock:
+                    assert run.unreadable is not None
+                    run.unreadable.append(f"#{listing.number} ({exc})")
+                return PRSnapshot(listing=listing, complete=False)
+        with run.lock:
+            run.from_titles += 1
+        return PRSnapshot(listing=listing, complete=False)
+
+
+def _notes(run: _Run, shown: int) -> tuple[str, ...]:
+    notes: list[str] = []
+    if run.rate_limit is not None and run.from_titles:
+        limit = run.rate_limit
+        when = limit.reset_at.strftime("%H:%M UTC") if limit.reset_at else "later"
+        advice = (
+            "Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
+            if not limit.authenticated
+            else f"The limit resets at {when}."
+        )
+        notes.append(
+            f"GitHub's rate limit ran out: {run.from_titles} of {shown} PRs were judged from their titles only. {advice}"
+        )
+    if run.unreadable:
+        notes.append("GitHub could not give: " + "; ".join(sorted(run.unreadable)) + ". Their cards rest on titles.")
+    if run.degraded:
+        notes.append(f"The model could not be reached for {run.degraded} of {shown} PRs: their cards come from metadata.")
+    return tuple(notes)

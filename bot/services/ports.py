@@ -1,0 +1,27 @@
+"""What services need from the outside, as protocols. Adapters implement them; services
+import nothing else from the outside world (no github, openai, redis or slack here)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.models import Card, Language, PRListing, PRRef, PRSnapshot, Window
+
+
+class Source(Protocol):
+    def list_merged(self, repo: str, window: Window) -> list[PRListing]: ...
+
+    def get_listing(self, ref: PRRef) -> PRListing: ...
+
+    def fetch(self, listing: PRListing) -> PRSnapshot: ...
+
+
+class CardWriter(Protocol):
+    """A model that writes cards (llm.summarizer.Summarizer)."""
+
+    model: str
+    prompt_version: str
+
+    def data_budget(self, language: Language) -> int: ...
+
+    def card(self, snapshot: PRSnapshot, language: Language) -> Card: ...

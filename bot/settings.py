@@ -1,0 +1,209 @@
+"""Settings from the environment and config/prdigest.toml, read once.
+
+The only module that reads os.environ. Unknown keys and bad values are errors that name the
+key and the file, so a typo in the config never silently falls back to a default.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from bot.errors import ConfigError
+
+DEFAULT_CONFIG_PATH = "config/prdigest.toml"
+DEFAULT_GITHUB_API_URL = "https://api.github.com"
+DEFAULT_SLACK_API_URL = "https://slack.com/api/"
+REPO_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+DURATION_PATTERN = re.compile(r"^(\d+)([mhd])$")
+
+
+def parse_duration(text: str) -> timedelta:
+    """'90m', '24h', '7d' -> timedelta. Raises ValueError with a message a person can act on."""
+    match = DURATION_PATTERN.match(text.strip())
+    if not match or int(match.group(1)) == 0:
+        raise ValueError(f"'{text}' is not a duration; use minutes, hours or days such as 90m, 24h or 7d")
+    amount, unit = int(match.group(1)), match.group(2)
+    return {"m": timedelta(minutes=amount), "h": timedelta(hours=amount), "d": timedelta(days=amount)}[unit]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_timezone(value: str) -> str:
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone '{value}' (use an IANA name such as Europe/Paris)") from None
+    return value
+
+
+def _check_post_at(value: str) -> str:
+    if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", value):
+        raise ValueError(f"'{value}' is not a time of day; use HH:MM such as 09:30")
+    return value
+
+
+def _check_window(value: str) -> str:
+    parse_duration(value)
+    return value
+
+
+class Defaults(_Strict):
+    language: Literal["en", "zh-CN"] = "en"
+    timezone: str = "UTC"
+    post_at: str = "09:00"
+    window: str = "24h"
+    model: str = "gpt-5-mini"
+    concurrency: int = Field(default=16, ge=1, le=64)
+    token_budget: int = Field(default=12000, ge=2000, le=400000)
+    quiet_days: Literal["note", "silent"] = "note"
+
+    _tz = field_validator("timezone")(_check_timezone)
+    _post = field_validator("post_at")(_check_post_at)
+    _window = field_validator("window")(_check_window)
+
+
+class SlackConfig(_Strict):
+    command: str = "/pr"
+
+    @field_validator("command")
+    @classmethod
+    def _slash(cls, value: str) -> str:
+        if not re.fullmatch(r"/[a-z0-9_-]{1,31}", value):
+            raise ValueError(f"'{value}' is not a slash command; use a slash and lower-case letters such as /pr")
+        return value
+
+
+class ChannelConfig(_Strict):
+    id: str
+    repos: tuple[str, ...] = Field(min_length=1)
+    language: Literal["en", "zh-CN"] | None = None
+    timezone: str | None = None
+    post_at: str | None = None
+    window: str | None = None
+    quiet_days: Literal["note", "silent"] | None = None
+    exclude_authors: tuple[str, ...] = ()
+    labels_include: tuple[str, ...] = ()
+    labels_exclude: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+
+    @field_validator("id")
+    @classmethod
+    def _channel_id(cls, value: str) -> str:
+        if not re.fullmatch(r"[CGD][A-Z0-9]{6,}", value):
+            raise ValueError(f"'{value}' is not a Slack channel id (it looks like C0123456789)")
+        return value
+
+    @field_validator("repos")
+    @classmethod
+    def _repos(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for repo in value:
+            if not REPO_PATTERN.match(repo):
+                raise ValueError(f"'{repo}' is not a repository; use owner/name")
+        return value
+
+    @field_validator("timezone")
+    @classmethod
+    def _tz(cls, value: str | None) -> str | None:
+        return None if value is None else _check_timezone(value)
+
+    @field_validator("post_at")
+    @classmethod
+    def _post(cls, value: str | None) -> str | None:
+        return None if value is None else _check_post_at(value)
+
+    @field_validator("window")
+    @classmethod
+    def _window(cls, value: str | None) -> str | None:
+        return None if value is None else _check_window(value)
+
+
+class FileConfig(_Strict):
+    defaults: Defaults = Defaults()
+    slack: SlackConfig = SlackConfig()
+    channels: tuple[ChannelConfig, ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    config: FileConfig
+    config_path: str | None  # None: no file, built-in defaults
+    github_token: str | None
+    github_api_url: str
+    openai_api_key: str | None
+    openai_base_url: str | None
+    model: str
+    slack_bot_token: str | None
+    slack_signing_secret: str | None
+    slack_app_token: str | None
+    slack_api_url: str
+    redis_url: str | None
+
+    @property
+    def defaults(self) -> Defaults:
+        return self.config.defaults
+
+
+def _describe(error: ValidationError, path: str) -> str:
+    first = error.errors()[0]
+    key = ".".join(f"[{part}]" if isinstance(part, int) else str(part) for part in first["loc"]).replace(".[", "[")
+    if first["type"] == "extra_forbidden":
+        return f"{path}: unknown key '{key}'"
+    message = first["msg"].removeprefix("Value error, ")
+    return f"{path}: {key}: {message}"
+
+
+def load_file_config(path: str) -> FileConfig:
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file (PRDIGEST_CONFIG names it)") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    try:
+        return FileConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, path)) from None
+
+
+def _blank_to_none(value: str | None) -> str | None:
+    return value if value else None
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    env = os.environ if environ is None else environ
+    explicit = _blank_to_none(env.get("PRDIGEST_CONFIG"))
+    path = explicit or DEFAULT_CONFIG_PATH
+    if explicit or Path(path).is_file():
+        config, config_path = load_file_config(path), path
+    else:
+        config, config_path = FileConfig(), None
+    return Settings(
+        config=config,
+        config_path=config_path,
+        github_token=_blank_to_none(env.get("GITHUB_TOKEN")),
+        github_api_url=(env.get("GITHUB_API_URL") or DEFAULT_GITHUB_API_URL).rstrip("/"),
+        openai_api_key=_blank_to_none(env.get("OPENAI_API_KEY")),
+        openai_base_url=_blank_to_none(env.get("OPENAI_BASE_URL")),
+        model=env.get("PRDIGEST_MODEL") or config.defaults.model,
+        slack_bot_token=_blank_to_none(env.get("SLACK_BOT_TOKEN")),
+        slack_signing_secret=_blank_to_none(env.get("SLACK_SIGNING_SECRET")),
+        slack_app_token=_blank_to_none(env.get("SLACK_APP_TOKEN")),
+        slack_api_url=env.get("SLACK_API_URL") or DEFAULT_SLACK_API_URL,
+        redis_url=_blank_to_none(env.get("REDIS_URL")),
+    )

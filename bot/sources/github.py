@@ -1,0 +1,210 @@
+"""GitHubSource: merged PRs from the GitHub REST API (through PyGithub) as our own values.
+
+Owns the request budget: list pages, then two requests per PR (files, review comments).
+Reads only attributes that list items carry, since any other one costs a hidden GET.
+Translates every PyGithub and requests error into bot.errors in one place (`_translated`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import requests
+from github import Auth, Github, GithubException, GithubRetry
+from github.GithubException import RateLimitExceededException, UnknownObjectException
+
+from bot.errors import NotFound, RateLimited, SourceError
+from bot.models import Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
+
+# GitHub's largest page (docs: "per_page ... max 100").
+PER_PAGE = 100
+# The pulls list is walked from the newest update backwards; past this age the search API
+# finds a day's merges in one or two requests instead of tens of list pages.
+RECENT_WINDOW = timedelta(days=3)
+# How long a rate limit may make us wait before we give up and say when it resets.
+MAX_RATE_LIMIT_WAIT = 60.0
+# GitHub's best practice is few concurrent requests; its secondary limit starts at 100.
+DEFAULT_CONCURRENCY = 4
+
+
+def build_github(
+    api_url: str,
+    token: str | None,
+    *,
+    timeout: float = 15.0,
+    retries: int = 4,
+    backoff: float = 0.5,
+    max_rate_limit_wait: float = MAX_RATE_LIMIT_WAIT,
+) -> Github:
+    """One client for the process. GithubRetry waits out short rate limits and retries 5xx."""
+    retry = GithubRetry(
+        total=retries,
+        backoff_factor=backoff,
+        max_rate_limit_wait=max_rate_limit_wait,
+        status_forcelist=[429, 500, 502, 503, 504],
+    )
+    return Github(
+        base_url=api_url,
+        auth=Auth.Token(token) if token else None,
+        per_page=PER_PAGE,
+        timeout=int(timeout),
+        retry=retry,
+        lazy=True,  # get_repo and get_pull cost nothing until a page is read
+        # Pacing is done by our own concurrency limit; PyGithub's default 0.25 s gap would
+        # make a 150-PR day take minutes on sleeps alone.
+        seconds_between_requests=None,
+    )
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _reset_time(headers: dict[str, Any] | None) -> datetime | None:
+    value = (headers or {}).get("x-ratelimit-reset") or (headers or {}).get("X-RateLimit-Reset")
+    if value and str(value).isdigit():
+        return datetime.fromtimestamp(int(value), UTC)
+    return None
+
+
+class GitHubSource:
+    def __init__(
+        self,
+        client: Github,
+        *,
+        authenticated: bool,
+        api_url: str,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        concurrency: int = DEFAULT_CONCURRENCY,
+    ) -> None:
+        self._gh = client
+        self._authenticated = authenticated
+        self._api_url = api_url
+        self._now = now
+        self._slots = threading.BoundedSemaphore(concurrency)
+
+    @contextlib.contextmanager
+    def _translated(self, what: str) -> Iterator[None]:
+        """Map PyGithub and transport errors to ours, naming what we were doing."""
+        try:
+            yield
+        except RateLimitExceededException as exc:
+            raise RateLimited(_reset_time(exc.headers), self._authenticated) from exc
+        except UnknownObjectException as exc:
+            raise NotFound(f"{what}: not found on GitHub (or the token cannot see it)") from exc
+        except GithubException as exc:
+            if exc.status in (401, 403):
+                raise SourceError(f"{what}: GitHub refused the request ({exc.status}); check GITHUB_TOKEN") from exc
+            raise SourceError(f"{what}: GitHub answered {exc.status}") from exc
+        except requests.RequestException as exc:
+            raise SourceError(f"{what}: cannot reach GitHub at {self._api_url} ({type(exc).__name__})") from exc
+
+    # -- discovery -------------------------------------------------------------------------
+
+    def list_merged(self, repo: str, window: Window) -> list[PRListing]:
+        """PRs of `repo` merged inside `window`, newest first. Closed-unmerged never appear."""
+        with self._slots, self._translated(repo):
+            if window.start >= self._now() - RECENT_WINDOW:
+                return self._list_recent(repo, window)
+            return self._search(repo, window)
+
+    def _list_recent(self, repo: str, window: Window) -> list[PRListing]:
+        # Merging updates a PR, so updated_at >= merged_at: walking by update time, newest
+        # first, we may stop at the first PR last updated before the window opened.
+        pulls = self._gh.get_repo(repo).get_pulls(state="closed", sort="updated", direction="desc")
+        found: list[PRListing] = []
+        for pr in pulls:
+            if _utc(pr.updated_at) < window.start:
+                break
+            merged_at = pr.merged_at
+            if merged_at is not None and window.contains(_utc(merged_at)):
+                found.append(self._listing_from_pull(repo, pr))
+        return found
+
+    def _search(self, repo: str, window: Window) -> list[PRListing]:
+        start = window.start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        end = window.end.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        results = self._gh.search_issues(f"repo:{repo} is:pr is:merged merged:{start}..{end}")
+        found: list[PRListing] = []
+        for issue in results:
+            merged_at = issue.pull_request.merged_at if issue.pull_request else None
+            # GitHub's range is inclusive at both ends; our window is half-open.
+            if merged_at is not None and window.contains(_utc(merged_at)):
+                found.append(
+                    PRListing(
+                        repo=repo,
+                        number=issue.number,
+                        title=issue.title or "",
+                        body=issue.body or "",
+                        author=issue.user.login if issue.user else "ghost",
+                        author_is_bot=_is_bot(issue.user),
+                        url=issue.html_url,
+                        merged_at=_utc(merged_at),
+                        merge_sha=None,  # search results do not carry it: fetch() completes it
+                        labels=tuple(label.name for label in issue.labels),
+                    )
+                )
+        found.sort(key=lambda item: item.merged_at or window.end, reverse=True)
+        return found
+
+    def _listing_from_pull(self, repo: str, pr: Any) -> PRListing:
+        merged_at = pr.merged_at
+        return PRListing(
+            repo=repo,
+            number=pr.number,
+            title=pr.title or "",
+            body=pr.body or "",
+            author=pr.user.login if pr.user else "ghost",
+            author_is_bot=_is_bot(pr.user),
+            url=pr.html_url,
+            merged_at=_utc(merged_at) if merged_at else None,
+            merge_sha=pr.merge_commit_sha if merged_at else None,
+            head_sha=pr.head.sha if pr.head else None,
+            labels=tuple(label.name for label in pr.labels),
+        )
+
+    # -- one PR ----------------------------------------------------------------------------
+
+    def get_listing(self, ref: PRRef) -> PRListing:
+        """One PR by number (1 request), merged or not."""
+        with self._slots, self._translated(str(ref)):
+            pr = self._gh.get_repo(ref.repo).get_pull(ref.number)
+            return self._listing_from_pull(ref.repo, pr)
+
+    def fetch(self, listing: PRListing) -> PRSnapshot:
+        """Files with patches and review comments: two requests for most PRs."""
+        ref = listing.ref
+        with self._slots, self._translated(str(ref)):
+            pr = self._gh.get_repo(ref.repo).get_pull(ref.number)
+            reported: int | None = None
+            if listing.merge_sha is None and listing.merged_at is not None:
+                # A search result: one GET gives the merge SHA (the cache key) and the file count.
+                listing = self._listing_from_pull(ref.repo, pr)
+                reported = pr.changed_files
+            files = tuple(_file_change(item) for item in pr.get_files())
+            comments = tuple(
+                Comment(author=c.user.login if c.user else "ghost", body=c.body or "", path=c.path)
+                for c in pr.get_review_comments()
+            )
+        return PRSnapshot(listing=listing, files=files, comments=comments, files_reported=reported)
+
+
+def _is_bot(user: Any) -> bool:
+    if user is None:
+        return False
+    return bool(user.login.endswith("[bot]") or user.type == "Bot")
+
+
+def _file_change(item: Any) -> FileChange:
+    return FileChange(
+        path=item.filename,
+        status=item.status or "modified",
+        additions=item.additions or 0,
+        deletions=item.deletions or 0,
+        patch=item.patch,
+        previous_path=item.previous_filename,
+    )

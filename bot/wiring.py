@@ -1,0 +1,75 @@
+"""Builds every client once from Settings and hands them down. Nothing else constructs a
+client; tests build the same objects against loopback fakes through the same functions."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from github import Github
+
+from bot.llm.summarizer import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, Summarizer, build_openai
+from bot.services.cards import CardService
+from bot.services.digest import DigestService
+from bot.settings import Settings
+from bot.sources.github import GitHubSource, build_github
+from bot.store.base import Store
+from bot.store.memory import MemoryStore
+from bot.store.redis_store import RedisStore
+
+EMBEDDED_STORE_NOTE = "REDIS_URL is not set: using an in-memory store, so nothing is cached between runs."
+
+
+@dataclass
+class Services:
+    settings: Settings
+    store: Store
+    github: Github
+    source: GitHubSource
+    summarizer: Summarizer | None
+    cards: CardService
+    digests: DigestService
+
+    def close(self) -> None:
+        self.github.close()
+
+
+def build_store(settings: Settings, warn: Callable[[str], None]) -> Store:
+    if settings.redis_url:
+        return RedisStore.from_url(settings.redis_url)
+    warn(EMBEDDED_STORE_NOTE)
+    return MemoryStore()
+
+
+def _stderr(message: str) -> None:
+    print(f"prdigest: {message}", file=sys.stderr)
+
+
+def build_services(
+    settings: Settings,
+    *,
+    store: Store | None = None,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    warn: Callable[[str], None] = _stderr,
+    github_retries: int = 4,
+    github_backoff: float = 0.5,
+    model_timeout: float | None = None,
+    model_retries: int | None = None,
+) -> Services:
+    store = store if store is not None else build_store(settings, warn)
+    github = build_github(settings.github_api_url, settings.github_token, retries=github_retries, backoff=github_backoff)
+    source = GitHubSource(github, authenticated=settings.github_token is not None, api_url=settings.github_api_url, now=now)
+    summarizer: Summarizer | None = None
+    if settings.openai_api_key:
+        client = build_openai(
+            settings.openai_api_key,
+            settings.openai_base_url,
+            timeout=model_timeout if model_timeout is not None else DEFAULT_TIMEOUT,
+            max_retries=model_retries if model_retries is not None else DEFAULT_MAX_RETRIES,
+        )
+        summarizer = Summarizer(client, settings.model, token_budget=settings.defaults.token_budget)
+    cards = CardService(source, store, summarizer, heuristic_budget=settings.defaults.token_budget)
+    digests = DigestService(source, cards, concurrency=settings.defaults.concurrency)
+    return Services(settings, store, github, source, summarizer, cards, digests)

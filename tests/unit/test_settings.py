@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.errors import ConfigError
+from bot.settings import load_settings, parse_duration
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "prdigest.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_checked_in_example_config_is_valid() -> None:
+    settings = load_settings({"PRDIGEST_CONFIG": str(REPO_ROOT / "config" / "prdigest.toml")})
+    assert settings.config.channels[0].repos == ("vllm-project/vllm",)
+    assert settings.defaults.token_budget == 12000
+
+
+def test_unknown_key_is_named_with_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, '[defaults]\nmodle = "gpt"\n')
+    with pytest.raises(ConfigError) as error:
+        load_settings({"PRDIGEST_CONFIG": path})
+    assert str(error.value) == f"{path}: unknown key 'defaults.modle'"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('[defaults]\nlanguage = "fr"\n', "defaults.language"),
+        ('[defaults]\ntimezone = "Mars/Base"\n', "unknown time zone 'Mars/Base'"),
+        ('[defaults]\npost_at = "25:00"\n', "defaults.post_at: '25:00' is not a time of day"),
+        ('[defaults]\nwindow = "yesterday"\n', "defaults.window: 'yesterday' is not a duration"),
+        ('[defaults]\nconcurrency = 0\n', "defaults.concurrency"),
+        ('[[channels]]\nid = "C0123456789"\nrepos = ["not-a-repo"]\n', "channels[0].repos: 'not-a-repo'"),
+        ('[[channels]]\nid = "general"\nrepos = ["a/b"]\n', "channels[0].id: 'general' is not a Slack channel id"),
+        ('[[channels]]\nid = "C0123456789"\nrepos = ["a/b"]\ncolour = "red"\n', "unknown key 'channels[0].colour'"),
+        ('[slack]\ncommand = "pr"\n', "slack.command"),
+    ],
+)
+def test_bad_values_name_the_key(tmp_path: Path, text: str, expected: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as error:
+        load_settings({"PRDIGEST_CONFIG": path})
+    assert expected in str(error.value)
+    assert str(error.value).startswith(path)
+
+
+def test_invalid_toml_is_reported(tmp_path: Path) -> None:
+    path = write(tmp_path, "[defaults\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_settings({"PRDIGEST_CONFIG": path})
+
+
+def test_missing_config_named_by_environment_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_settings({"PRDIGEST_CONFIG": str(tmp_path / "absent.toml")})
+
+
+def test_no_config_file_gives_defaults_and_environment_wins() -> None:
+    settings = load_settings({"PRDIGEST_MODEL": "qwen3", "GITHUB_API_URL": "http://127.0.0.1:9/api/v3/"})
+    assert settings.config_path is None
+    assert settings.model == "qwen3"
+    assert settings.github_api_url == "http://127.0.0.1:9/api/v3"
+    assert settings.openai_api_key is None
+    assert settings.redis_url is None
+
+
+def test_durations() -> None:
+    assert parse_duration("90m").total_seconds() == 5400
+    assert parse_duration("24h").total_seconds() == 86400
+    assert parse_duration("7d").days == 7
+    for bad in ("0h", "h", "24", "1w", "-1d"):
+        with pytest.raises(ValueError, match="is not a duration"):
+            parse_duration(bad)
