@@ -6,7 +6,8 @@ gone) still gets a card from its list data, and the digest says so in its notes.
 
 from __future__ import annotations
 
-import fnmatch
+import functools
+import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +21,17 @@ from bot.services.ports import Source
 Progress = Callable[[int, int], None]
 
 
+@functools.lru_cache(maxsize=256)
+def _glob(pattern: str) -> re.Pattern[str]:
+    """`*` and `?` are wildcards (a `*` crosses `/`); brackets are literal, since GitHub
+    logins such as dependabot[bot] contain them."""
+    return re.compile(re.escape(pattern).replace(r"\*", ".*").replace(r"\?", "."), re.IGNORECASE)
+
+
+def _matches(text: str, patterns: tuple[str, ...]) -> bool:
+    return any(_glob(pattern).fullmatch(text) for pattern in patterns)
+
+
 @dataclass(frozen=True)
 class Filters:
     """A channel's rules for which merged PRs it wants to hear about."""
@@ -30,8 +42,7 @@ class Filters:
     paths: tuple[str, ...] = ()  # globs over changed paths; empty: every path
 
     def keeps_listing(self, listing: PRListing) -> bool:
-        author = listing.author.lower()
-        if any(fnmatch.fnmatchcase(author, pattern.lower()) for pattern in self.exclude_authors):
+        if _matches(listing.author, self.exclude_authors):
             return False
         labels = {label.lower() for label in listing.labels}
         if self.labels_include and not labels & {label.lower() for label in self.labels_include}:
@@ -41,9 +52,7 @@ class Filters:
     def keeps_files(self, snapshot: PRSnapshot) -> bool:
         if not self.paths or not snapshot.complete:
             return True  # files unknown: keep the PR rather than lose it
-        return any(
-            fnmatch.fnmatchcase(change.path, pattern) for change in snapshot.files for pattern in self.paths
-        )
+        return any(_matches(change.path, self.paths) for change in snapshot.files)
 
 
 @dataclass

@@ -126,6 +126,9 @@ class GitHubSource:
         return found
 
     def _search(self, repo: str, window: Window) -> list[PRListing]:
+        # Search finds nothing (or answers 422) for a missing repository; ask for it by name
+        # first so that a typo is reported as such, not as a quiet day.
+        self._gh.get_repo(repo).private  # noqa: B018 - reading it is the request
         start = window.start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         end = window.end.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         results = self._gh.search_issues(f"repo:{repo} is:pr is:merged merged:{start}..{end}")

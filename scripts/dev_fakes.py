@@ -1,0 +1,115 @@
+"""Serve a fake GitHub (filled from the vLLM data set) and a fake OpenAI on loopback for manual runs.
+
+    .venv/bin/python scripts/dev_fakes.py --date 2026-08-05
+
+prints the `export ...` lines that point prdigest at the fakes, then serves until Ctrl-C or
+SIGTERM and prints how many requests each fake got. With --date, GitHub holds only the PRs
+merged up to the end of that UTC day: the world as it looked when that day's digest was made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+# Run as a plain script from anywhere: make the repo root (and so `tests.fakes`) importable.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fakes import dataset
+from tests.fakes.github import FakeGitHub
+from tests.fakes.llm import FakeOpenAI
+
+_SKIP_WORDS = ("[ci]", "[doc", "typo")
+_READ_WORDS = ("[perf]", "[kernel]", "[feature]", "[model]")
+_MINUTES = {"skip": 1, "skim": 3, "read": 8}
+
+
+def title_of(request: dict[str, Any]) -> str:
+    """The `Title: ` line of the last user message, or "" when there is none."""
+    users = [m for m in request.get("messages", []) if m.get("role") == "user"]
+    content = users[-1].get("content", "") if users else ""
+    if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}, ...]
+        content = "\n".join(part.get("text", "") for part in content if isinstance(part, dict))
+    for line in str(content).splitlines():
+        if line.startswith("Title: "):
+            return line.removeprefix("Title: ").strip()
+    return ""
+
+
+def card_for(request: dict[str, Any]) -> dict[str, Any]:
+    """A plausible card from the PR title alone: a stand-in for a model, good enough to eyeball."""
+    title = title_of(request)
+    lowered = title.lower()
+    if any(word in lowered for word in _SKIP_WORDS):
+        verdict = "skip"
+    elif any(word in lowered for word in _READ_WORDS):
+        verdict = "read"
+    else:
+        verdict = "skim"
+    return {
+        "headline": f"{title or 'This change'}: summarised by the fake model"[:200],
+        "verdict": verdict,
+        "minutes": _MINUTES[verdict],
+        "why": [f"Verdict '{verdict}' picked from title keywords (dev fake, no real model)."],
+        "caveats": [],
+        "watch": [],
+    }
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dataset", type=Path, default=dataset.DATASET_PATH, help="JSONL rows (default: %(default)s)")
+    parser.add_argument("--repo", default="vllm-project/vllm", help="repository the PRs belong to")
+    parser.add_argument("--date", help="YYYY-MM-DD: serve only PRs merged by the end of this UTC day")
+    parser.add_argument("--github-port", type=int, default=0, help="0 picks a free port")
+    parser.add_argument("--openai-port", type=int, default=0, help="0 picks a free port")
+    parser.add_argument("--github-latency", type=float, default=0.05, help="seconds per GitHub request")
+    parser.add_argument("--model-latency", type=float, default=2.0, help="seconds per model request")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    rows = dataset.load_rows(args.dataset)
+    if args.date:
+        end = datetime.strptime(args.date, "%Y-%m-%d").replace(tzinfo=UTC) + timedelta(days=1)
+        rows = [row for row in rows if dataset.parse_time(row["merged_at"]) < end]
+
+    github = FakeGitHub(latency=args.github_latency, port=args.github_port)
+    model = FakeOpenAI(latency=args.model_latency, port=args.openai_port, responder=card_for)
+    dataset.populate(github, rows, repo=args.repo)
+
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+
+    with github, model:
+        print(f"# fake GitHub: {len(rows)} merged PRs of {args.repo}", end="")
+        if args.date:
+            print(f", {len(dataset.merged_on(rows, args.date))} of them merged on {args.date}", end="")
+        print()
+        print(f"export GITHUB_API_URL={github.url}")
+        print("export GITHUB_TOKEN=test")
+        print(f"export OPENAI_BASE_URL={model.url}/v1")
+        print("export OPENAI_API_KEY=test")
+        print("# serving; Ctrl-C to stop", flush=True)
+        while not stop.wait(0.5):  # a timed wait, so the signal handler gets to run promptly
+            pass
+        counts = github.counts_by_kind()
+        print(f"\n# GitHub requests: {github.count()}", ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+        print(f"# model calls: {model.calls}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

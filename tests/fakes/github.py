@@ -1,0 +1,673 @@
+"""A fake GitHub REST API, close enough that the real PyGithub client works against it.
+
+Only what prdigest reads is emulated: repos, pull lists, single pulls, their files, review
+comments and reviews, issue search and /rate_limit, with GitHub's pagination (Link headers),
+its 3,000-file cap, rate-limit headers and 403 when the budget runs out. Objects carry the
+fields the real API sends for each endpoint and no more: notably the pulls *list* has no
+additions/deletions/changed_files/merged, so code that reads them there pays a request per PR,
+as it would against github.com.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from tests.fakes.dataset import synth_patch
+from tests.fakes.server import LoopbackServer, RecordedRequest, Response
+
+DOCS = "https://docs.github.com/rest"
+RATE_LIMIT_MESSAGE = (
+    "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher "
+    "rate limit. Check out the documentation for more details.)"
+)
+MAX_FILES = 3000  # GitHub lists at most this many files of a PR
+MAX_SEARCH_RESULTS = 1000  # and at most this many search results
+CORE_LIMIT, SEARCH_LIMIT = 5000, 30
+_DEFAULT_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@dataclass
+class _File:
+    path: str
+    additions: int
+    deletions: int
+    status: str
+    patch: str | None
+    previous_path: str | None
+
+
+@dataclass
+class _PR:
+    repo: str
+    number: int
+    title: str
+    body: str
+    author: str
+    author_type: str
+    state: str
+    created_at: datetime
+    updated_at: datetime
+    closed_at: datetime | None
+    merged_at: datetime | None
+    merge_commit_sha: str | None
+    head_sha: str
+    labels: list[str]
+    files: list[_File]
+    review_comments: list[dict[str, Any]]
+    reviews: list[dict[str, Any]]
+
+
+@dataclass
+class _Repo:
+    full_name: str
+    private: bool
+    pulls: dict[int, _PR] = field(default_factory=dict)
+
+
+@dataclass
+class _Fault:
+    pattern: re.Pattern[str]
+    status: int
+    times: int
+    headers: dict[str, str]
+    body: dict[str, Any] | None
+
+
+class FakeGitHub(LoopbackServer):
+    def __init__(self, *, latency: float = 0.0, port: int = 0) -> None:
+        super().__init__(latency=latency, port=port)
+        self.rate_limit: int | None = None  # remaining core requests; None = unlimited
+        self.rate_limit_reset_in: float = 3600.0
+        self._data_lock = threading.RLock()
+        self._repos: dict[str, _Repo] = {}  # keyed by lower-cased full name: GitHub ignores case
+        self._faults: list[_Fault] = []
+        self._used = 0
+        self._reset_at = int(time.time()) + 3600
+
+    # -- data ------------------------------------------------------------------------------
+
+    def add_repo(self, full_name: str, private: bool = False) -> None:
+        if full_name.count("/") != 1:
+            raise ValueError(f"repo must be 'owner/name', got {full_name!r}")
+        with self._data_lock:
+            existing = self._repos.get(full_name.lower())
+            if existing is None:
+                self._repos[full_name.lower()] = _Repo(full_name, private)
+            else:
+                existing.private = private
+
+    def add_pr(
+        self,
+        repo: str,
+        number: int,
+        *,
+        title: str,
+        body: str = "",
+        author: str = "alice",
+        author_type: str = "User",
+        merged_at: datetime | None,
+        closed_at: datetime | None = None,
+        updated_at: datetime | None = None,
+        created_at: datetime | None = None,
+        merge_commit_sha: str | None = None,
+        head_sha: str | None = None,
+        labels: Sequence[str] = (),
+        files: Sequence[dict[str, Any]] = (),
+        review_comments: Sequence[dict[str, Any]] = (),
+        reviews: Sequence[dict[str, Any]] = (),
+        state: str = "closed",
+    ) -> None:
+        """Add (or replace) a PR. merged_at None with state "closed" is a closed-unmerged PR.
+
+        files: {path, additions, deletions, status?, patch?, binary?, previous_path?}; a missing
+        patch is synthesised, patch=None means GitHub sent none (diff too large).
+        review_comments: {author, body, path, line?}; reviews: {author, body, state?}.
+        """
+        if state not in ("open", "closed"):
+            raise ValueError(f"state must be 'open' or 'closed', got {state!r}")
+        merged_at, closed_at, updated_at, created_at = (_utc(t) for t in (merged_at, closed_at, updated_at, created_at))
+        if state == "open" and (merged_at or closed_at):
+            raise ValueError("an open PR has no merged_at/closed_at")
+        closed_at = closed_at or merged_at
+        if state == "closed" and closed_at is None:
+            raise ValueError("a closed PR needs merged_at or closed_at")
+        updated_at = updated_at or closed_at or created_at or _DEFAULT_EPOCH
+        created_at = created_at or min(updated_at, closed_at or updated_at) - timedelta(days=1)
+        if merged_at and merge_commit_sha is None:
+            merge_commit_sha = _fake_sha(f"{repo}#{number}:merge")
+        pr = _PR(
+            repo=repo,
+            number=number,
+            title=title,
+            body=body,
+            author=author,
+            author_type=author_type,
+            state=state,
+            created_at=created_at,
+            updated_at=updated_at,
+            closed_at=closed_at,
+            merged_at=merged_at,
+            merge_commit_sha=merge_commit_sha,
+            head_sha=head_sha or _fake_sha(f"{repo}#{number}:head"),
+            labels=list(labels),
+            files=[_make_file(f) for f in files],
+            review_comments=[dict(c) for c in review_comments],
+            reviews=[dict(r) for r in reviews],
+        )
+        with self._data_lock:
+            self._repo(repo, create=True).pulls[number] = pr
+
+    def _repo(self, full_name: str, create: bool = False) -> _Repo:
+        key = full_name.lower()
+        if key not in self._repos:
+            if not create:
+                raise KeyError(full_name)
+            self.add_repo(full_name)
+        return self._repos[key]
+
+    # -- faults ----------------------------------------------------------------------------
+
+    def fail_next(
+        self,
+        path_regex: str,
+        status: int,
+        times: int = 1,
+        headers: dict[str, str] | None = None,
+        body: dict[str, Any] | None = None,
+    ) -> None:
+        """The next `times` requests whose path matches (re.search) answer `status` instead."""
+        with self._data_lock:
+            self._faults.append(_Fault(re.compile(path_regex), status, times, dict(headers or {}), body))
+
+    # -- introspection ---------------------------------------------------------------------
+
+    @staticmethod
+    def kind_of(path: str) -> str:
+        """A short endpoint name for a request path, e.g. for request counts by kind."""
+        for kind, pattern in _ROUTES:
+            if pattern.fullmatch(path):
+                return kind
+        return "other"
+
+    def counts_by_kind(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for request in self.requests:
+            kind = self.kind_of(request.path)
+            counts[kind] = counts.get(kind, 0) + 1
+        return counts
+
+    # -- serving ---------------------------------------------------------------------------
+
+    def handle(self, request: RecordedRequest) -> Response:
+        kind = self.kind_of(request.path)
+        resource = "search" if kind == "search" else "core"
+        with self._data_lock:
+            if kind == "rate_limit":
+                return self._json(self._rate_limit_body(), resource)
+            if self.rate_limit is not None:
+                if self.rate_limit <= 0:
+                    return self._rate_limited(resource)
+                self.rate_limit -= 1
+            self._used += 1
+            fault = self._take_fault(request.path)
+            if fault is not None:
+                body = fault.body or {"message": _reason(fault.status), "documentation_url": DOCS}
+                return self._json(body, resource, fault.status, fault.headers)
+            if request.method != "GET":
+                return self._not_found(resource)
+            match = _ROUTE_BY_KIND[kind].fullmatch(request.path) if kind != "other" else None
+            if match is None:
+                return self._not_found(resource)
+            return self._route(kind, match.groupdict(), request, resource)
+
+    def _route(self, kind: str, params: dict[str, str], request: RecordedRequest, resource: str) -> Response:
+        if kind == "search":
+            return self._search(request)
+        repo = self._repos.get(f"{params['owner']}/{params['name']}".lower())
+        if repo is None:
+            return self._not_found(resource)
+        if kind == "repo":
+            return self._json(self._repo_object(repo), resource)
+        if kind == "pulls":
+            return self._list_pulls(repo, request)
+        pr = repo.pulls.get(int(params["number"]))
+        if pr is None:
+            return self._not_found(resource)
+        if kind == "pull":
+            return self._json(self._pull_object(pr, full=True), resource)
+        if kind == "issue":
+            return self._json(self._issue_object(pr), resource)
+        if kind == "files":
+            entries = [self._file_object(pr, f) for f in pr.files[:MAX_FILES]]
+            return self._page(entries, request, resource)
+        if kind == "comments":
+            return self._page(
+                [self._comment_object(pr, i, c) for i, c in enumerate(pr.review_comments)], request, resource
+            )
+        return self._page([self._review_object(pr, i, r) for i, r in enumerate(pr.reviews)], request, resource)
+
+    def _take_fault(self, path: str) -> _Fault | None:
+        for fault in self._faults:
+            if fault.pattern.search(path):
+                fault.times -= 1
+                if fault.times <= 0:
+                    self._faults.remove(fault)
+                return fault
+        return None
+
+    # -- endpoints -------------------------------------------------------------------------
+
+    def _list_pulls(self, repo: _Repo, request: RecordedRequest) -> Response:
+        state = request.query.get("state", "open")
+        sort = request.query.get("sort", "created")
+        # GitHub's default direction is desc for created (the default sort), asc otherwise.
+        direction = request.query.get("direction", "desc" if sort == "created" else "asc")
+        pulls = [p for p in repo.pulls.values() if state in ("all", p.state)]
+        key: Callable[[_PR], Any] = (
+            (lambda p: (p.updated_at, p.number)) if sort == "updated" else (lambda p: (p.created_at, p.number))
+        )
+        pulls.sort(key=key, reverse=direction == "desc")
+        return self._page([self._pull_object(p, full=False) for p in pulls], request, "core")
+
+    def _search(self, request: RecordedRequest) -> Response:
+        query = request.query.get("q", "")
+        try:
+            matches = self._matcher(query)
+        except ValueError as exc:
+            return self._json(
+                {"message": "Validation Failed", "errors": [{"message": str(exc)}], "documentation_url": DOCS},
+                "search",
+                422,
+            )
+        found = [pr for repo in self._repos.values() for pr in repo.pulls.values() if matches(pr)]
+        sort = request.query.get("sort")
+        descending = request.query.get("order", "desc") == "desc"
+        if sort in ("created", "updated"):
+            found.sort(key=lambda p: (getattr(p, f"{sort}_at"), p.number), reverse=descending)
+        else:  # "best match": any stable order will do
+            found.sort(key=lambda p: p.number, reverse=True)
+        items = [self._issue_object(pr) | {"score": 1.0} for pr in found[:MAX_SEARCH_RESULTS]]
+        return self._page(items, request, "search", envelope={"total_count": len(found), "incomplete_results": False})
+
+    def _matcher(self, query: str) -> Callable[[_PR], bool]:
+        """Turns a search query into a predicate; unknown qualifiers are ignored."""
+        repos: list[str] = []
+        checks: list[Callable[[_PR], bool]] = []
+        words: list[str] = []
+        for token in query.split():
+            name, sep, value = token.partition(":")
+            name = name.lower()
+            if not sep:
+                words.append(token.lower())
+            elif name == "repo":
+                repos.append(value.lower())
+            elif name in ("is", "type", "state"):
+                check = _IS_CHECKS.get(value.lower())
+                if check is not None:
+                    checks.append(check)
+            elif name in ("merged", "closed", "created", "updated"):
+                checks.append(_time_check(f"{name}_at", value))
+            elif name == "author":
+                checks.append(_author_is(value))
+            elif name == "label":
+                checks.append(_has_label(value.strip('"')))
+        if repos:
+            checks.append(lambda p: p.repo.lower() in repos)
+        if words:
+            checks.append(lambda p: all(w in f"{p.title}\n{p.body}".lower() for w in words))
+        return lambda pr: all(check(pr) for check in checks)
+
+    def _rate_limit_body(self) -> dict[str, Any]:
+        core, search = self._rate("core"), self._rate("search")
+        return {"resources": {"core": core, "search": search}, "rate": core}
+
+    def _rate(self, resource: str) -> dict[str, Any]:
+        limit = SEARCH_LIMIT if resource == "search" else CORE_LIMIT
+        # Unlimited (None): report a budget that never quite runs out.
+        remaining = self.rate_limit if self.rate_limit is not None else max(limit - self._used, 1)
+        reset = self._reset_at if remaining > 0 else int(time.time() + self.rate_limit_reset_in)
+        limit = max(limit, remaining)
+        return {"limit": limit, "remaining": remaining, "reset": reset, "used": limit - remaining, "resource": resource}
+
+    # -- responses -------------------------------------------------------------------------
+
+    def _headers(self, resource: str) -> dict[str, str]:
+        rate = self._rate(resource)
+        return {
+            "x-ratelimit-limit": str(rate["limit"]),
+            "x-ratelimit-remaining": str(rate["remaining"]),
+            "x-ratelimit-reset": str(rate["reset"]),
+            "x-ratelimit-used": str(rate["used"]),
+            "x-ratelimit-resource": resource,
+            "x-github-api-version-selected": "2022-11-28",
+            "x-github-media-type": "github.v3; format=json",
+        }
+
+    def _json(self, payload: Any, resource: str, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+        return Response.json(payload, status, {**self._headers(resource), **(headers or {})})
+
+    def _not_found(self, resource: str) -> Response:
+        return self._json({"message": "Not Found", "documentation_url": DOCS, "status": "404"}, resource, 404)
+
+    def _rate_limited(self, resource: str) -> Response:
+        body = {"message": RATE_LIMIT_MESSAGE, "documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api"}
+        reset = str(int(time.time() + self.rate_limit_reset_in))
+        return self._json(body, resource, 403, {"x-ratelimit-remaining": "0", "x-ratelimit-reset": reset})
+
+    def _page(
+        self, items: list[Any], request: RecordedRequest, resource: str, envelope: dict[str, Any] | None = None
+    ) -> Response:
+        """One page of `items` (per_page default 30, max 100) with GitHub's Link header."""
+        per_page = min(max(_int(request.query.get("per_page"), 30), 1), 100)
+        page = max(_int(request.query.get("page"), 1), 1)
+        last = max(1, -(-len(items) // per_page))
+        chunk = items[(page - 1) * per_page : page * per_page]
+        links = []
+        for rel, target in (("prev", page - 1), ("next", page + 1), ("last", last), ("first", 1)):
+            # GitHub sends next/last only before the last page, prev/first only after the first.
+            if (rel in ("next", "last") and page < last) or (rel in ("prev", "first") and page > 1):
+                query = {**request.query, "per_page": str(per_page), "page": str(target)}
+                links.append(f'<{self.url}{request.path}?{urlencode(query)}>; rel="{rel}"')
+        headers = {"link": ", ".join(links)} if links else {}
+        body: Any = {**envelope, "items": chunk} if envelope is not None else chunk
+        return self._json(body, resource, headers=headers)
+
+    # -- GitHub-shaped objects -------------------------------------------------------------
+
+    def _api(self, repo: str) -> str:
+        return f"{self.url}/repos/{repo}"
+
+    def _repo_object(self, repo: _Repo) -> dict[str, Any]:
+        owner, name = repo.full_name.split("/")
+        return {
+            "id": _fake_id(repo.full_name),
+            "node_id": f"R_{_fake_id(repo.full_name)}",
+            "name": name,
+            "full_name": repo.full_name,
+            "owner": _user(owner, "Organization"),
+            "private": repo.private,
+            "visibility": "private" if repo.private else "public",
+            "html_url": f"https://github.com/{repo.full_name}",
+            "url": self._api(repo.full_name),
+            "default_branch": "main",
+            "fork": False,
+            "archived": False,
+        }
+
+    def _pull_object(self, pr: _PR, *, full: bool) -> dict[str, Any]:
+        api, html = f"{self._api(pr.repo)}/pulls/{pr.number}", f"https://github.com/{pr.repo}/pull/{pr.number}"
+        obj: dict[str, Any] = {
+            "url": api,
+            "id": _fake_id(f"{pr.repo}#{pr.number}"),
+            "html_url": html,
+            "diff_url": f"{html}.diff",
+            "patch_url": f"{html}.patch",
+            "issue_url": f"{self._api(pr.repo)}/issues/{pr.number}",
+            "comments_url": f"{self._api(pr.repo)}/issues/{pr.number}/comments",
+            "review_comments_url": f"{api}/comments",
+            "number": pr.number,
+            "state": pr.state,
+            "locked": False,
+            "title": pr.title,
+            "user": _user(pr.author, pr.author_type),
+            "body": pr.body or None,
+            "labels": [_label(name) for name in pr.labels],
+            "milestone": None,
+            "created_at": _ts(pr.created_at),
+            "updated_at": _ts(pr.updated_at),
+            "closed_at": _ts(pr.closed_at),
+            "merged_at": _ts(pr.merged_at),
+            "merge_commit_sha": pr.merge_commit_sha,
+            "assignees": [],
+            "requested_reviewers": [],
+            "requested_teams": [],
+            "head": {"label": f"{pr.author}:pr-{pr.number}", "ref": f"pr-{pr.number}", "sha": pr.head_sha},
+            "base": {"label": f"{pr.repo.split('/')[0]}:main", "ref": "main", "sha": _fake_sha(f"{pr.repo}:base")},
+            "author_association": "CONTRIBUTOR",
+            "auto_merge": None,
+            "draft": False,
+        }
+        if full:  # only the single-PR endpoint has these (the list would need a diff per PR)
+            obj |= {
+                "merged": pr.merged_at is not None,
+                "mergeable": None,
+                "rebaseable": None,
+                "mergeable_state": "unknown",
+                "merged_by": _user("maintainer") if pr.merged_at else None,
+                "comments": 0,
+                "review_comments": len(pr.review_comments),
+                "maintainer_can_modify": False,
+                "commits": 1,
+                "additions": sum(f.additions for f in pr.files),
+                "deletions": sum(f.deletions for f in pr.files),
+                "changed_files": len(pr.files),
+            }
+        return obj
+
+    def _issue_object(self, pr: _PR) -> dict[str, Any]:
+        api, html = f"{self._api(pr.repo)}/issues/{pr.number}", f"https://github.com/{pr.repo}/pull/{pr.number}"
+        return {
+            "url": api,
+            "repository_url": self._api(pr.repo),
+            "html_url": html,
+            "id": _fake_id(f"{pr.repo}#{pr.number}:issue"),
+            "number": pr.number,
+            "title": pr.title,
+            "user": _user(pr.author, pr.author_type),
+            "labels": [_label(name) for name in pr.labels],
+            "state": pr.state,
+            "locked": False,
+            "assignees": [],
+            "milestone": None,
+            "comments": 0,
+            "created_at": _ts(pr.created_at),
+            "updated_at": _ts(pr.updated_at),
+            "closed_at": _ts(pr.closed_at),
+            "author_association": "CONTRIBUTOR",
+            "draft": False,
+            "body": pr.body or None,
+            "pull_request": {
+                "url": f"{self._api(pr.repo)}/pulls/{pr.number}",
+                "html_url": html,
+                "diff_url": f"{html}.diff",
+                "patch_url": f"{html}.patch",
+                "merged_at": _ts(pr.merged_at),
+            },
+        }
+
+    def _file_object(self, pr: _PR, f: _File) -> dict[str, Any]:
+        ref = pr.head_sha
+        obj: dict[str, Any] = {
+            "sha": _fake_sha(f"{pr.repo}#{pr.number}:{f.path}"),
+            "filename": f.path,
+            "status": f.status,
+            "additions": f.additions,
+            "deletions": f.deletions,
+            "changes": f.additions + f.deletions,
+            "blob_url": f"https://github.com/{pr.repo}/blob/{ref}/{quote(f.path)}",
+            "raw_url": f"https://github.com/{pr.repo}/raw/{ref}/{quote(f.path)}",
+            "contents_url": f"{self._api(pr.repo)}/contents/{quote(f.path)}?ref={ref}",
+        }
+        if f.patch is not None:
+            obj["patch"] = f.patch
+        if f.previous_path is not None:
+            obj["previous_filename"] = f.previous_path
+        return obj
+
+    def _comment_object(self, pr: _PR, index: int, comment: dict[str, Any]) -> dict[str, Any]:
+        comment_id = _fake_id(f"{pr.repo}#{pr.number}:comment:{index}")
+        created = _ts(comment.get("created_at") or pr.updated_at)
+        return {
+            "id": comment_id,
+            "url": f"{self._api(pr.repo)}/pulls/comments/{comment_id}",
+            "pull_request_url": f"{self._api(pr.repo)}/pulls/{pr.number}",
+            "html_url": f"https://github.com/{pr.repo}/pull/{pr.number}#discussion_r{comment_id}",
+            "body": comment["body"],
+            "path": comment.get("path"),
+            "user": _user(comment.get("author", "bob")),
+            "diff_hunk": comment.get("diff_hunk", "@@ -1,3 +1,3 @@"),
+            "line": comment.get("line", 1),
+            "side": "RIGHT",
+            "commit_id": pr.head_sha,
+            "author_association": "MEMBER",
+            "created_at": created,
+            "updated_at": created,
+        }
+
+    def _review_object(self, pr: _PR, index: int, review: dict[str, Any]) -> dict[str, Any]:
+        review_id = _fake_id(f"{pr.repo}#{pr.number}:review:{index}")
+        return {
+            "id": review_id,
+            "user": _user(review.get("author", "bob")),
+            "body": review.get("body", ""),
+            "state": review.get("state", "COMMENTED"),
+            "commit_id": pr.head_sha,
+            "author_association": "MEMBER",
+            "html_url": f"https://github.com/{pr.repo}/pull/{pr.number}#pullrequestreview-{review_id}",
+            "pull_request_url": f"{self._api(pr.repo)}/pulls/{pr.number}",
+            "submitted_at": _ts(review.get("submitted_at") or pr.updated_at),
+        }
+
+
+_REPO = r"/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)"
+_ROUTES: list[tuple[str, re.Pattern[str]]] = [
+    ("rate_limit", re.compile(r"/rate_limit")),
+    ("search", re.compile(r"/search/issues")),
+    ("repo", re.compile(_REPO)),
+    ("pulls", re.compile(_REPO + r"/pulls")),
+    ("pull", re.compile(_REPO + r"/pulls/(?P<number>\d+)")),
+    ("files", re.compile(_REPO + r"/pulls/(?P<number>\d+)/files")),
+    ("comments", re.compile(_REPO + r"/pulls/(?P<number>\d+)/comments")),
+    ("reviews", re.compile(_REPO + r"/pulls/(?P<number>\d+)/reviews")),
+    ("issue", re.compile(_REPO + r"/issues/(?P<number>\d+)")),
+]
+_ROUTE_BY_KIND = dict(_ROUTES)
+
+_IS_CHECKS: dict[str, Callable[[_PR], bool]] = {
+    "pr": lambda p: True,
+    "pull-request": lambda p: True,
+    "issue": lambda p: False,  # the fake only holds PRs
+    "merged": lambda p: p.merged_at is not None,
+    "unmerged": lambda p: p.merged_at is None and p.state == "closed",
+    "closed": lambda p: p.state == "closed",
+    "open": lambda p: p.state == "open",
+}
+
+
+def _author_is(login: str) -> Callable[[_PR], bool]:
+    return lambda pr: pr.author.lower() == login.lower()
+
+
+def _has_label(label: str) -> Callable[[_PR], bool]:
+    return lambda pr: label.lower() in (name.lower() for name in pr.labels)
+
+
+def _time_check(attribute: str, value: str) -> Callable[[_PR], bool]:
+    """A search date qualifier (`A..B`, `>=A`, `<B`, `A`, ...) as a predicate on a PR time.
+
+    A date stands for the whole UTC day and a date-time for its second, so `..2026-08-05`
+    includes all of Aug 5 and `>2026-08-05` starts on Aug 6, as on GitHub.
+    """
+    lower, upper = _time_range(value)
+
+    def check(pr: _PR) -> bool:
+        moment: datetime | None = getattr(pr, attribute)
+        return moment is not None and (lower is None or moment >= lower) and (upper is None or moment < upper)
+
+    return check
+
+
+def _time_range(value: str) -> tuple[datetime | None, datetime | None]:
+    """[lower, upper) bounds for a qualifier value; None is unbounded."""
+    if ".." in value:
+        start, end = value.split("..", 1)
+        return (None if start in ("", "*") else _span(start)[0]), (None if end in ("", "*") else _span(end)[1])
+    for op in (">=", "<=", ">", "<"):
+        if value.startswith(op):
+            first, after = _span(value[len(op) :])
+            return {">=": (first, None), ">": (after, None), "<=": (None, after), "<": (None, first)}[op]
+    return _span(value)
+
+
+def _span(text: str) -> tuple[datetime, datetime]:
+    """The interval [start, end) a date (one day) or a date-time (one second) denotes."""
+    try:
+        if len(text) == 10:
+            day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
+            return day, day + timedelta(days=1)
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"invalid date {text!r}") from None
+    moment = _utc(moment) or moment
+    return moment, moment + timedelta(seconds=1)
+
+
+def _make_file(spec: dict[str, Any]) -> _File:
+    binary = bool(spec.get("binary"))
+    additions = 0 if binary else int(spec.get("additions") or 0)
+    deletions = 0 if binary else int(spec.get("deletions") or 0)
+    previous = spec.get("previous_path")
+    if binary:
+        patch = None
+    elif "patch" in spec:
+        patch = spec["patch"]  # None: GitHub omitted it (diff too large)
+    else:
+        patch = synth_patch(spec["path"], additions, deletions) or None  # no patch for a pure rename
+    status = spec.get("status") or ("renamed" if previous else "modified")
+    return _File(spec["path"], additions, deletions, status, patch, previous)
+
+
+def _user(login: str, kind: str = "User") -> dict[str, Any]:
+    return {
+        "login": login,
+        "id": _fake_id(login),
+        "type": kind,
+        "site_admin": False,
+        "html_url": f"https://github.com/{login}",
+    }
+
+
+def _label(name: str) -> dict[str, Any]:
+    return {"id": _fake_id(f"label:{name}"), "name": name, "color": "ededed", "default": False}
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _ts(moment: datetime | None) -> str | None:
+    return _utc(moment).strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None  # type: ignore[union-attr]
+
+
+def _fake_sha(seed: str) -> str:
+    return hashlib.sha1(seed.encode()).hexdigest()
+
+
+def _fake_id(seed: str) -> int:
+    return zlib.crc32(seed.encode()) or 1
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value else default
+    except ValueError:
+        return default
+
+
+def _reason(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"

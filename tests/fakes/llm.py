@@ -1,0 +1,160 @@
+"""A fake OpenAI Chat Completions API for the real `openai` client (`chat.completions.parse`).
+
+Named llm.py so that it never shadows the `openai` package. Point the client at it with
+`OpenAI(base_url=fake.url + "/v1", api_key="test", max_retries=N, timeout=T)`.
+
+The reply content comes from `responder(request_json)`; faults queued with fail_next /
+hang_next / invalid_json_next replace the normal answer, one per request, in FIFO order.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.fakes.server import LoopbackServer, RecordedRequest, Response
+
+Responder = Callable[[dict[str, Any]], "dict[str, Any] | str"]
+
+DEFAULT_CARD: dict[str, Any] = {
+    "headline": "Summary of the change",
+    "verdict": "skim",
+    "minutes": 3,
+    "why": [],
+    "caveats": [],
+    "watch": [],
+}
+INVALID_JSON = "not json {"
+CHAT_PATH = "/v1/chat/completions"
+
+# What the real API answers for common error statuses: (type, code).
+_ERRORS = {
+    400: ("invalid_request_error", None),
+    401: ("invalid_request_error", "invalid_api_key"),
+    404: ("invalid_request_error", "model_not_found"),
+    429: ("requests", "rate_limit_exceeded"),
+    500: ("server_error", None),
+    503: ("server_error", "overloaded"),
+}
+
+
+def default_responder(request: dict[str, Any]) -> dict[str, Any]:
+    return dict(DEFAULT_CARD)
+
+
+@dataclass
+class _Fault:
+    kind: str  # "status" | "hang" | "invalid_json"
+    status: int = 0
+    seconds: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class FakeOpenAI(LoopbackServer):
+    def __init__(self, *, latency: float = 0.0, port: int = 0, responder: Responder | None = None) -> None:
+        super().__init__(latency=latency, port=port)
+        self.responder: Responder = responder or default_responder
+        self.model_id = "fake-model"  # what GET /v1/models lists
+        self._faults: deque[_Fault] = deque()
+        self._faults_lock = threading.Lock()
+
+    # -- faults ----------------------------------------------------------------------------
+
+    def fail_next(self, status: int, times: int = 1, headers: dict[str, str] | None = None) -> None:
+        """Answer the next `times` completions with an error status.
+
+        Note: the openai client ignores `retry-after: 0` (only values > 0 count) and then backs
+        off 0.5 s or more; pass `{"retry-after-ms": "1"}` for an immediate retry in tests.
+        """
+        self._queue(_Fault("status", status=status, headers=dict(headers or {})), times)
+
+    def hang_next(self, seconds: float, times: int = 1) -> None:
+        """Sleep `seconds` before answering (stop() cuts it short), to trip client timeouts."""
+        self._queue(_Fault("hang", seconds=seconds), times)
+
+    def invalid_json_next(self, times: int = 1) -> None:
+        self._queue(_Fault("invalid_json"), times)
+
+    def _queue(self, fault: _Fault, times: int) -> None:
+        with self._faults_lock:
+            self._faults.extend(fault for _ in range(times))
+
+    def _take_fault(self) -> _Fault | None:
+        with self._faults_lock:
+            return self._faults.popleft() if self._faults else None
+
+    # -- introspection ---------------------------------------------------------------------
+
+    @property
+    def calls(self) -> int:
+        """Chat completion requests received, failed ones included."""
+        return self.count(lambda r: r.method == "POST" and r.path == CHAT_PATH)
+
+    def chat_requests(self) -> list[dict[str, Any]]:
+        """The JSON bodies of all chat completion requests, oldest first."""
+        return [r.json() for r in self.requests if r.method == "POST" and r.path == CHAT_PATH]
+
+    # -- serving ---------------------------------------------------------------------------
+
+    def handle(self, request: RecordedRequest) -> Response:
+        if request.method == "GET" and request.path == "/v1/models":
+            model = {"id": self.model_id, "object": "model", "created": 1_700_000_000, "owned_by": "fake"}
+            return self._answer({"object": "list", "data": [model]})
+        if request.method != "POST" or request.path != CHAT_PATH:
+            return self._error(404, f"Unknown request URL: {request.method} {request.path}")
+        try:
+            body = request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict) or "model" not in body or "messages" not in body:
+            return self._error(400, "The request body must be JSON with 'model' and 'messages'.")
+
+        fault = self._take_fault()
+        if fault is not None and fault.kind == "status":
+            return self._error(fault.status, f"Injected failure {fault.status}", fault.headers)
+        if fault is not None and fault.kind == "hang":
+            self.sleep(fault.seconds)
+        if fault is not None and fault.kind == "invalid_json":
+            content = INVALID_JSON
+        else:
+            reply = self.responder(body)
+            content = reply if isinstance(reply, str) else json.dumps(reply)
+        return self._answer(self._completion(body, content))
+
+    def _completion(self, request: dict[str, Any], content: str) -> dict[str, Any]:
+        # Rough token counts (4 characters a token) so usage-based code has numbers to add up.
+        prompt_tokens = len(json.dumps(request.get("messages"))) // 4
+        completion_tokens = max(1, len(content) // 4)
+        return {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request["model"],
+            "system_fingerprint": "fp_fake",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "logprobs": None,
+                    "message": {"role": "assistant", "content": content, "refusal": None},
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+    def _answer(self, payload: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None) -> Response:
+        return Response.json(payload, status, {"x-request-id": f"req_{uuid.uuid4().hex}", **(headers or {})})
+
+    def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+        kind, code = _ERRORS.get(status, ("server_error" if status >= 500 else "invalid_request_error", None))
+        return self._answer({"error": {"message": message, "type": kind, "param": None, "code": code}}, status, headers)

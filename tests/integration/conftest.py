@@ -1,0 +1,73 @@
+"""Fakes on loopback and services wired to them exactly as the CLI wires itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.settings import Settings, load_settings
+from bot.store.base import Store
+from bot.wiring import Services, build_services
+from tests.fakes.github import FakeGitHub
+from tests.fakes.llm import FakeOpenAI
+
+REPO = "vllm-project/vllm"
+NOW = datetime(2026, 8, 6, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def github() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as fake:
+        fake.add_repo(REPO)
+        yield fake
+
+
+@pytest.fixture
+def model() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as fake:
+        yield fake
+
+
+def settings_for(
+    github: FakeGitHub, model: FakeOpenAI | None = None, redis_url: str | None = None, **extra: str
+) -> Settings:
+    env = {"GITHUB_API_URL": github.url, "GITHUB_TOKEN": "test-token", **extra}
+    if model is not None:
+        env |= {"OPENAI_API_KEY": "test", "OPENAI_BASE_URL": f"{model.url}/v1"}
+    if redis_url is not None:
+        env["REDIS_URL"] = redis_url
+    return load_settings(env)
+
+
+ServicesFactory = Callable[..., Services]
+
+
+@pytest.fixture
+def make_services() -> Iterator[ServicesFactory]:
+    """Services with quick retries, closed after the test."""
+    built: list[Services] = []
+
+    def factory(settings: Settings, *, store: Store | None = None, now: datetime = NOW) -> Services:
+        services = build_services(
+            settings,
+            store=store,
+            now=lambda: now,
+            warn=lambda message: None,
+            github_retries=2,
+            github_backoff=0.01,
+            model_timeout=1.0,
+            model_retries=1,
+        )
+        built.append(services)
+        return services
+
+    yield factory
+    for services in built:
+        services.close()
+
+
+def day(offset_hours: float = 0.0) -> datetime:
+    """A moment on 2026-08-05 (UTC), the day most tests digest."""
+    return datetime(2026, 8, 5, tzinfo=UTC) + timedelta(hours=offset_hours)

@@ -1,0 +1,125 @@
+"""The prdigest command in-process, as a user runs it, against the fakes on loopback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.cli import main
+from bot.wiring import EMBEDDED_STORE_NOTE
+from tests.fakes.github import FakeGitHub
+from tests.fakes.llm import FakeOpenAI
+from tests.integration.conftest import REPO, day
+
+CONTRACT_ITEM_KEYS = {"repo", "number", "url", "title", "author", "merged_at", "card"}
+CONTRACT_CARD_KEYS = {"headline", "verdict", "minutes", "why", "caveats", "watch", "source", "coverage"}
+
+
+@pytest.fixture
+def env(github: FakeGitHub, monkeypatch: pytest.MonkeyPatch) -> FakeGitHub:
+    monkeypatch.setenv("GITHUB_API_URL", github.url)
+    for number, title in ((101, "[CI] Bump the runner image"), (102, "[Perf] Fuse the decode kernels for 1.6us per layer")):
+        github.add_pr(
+            REPO,
+            number,
+            title=title,
+            merged_at=day(number - 100),
+            files=[{"path": ".github/workflows/ci.yml" if number == 101 else "vllm/kernels/decode.py", "additions": 120 * (number - 100), "deletions": 4}],
+        )
+    return github
+
+
+def test_digest_json_follows_the_contract(env: FakeGitHub, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["digest", REPO, "--date", "2026-08-05", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["repos"] == [REPO]
+    assert data["window"] == {"start": "2026-08-05T00:00:00Z", "end": "2026-08-06T00:00:00Z"}
+    assert data["total_merged"] == 2 and data["shown"] == 2
+    for item in data["items"]:
+        assert CONTRACT_ITEM_KEYS <= item.keys()
+        assert CONTRACT_CARD_KEYS <= item["card"].keys()
+        assert {"files_total", "files_read", "skipped"} <= item["card"]["coverage"].keys()
+        assert item["url"] == f"https://github.com/{REPO}/pull/{item['number']}"
+    assert err.count(EMBEDDED_STORE_NOTE) == 1
+
+
+def test_digest_text_is_readable(env: FakeGitHub, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["digest", REPO, "--date", "2026-08-05"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{REPO} · 2026-08-05 (UTC)\n2 merged · ")
+    assert "1.6us" in out
+    assert f"https://github.com/{REPO}/pull/102" in out
+    assert "Coverage: read 1 of 1 files" in out
+
+
+def test_card_by_url_as_json(env: FakeGitHub, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["card", f"https://github.com/{REPO}/pull/102", "--format", "json"]) == 0
+    item = json.loads(capsys.readouterr().out)
+    assert item["number"] == 102 and CONTRACT_CARD_KEYS <= item["card"].keys()
+
+
+def test_model_cards_through_the_cli(env: FakeGitHub, model: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    monkeypatch.setenv("OPENAI_BASE_URL", f"{model.url}/v1")
+    monkeypatch.setenv("PRDIGEST_MODEL", "fake-model")
+    assert main(["digest", REPO, "--date", "2026-08-05", "--format", "json", "--lang", "zh-CN"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {item["card"]["source"] for item in data["items"]} == {"llm"}
+    assert model.requests[0].json()["model"] == "fake-model"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["digest", "nobody/nothing", "--date", "2026-08-05"], "prdigest: nobody/nothing: not found on GitHub"),
+        (["digest", REPO, "--date", "2026-02-30"], "prdigest: --date: '2026-02-30' is not a date"),
+        (["digest", REPO, "--since", "forever"], "prdigest: --since: 'forever' is not a duration"),
+        (["digest", "vllm"], "prdigest: 'vllm' is not a repository"),
+        (["card", "vllm#1"], "prdigest: 'vllm#1' is not a pull request reference"),
+        (["card", f"{REPO}#999"], f"prdigest: {REPO}#999: not found on GitHub"),
+    ],
+)
+def test_bad_input_is_one_line_and_a_non_zero_exit(
+    env: FakeGitHub, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line and line != f"prdigest: {EMBEDDED_STORE_NOTE}"]
+    assert len(lines) == 1 and lines[0].startswith(message)
+    assert "Traceback" not in err
+
+
+def test_argument_mistakes_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["digest", REPO, "--format", "yaml"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "invalid choice" in err
+
+
+def test_bad_config_is_named(env: FakeGitHub, monkeypatch: pytest.MonkeyPatch, tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("PRDIGEST_CONFIG", "bad.toml")
+    with open("bad.toml", "w", encoding="utf-8") as handle:
+        handle.write("[defaults]\nconcurrancy = 4\n")
+    assert main(["digest", REPO]) == 1
+    assert capsys.readouterr().err.strip() == "prdigest: bad.toml: unknown key 'defaults.concurrancy'"
+
+
+def test_doctor_reports_each_part(env: FakeGitHub, model: FakeOpenAI, redis_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
+    monkeypatch.setenv("OPENAI_BASE_URL", f"{model.url}/v1")
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_supersecrettoken")
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "secret-value" not in out and "supersecrettoken" not in out
+    for name in ("config", "redis", "github", "model", "slack"):
+        assert f" {name} " in out
+
+
+def test_doctor_fails_when_redis_is_away(env: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
+    assert main(["doctor"]) == 1
+    assert "FAIL  redis" in capsys.readouterr().out

@@ -1,0 +1,279 @@
+"""The loopback fakes, driven by the real PyGithub and openai clients (127.0.0.1 only)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import openai
+import pydantic
+import pytest
+from github import Auth, Github, GithubException, RateLimitExceededException, UnknownObjectException
+
+from tests.fakes import dataset
+from tests.fakes.github import FakeGitHub
+from tests.fakes.llm import DEFAULT_CARD, FakeOpenAI
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+T0 = datetime(2026, 8, 5, 9, 0, tzinfo=UTC)
+
+
+class Card(pydantic.BaseModel):
+    headline: str
+    verdict: str
+    minutes: int
+    why: list[str]
+    caveats: list[str]
+    watch: list[str]
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as server:
+        yield server
+
+
+@pytest.fixture
+def gh(fake: FakeGitHub) -> Iterator[Github]:
+    client = Github(
+        base_url=fake.url,
+        auth=Auth.Token("t"),
+        per_page=100,
+        lazy=True,
+        seconds_between_requests=None,
+        retry=None,
+        timeout=5,
+    )
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        yield server
+
+
+def make_client(llm: FakeOpenAI, **kwargs: Any) -> openai.OpenAI:
+    return openai.OpenAI(base_url=llm.url + "/v1", api_key="test", **{"max_retries": 0, "timeout": 5, **kwargs})
+
+
+def ask(client: openai.OpenAI) -> Card | None:
+    completion = client.chat.completions.parse(
+        model="m", messages=[{"role": "user", "content": "Title: [CI] x"}], response_format=Card
+    )
+    return completion.choices[0].message.parsed
+
+
+# -- GitHub ------------------------------------------------------------------------------------
+
+
+def test_pulls_list_pages_through_250_prs_in_three_requests(fake: FakeGitHub, gh: Github) -> None:
+    for n in range(1, 251):
+        fake.add_pr(
+            "o/r",
+            n,
+            title=f"PR {n}",
+            body=f"body {n}",
+            merged_at=T0 + timedelta(minutes=n),
+            labels=["bug"],
+            author=f"user{n % 7}",
+        )
+    fake.add_pr("o/r", 999, title="still open", merged_at=None, state="open")
+
+    pulls = gh.get_repo("o/r").get_pulls(state="closed", sort="updated", direction="desc")
+    seen = [
+        (
+            p.number,
+            p.title,
+            p.merged_at,
+            p.updated_at,
+            p.user.login,
+            [x.name for x in p.labels],
+            p.merge_commit_sha,
+            p.html_url,
+            p.body,
+        )
+        for p in pulls
+    ]
+
+    assert [s[0] for s in seen] == list(range(250, 0, -1))
+    assert seen[0][1:] == (
+        "PR 250",
+        T0 + timedelta(minutes=250),
+        T0 + timedelta(minutes=250),
+        "user5",
+        ["bug"],
+        seen[0][6],
+        "https://github.com/o/r/pull/250",
+        "body 250",
+    )
+    assert len(seen[0][6]) == 40
+    assert fake.count() == 3 == fake.count(r"^/repos/o/r/pulls$")
+    assert fake.requests[-1].query["page"] == "3"
+
+
+def test_list_items_lack_detail_fields_so_reading_them_costs_a_request(fake: FakeGitHub, gh: Github) -> None:
+    fake.add_pr("o/r", 1, title="t", merged_at=T0, files=[{"path": "a.py", "additions": 5, "deletions": 2}])
+    (pr,) = gh.get_repo("o/r").get_pulls(state="closed")
+    assert fake.count() == 1
+    assert (pr.additions, pr.deletions, pr.changed_files, pr.merged) == (5, 2, 1, True)
+    assert fake.count(r"^/repos/o/r/pulls/1$") == 1
+
+
+def test_files_are_paginated_and_capped_at_3000(fake: FakeGitHub, gh: Github) -> None:
+    files = [{"path": f"src/f{i}.py", "additions": i % 5, "deletions": i % 3} for i in range(248)]
+    files.append({"path": "docs/logo.png", "additions": 9, "deletions": 9, "binary": True})
+    files.append({"path": "src/new.py", "previous_path": "src/old.py", "additions": 1, "deletions": 1})
+    fake.add_pr("o/r", 7, title="big", merged_at=T0, files=files)
+    fake.add_pr(
+        "o/r",
+        8,
+        title="huge",
+        merged_at=T0,
+        files=[{"path": f"gen/{i}.txt", "additions": 1, "deletions": 0} for i in range(3500)],
+    )
+
+    got = list(gh.get_repo("o/r").get_pull(7).get_files())
+    assert len(got) == 250 and fake.count() == 3
+    by_name = {f.filename: f for f in got}
+    assert by_name["docs/logo.png"].patch is None and by_name["docs/logo.png"].additions == 0
+    renamed = by_name["src/new.py"]
+    assert (renamed.status, renamed.previous_filename) == ("renamed", "src/old.py")
+    patch = by_name["src/f4.py"].patch
+    assert patch.startswith("@@") and _count_lines(patch) == (4, 1)
+
+    huge = gh.get_repo("o/r").get_pull(8)
+    assert sum(1 for _ in huge.get_files()) == 3000
+    assert huge.changed_files == 3500  # the count GitHub reports is not capped
+
+
+def test_search_merged_range(fake: FakeGitHub, gh: Github) -> None:
+    fake.add_pr("o/r", 1, title="day before", merged_at=datetime(2026, 8, 4, 23, 59, 59, tzinfo=UTC))
+    fake.add_pr("o/r", 2, title="start of day", merged_at=datetime(2026, 8, 5, tzinfo=UTC))
+    fake.add_pr("o/r", 3, title="end of day", merged_at=datetime(2026, 8, 5, 23, 59, 59, tzinfo=UTC))
+    fake.add_pr("o/r", 4, title="closed unmerged", merged_at=None, closed_at=T0)
+    fake.add_pr("x/y", 5, title="other repo", merged_at=T0)
+
+    def numbers(query: str) -> list[int]:
+        return sorted(issue.number for issue in gh.search_issues(query))
+
+    assert numbers("repo:o/r is:pr is:merged merged:2026-08-05..2026-08-05") == [2, 3]
+    assert numbers("repo:o/r is:pr is:merged merged:2026-08-04T12:00:00Z..2026-08-05T00:00:00+00:00") == [1, 2]
+    assert numbers("repo:o/r is:pr is:merged merged:>=2026-08-05") == [2, 3]
+    assert numbers("repo:o/r is:pr is:merged merged:<2026-08-05") == [1]
+    assert numbers("repo:o/r is:pr is:unmerged") == [4]
+    (hit,) = gh.search_issues("repo:x/y is:pr is:merged")
+    assert hit.pull_request is not None and hit.pull_request.merged_at == T0
+    assert hit.pull_request.html_url == "https://github.com/x/y/pull/5"
+    assert hit.as_pull_request().merge_commit_sha  # follows pull_request.url to the fake
+
+
+def test_search_paginates_with_total_count(fake: FakeGitHub, gh: Github) -> None:
+    for n in range(1, 151):
+        fake.add_pr("o/r", n, title=f"PR {n}", merged_at=T0)
+    results = gh.search_issues("repo:o/r is:pr is:merged merged:2026-08-05")
+    assert sum(1 for _ in results) == 150 and results.totalCount == 150
+    assert fake.count("^/search/issues$") == 2
+
+
+def test_unknown_repo_fault_injection_and_rate_limit(fake: FakeGitHub, gh: Github) -> None:
+    fake.add_pr("o/r", 1, title="t", merged_at=T0)
+    with pytest.raises(UnknownObjectException):
+        gh.get_repo("nope/nope").get_pull(1).title  # noqa: B018 - the attribute read is the request
+
+    fake.fail_next(r"/pulls/1$", 502)
+    with pytest.raises(GithubException) as failed:
+        gh.get_repo("o/r").get_pull(1).title  # noqa: B018
+    assert failed.value.status == 502
+    assert gh.get_repo("o/r").get_pull(1).title == "t"  # the fault was used up
+
+    fake.rate_limit = 1
+    assert gh.get_repo("o/r").get_pull(1).title == "t"
+    with pytest.raises(RateLimitExceededException) as limited:
+        gh.get_repo("o/r").get_pull(1).title  # noqa: B018
+    assert limited.value.headers is not None and limited.value.headers["x-ratelimit-remaining"] == "0"
+    assert gh.get_rate_limit().resources.core.remaining == 0  # /rate_limit itself is free
+
+
+def test_dataset_populates_the_fake(fake: FakeGitHub, gh: Github) -> None:
+    if not dataset.DATASET_PATH.exists():
+        pytest.skip("shared data set not present")
+    rows = dataset.load_rows()
+    day = dataset.merged_on(rows, "2026-08-05")
+    dataset.populate(fake, rows)
+    found = gh.search_issues("repo:vllm-project/vllm is:pr is:merged merged:2026-08-05..2026-08-05")
+    assert sorted(i.number for i in found) == sorted(r["number"] for r in day) and len(day) == 52
+    row = max(day, key=lambda r: len(r["files"]))
+    files = list(gh.get_repo("vllm-project/vllm").get_pull(row["number"]).get_files())
+    assert [f.filename for f in files] == [f["path"] for f in row["files"]]
+    assert sum(f.additions for f in files) == row["additions"]
+
+
+def test_synth_patch_counts_and_hunk_size() -> None:
+    patch = dataset.synth_patch("vllm/x.py", 130, 47)
+    assert patch == dataset.synth_patch("vllm/x.py", 130, 47)
+    assert _count_lines(patch) == (130, 47)
+    hunks = patch.split("\n@@")
+    assert all(len(h.splitlines()) <= 41 for h in hunks)  # 40 lines + the header
+    assert "+    value_" in patch
+    assert dataset.synth_patch("docs/a.md", 0, 0) == ""
+
+
+def test_generate_rows_is_deterministic_and_roughly_shaped() -> None:
+    rows = dataset.generate_rows(2000, seed=1, start=T0, span=timedelta(days=10))
+    assert rows == dataset.generate_rows(2000, seed=1, start=T0, span=timedelta(days=10))
+    files, lines = dataset.size_percentiles(rows, "files"), dataset.size_percentiles(rows, "lines")
+    assert 1 <= files["p50"] <= 3 and 7 <= files["p90"] <= 16 and 20 <= files["p99"] <= 45
+    assert 40 <= lines["p50"] <= 100 and 350 <= lines["p90"] <= 800 and lines["max"] <= 6475
+    assert all(r["merged_at"] >= "2026-08-05" for r in rows) and len({r["number"] for r in rows}) == 2000
+
+
+# -- OpenAI ------------------------------------------------------------------------------------
+
+
+def test_parse_default_card(llm: FakeOpenAI) -> None:
+    with make_client(llm) as client:
+        assert ask(client) == Card(**DEFAULT_CARD)
+    assert llm.calls == 1
+    assert llm.chat_requests()[0]["response_format"]["json_schema"]["name"] == "Card"
+
+
+def test_server_error_is_retried(llm: FakeOpenAI) -> None:
+    llm.fail_next(500, headers={"retry-after-ms": "1"})
+    with make_client(llm, max_retries=1) as client:
+        assert ask(client) == Card(**DEFAULT_CARD)
+    assert llm.calls == 2
+
+
+def test_hang_trips_the_client_timeout(llm: FakeOpenAI) -> None:
+    llm.hang_next(5)
+    with make_client(llm, timeout=0.5) as client, pytest.raises(openai.APITimeoutError):
+        ask(client)
+
+
+def test_invalid_json_fails_validation(llm: FakeOpenAI) -> None:
+    llm.invalid_json_next()
+    with make_client(llm) as client, pytest.raises(pydantic.ValidationError):
+        ask(client)
+
+
+def test_responder_and_fifo_faults(llm: FakeOpenAI) -> None:
+    llm.responder = lambda request: {**DEFAULT_CARD, "headline": request["messages"][-1]["content"]}
+    llm.fail_next(429, headers={"retry-after-ms": "1"})
+    llm.invalid_json_next()
+    with make_client(llm) as client:
+        with pytest.raises(openai.RateLimitError):
+            ask(client)
+        with pytest.raises(pydantic.ValidationError):
+            ask(client)
+        card = ask(client)
+    assert card is not None and card.headline == "Title: [CI] x"
+    assert llm.calls == 3
+
+
+def _count_lines(patch: str) -> tuple[int, int]:
+    lines = patch.splitlines()
+    return sum(1 for x in lines if x.startswith("+")), sum(1 for x in lines if x.startswith("-"))

@@ -1,0 +1,117 @@
+"""GitHubSource through the real PyGithub client against the fake GitHub on loopback."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.errors import NotFound, RateLimited
+from bot.models import PRRef, Window
+from tests.fakes.github import FakeGitHub
+from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
+
+WINDOW = Window(day(0), day(24))
+LATER = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)  # the window is months old: search path
+
+
+def add_edge_prs(github: FakeGitHub) -> None:
+    second = timedelta(seconds=1)
+    github.add_pr(REPO, 1, title="one second before", merged_at=day(0) - second)
+    github.add_pr(REPO, 2, title="at the start", merged_at=day(0))
+    github.add_pr(REPO, 3, title="one second before the end", merged_at=day(24) - second)
+    github.add_pr(REPO, 4, title="at the end", merged_at=day(24))
+    github.add_pr(REPO, 5, title="closed unmerged", merged_at=None, closed_at=day(5))
+    # Merged long ago, commented on today: updated inside the window, merged outside.
+    github.add_pr(REPO, 6, title="old but updated", merged_at=day(-100), updated_at=day(6))
+
+
+@pytest.mark.parametrize("now", [day(36), LATER], ids=["pulls-list", "search"])
+def test_window_edges_and_unmerged(github: FakeGitHub, make_services: ServicesFactory, now: datetime) -> None:
+    add_edge_prs(github)
+    services = make_services(settings_for(github), now=now)
+    found = services.source.list_merged(REPO, WINDOW)
+    assert sorted(listing.number for listing in found) == [2, 3]
+    used_search = github.count(r"^/search/issues") > 0
+    assert used_search == (now == LATER)
+
+
+def test_pulls_list_pages_past_100_and_stops_at_window_start(github: FakeGitHub, make_services: ServicesFactory) -> None:
+    for number in range(1, 251):
+        github.add_pr(REPO, number, title=f"PR {number}", merged_at=day(number * 0.09))
+    for number in range(300, 700):  # older: on later pages that must not be read
+        github.add_pr(REPO, number, title="older", merged_at=day(-48 - number * 0.01))
+    services = make_services(settings_for(github), now=day(30))
+    found = services.source.list_merged(REPO, WINDOW)
+    assert len(found) == 250
+    assert github.count(r"/pulls$") == 3  # 100 + 100 + 50 in the window, and the 3rd page holds the stop
+    assert github.count(r"/pulls/\d+") == 0  # no hidden per-PR GETs from lazy attributes
+
+
+def test_search_path_pages_past_100(github: FakeGitHub, make_services: ServicesFactory) -> None:
+    for number in range(1, 151):
+        github.add_pr(REPO, number, title=f"PR {number}", merged_at=day(number * 0.15))
+    services = make_services(settings_for(github), now=LATER)
+    found = services.source.list_merged(REPO, WINDOW)
+    assert len(found) == 150
+    assert github.count(r"^/search/issues") == 2
+
+
+def test_fetch_reads_every_file_page_and_review_comments(github: FakeGitHub, make_services: ServicesFactory) -> None:
+    files = [{"path": f"vllm/module_{i}.py", "additions": 3, "deletions": 1} for i in range(250)]
+    github.add_pr(
+        REPO,
+        9,
+        title="Big",
+        merged_at=day(3),
+        files=files,
+        review_comments=[{"author": "bob", "body": "Why this lock?", "path": "vllm/module_1.py"}],
+    )
+    services = make_services(settings_for(github), now=day(30))
+    (listing,) = services.source.list_merged(REPO, WINDOW)
+    github.reset_requests()
+    snapshot = services.source.fetch(listing)
+    assert len(snapshot.files) == 250
+    assert snapshot.files[0].patch and snapshot.files[0].patch.startswith("@@")
+    assert snapshot.comments[0].body == "Why this lock?"
+    assert github.count(r"/files$") == 3
+    assert github.count(r"/comments$") == 1
+    assert len(github.requests) == 4
+
+
+def test_search_listing_gets_its_merge_sha_with_one_more_request(
+    github: FakeGitHub, make_services: ServicesFactory
+) -> None:
+    github.add_pr(REPO, 9, title="Old", merged_at=day(3), merge_commit_sha="b" * 40, files=[{"path": "a.py", "additions": 1, "deletions": 0}])
+    services = make_services(settings_for(github), now=LATER)
+    (listing,) = services.source.list_merged(REPO, WINDOW)
+    assert listing.merge_sha is None
+    github.reset_requests()
+    snapshot = services.source.fetch(listing)
+    assert snapshot.listing.merge_sha == "b" * 40
+    assert len(github.requests) == 3
+
+
+def test_unknown_repo_and_pr_are_clear_errors(github: FakeGitHub, make_services: ServicesFactory) -> None:
+    services = make_services(settings_for(github), now=day(30))
+    with pytest.raises(NotFound, match="nobody/nothing: not found on GitHub"):
+        services.source.list_merged("nobody/nothing", WINDOW)
+    with pytest.raises(NotFound, match=f"{REPO}#404404: not found"):
+        services.source.get_listing(PRRef(REPO, 404404))
+
+
+def test_rate_limit_far_away_is_an_error_naming_the_reset(github: FakeGitHub, make_services: ServicesFactory) -> None:
+    github.add_pr(REPO, 1, title="x", merged_at=day(1))
+    github.rate_limit = 0
+    services = make_services(settings_for(github, GITHUB_TOKEN=""), now=day(30))
+    with pytest.raises(RateLimited) as error:
+        services.source.list_merged(REPO, WINDOW)
+    assert "UTC" in str(error.value)
+    assert "Set GITHUB_TOKEN" in str(error.value)
+
+
+def test_server_errors_are_retried(github: FakeGitHub, make_services: ServicesFactory) -> None:
+    github.add_pr(REPO, 1, title="x", merged_at=day(1))
+    github.fail_next(r"/pulls$", 502, times=2)
+    services = make_services(settings_for(github), now=day(30))
+    assert [listing.number for listing in services.source.list_merged(REPO, WINDOW)] == [1]
