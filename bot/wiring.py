@@ -59,8 +59,12 @@ def build_services(
     model_retries: int | None = None,
 ) -> Services:
     store = store if store is not None else build_store(settings, warn)
-    github = build_github(settings.github_api_url, settings.github_token, retries=github_retries, backoff=github_backoff)
-    source = GitHubSource(github, authenticated=settings.github_token is not None, api_url=settings.github_api_url, now=now)
+    github = build_github(
+        settings.github_api_url, settings.github_token, retries=github_retries, backoff=github_backoff
+    )
+    source = GitHubSource(
+        github, authenticated=settings.github_token is not None, api_url=settings.github_api_url, now=now
+    )
     summarizer: Summarizer | None = None
     if settings.openai_api_key:
         client = build_openai(

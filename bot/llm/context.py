@@ -47,8 +47,8 @@ MAX_NAME_CHARS = 100
 MAX_PATH_CHARS = 300
 # When clipping, look this far back for a line or word break rather than cutting mid-word.
 SOFT_CUT_WINDOW = 200
-# The smallest file entry, "### a (added, +1)\n": below this nothing more can go in.
-MIN_FILE_TOKENS = 6
+# A lower bound on any file entry ("### a (added, +1)\n", 18 chars): below it nothing more can go in.
+MIN_FILE_TOKENS = 5
 # GitHub's pulls/files endpoint lists at most 3,000 files per PR.
 GITHUB_FILE_LIST_CAP = 3000
 
@@ -259,9 +259,10 @@ def build_context(snapshot: PRSnapshot, budget_tokens: int) -> PRContext:
     budget = _Budget(budget_tokens)
     budget.try_add(_clip_to_tokens(_metadata(snapshot), budget_tokens))
     if not snapshot.complete:
-        _add_description(budget, snapshot.listing.body, reserve=0)
-        _add_comments(budget, snapshot.comments, reserve=0)
-        budget.try_add(f"## Files\n{FILES_UNREAD}\n")
+        files_note = f"## Files\n{FILES_UNREAD}\n"
+        _add_description(budget, snapshot.listing.body, reserve=estimate_tokens(files_note))
+        _add_comments(budget, snapshot.comments, reserve=estimate_tokens(files_note))
+        budget.try_add(files_note)
         coverage = Coverage(files_total=0, files_read=0, files_known=False)
     else:
         coverage = _add_all(budget, snapshot)

@@ -67,6 +67,7 @@ _TEXTS: dict[Language, dict[str, str]] = {
         "only_docs": "Only docs changed: {paths}",
         "most_in": "Most of the change is in {area} (+{adds} -{dels})",
         "largest": "Largest part of the change: {area} (+{adds} -{dels})",
+        "also": "Next: {area} (+{adds} -{dels})",
         "areas": "Cross-cutting: source changes in {count} areas ({paths})",
         "adds_tests": "Adds tests: {paths}",
         "updates_tests": "Updates tests: {paths}",
@@ -90,6 +91,7 @@ _TEXTS: dict[Language, dict[str, str]] = {
         "only_docs": "只改了文档：{paths}",
         "most_in": "改动主要集中在 {area}（+{adds} -{dels}）",
         "largest": "改动最多的部分：{area}（+{adds} -{dels}）",
+        "also": "其次是 {area}（+{adds} -{dels}）",
         "areas": "跨模块改动：源码涉及 {count} 个目录（{paths}）",
         "adds_tests": "新增测试：{paths}",
         "updates_tests": "更新了测试：{paths}",
@@ -113,7 +115,7 @@ _TEXTS: dict[Language, dict[str, str]] = {
 def heuristic_card(snapshot: PRSnapshot, coverage: Coverage, language: Language) -> Card:
     """A card from metadata alone: real signal (what changed, where, what is missing), no model."""
     texts = _TEXTS[language]
-    title = snapshot.listing.title
+    title = clean_line(snapshot.listing.title, len(snapshot.listing.title))
     if not snapshot.complete:
         verdict: Verdict = "skip" if _is_trivial_title(title) else "skim"
         minutes = SKIP_MINUTES if verdict == "skip" else UNKNOWN_SIZE_SKIM_MINUTES
@@ -123,7 +125,7 @@ def heuristic_card(snapshot: PRSnapshot, coverage: Coverage, language: Language)
         stats = _Stats.of(snapshot.files)
         verdict, minutes = _verdict(title, stats)
         why = _why(stats, verdict, texts)
-        caveats = _caveats(snapshot, stats, coverage, texts)
+        caveats = _caveats(snapshot, title, stats, coverage, texts)
     return Card(
         headline=headline(title) or texts["untitled"],
         verdict=verdict,
@@ -276,9 +278,9 @@ def _why(stats: _Stats, verdict: Verdict, texts: dict[str, str]) -> list[str]:
     if verdict == "skip":  # trivia: where it is, at most
         return points[:1]
     areas = stats.source_areas()
-    if len(areas) >= CROSS_CUTTING_AREAS:
+    if len(areas) >= CROSS_CUTTING_AREAS:  # the spread says more than the runner-up
         ranked = sorted(areas, key=lambda area: -sum(change.changes for change in areas[area]))
-        points.append(texts["areas"].format(count=len(areas), paths=_paths(ranked, texts)))
+        points[1:] = [texts["areas"].format(count=len(areas), paths=_paths(ranked, texts))]
     points += _test_points(stats, texts)
     added = [change for change in stats.of_kind("source") if change.status == "added"]
     if added:
@@ -287,7 +289,7 @@ def _why(stats: _Stats, verdict: Verdict, texts: dict[str, str]) -> list[str]:
 
 
 def _area_points(stats: _Stats, texts: dict[str, str]) -> list[str]:
-    """The biggest area by changed lines, and the runner-up when the biggest is under half."""
+    """The biggest area by changed lines, and the runner-up when the biggest holds under half."""
     reading = stats.of_kind("source") or [c for c, k in zip(stats.files, stats.kinds, strict=True) if k != "ci"]
     groups: dict[str, list[FileChange]] = defaultdict(list)
     for change in reading:
@@ -295,23 +297,22 @@ def _area_points(stats: _Stats, texts: dict[str, str]) -> list[str]:
     total = sum(change.changes for change in reading)
     ranked = sorted(groups.values(), key=lambda group: -sum(change.changes for change in group))
     points: list[str] = []
-    for group in ranked[:2]:
+    for key, group in zip(("largest", "also"), ranked, strict=False):
         adds, dels = sum(c.additions for c in group), sum(c.deletions for c in group)
         if adds + dels == 0:
             break
-        key = "most_in" if 2 * (adds + dels) >= total else "largest"
+        if not points and 2 * (adds + dels) >= total:
+            return [texts["most_in"].format(area=_common_place(group), adds=adds, dels=dels)]
         points.append(texts[key].format(area=_common_place(group), adds=adds, dels=dels))
-        if key == "most_in":
-            break
     return points
 
 
 def _common_place(group: Sequence[FileChange]) -> str:
     """The one file, or the deepest directory holding every file of the group."""
     if len(group) == 1:
-        return group[0].path
+        return clean_line(group[0].path)
     common = posixpath.commonpath([posixpath.dirname(change.path) for change in group])
-    return common or "."
+    return clean_line(common) or "."
 
 
 def _test_points(stats: _Stats, texts: dict[str, str]) -> list[str]:
@@ -324,13 +325,13 @@ def _test_points(stats: _Stats, texts: dict[str, str]) -> list[str]:
     return []
 
 
-def _caveats(snapshot: PRSnapshot, stats: _Stats, coverage: Coverage, texts: dict[str, str]) -> list[str]:
+def _caveats(snapshot: PRSnapshot, title: str, stats: _Stats, coverage: Coverage, texts: dict[str, str]) -> list[str]:
     caveats: list[str] = []
     workflows = [change.path for change in snapshot.files if _widens_permissions(change)]
     if workflows:
         caveats.append(texts["permissions"].format(paths=_paths(workflows, texts)))
     # A [Doc] PR that edits docstrings in code does not need a test.
-    documents = bool(_tags(snapshot.listing.title) & {"doc", "docs"})
+    documents = bool(_tags(title) & {"doc", "docs"})
     if stats.source_lines > UNTESTED_SOURCE_LINES and not stats.of_kind("test") and not documents:
         caveats.append(texts["no_tests"])
     dependencies = [change.path for change in snapshot.files if _is_dependency_file(change.path)]
@@ -376,8 +377,8 @@ def _largest(files: Iterable[FileChange]) -> list[str]:
 
 
 def _paths(paths: Sequence[str], texts: dict[str, str]) -> str:
-    """The first paths by name, then a count of the rest."""
-    named = texts["sep"].join(paths[:MAX_PATHS_NAMED])
+    """The first paths by name (cleaned: paths are untrusted text), then a count of the rest."""
+    named = texts["sep"].join(clean_line(path) for path in paths[:MAX_PATHS_NAMED])
     if len(paths) <= MAX_PATHS_NAMED:
         return named
     return texts["more"].format(paths=named, count=len(paths) - MAX_PATHS_NAMED, total=len(paths))

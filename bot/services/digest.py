@@ -148,11 +148,12 @@ def _notes(run: _Run, shown: int) -> tuple[str, ...]:
             if not limit.authenticated
             else f"The limit resets at {when}."
         )
-        notes.append(
-            f"GitHub's rate limit ran out: {run.from_titles} of {shown} PRs were judged from their titles only. {advice}"
-        )
+        count = f"{run.from_titles} of {shown} PRs"
+        notes.append(f"GitHub's rate limit ran out: {count} were judged from their titles only. {advice}")
     if run.unreadable:
         notes.append("GitHub could not give: " + "; ".join(sorted(run.unreadable)) + ". Their cards rest on titles.")
     if run.degraded:
-        notes.append(f"The model could not be reached for {run.degraded} of {shown} PRs: their cards come from metadata.")
+        notes.append(
+            f"The model could not be reached for {run.degraded} of {shown} PRs: their cards come from metadata."
+        )
     return tuple(notes)

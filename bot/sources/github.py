@@ -86,14 +86,23 @@ class GitHubSource:
         self._api_url = api_url
         self._now = now
         self._slots = threading.BoundedSemaphore(concurrency)
+        # Once the limit is spent, further requests would only be refused: fail them here
+        # until the reset, so that concurrent workers stop at once.
+        self._exhausted: RateLimited | None = None
 
     @contextlib.contextmanager
     def _translated(self, what: str) -> Iterator[None]:
         """Map PyGithub and transport errors to ours, naming what we were doing."""
+        exhausted = self._exhausted
+        if exhausted is not None:
+            if exhausted.reset_at is None or self._now() < exhausted.reset_at:
+                raise RateLimited(exhausted.reset_at, exhausted.authenticated)
+            self._exhausted = None
         try:
             yield
         except RateLimitExceededException as exc:
-            raise RateLimited(_reset_time(exc.headers), self._authenticated) from exc
+            self._exhausted = RateLimited(_reset_time(exc.headers), self._authenticated)
+            raise self._exhausted from exc
         except UnknownObjectException as exc:
             raise NotFound(f"{what}: not found on GitHub (or the token cannot see it)") from exc
         except GithubException as exc:
@@ -118,7 +127,8 @@ class GitHubSource:
         pulls = self._gh.get_repo(repo).get_pulls(state="closed", sort="updated", direction="desc")
         found: list[PRListing] = []
         for pr in pulls:
-            if _utc(pr.updated_at) < window.start:
+            updated_at = pr.updated_at
+            if updated_at is not None and _utc(updated_at) < window.start:
                 break
             merged_at = pr.merged_at
             if merged_at is not None and window.contains(_utc(merged_at)):

@@ -118,7 +118,7 @@ class RedisStore:
         token = uuid.uuid4().hex
         # When Redis is down every caller gets the lease: work may be done twice, never not at all.
         acquired = self._call(
-            lambda: self._redis.set(lease_key(name), token, nx=True, px=int(ttl_seconds * 1000)), True
+            lambda: bool(self._redis.set(lease_key(name), token, nx=True, px=int(ttl_seconds * 1000))), True
         )
         return token if acquired else None
 

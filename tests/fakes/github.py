@@ -19,11 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
 
 from tests.fakes.dataset import synth_patch
 from tests.fakes.server import LoopbackServer, RecordedRequest, Response
+
+T = TypeVar("T")
 
 DOCS = "https://docs.github.com/rest"
 RATE_LIMIT_MESSAGE = (
@@ -248,13 +250,12 @@ class FakeGitHub(LoopbackServer):
         if kind == "issue":
             return self._json(self._issue_object(pr), resource)
         if kind == "files":
-            entries = [self._file_object(pr, f) for f in pr.files[:MAX_FILES]]
-            return self._page(entries, request, resource)
+            return self._page(pr.files[:MAX_FILES], lambda f: self._file_object(pr, f), request, resource)
         if kind == "comments":
-            return self._page(
-                [self._comment_object(pr, i, c) for i, c in enumerate(pr.review_comments)], request, resource
-            )
-        return self._page([self._review_object(pr, i, r) for i, r in enumerate(pr.reviews)], request, resource)
+            comments = list(enumerate(pr.review_comments))
+            return self._page(comments, lambda c: self._comment_object(pr, *c), request, resource)
+        reviews = list(enumerate(pr.reviews))
+        return self._page(reviews, lambda r: self._review_object(pr, *r), request, resource)
 
     def _take_fault(self, path: str) -> _Fault | None:
         for fault in self._faults:
@@ -277,7 +278,7 @@ class FakeGitHub(LoopbackServer):
             (lambda p: (p.updated_at, p.number)) if sort == "updated" else (lambda p: (p.created_at, p.number))
         )
         pulls.sort(key=key, reverse=direction == "desc")
-        return self._page([self._pull_object(p, full=False) for p in pulls], request, "core")
+        return self._page(pulls, lambda p: self._pull_object(p, full=False), request, "core")
 
     def _search(self, request: RecordedRequest) -> Response:
         query = request.query.get("q", "")
@@ -296,8 +297,10 @@ class FakeGitHub(LoopbackServer):
             found.sort(key=lambda p: (getattr(p, f"{sort}_at"), p.number), reverse=descending)
         else:  # "best match": any stable order will do
             found.sort(key=lambda p: p.number, reverse=True)
-        items = [self._issue_object(pr) | {"score": 1.0} for pr in found[:MAX_SEARCH_RESULTS]]
-        return self._page(items, request, "search", envelope={"total_count": len(found), "incomplete_results": False})
+        envelope = {"total_count": len(found), "incomplete_results": False}
+        return self._page(
+            found[:MAX_SEARCH_RESULTS], lambda p: self._issue_object(p) | {"score": 1.0}, request, "search", envelope
+        )
 
     def _matcher(self, query: str) -> Callable[[_PR], bool]:
         """Turns a search query into a predicate; unknown qualifiers are ignored."""
@@ -365,13 +368,21 @@ class FakeGitHub(LoopbackServer):
         return self._json(body, resource, 403, {"x-ratelimit-remaining": "0", "x-ratelimit-reset": reset})
 
     def _page(
-        self, items: list[Any], request: RecordedRequest, resource: str, envelope: dict[str, Any] | None = None
+        self,
+        items: Sequence[T],
+        render: Callable[[T], Any],
+        request: RecordedRequest,
+        resource: str,
+        envelope: dict[str, Any] | None = None,
     ) -> Response:
-        """One page of `items` (per_page default 30, max 100) with GitHub's Link header."""
+        """One page of `items` (per_page default 30, max 100) with GitHub's Link header.
+
+        Only the page's items are rendered: a 3,000-file PR is read in 30 requests.
+        """
         per_page = min(max(_int(request.query.get("per_page"), 30), 1), 100)
         page = max(_int(request.query.get("page"), 1), 1)
         last = max(1, -(-len(items) // per_page))
-        chunk = items[(page - 1) * per_page : page * per_page]
+        chunk = [render(item) for item in items[(page - 1) * per_page : page * per_page]]
         links = []
         for rel, target in (("prev", page - 1), ("next", page + 1), ("last", last), ("first", 1)):
             # GitHub sends next/last only before the last page, prev/first only after the first.

@@ -36,7 +36,9 @@ def test_window_edges_and_unmerged(github: FakeGitHub, make_services: ServicesFa
     assert used_search == (now == LATER)
 
 
-def test_pulls_list_pages_past_100_and_stops_at_window_start(github: FakeGitHub, make_services: ServicesFactory) -> None:
+def test_pulls_list_pages_past_100_and_stops_at_window_start(
+    github: FakeGitHub, make_services: ServicesFactory
+) -> None:
     for number in range(1, 251):
         github.add_pr(REPO, number, title=f"PR {number}", merged_at=day(number * 0.09))
     for number in range(300, 700):  # older: on later pages that must not be read
@@ -82,7 +84,14 @@ def test_fetch_reads_every_file_page_and_review_comments(github: FakeGitHub, mak
 def test_search_listing_gets_its_merge_sha_with_one_more_request(
     github: FakeGitHub, make_services: ServicesFactory
 ) -> None:
-    github.add_pr(REPO, 9, title="Old", merged_at=day(3), merge_commit_sha="b" * 40, files=[{"path": "a.py", "additions": 1, "deletions": 0}])
+    github.add_pr(
+        REPO,
+        9,
+        title="Old",
+        merged_at=day(3),
+        merge_commit_sha="b" * 40,
+        files=[{"path": "a.py", "additions": 1, "deletions": 0}],
+    )
     services = make_services(settings_for(github), now=LATER)
     (listing,) = services.source.list_merged(REPO, WINDOW)
     assert listing.merge_sha is None

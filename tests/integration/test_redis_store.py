@@ -26,7 +26,10 @@ LISTING = PRListing(
 )
 SNAPSHOT = PRSnapshot(
     listing=LISTING,
-    files=(FileChange("vllm/x.py", "modified", 3, 1, "@@ -1 +1 @@\n-a\n+b"), FileChange("img.png", "added", 0, 0, None)),
+    files=(
+        FileChange("vllm/x.py", "modified", 3, 1, "@@ -1 +1 @@\n-a\n+b"),
+        FileChange("img.png", "added", 0, 0, None),
+    ),
     comments=(Comment("bob", "why?", "vllm/x.py"),),
 )
 CARD = Card(

@@ -375,31 +375,23 @@ _files = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    files=st.lists(_files, max_size=25),
-    body=st.text(max_size=3000),
-    title=st.text(max_size=300),
-    comments=st.lists(st.builds(make_comment, st.text(max_size=800)), max_size=5),
-    complete=st.booleans(),
-    extra=st.integers(0, 50),
-    budget=st.integers(-10, 3000),
-)
-def test_any_pr_fits_any_budget_and_coverage_adds_up(
-    files: list[FileChange],
-    body: str,
-    title: str,
-    comments: list[object],
-    complete: bool,
-    extra: int,
-    budget: int,
-) -> None:
-    snapshot = make_snapshot(
-        files if complete else [],
-        body=body,
-        title=title,
-        comments=comments,  # type: ignore[arg-type]
+@st.composite
+def _snapshots(draw: st.DrawFn) -> PRSnapshot:
+    complete = draw(st.booleans())
+    files = draw(st.lists(_files, max_size=25)) if complete else []
+    extra = draw(st.integers(0, 50))
+    return make_snapshot(
+        files,
+        body=draw(st.text(max_size=3000)),
+        title=draw(st.text(max_size=300)),
+        labels=draw(st.lists(st.text(max_size=60), max_size=3)),
+        comments=draw(st.lists(st.builds(make_comment, st.text(max_size=800), path=_paths), max_size=5)),
         complete=complete,
         files_reported=len(files) + extra if complete and extra else None,
     )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(snapshot=_snapshots(), budget=st.integers(-10, 3000))
+def test_any_pr_fits_any_budget_and_coverage_adds_up(snapshot: PRSnapshot, budget: int) -> None:
     _check(snapshot, budget)

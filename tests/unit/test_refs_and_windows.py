@@ -27,7 +27,9 @@ def test_references_people_type(text: str, expected: PRRef) -> None:
     assert parse_ref(text, default_repo="default/repo") == expected
 
 
-@pytest.mark.parametrize("text", ["", "vllm", "vllm-project/vllm", "#abc", "owner/repo#0", "https://github.com/a/b/issues/3"])
+@pytest.mark.parametrize(
+    "text", ["", "vllm", "vllm-project/vllm", "#abc", "owner/repo#0", "https://github.com/a/b/issues/3"]
+)
 def test_bad_references_say_what_works(text: str) -> None:
     with pytest.raises(UsageError, match="owner/repo#123"):
         parse_ref(text, default_repo=None if text.startswith("#") else "x/y")

@@ -36,7 +36,7 @@ def test_unknown_key_is_named_with_the_file(tmp_path: Path) -> None:
         ('[defaults]\ntimezone = "Mars/Base"\n', "unknown time zone 'Mars/Base'"),
         ('[defaults]\npost_at = "25:00"\n', "defaults.post_at: '25:00' is not a time of day"),
         ('[defaults]\nwindow = "yesterday"\n', "defaults.window: 'yesterday' is not a duration"),
-        ('[defaults]\nconcurrency = 0\n', "defaults.concurrency"),
+        ("[defaults]\nconcurrency = 0\n", "defaults.concurrency"),
         ('[[channels]]\nid = "C0123456789"\nrepos = ["not-a-repo"]\n', "channels[0].repos: 'not-a-repo'"),
         ('[[channels]]\nid = "general"\nrepos = ["a/b"]\n', "channels[0].id: 'general' is not a Slack channel id"),
         ('[[channels]]\nid = "C0123456789"\nrepos = ["a/b"]\ncolour = "red"\n', "unknown key 'channels[0].colour'"),
