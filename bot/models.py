@@ -16,6 +16,9 @@ CardSource = Literal["llm", "heuristic"]
 
 VERDICT_ORDER: dict[Verdict, int] = {"read": 0, "skim": 1, "skip": 2}
 
+# "Responses include a maximum of 3000 files" (GitHub REST docs, pulls/list-files).
+GITHUB_FILE_LIST_CAP = 3000
+
 
 @dataclass(frozen=True)
 class Window:
@@ -126,13 +129,19 @@ class SkippedFile:
 
 @dataclass(frozen=True)
 class Coverage:
-    """Computed by llm/context.py, never by the model."""
+    """Computed by llm/context.py, never by the model.
+
+    Every file is counted once: files_read + len(skipped) + files_unlisted == files_total.
+    """
 
     files_total: int
     files_read: int
     skipped: tuple[SkippedFile, ...] = ()
     # Files counted in files_read of which only some hunks fitted the budget.
     partial: tuple[str, ...] = ()
+    # Files GitHub counted but did not list (it lists at most 3,000 per PR): never seen, so
+    # they have no path to name.
+    files_unlisted: int = 0
     # False when the files themselves could not be listed (rate limit): the card rests on
     # the title and labels alone.
     files_known: bool = True

@@ -74,6 +74,6 @@ def build_services(
             max_retries=model_retries if model_retries is not None else DEFAULT_MAX_RETRIES,
         )
         summarizer = Summarizer(client, settings.model, token_budget=settings.defaults.token_budget)
-    cards = CardService(source, store, summarizer, heuristic_budget=settings.defaults.token_budget)
+    cards = CardService(source, store, summarizer)
     digests = DigestService(source, cards, concurrency=settings.defaults.concurrency)
     return Services(settings, store, github, source, summarizer, cards, digests)

@@ -67,11 +67,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--dataset", type=Path, default=dataset.DATASET_PATH, help="JSONL rows (default: %(default)s)")
     parser.add_argument("--repo", default="vllm-project/vllm", help="repository the PRs belong to")
     parser.add_argument("--date", help="YYYY-MM-DD: serve only PRs merged by the end of this UTC day")
+    parser.add_argument(
+        "--ends-now",
+        action="store_true",
+        help="with --date: shift every merge time so that day ends now (for `prdigest digest REPO --since 24h`)",
+    )
+    parser.add_argument(
+        "--anonymous", action="store_true", help="GitHub's limit without a token: 60 requests, and no GITHUB_TOKEN"
+    )
     parser.add_argument("--github-port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--openai-port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--github-latency", type=float, default=0.05, help="seconds per GitHub request")
     parser.add_argument("--model-latency", type=float, default=2.0, help="seconds per model request")
     return parser.parse_args(argv)
+
+
+# GitHub's primary limit for unauthenticated requests, per hour.
+ANONYMOUS_LIMIT = 60
+
+
+def shifted(rows: list[dict[str, Any]], delta: timedelta) -> list[dict[str, Any]]:
+    def move(row: dict[str, Any]) -> dict[str, Any]:
+        moment = dataset.parse_time(row["merged_at"]) + delta
+        return {**row, "merged_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+    return [move(row) for row in rows]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,10 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.date:
         end = datetime.strptime(args.date, "%Y-%m-%d").replace(tzinfo=UTC) + timedelta(days=1)
         rows = [row for row in rows if dataset.parse_time(row["merged_at"]) < end]
+        if args.ends_now:
+            rows = shifted(rows, datetime.now(UTC) - end)
 
     github = FakeGitHub(latency=args.github_latency, port=args.github_port)
     model = FakeOpenAI(latency=args.model_latency, port=args.openai_port, responder=card_for)
     dataset.populate(github, rows, repo=args.repo)
+    if args.anonymous:
+        github.rate_limit = ANONYMOUS_LIMIT
 
     stop = threading.Event()
 
@@ -99,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f", {len(dataset.merged_on(rows, args.date))} of them merged on {args.date}", end="")
         print()
         print(f"export GITHUB_API_URL={github.url}")
-        print("export GITHUB_TOKEN=test")
+        print("unset GITHUB_TOKEN" if args.anonymous else "export GITHUB_TOKEN=test")
         print(f"export OPENAI_BASE_URL={model.url}/v1")
         print("export OPENAI_API_KEY=test")
         print("# serving; Ctrl-C to stop", flush=True)

@@ -1,8 +1,9 @@
 """The model's view of a PR: cleaned, ranked, cut to a token budget, and the coverage that says what was cut.
 
-Owns token estimation, the cleaning of untrusted text, file classification (kind, skip reason)
-and the layout of the context. Pure: no I/O, no vendor types. The budget it is given is the
-whole budget: the returned text never estimates above it, whatever the PR holds.
+Owns the layout of the context, the budget shares and the coverage. Pure: no I/O, no vendor types.
+The budget it is given is the whole budget: the returned text never estimates above it, whatever
+the PR holds. Cleaning and token counts come from llm/text.py, file kinds and skip reasons from
+llm/files.py; it must not grow rules of either kind itself.
 """
 
 from __future__ import annotations
@@ -12,22 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.models import Comment, Coverage, FileChange, PRSnapshot, SkippedFile
+from bot.llm.files import KIND_ORDER, file_kind, skip_reason
+from bot.llm.text import CHARS_PER_TOKEN, char_counts, clean_line, clean_text, estimate_tokens, tokens_for_counts
+from bot.models import GITHUB_FILE_LIST_CAP, Comment, Coverage, FileChange, PRSnapshot, SkippedFile
 
-# Code and English run ~3.5-4.5 chars per BPE token, so 3 over-estimates diffs by 25-40%: the
-# safe side of a budget (tiktoken is not an option: it downloads its tables at first use).
-CHARS_PER_TOKEN = 3
-# Han, kana, Hangul, CJK punctuation and full-width forms: about one token each, which chars/3
-# would under-estimate threefold.
-_CJK = re.compile(
-    r"[\u1100-\u11ff\u2e80-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
-    r"\U00020000-\U0003ffff]"
-)
-# C0/C1 controls except \t and \n, zero-width characters and bidi controls: invisible to a
-# reviewer, so they can only hide or reorder text meant for the model (Trojan Source).
-_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\u061c]")
-# PR templates hide instructions in HTML comments; an unterminated one runs to the end.
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _HUNK_START = re.compile(r"^(?=@@)", re.MULTILINE)
 
 # Budget shares of the description and the review comments (the rest is for files): the diff is
@@ -43,131 +32,17 @@ MAX_COMMENT_CHARS = 600
 MAX_TITLE_CHARS = 256
 MAX_LABELS_CHARS = 500
 MAX_NAME_CHARS = 100
-# Real paths stay under 200 characters; Git accepts up to PATH_MAX (4096).
-MAX_PATH_CHARS = 300
 # When clipping, look this far back for a line or word break rather than cutting mid-word.
 SOFT_CUT_WINDOW = 200
 # A lower bound on any file entry ("### a (added, +1)\n", 18 chars): below it nothing more can go in.
 MIN_FILE_TOKENS = 5
-# GitHub's pulls/files endpoint lists at most 3,000 files per PR.
-GITHUB_FILE_LIST_CAP = 3000
 
 _Outcome = Literal["whole", "partial"]
 
 NO_ROOM = "did not fit the token budget"
 FILES_UNREAD = "(The files could not be read: GitHub's rate limit ran out before they were fetched.)"
 
-KIND_ORDER = ("source", "test", "docs", "config", "ci")
 _KIND_RANK = {kind: rank for rank, kind in enumerate(KIND_ORDER)}
-
-_TEST_DIRS = frozenset({"tests", "test"})
-_TEST_NAME = re.compile(r"^test_.*\.py$|_test\.(?:py|go)$|\.(?:test|spec)\.[jt]sx?$|^conftest\.py$")
-_DOC_DIRS = frozenset({"docs", "doc"})
-_DOC_SUFFIXES = (".md", ".rst", ".adoc", ".txt")
-_DOC_NAMES = frozenset({"README", "LICENSE", "CHANGELOG", "NOTICE", "AUTHORS"})
-_CI_DIRS = frozenset({".github", ".buildkite", ".circleci", "ci"})
-_CI_NAMES = frozenset({".gitlab-ci.yml", "Jenkinsfile", ".travis.yml", "azure-pipelines.yml"})
-_CONFIG_SUFFIXES = (".toml", ".yaml", ".yml", ".json", ".cfg", ".ini")
-_CONFIG_NAMES = frozenset({"setup.py", "CMakeLists.txt"})
-
-_BINARY_SUFFIXES = (
-    *(".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tif", ".tiff", ".psd"),
-    *(".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".jar"),
-    *(".pt", ".pth", ".bin", ".safetensors", ".onnx", ".gguf", ".ckpt", ".h5", ".npy", ".npz", ".pkl"),
-    *(".so", ".dylib", ".dll", ".exe", ".o", ".a", ".pyc", ".whl"),
-    *(".ttf", ".otf", ".woff", ".woff2", ".eot", ".pdf", ".mp3", ".mp4", ".wav", ".mov", ".webm"),
-)
-LOCK_FILES = frozenset(
-    {
-        *("package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "uv.lock", "Cargo.lock"),
-        *("go.sum", "Pipfile.lock", "composer.lock", "Gemfile.lock"),
-    }
-)
-_GENERATED_SUFFIXES = (".min.js", ".min.css", ".map", "_pb2.py", "_pb2.pyi", "_pb2_grpc.py", ".pb.go", ".snap")
-_GENERATED_DIRS = frozenset({"generated", "__generated__"})
-_VENDOR_DIRS = frozenset({"vendor", "third_party", "third-party", "node_modules", "external"})
-
-
-def estimate_tokens(text: str) -> int:
-    """Upper estimate of the tokens in `text`: chars/3, and one per CJK character."""
-    plain, cjk = _char_counts(text)
-    return _tokens(plain, cjk)
-
-
-def count_cjk(text: str) -> int:
-    """CJK characters in `text` (each about one token)."""
-    return 0 if text.isascii() else len(_CJK.findall(text))
-
-
-def _char_counts(text: str) -> tuple[int, int]:
-    cjk = count_cjk(text)
-    return len(text) - cjk, cjk
-
-
-def _tokens(plain: int, cjk: int) -> int:
-    return -(-plain // CHARS_PER_TOKEN) + cjk
-
-
-def clean_text(text: str) -> str:
-    """What the model may see of untrusted text: no HTML comments, controls or invisible characters."""
-    text = _INVISIBLE.sub("", text.replace("\r\n", "\n"))
-    # Removing one comment can join the halves of another ("<!<!-- -->-- x -->"): repeat.
-    while "<!--" in text:
-        text = _HTML_COMMENT.sub("", text)
-    return text
-
-
-def clean_line(text: str, max_chars: int = MAX_PATH_CHARS) -> str:
-    """Untrusted text that must stay on one line (a path, a title): a newline could forge a section."""
-    line = " ".join(clean_text(text).split())
-    return line if len(line) <= max_chars else line[: max_chars - 1] + "…"
-
-
-def _parts(path: str) -> tuple[list[str], str]:
-    *dirs, name = path.split("/")
-    return dirs, name
-
-
-def file_kind(path: str) -> str:
-    """One of KIND_ORDER: "source", "test", "docs", "config", "ci" (in that order of interest)."""
-    dirs, name = _parts(path)
-    if _TEST_DIRS.intersection(dirs) or _TEST_NAME.search(name):
-        return "test"
-    if _is_requirements(dirs, name) or name in _CONFIG_NAMES:
-        return "config"
-    if _DOC_DIRS.intersection(dirs) or name.lower().endswith(_DOC_SUFFIXES) or name in _DOC_NAMES:
-        return "docs"
-    if _CI_DIRS.intersection(dirs) or name in _CI_NAMES:
-        return "ci"
-    if name.lower().endswith(_CONFIG_SUFFIXES) or name.startswith("Dockerfile"):
-        return "config"
-    return "source"
-
-
-def _is_requirements(dirs: list[str], name: str) -> bool:
-    return "requirements" in dirs or (name.startswith("requirements") and name.endswith((".txt", ".in")))
-
-
-def skip_reason(change: FileChange) -> str | None:
-    """Why a file is not worth the model's budget, or None. A deleted file is never skipped for it."""
-    dirs, name = _parts(change.path)
-    lower = name.lower()
-    no_diff = change.patch is None
-    # A pure rename has no patch and no line counts either, and is not binary.
-    if lower.endswith(_BINARY_SUFFIXES) or (
-        no_diff and change.changes == 0 and change.status not in ("renamed", "copied")
-    ):
-        return "binary file"
-    if name in LOCK_FILES:
-        return "lock file"
-    if lower.endswith(_GENERATED_SUFFIXES) or _GENERATED_DIRS.intersection(dirs):
-        return "generated file"
-    if _VENDOR_DIRS.intersection(dirs):
-        return "vendored"
-    # A removed file needs no diff: its name and line count are the information.
-    if no_diff and change.changes > 0 and change.status != "removed":
-        return "no diff from GitHub (too large)"
-    return None
 
 
 @dataclass(frozen=True)
@@ -191,15 +66,15 @@ class _Budget:
 
     @property
     def used(self) -> int:
-        return _tokens(self._plain, self._cjk)
+        return tokens_for_counts(self._plain, self._cjk)
 
     @property
     def left(self) -> int:
         return self.limit - self.used
 
     def try_add(self, piece: str, reserve: int = 0) -> bool:
-        plain, cjk = _char_counts(piece)
-        if _tokens(self._plain + plain, self._cjk + cjk) + reserve > self.limit:
+        plain, cjk = char_counts(piece)
+        if tokens_for_counts(self._plain + plain, self._cjk + cjk) + reserve > self.limit:
             return False
         self.parts.append(piece)
         self._plain += plain
@@ -208,8 +83,8 @@ class _Budget:
 
     def replace(self, index: int, piece: str) -> None:
         """Swap a placeholder for a piece no longer than it (a header whose counts are now known)."""
-        old_plain, old_cjk = _char_counts(self.parts[index])
-        plain, cjk = _char_counts(piece)
+        old_plain, old_cjk = char_counts(self.parts[index])
+        plain, cjk = char_counts(piece)
         assert plain <= old_plain and cjk <= old_cjk, "a replacement may not grow the text"
         self.parts[index] = piece
         self._plain += plain - old_plain
@@ -344,7 +219,7 @@ def _add_lines(budget: _Budget, lines: Iterable[str], reserve: int) -> int:
 class _Entry:
     """One line of the "Not shown" section; `count` files (the GitHub-unlisted entry stands for many)."""
 
-    skipped: SkippedFile
+    line: str
     count: int = 1
 
 
@@ -367,26 +242,30 @@ def _add_all(budget: _Budget, snapshot: PRSnapshot) -> Coverage:
     _add_comments(budget, snapshot.comments, reserve=rest)
 
     read, partial, unfit = _add_files(budget, candidates, names, snapshot.files_total, not_shown_reserve)
-    entries = [_Entry(SkippedFile(names[change.path], NO_ROOM)) for change in unfit]
-    entries += [_Entry(skipped) for skipped in reasoned]
+    skipped = [SkippedFile(names[change.path], NO_ROOM) for change in unfit] + reasoned
+    entries = [_Entry(f"{entry.path}: {entry.reason}") for entry in skipped]
     if unlisted > 0:
-        note = f"GitHub lists at most {GITHUB_FILE_LIST_CAP:,} files"
-        entries.append(_Entry(SkippedFile(f"({unlisted} more files)", note), count=unlisted))
+        # The model is told too: a PR it sees part of should not be judged as the whole.
+        entries.append(_Entry(_unlisted_line(unlisted), count=unlisted))
     _add_not_shown(budget, entries)
     return Coverage(
         files_total=snapshot.files_total,
         files_read=read,
-        skipped=tuple(entry.skipped for entry in entries),
+        skipped=tuple(skipped),
         partial=tuple(partial),
+        files_unlisted=unlisted,
     )
+
+
+def _unlisted_line(count: int) -> str:
+    return f"({count} more files): GitHub lists at most {GITHUB_FILE_LIST_CAP:,} files"
 
 
 def _not_shown_reserve(names: Iterable[str], files_total: int, budget_tokens: int) -> int:
     """Room kept for "Not shown": its header and last line always, and a listing of paths up to a share."""
     if not files_total:
         return 0
-    unlisted = f"- ({files_total} more files): GitHub lists at most {GITHUB_FILE_LIST_CAP:,} files\n"
-    floor = estimate_tokens(f"\n## Not shown\n{unlisted}- ... and {files_total} more files\n")
+    floor = estimate_tokens(f"\n## Not shown\n- {_unlisted_line(files_total)}\n- ... and {files_total} more files\n")
     listing = sum(estimate_tokens(f"- {name}: {NO_ROOM}\n") for name in names)
     return floor + min(listing, int(budget_tokens * NOT_SHOWN_SHARE))
 
@@ -488,7 +367,7 @@ def _add_not_shown(budget: _Budget, entries: list[_Entry]) -> None:
         return
     total = sum(entry.count for entry in entries)
     tail_cost = estimate_tokens(f"- ... and {total} more files\n")
-    lines = (f"- {entry.skipped.path}: {entry.skipped.reason}\n" for entry in entries)
+    lines = (f"- {entry.line}\n" for entry in entries)
     shown = _add_lines(section, lines, tail_cost)
     left_out = sum(entry.count for entry in entries[shown:])
     if left_out and not section.try_add(f"- ... and {left_out} more files\n"):

@@ -16,8 +16,9 @@ import openai
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.errors import SummarizerError
-from bot.llm.context import build_context, estimate_tokens
+from bot.llm.context import build_context
 from bot.llm.prompts import CAVEATS_MAX, HEADLINE_MAX, PROMPT_VERSION, WATCH_MAX, WHY_MAX, card_overhead, card_prompt
+from bot.llm.text import estimate_tokens
 from bot.models import Card, Coverage, Language, PRSnapshot
 
 log = logging.getLogger(__name__)

@@ -32,6 +32,7 @@ def card_data(card: Card) -> dict[str, Any]:
             "skipped": [{"path": skipped.path, "reason": skipped.reason} for skipped in coverage.skipped],
             "partial": list(coverage.partial),
             "files_known": coverage.files_known,
+            "files_unlisted": coverage.files_unlisted,
         },
     }
 

@@ -39,10 +39,12 @@ def render_card(listing: PRListing, card: Card, *, colour: bool = False) -> str:
     paint = _Paint(colour)
     language = card.language
     lines = [
-        f"{paint(verdict_label(card).upper(), card.verdict)}  {paint(card.headline, 'bold')}",
+        f"{paint(verdict_label(card), card.verdict)}  {paint(card.headline, 'bold')}",
         paint(f"  {listing.repo}#{listing.number} · {listing.url} · {word(language, 'by')} {listing.author}", "dim"),
-        f"  {listing.title}",
     ]
+    if card.source == "llm":
+        # A heuristic headline is the title itself; a model's is a rewrite, so show both.
+        lines.append(f"  {listing.title}")
     for name, points in (("why", card.why), ("caveats", card.caveats), ("watch", card.watch)):
         if points:
             lines.append(f"  {word(language, name)}:")

@@ -29,8 +29,9 @@ CARD_LEASE_SECONDS = 300.0
 # A fallback card stands in for ten minutes, then the model is asked again.
 FALLBACK_TTL_SECONDS = 600
 WAIT_STEP_SECONDS = 0.05
-# Budget for heuristic cards' coverage when no model is configured.
-HEURISTIC_BUDGET = 12000
+# A heuristic card weighs every listed file (names, sizes, workflow lines); no model budget
+# limits it, so its coverage is computed as if the budget were endless.
+HEURISTIC_BUDGET = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -48,14 +49,12 @@ class CardService:
         store: Store,
         writer: CardWriter | None,
         *,
-        heuristic_budget: int = HEURISTIC_BUDGET,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._source = source
         self._store = store
         self._writer = writer
-        self._heuristic_budget = heuristic_budget
         self._sleep = sleep
         self._clock = clock
 
@@ -92,8 +91,7 @@ class CardService:
         )
 
     def fallback(self, snapshot: PRSnapshot, language: Language) -> Card:
-        budget = self._writer.data_budget(language) if self._writer else self._heuristic_budget
-        return heuristic_card(snapshot, build_context(snapshot, budget).coverage, language)
+        return heuristic_card(snapshot, build_context(snapshot, HEURISTIC_BUDGET).coverage, language)
 
     def card(self, snapshot: PRSnapshot, language: Language) -> CardResult:
         if not snapshot.complete:

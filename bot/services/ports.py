@@ -22,6 +22,4 @@ class CardWriter(Protocol):
     model: str
     prompt_version: str
 
-    def data_budget(self, language: Language) -> int: ...
-
     def card(self, snapshot: PRSnapshot, language: Language) -> Card: ...

@@ -18,7 +18,7 @@ from github import Auth, Github, GithubException, GithubRetry
 from github.GithubException import RateLimitExceededException, UnknownObjectException
 
 from bot.errors import NotFound, RateLimited, SourceError
-from bot.models import Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
+from bot.models import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 
 # GitHub's largest page (docs: "per_page ... max 100").
 PER_PAGE = 100
@@ -199,6 +199,9 @@ class GitHubSource:
                 listing = self._listing_from_pull(ref.repo, pr)
                 reported = pr.changed_files
             files = tuple(_file_change(item) for item in pr.get_files())
+            if reported is None and len(files) >= GITHUB_FILE_LIST_CAP:
+                # GitHub stops listing at 3,000 files; the PR itself says how many there are.
+                reported = pr.changed_files
             comments = tuple(
                 Comment(author=c.user.login if c.user else "ghost", body=c.body or "", path=c.path)
                 for c in pr.get_review_comments()

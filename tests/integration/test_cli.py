@@ -49,7 +49,7 @@ def test_digest_json_follows_the_contract(env: FakeGitHub, capsys: pytest.Captur
     for item in data["items"]:
         assert item.keys() >= CONTRACT_ITEM_KEYS
         assert item["card"].keys() >= CONTRACT_CARD_KEYS
-        assert {"files_total", "files_read", "skipped"} <= item["card"]["coverage"].keys()
+        assert {"files_total", "files_read", "skipped", "files_unlisted"} <= item["card"]["coverage"].keys()
         assert item["url"] == f"https://github.com/{REPO}/pull/{item['number']}"
     assert err.count(EMBEDDED_STORE_NOTE) == 1
 

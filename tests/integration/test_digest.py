@@ -170,9 +170,10 @@ def test_three_thousand_file_pr_fits_the_budget_with_honest_coverage(
     settings = settings_for(github, model)
     digest = make_services(settings).digests.build((REPO,), WINDOW)
     coverage = digest.items[0].card.coverage
-    assert coverage.files_total == 3000  # GitHub lists at most 3,000
+    assert coverage.files_total == 3200  # the PR's own count: GitHub lists at most 3,000 of them
+    assert coverage.files_unlisted == 200
     assert 0 < coverage.files_read < 3000
-    assert coverage.files_read + len(coverage.skipped) == 3000
+    assert coverage.files_read + len(coverage.skipped) + coverage.files_unlisted == 3200
     assert any(skipped.path == "uv.lock" and skipped.reason == "lock file" for skipped in coverage.skipped)
     request = model.requests[-1].json()
     prompt_chars = sum(len(message["content"]) for message in request["messages"])
