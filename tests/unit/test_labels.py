@@ -125,6 +125,8 @@ def test_chinese_coverage_translates_skip_reasons() -> None:
     from bot.models import Coverage, SkippedFile
     from bot.render.labels import coverage_line
 
-    coverage = Coverage(3, 1, (SkippedFile("uv.lock", "lock file"), SkippedFile("a.py", "did not fit the token budget")))
+    coverage = Coverage(
+        3, 1, (SkippedFile("uv.lock", "lock file"), SkippedFile("a.py", "did not fit the token budget"))
+    )
     line = coverage_line(coverage, "zh-CN")
     assert "锁文件" in line and "超出 token 预算" in line
