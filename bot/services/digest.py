@@ -10,7 +10,7 @@ import functools
 import re
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from bot.errors import RateLimited, SourceError
@@ -19,6 +19,8 @@ from bot.services.cards import CardService
 from bot.services.ports import Source
 
 Progress = Callable[[int, int], None]
+# GitHub asks for few concurrent requests (REST best practices); the source caps them too.
+FETCHERS = 4
 
 
 @functools.lru_cache(maxsize=256)
@@ -87,17 +89,23 @@ class DigestService:
         run = _Run(lock=threading.Lock(), unreadable=[])
         done = 0
 
-        def one(listing: PRListing) -> DigestItem | None:
+        def one(pending: Future[PRSnapshot]) -> DigestItem | None:
             nonlocal done
-            item = self._item(listing, language, filters, run)
+            item = self._item(pending.result(), language, filters, run)
             with run.lock:
                 done += 1
                 if progress:
                     progress(done, len(wanted))
             return item
 
-        with ThreadPoolExecutor(max_workers=self._concurrency, thread_name_prefix="card") as pool:
-            items = [item for item in pool.map(one, wanted) if item is not None]
+        # GitHub reads run ahead on their own few threads, so a card writer rarely waits for
+        # its PR's files: the digest then takes about as long as its model calls.
+        with (
+            ThreadPoolExecutor(max_workers=FETCHERS, thread_name_prefix="fetch") as fetchers,
+            ThreadPoolExecutor(max_workers=self._concurrency, thread_name_prefix="card") as writers,
+        ):
+            snapshots = [fetchers.submit(self._snapshot, listing, run) for listing in wanted]
+            items = [item for item in writers.map(one, snapshots) if item is not None]
         items.sort(key=lambda item: (VERDICT_ORDER[item.card.verdict], -item.size, -item.listing.number))
         return Digest(
             repos=repos,
@@ -108,8 +116,7 @@ class DigestService:
             notes=_notes(run, len(items)),
         )
 
-    def _item(self, listing: PRListing, language: Language, filters: Filters, run: _Run) -> DigestItem | None:
-        snapshot = self._snapshot(listing, run)
+    def _item(self, snapshot: PRSnapshot, language: Language, filters: Filters, run: _Run) -> DigestItem | None:
         if not filters.keeps_files(snapshot):
             return None
         result = self._cards.card(snapshot, language)
