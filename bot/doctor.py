@@ -29,10 +29,12 @@ def _config(settings: Settings) -> Check:
 def _redis(settings: Settings) -> Check:
     if not settings.redis_url:
         return WARN, "redis", "REDIS_URL not set: in-memory store, nothing shared or kept between runs"
-    from bot.store.redis_store import RedisStore
+    from bot.store.redis_store import RedisKV
 
-    store = RedisStore.from_url(settings.redis_url)
-    if store.ping():
+    kv = RedisKV.from_url(settings.redis_url)
+    answering = kv.ping()
+    kv.close()
+    if answering:
         return OK, "redis", "answering"
     return FAIL, "redis", "no answer at REDIS_URL; is redis-server running?"
 

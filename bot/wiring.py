@@ -15,9 +15,10 @@ from bot.services.cards import CardService
 from bot.services.digest import DigestService
 from bot.settings import Settings
 from bot.sources.github import GitHubSource, build_github
-from bot.store.base import Store
-from bot.store.memory import MemoryStore
-from bot.store.redis_store import RedisStore
+from bot.store.cards import CardStore
+from bot.store.kv import KV
+from bot.store.memory import MemoryKV
+from bot.store.redis_store import RedisKV
 
 EMBEDDED_STORE_NOTE = "REDIS_URL is not set: using an in-memory store, so nothing is cached between runs."
 
@@ -25,7 +26,8 @@ EMBEDDED_STORE_NOTE = "REDIS_URL is not set: using an in-memory store, so nothin
 @dataclass
 class Services:
     settings: Settings
-    store: Store
+    kv: KV
+    store: CardStore
     github: Github
     source: GitHubSource
     summarizer: Summarizer | None
@@ -34,13 +36,15 @@ class Services:
 
     def close(self) -> None:
         self.github.close()
+        if isinstance(self.kv, RedisKV):
+            self.kv.close()
 
 
-def build_store(settings: Settings, warn: Callable[[str], None]) -> Store:
+def build_kv(settings: Settings, warn: Callable[[str], None]) -> KV:
     if settings.redis_url:
-        return RedisStore.from_url(settings.redis_url)
+        return RedisKV.from_url(settings.redis_url)
     warn(EMBEDDED_STORE_NOTE)
-    return MemoryStore()
+    return MemoryKV()
 
 
 def _stderr(message: str) -> None:
@@ -50,7 +54,7 @@ def _stderr(message: str) -> None:
 def build_services(
     settings: Settings,
     *,
-    store: Store | None = None,
+    kv: KV | None = None,
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
     warn: Callable[[str], None] = _stderr,
     github_retries: int = 4,
@@ -58,7 +62,8 @@ def build_services(
     model_timeout: float | None = None,
     model_retries: int | None = None,
 ) -> Services:
-    store = store if store is not None else build_store(settings, warn)
+    kv = kv if kv is not None else build_kv(settings, warn)
+    store = CardStore(kv)
     github = build_github(
         settings.github_api_url, settings.github_token, retries=github_retries, backoff=github_backoff
     )
@@ -76,4 +81,4 @@ def build_services(
         summarizer = Summarizer(client, settings.model, token_budget=settings.defaults.token_budget)
     cards = CardService(source, store, summarizer)
     digests = DigestService(source, cards, concurrency=settings.defaults.concurrency)
-    return Services(settings, store, github, source, summarizer, cards, digests)
+    return Services(settings, kv, store, github, source, summarizer, cards, digests)

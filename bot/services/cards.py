@@ -19,7 +19,7 @@ from bot.llm.heuristic import heuristic_card
 from bot.llm.prompts import PROMPT_VERSION
 from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot
 from bot.services.ports import CardWriter, Source
-from bot.store.base import Store
+from bot.store.cards import CardStore
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class CardService:
     def __init__(
         self,
         source: Source,
-        store: Store,
+        store: CardStore,
         writer: CardWriter | None,
         *,
         sleep: Callable[[float], None] = time.sleep,

@@ -1,65 +1,83 @@
-"""The embedded store: the same contract as RedisStore, held in this process only.
+"""MemoryKV: the KV port in this process only, for the CLI without REDIS_URL and for tests.
 
-Used by the CLI when REDIS_URL is unset and by service tests. Nothing survives the process,
-and nothing is shared with another one.
+Nothing survives the process and nothing is shared with another one.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-import uuid
+from typing import Any
 
-from bot.models import Card, CardKey, PRRef, PRSnapshot
+FOREVER = float("inf")
 
 
-class MemoryStore:
+class MemoryKV:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._snapshots: dict[tuple[PRRef, str], PRSnapshot] = {}
-        self._revisions: dict[PRRef, str] = {}
-        self._cards: dict[CardKey, tuple[Card, float]] = {}
-        self._leases: dict[str, tuple[str, float]] = {}
+        self._data: dict[str, tuple[Any, float]] = {}
 
-    def get_snapshot(self, ref: PRRef, revision: str) -> PRSnapshot | None:
-        return self._snapshots.get((ref, revision))
+    def _live(self, key: str) -> Any:
+        held = self._data.get(key)
+        if held is None:
+            return None
+        if held[1] <= time.monotonic():
+            del self._data[key]
+            return None
+        return held[0]
 
-    def put_snapshot(self, snapshot: PRSnapshot) -> None:
-        revision = snapshot.listing.merge_sha
-        if not snapshot.complete or revision is None:
-            return
+    def _put(self, key: str, value: Any, ttl: float) -> None:
+        self._data[key] = (value, time.monotonic() + ttl)
+
+    def get(self, key: str) -> bytes | None:
         with self._lock:
-            self._snapshots[(snapshot.ref, revision)] = snapshot
-            self._revisions[snapshot.ref] = revision
+            value = self._live(key)
+            return value if isinstance(value, bytes) else None
 
-    def get_revision(self, ref: PRRef) -> str | None:
-        return self._revisions.get(ref)
-
-    def get_card(self, key: CardKey) -> Card | None:
-        held = self._cards.get(key)
-        return held[0] if held and held[1] > time.monotonic() else None
-
-    def put_card(self, key: CardKey, card: Card, ttl_seconds: int | None = None) -> None:
-        expires = time.monotonic() + ttl_seconds if ttl_seconds is not None else float("inf")
+    def set(self, key: str, value: bytes, ttl: int) -> None:
         with self._lock:
-            self._cards[key] = (card, expires)
+            self._put(key, value, ttl)
 
-    def try_lock(self, name: str, ttl_seconds: float) -> str | None:
-        now = time.monotonic()
+    def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
         with self._lock:
-            held = self._leases.get(name)
-            if held and held[1] > now:
-                return None
-            token = uuid.uuid4().hex
-            self._leases[name] = (token, now + ttl_seconds)
-            return token
+            if self._live(key) is not None:
+                return False
+            self._put(key, value, ttl_ms / 1000)
+            return True
 
-    def release(self, name: str, token: str) -> None:
+    def delete(self, key: str) -> None:
         with self._lock:
-            held = self._leases.get(name)
-            if held and held[0] == token:
-                del self._leases[name]
+            self._data.pop(key, None)
 
-    def lock_held(self, name: str) -> bool:
-        held = self._leases.get(name)
-        return bool(held and held[1] > time.monotonic())
+    def delete_if(self, key: str, value: bytes) -> None:
+        with self._lock:
+            if self._live(key) == value:
+                del self._data[key]
+
+    def exists(self, key: str) -> bool:
+        with self._lock:
+            return self._live(key) is not None
+
+    def hset(self, key: str, field: str, value: bytes, ttl: int) -> None:
+        with self._lock:
+            current = self._live(key)
+            mapping = dict(current) if isinstance(current, dict) else {}
+            mapping[field] = value
+            self._put(key, mapping, ttl)
+
+    def hgetall(self, key: str) -> dict[str, bytes]:
+        with self._lock:
+            current = self._live(key)
+            return dict(current) if isinstance(current, dict) else {}
+
+    def push(self, key: str, value: bytes, keep: int, ttl: int) -> None:
+        with self._lock:
+            current = self._live(key)
+            values = list(current) if isinstance(current, list) else []
+            values.append(value)
+            self._put(key, values[-keep:], ttl)
+
+    def items(self, key: str) -> list[bytes]:
+        with self._lock:
+            current = self._live(key)
+            return list(current) if isinstance(current, list) else []

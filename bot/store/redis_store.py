@@ -1,36 +1,26 @@
-"""RedisStore: cards, snapshots and leases shared by every process of a deployment.
+"""RedisKV: the KV port on Redis, shared by every process of a deployment.
 
-Key families live under one versioned prefix (README lists them with their TTLs). Redis
-going away never stops a digest: each call that fails is logged once per outage and answers
-as a miss; redis-py reconnects by itself on the next call, so the cache comes back without a
-restart.
+All keys live under one versioned prefix (the README lists the families and their TTLs).
+Redis going away never stops a digest or an answer: each call that fails is logged once per
+outage and answers as a miss (set_nx grants: work may be done twice, never not at all);
+redis-py reconnects by itself on the next call, so the cache comes back without a restart.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import uuid
 from collections.abc import Callable
 from typing import TypeVar
 
 import redis
 
-from bot.models import Card, CardKey, PRRef, PRSnapshot
-from bot.store import codec
-
 log = logging.getLogger(__name__)
 
 PREFIX = "prdigest:v1:"
-DAY = 24 * 3600
-# Merged PRs never change; 30 days keeps a month of digests answerable without GitHub.
-SNAPSHOT_TTL = 30 * DAY
-# Cards are keyed by prompt version and model, so old ones are never read again: let them go.
-CARD_TTL = 30 * DAY
-REVISION_TTL = 90 * DAY
 
-# Release a lease only if it still holds our token (a lease that expired may be someone else's).
-_RELEASE_SCRIPT = """
+# Delete a lease only if it still holds our token (one that expired may be someone else's).
+_DELETE_IF_SCRIPT = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
@@ -38,33 +28,21 @@ return 0
 T = TypeVar("T")
 
 
-def snapshot_key(ref: PRRef, revision: str) -> str:
-    return f"{PREFIX}snapshot:{ref.repo}#{ref.number}:{revision}"
-
-
-def revision_key(ref: PRRef) -> str:
-    return f"{PREFIX}revision:{ref.repo}#{ref.number}"
-
-
-def card_key(key: CardKey) -> str:
-    return f"{PREFIX}card:{key}"
-
-
-def lease_key(name: str) -> str:
-    return f"{PREFIX}lock:{name}"
-
-
-class RedisStore:
+class RedisKV:
     def __init__(self, client: redis.Redis) -> None:
         self._redis = client
-        self._release = client.register_script(_RELEASE_SCRIPT)
+        self._delete_if = client.register_script(_DELETE_IF_SCRIPT)
         self._degraded = threading.Event()
 
     @classmethod
-    def from_url(cls, url: str) -> RedisStore:
+    def from_url(cls, url: str) -> RedisKV:
         # Short timeouts: a cache that answers slowly is worse than none.
         client = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0, health_check_interval=30)
         return cls(client)
+
+    @property
+    def degraded(self) -> bool:
+        return self._degraded.is_set()
 
     def ping(self) -> bool:
         try:
@@ -72,58 +50,77 @@ class RedisStore:
         except redis.RedisError:
             return False
 
+    def close(self) -> None:
+        self._redis.close()
+
     def _call(self, action: Callable[[], T], fallback: T) -> T:
         try:
             result = action()
         except redis.RedisError as exc:
             if not self._degraded.is_set():
                 self._degraded.set()
-                log.warning("Redis is unreachable (%s); going on without the cache", type(exc).__name__)
+                log.warning(
+                    "Redis is unreachable (%s): going on without the cache; duplicate Slack deliveries "
+                    "may be answered twice until it is back",
+                    type(exc).__name__,
+                )
             return fallback
         if self._degraded.is_set():
             self._degraded.clear()
-            log.warning("Redis is back; the cache is in use again")
+            log.warning("Redis is back: the cache and deduplication are in use again")
         return result
 
-    def get_snapshot(self, ref: PRRef, revision: str) -> PRSnapshot | None:
-        raw = self._call(lambda: self._redis.get(snapshot_key(ref, revision)), None)
-        return codec.load_snapshot(raw) if raw else None
+    def get(self, key: str) -> bytes | None:
+        value = self._call(lambda: self._redis.get(PREFIX + key), None)
+        return value if isinstance(value, bytes) else None
 
-    def put_snapshot(self, snapshot: PRSnapshot) -> None:
-        revision = snapshot.listing.merge_sha
-        if not snapshot.complete or revision is None:
-            return
+    def set(self, key: str, value: bytes, ttl: int) -> None:
+        self._call(lambda: self._redis.set(PREFIX + key, value, ex=ttl), None)
 
+    def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
+        return self._call(lambda: bool(self._redis.set(PREFIX + key, value, nx=True, px=ttl_ms)), True)
+
+    def delete(self, key: str) -> None:
+        self._call(lambda: self._redis.delete(PREFIX + key), None)
+
+    def delete_if(self, key: str, value: bytes) -> None:
+        self._call(lambda: self._delete_if(keys=[PREFIX + key], args=[value]), None)
+
+    def exists(self, key: str) -> bool:
+        return bool(self._call(lambda: self._redis.exists(PREFIX + key), 0))
+
+    def hset(self, key: str, field: str, value: bytes, ttl: int) -> None:
         def write() -> None:
-            pipe = self._redis.pipeline(transaction=False)
-            pipe.set(snapshot_key(snapshot.ref, revision), codec.dump_snapshot(snapshot), ex=SNAPSHOT_TTL)
-            pipe.set(revision_key(snapshot.ref), revision, ex=REVISION_TTL)
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.hset(PREFIX + key, field, value)
+            pipe.expire(PREFIX + key, ttl)
             pipe.execute()
 
         self._call(write, None)
 
-    def get_revision(self, ref: PRRef) -> str | None:
-        raw = self._call(lambda: self._redis.get(revision_key(ref)), None)
-        return raw.decode() if isinstance(raw, bytes) else raw
+    def hgetall(self, key: str) -> dict[str, bytes]:
+        empty: dict[bytes | str, bytes | str] = {}
+        raw = self._call(lambda: self._redis.hgetall(PREFIX + key), empty)
+        return {_text(name): _bytes(value) for name, value in raw.items()}
 
-    def get_card(self, key: CardKey) -> Card | None:
-        raw = self._call(lambda: self._redis.get(card_key(key)), None)
-        return codec.load_card(raw) if raw else None
+    def push(self, key: str, value: bytes, keep: int, ttl: int) -> None:
+        def write() -> None:
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.rpush(PREFIX + key, value)
+            pipe.ltrim(PREFIX + key, -keep, -1)
+            pipe.expire(PREFIX + key, ttl)
+            pipe.execute()
 
-    def put_card(self, key: CardKey, card: Card, ttl_seconds: int | None = None) -> None:
-        ttl = ttl_seconds or CARD_TTL
-        self._call(lambda: self._redis.set(card_key(key), codec.dump_card(card), ex=ttl), None)
+        self._call(write, None)
 
-    def try_lock(self, name: str, ttl_seconds: float) -> str | None:
-        token = uuid.uuid4().hex
-        # When Redis is down every caller gets the lease: work may be done twice, never not at all.
-        acquired = self._call(
-            lambda: bool(self._redis.set(lease_key(name), token, nx=True, px=int(ttl_seconds * 1000))), True
-        )
-        return token if acquired else None
+    def items(self, key: str) -> list[bytes]:
+        empty: list[bytes | str] = []
+        return [_bytes(value) for value in self._call(lambda: self._redis.lrange(PREFIX + key, 0, -1), empty)]
 
-    def release(self, name: str, token: str) -> None:
-        self._call(lambda: self._release(keys=[lease_key(name)], args=[token]), None)
 
-    def lock_held(self, name: str) -> bool:
-        return bool(self._call(lambda: self._redis.exists(lease_key(name)), 0))
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _bytes(value: bytes | str) -> bytes:
+    return value if isinstance(value, bytes) else value.encode()

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.settings import Settings, load_settings
-from bot.store.base import Store
+from bot.store.kv import KV
 from bot.wiring import Services, build_services
 from tests.fakes.github import FakeGitHub
 from tests.fakes.llm import FakeOpenAI
@@ -49,10 +49,10 @@ def make_services() -> Iterator[ServicesFactory]:
     """Services with quick retries, closed after the test."""
     built: list[Services] = []
 
-    def factory(settings: Settings, *, store: Store | None = None, now: datetime = NOW) -> Services:
+    def factory(settings: Settings, *, kv: KV | None = None, now: datetime = NOW) -> Services:
         services = build_services(
             settings,
-            store=store,
+            kv=kv,
             now=lambda: now,
             warn=lambda message: None,
             github_retries=2,

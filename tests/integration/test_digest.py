@@ -10,7 +10,7 @@ import pytest
 
 from bot.models import Window
 from bot.services.digest import Filters
-from bot.store.redis_store import RedisStore
+from bot.store.redis_store import RedisKV
 from tests.conftest import RedisServer
 from tests.fakes.github import FakeGitHub
 from tests.fakes.llm import FakeOpenAI
@@ -108,7 +108,7 @@ def test_single_flight_across_processes_makes_one_model_call(
     model.latency = 0.5
     model.responder = lambda request: card_answer()
     settings = settings_for(github, model, redis_url)
-    replicas = [make_services(settings, store=RedisStore.from_url(redis_url)) for _ in range(4)]
+    replicas = [make_services(settings, kv=RedisKV.from_url(redis_url)) for _ in range(4)]
     listing = replicas[0].source.list_merged(REPO, WINDOW)[0]
     snapshot = replicas[0].cards.snapshot(listing)
     results: list[Any] = []

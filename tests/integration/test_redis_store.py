@@ -1,4 +1,4 @@
-"""RedisStore against a real redis-server on loopback: TTLs, leases and outages are the
+"""CardStore on RedisKV against a real redis-server on loopback: TTLs, leases and outages are the
 behaviour under test, so no fake stands in for Redis here."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 import redis
 
 from bot.models import Card, CardKey, Comment, Coverage, FileChange, PRListing, PRRef, PRSnapshot, SkippedFile
-from bot.store.redis_store import CARD_TTL, PREFIX, RedisStore
+from bot.store.cards import CARD_TTL, CardStore
+from bot.store.redis_store import PREFIX, RedisKV
 from tests.conftest import RedisServer
 
 LISTING = PRListing(
@@ -46,8 +47,12 @@ CARD = Card(
 KEY = CardKey("o/r", 7, "a" * 40, "p1", "m", "zh-CN")
 
 
+def store_at(url: str) -> CardStore:
+    return CardStore(RedisKV.from_url(url))
+
+
 def test_snapshot_round_trip_and_revision(redis_url: str) -> None:
-    store = RedisStore.from_url(redis_url)
+    store = store_at(redis_url)
     assert store.get_snapshot(LISTING.ref, "a" * 40) is None
     store.put_snapshot(SNAPSHOT)
     assert store.get_snapshot(LISTING.ref, "a" * 40) == SNAPSHOT
@@ -55,14 +60,14 @@ def test_snapshot_round_trip_and_revision(redis_url: str) -> None:
 
 
 def test_incomplete_snapshots_are_never_stored(redis_url: str) -> None:
-    store = RedisStore.from_url(redis_url)
+    store = store_at(redis_url)
     store.put_snapshot(PRSnapshot(listing=LISTING, complete=False))
     assert store.get_snapshot(LISTING.ref, "a" * 40) is None
     assert store.get_revision(LISTING.ref) is None
 
 
 def test_card_round_trip_with_ttl_under_versioned_prefix(redis_url: str) -> None:
-    store = RedisStore.from_url(redis_url)
+    store = store_at(redis_url)
     store.put_card(KEY, CARD)
     assert store.get_card(KEY) == CARD
     raw = redis.Redis.from_url(redis_url)
@@ -75,7 +80,7 @@ def test_card_round_trip_with_ttl_under_versioned_prefix(redis_url: str) -> None
 
 
 def test_unreadable_stored_value_is_a_miss(redis_url: str) -> None:
-    store = RedisStore.from_url(redis_url)
+    store = store_at(redis_url)
     raw = redis.Redis.from_url(redis_url)
     raw.set(f"{PREFIX}card:{KEY}", b'{"headline": 1}')
     raw.close()
@@ -83,7 +88,7 @@ def test_unreadable_stored_value_is_a_miss(redis_url: str) -> None:
 
 
 def test_lease_is_exclusive_and_released_only_by_its_holder(redis_url: str) -> None:
-    first, second = RedisStore.from_url(redis_url), RedisStore.from_url(redis_url)
+    first, second = store_at(redis_url), store_at(redis_url)
     token = first.try_lock("card:x", 30)
     assert token is not None
     assert second.try_lock("card:x", 30) is None
@@ -96,7 +101,7 @@ def test_lease_is_exclusive_and_released_only_by_its_holder(redis_url: str) -> N
 
 
 def test_outage_degrades_to_no_cache_and_recovers(own_redis: RedisServer, caplog: pytest.LogCaptureFixture) -> None:
-    store = RedisStore.from_url(own_redis.url)
+    store = store_at(own_redis.url)
     store.put_card(KEY, CARD)
     own_redis.stop()
     with caplog.at_level(logging.WARNING):

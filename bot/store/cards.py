@@ -1,0 +1,78 @@
+"""CardStore: snapshots, cards and card leases, on any KV (Redis or memory).
+
+Keys (relative to the KV's prefix) and why they live as long as they do:
+- snapshot:{repo}#{n}:{merge_sha}  30 days: merged PRs never change; a month stays answerable.
+- revision:{repo}#{n}              90 days: the merge SHA of a merged PR, for look-ups by number.
+- card:{repo}#{n}:{sha}:{prompt}:{model}:{lang}  30 days (a fallback card: as long as asked).
+- lock:{name}                      a lease: single flight across processes.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from bot.models import Card, CardKey, PRRef, PRSnapshot
+from bot.store import codec
+from bot.store.kv import KV
+
+DAY = 24 * 3600
+SNAPSHOT_TTL = 30 * DAY
+REVISION_TTL = 90 * DAY
+# Cards are keyed by prompt version and model, so old ones are never read again: let them go.
+CARD_TTL = 30 * DAY
+
+
+def snapshot_key(ref: PRRef, revision: str) -> str:
+    return f"snapshot:{ref.repo}#{ref.number}:{revision}"
+
+
+def revision_key(ref: PRRef) -> str:
+    return f"revision:{ref.repo}#{ref.number}"
+
+
+def card_key(key: CardKey) -> str:
+    return f"card:{key}"
+
+
+def lease_key(name: str) -> str:
+    return f"lock:{name}"
+
+
+class CardStore:
+    def __init__(self, kv: KV) -> None:
+        self.kv = kv
+
+    def get_snapshot(self, ref: PRRef, revision: str) -> PRSnapshot | None:
+        raw = self.kv.get(snapshot_key(ref, revision))
+        return codec.load_snapshot(raw) if raw else None
+
+    def put_snapshot(self, snapshot: PRSnapshot) -> None:
+        """Keep a complete snapshot of a merged PR; anything else is never cached."""
+        revision = snapshot.listing.merge_sha
+        if not snapshot.complete or revision is None:
+            return
+        self.kv.set(snapshot_key(snapshot.ref, revision), codec.dump_snapshot(snapshot), SNAPSHOT_TTL)
+        self.kv.set(revision_key(snapshot.ref), revision.encode(), REVISION_TTL)
+
+    def get_revision(self, ref: PRRef) -> str | None:
+        raw = self.kv.get(revision_key(ref))
+        return raw.decode() if raw else None
+
+    def get_card(self, key: CardKey) -> Card | None:
+        raw = self.kv.get(card_key(key))
+        return codec.load_card(raw) if raw else None
+
+    def put_card(self, key: CardKey, card: Card, ttl_seconds: int | None = None) -> None:
+        """Keep a card; `ttl_seconds` shortens its life (fallback cards are retried later)."""
+        self.kv.set(card_key(key), codec.dump_card(card), ttl_seconds or CARD_TTL)
+
+    def try_lock(self, name: str, ttl_seconds: float) -> str | None:
+        """Take a named lease; its token, or None when someone else holds it."""
+        token = uuid.uuid4().hex
+        return token if self.kv.set_nx(lease_key(name), token.encode(), int(ttl_seconds * 1000)) else None
+
+    def release(self, name: str, token: str) -> None:
+        self.kv.delete_if(lease_key(name), token.encode())
+
+    def lock_held(self, name: str) -> bool:
+        return self.kv.exists(lease_key(name))

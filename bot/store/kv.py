@@ -1,0 +1,36 @@
+"""The key-value port every store is built on: the few Redis operations prdigest needs.
+
+RedisKV (shared by every replica) and MemoryKV (one process) implement it; the stores in
+this package (cards, threads, ledgers) are written once against it. Keys passed in are
+relative: the implementation adds the versioned prefix. Every method is safe to call when the
+backend is away: reads miss, writes are dropped, set_nx grants (see RedisKV).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class KV(Protocol):
+    def get(self, key: str) -> bytes | None: ...
+
+    def set(self, key: str, value: bytes, ttl: int) -> None: ...
+
+    def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
+        """Set only if absent; True when this call set it (a lease, a dedupe claim)."""
+
+    def delete(self, key: str) -> None: ...
+
+    def delete_if(self, key: str, value: bytes) -> None:
+        """Delete only if the key still holds `value` (a lease we still own)."""
+
+    def exists(self, key: str) -> bool: ...
+
+    def hset(self, key: str, field: str, value: bytes, ttl: int) -> None: ...
+
+    def hgetall(self, key: str) -> dict[str, bytes]: ...
+
+    def push(self, key: str, value: bytes, keep: int, ttl: int) -> None:
+        """Append to a list, keeping only its last `keep` items."""
+
+    def items(self, key: str) -> list[bytes]: ...

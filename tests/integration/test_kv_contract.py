@@ -1,0 +1,58 @@
+"""The KV port's contract, held by both backends: what a store written once may rely on."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from bot.store.kv import KV
+from bot.store.memory import MemoryKV
+from bot.store.redis_store import RedisKV
+
+
+@pytest.fixture(params=["memory", "redis"])
+def kv(request: pytest.FixtureRequest) -> Iterator[KV]:
+    if request.param == "memory":
+        yield MemoryKV()
+        return
+    backend = RedisKV.from_url(request.getfixturevalue("redis_url"))
+    yield backend
+    backend.close()
+
+
+def test_get_set_delete(kv: KV) -> None:
+    assert kv.get("a") is None
+    kv.set("a", b"1", ttl=60)
+    assert kv.get("a") == b"1" and kv.exists("a")
+    kv.delete("a")
+    assert kv.get("a") is None and not kv.exists("a")
+
+
+def test_set_nx_claims_once_and_expires(kv: KV) -> None:
+    assert kv.set_nx("claim", b"x", ttl_ms=200)
+    assert not kv.set_nx("claim", b"y", ttl_ms=200)
+    time.sleep(0.3)
+    assert kv.set_nx("claim", b"z", ttl_ms=200)
+
+
+def test_delete_if_only_for_the_holder(kv: KV) -> None:
+    kv.set_nx("lease", b"mine", ttl_ms=5000)
+    kv.delete_if("lease", b"theirs")
+    assert kv.exists("lease")
+    kv.delete_if("lease", b"mine")
+    assert not kv.exists("lease")
+
+
+def test_hash_fields(kv: KV) -> None:
+    assert kv.hgetall("h") == {}
+    kv.hset("h", "lead", b"1.000", ttl=60)
+    kv.hset("h", "part:0", b"2.000", ttl=60)
+    assert kv.hgetall("h") == {"lead": b"1.000", "part:0": b"2.000"}
+
+
+def test_capped_list_keeps_the_newest(kv: KV) -> None:
+    for index in range(5):
+        kv.push("turns", str(index).encode(), keep=3, ttl=60)
+    assert kv.items("turns") == [b"2", b"3", b"4"]
