@@ -12,10 +12,12 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import NoReturn
+from zoneinfo import ZoneInfo
 
-from bot.errors import PrdigestError, UsageError
+from bot.errors import ConfigError, PrdigestError, UsageError
+from bot.models import Window
 from bot.render.data import digest_data, item_data
 from bot.render.terminal import render_card, render_digest
 from bot.services.digest import Filters
@@ -44,11 +46,19 @@ def build_parser() -> argparse.ArgumentParser:
     when.add_argument("--date", metavar="YYYY-MM-DD", help="one calendar day in the configured time zone")
     digest.add_argument("--format", choices=("text", "json"), default="text")
     digest.add_argument("--lang", choices=("en", "zh-CN"), help="language of the cards (default: config language)")
+    digest.add_argument("--post", metavar="CHANNEL", help="post to this Slack channel id, as the scheduler does")
 
     card = commands.add_parser("card", help="the card of one pull request")
     card.add_argument("ref", metavar="OWNER/REPO#N", help="owner/repo#123 or a PR URL")
     card.add_argument("--format", choices=("text", "json"), default="text")
     card.add_argument("--lang", choices=("en", "zh-CN"))
+
+    serve = commands.add_parser("serve", help="run the Slack app and the daily scheduler")
+    mode = serve.add_mutually_exclusive_group()
+    mode.add_argument("--http", action="store_true", help="serve POST /slack/events (the default)")
+    mode.add_argument("--socket", action="store_true", help="Socket Mode with SLACK_APP_TOKEN (development)")
+    serve.add_argument("--host", default="0.0.0.0", help="HTTP address to bind (default: %(default)s)")
+    serve.add_argument("--port", type=int, default=3000, help="HTTP port (default: %(default)s)")
 
     commands.add_parser("doctor", help="check config, Redis, GitHub, the model endpoint and Slack")
     return parser
@@ -84,12 +94,56 @@ def _run_digest(args: argparse.Namespace, services: Services) -> None:
         window = window_for_date(args.date, settings.defaults.timezone, now)
     else:
         window = window_since(now, args.since or settings.defaults.window)
+    if args.post:
+        _post_digest(args, services, repos, window)
+        return
     language = args.lang or settings.defaults.language
     digest = services.digests.build(repos, window, language=language, filters=Filters(), progress=_ProgressBar())
     if args.format == "json":
         print(json.dumps(digest_data(digest), ensure_ascii=False, indent=2))
     else:
         sys.stdout.write(render_digest(digest, colour=_colour()))
+
+
+def _post_digest(args: argparse.Namespace, services: Services, repos: tuple[str, ...], window: Window) -> None:
+    from bot.slack.app import build_channel_digests, build_client
+    from bot.slack.channels import ChannelDirectory
+
+    settings = services.settings
+    if not settings.slack_bot_token:
+        raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…)")
+    plan = ChannelDirectory(settings).plan(args.post)
+    language = args.lang or (plan.language if plan else settings.defaults.language)
+    zone = plan.timezone if plan else ZoneInfo(settings.defaults.timezone)
+    day = args.date or (window.end - timedelta(seconds=1)).astimezone(zone).date().isoformat()
+    client = build_client(settings.slack_bot_token, settings.slack_api_url)
+    result = build_channel_digests(services, client).run(
+        args.post,
+        day,
+        window,
+        repos,
+        language=language,
+        filters=plan.filters if plan else Filters(),
+        quiet_days=plan.quiet_days if plan else settings.defaults.quiet_days,
+    )
+    if result is None:
+        print(f"prdigest: another process is posting the {day} digest in {args.post}; nothing posted", file=sys.stderr)
+    else:
+        print(f"{args.post} {day}: {result.posted} messages posted, {result.already} already there")
+
+
+def _run_serve(args: argparse.Namespace, services: Services) -> None:
+    from bot.slack.app import build_slack
+    from bot.slack.server import serve_http, serve_socket
+
+    settings = services.settings
+    if args.socket:
+        if not settings.slack_app_token:
+            raise ConfigError("--socket needs SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)")
+        serve_socket(build_slack(services, socket_mode=True), settings.slack_app_token)
+        return
+    parts = build_slack(services)
+    serve_http(parts, args.host, args.port, on_ready=lambda url: print(f"prdigest: serving {url}", file=sys.stderr))
 
 
 def _run_card(args: argparse.Namespace, services: Services) -> None:
@@ -142,6 +196,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
             _run_digest(args, services)
         elif args.command == "card":
             _run_card(args, services)
+        elif args.command == "serve":
+            _run_serve(args, services)
         else:  # pragma: no cover - argparse rejects unknown commands
             raise UsageError(f"unknown command {args.command}")
     finally:

@@ -46,3 +46,7 @@ class SummarizerError(PrdigestError):
 
 class StoreError(PrdigestError):
     """Redis could not be reached or answered with an error."""
+
+
+class PublishError(PrdigestError):
+    """Slack refused or could not take a message."""

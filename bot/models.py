@@ -198,3 +198,36 @@ class Digest:
 
     def count(self, verdict: Verdict) -> int:
         return sum(1 for item in self.items if item.card.verdict == verdict)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message of a conversation with the bot, kept so follow-ups have their context."""
+
+    role: Literal["user", "bot"]
+    text: str
+    pr: str | None = None  # "owner/repo#N" the turn was about
+
+
+@dataclass(frozen=True)
+class DigestThread:
+    """What the bot posted in one channel for one day: questions in its thread refer to it."""
+
+    channel: str
+    thread_ts: str
+    day: str
+    repos: tuple[str, ...]
+    language: Language
+    items: tuple[DigestItem, ...]
+
+
+@dataclass(frozen=True)
+class DigestRun:
+    """The outcome of one scheduled or --post digest, for the App Home and for people on call."""
+
+    channel: str
+    day: str
+    finished_at: datetime
+    prs: int
+    posted_messages: int
+    failures: tuple[str, ...] = ()

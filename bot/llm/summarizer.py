@@ -88,7 +88,7 @@ def card_from_draft(draft: CardDraft, language: Language, coverage: Coverage) ->
 
 class Summarizer:
     def __init__(self, client: openai.OpenAI, model: str, *, token_budget: int) -> None:
-        self._client = client
+        self.client = client
         self.model = model
         self.prompt_version = PROMPT_VERSION
         self._token_budget = token_budget
@@ -102,7 +102,7 @@ class Summarizer:
         context = build_context(snapshot, budget)
         prompt = card_prompt(context.text, language)
         try:
-            completion = self._client.chat.completions.parse(
+            completion = self.client.chat.completions.parse(
                 model=self.model,
                 messages=[
                     {"role": "system", "content": prompt.system},

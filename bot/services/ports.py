@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.models import Card, Language, PRListing, PRRef, PRSnapshot, Window
+from bot.models import Card, DigestItem, Language, PRListing, PRRef, PRSnapshot, Turn, Window
 
 
 class Source(Protocol):
@@ -23,3 +23,20 @@ class CardWriter(Protocol):
     prompt_version: str
 
     def card(self, snapshot: PRSnapshot, language: Language) -> Card: ...
+
+
+class Answerer(Protocol):
+    """A model that answers questions (llm.answerer.Answerer)."""
+
+    def answer_pr(
+        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+    ) -> str: ...
+
+    def answer_digest(
+        self,
+        items: tuple[DigestItem, ...],
+        paths: dict[str, tuple[str, ...]],
+        question: str,
+        history: list[Turn],
+        language: Language,
+    ) -> str: ...

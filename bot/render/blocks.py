@@ -1,0 +1,323 @@
+"""Slack messages as Block Kit: the digest's lead, its cards, one card, help, answers, the App Home (pure).
+
+Owns Slack's size limits: every Message here is valid as posted. Blocks are built through
+slack_sdk's models (which check per-block limits) plus our guards for what the SDK does not
+check. Untrusted text goes through render/mrkdwn.py; nothing here calls Slack.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    Block,
+    ButtonElement,
+    ContextBlock,
+    DividerBlock,
+    HeaderBlock,
+    MarkdownTextObject,
+    PlainTextObject,
+    SectionBlock,
+)
+from slack_sdk.models.views import View
+
+from bot.models import Card, Digest, DigestItem, Language, PRListing
+from bot.render.labels import counts_line, coverage_line, verdict_label, word
+from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
+from bot.render.terminal import window_text
+
+# "msg_blocks_too_many" above 50 blocks (Block Kit blocks reference); slack_sdk does not check it.
+MAX_BLOCKS = 50
+# A Home tab holds 100 blocks (home-tab-views reference; slack_sdk View.blocks_max_length).
+MAX_HOME_BLOCKS = 100
+# A text object in a section or context holds 3,000 characters (slack_sdk SectionBlock.text_max_length).
+MAX_TEXT_CHARS = 3000
+# Header text is plain_text of at most 150 characters (slack_sdk HeaderBlock.text_max_length).
+MAX_HEADER_CHARS = 150
+# Slack documents 12,000 characters per message (markdown block reference) and answers
+# msg_blocks_too_long near 13,200 (bolt-js#2509, undocumented): stay well under both.
+# Counted by message_chars(): every string in the blocks.
+MAX_MESSAGE_CHARS = 10_000
+# chat.update rejects a top-level text above 4,000 characters (chat.update reference).
+MAX_FALLBACK_CHARS = 4000
+
+# Our own caps, so one runaway field cannot crowd out the rest of its block.
+MAX_HEADLINE_CHARS = 400  # DESIGN.md §1 asks ≤ 120; escaping `&` makes one character five
+MAX_TITLE_CHARS = 400
+MAX_FALLBACK_LINE_CHARS = 160
+MAX_NOTES_CHARS = 1500
+
+SHARE_ACTION = "share_card"
+
+_VERDICT_EMOJI = {"read": ":books:", "skim": ":eyes:", "skip": ":fast_forward:"}
+_CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
+_DIVIDER = DividerBlock().to_dict()
+_DIVIDER_CHARS = sum(len(value) for value in _DIVIDER.values())
+
+_WORDS: dict[Language, dict[str, str]] = {
+    "en": {
+        "share": "Share in channel",
+        "thread": "Cards and questions in the thread",
+        "more": "… and {n} more in the thread",
+        "help": (
+            "*How to use prdigest*\n"
+            "• `{cmd} owner/repo#123`: a PR's card, shown only to you, with a button to share it\n"
+            "• `{cmd} #123`: the same, for a repo this channel follows\n"
+            "• `{cmd} <PR URL>`: the same, from a link to the PR\n"
+            "• `@prdigest <question about owner/repo#123>`: an answer in a thread\n"
+            "• Reply in a digest's thread to ask about its PRs, or about the digest as a whole\n"
+            "• `{cmd} help`: this message"
+        ),
+    },
+    "zh-CN": {
+        "share": "分享到频道",
+        "thread": "卡片与问答见讨论串",
+        "more": "… 另有 {n} 个见讨论串",
+        "help": (
+            "*prdigest 使用方法*\n"
+            "• `{cmd} owner/repo#123`：查看 PR 的卡片（仅你可见），可一键分享到频道\n"
+            "• `{cmd} #123`：同上，用于本频道关注的仓库\n"
+            "• `{cmd} <PR URL>`：同上，使用 PR 链接\n"
+            "• `@prdigest <关于 owner/repo#123 的问题>`：在讨论串中回答\n"
+            "• 在每日摘要的讨论串中回复，即可询问其中的 PR 或整份摘要\n"
+            "• `{cmd} help`：显示本说明"
+        ),
+    },
+}
+
+
+@dataclass(frozen=True)
+class Message:
+    """What chat.postMessage takes: `text` is the notification and screen-reader fallback (mrkdwn)."""
+
+    text: str
+    blocks: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class HomeRow:
+    """One channel on the App Home: its id comes from our config, never from a user."""
+
+    channel_id: str
+    repos: tuple[str, ...]
+    schedule: str  # e.g. "09:30 Asia/Shanghai"
+    language: Language
+    last_run: str | None = None
+
+
+def message_chars(blocks: Iterable[Any]) -> int:
+    """Characters in every string of the blocks (keys aside): what MAX_MESSAGE_CHARS bounds."""
+    return sum(len(text) for text in _strings(list(blocks)))
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+
+
+def _message(text: str, blocks: Sequence[dict[str, Any]]) -> Message:
+    # The packers below keep to these; a breach is a bug here, better raised than sent.
+    if len(blocks) > MAX_BLOCKS or message_chars(blocks) > MAX_MESSAGE_CHARS:
+        raise ValueError(f"message over Slack's limits: {len(blocks)} blocks, {message_chars(blocks)} characters")
+    return Message(text=clip(text, MAX_FALLBACK_CHARS) or ELLIPSIS, blocks=tuple(blocks))
+
+
+def _mrkdwn(text: str) -> MarkdownTextObject:
+    # verbatim: no auto-linking of bare URLs, channel names or mentions in text we did not write.
+    return MarkdownTextObject(text=clip(text, MAX_TEXT_CHARS) or ELLIPSIS, verbatim=True)
+
+
+def _section(text: str) -> dict[str, Any]:
+    return SectionBlock(text=_mrkdwn(text)).to_dict()
+
+
+def _context(text: str) -> dict[str, Any]:
+    return ContextBlock(elements=[_mrkdwn(text)]).to_dict()
+
+
+def _header(text: str) -> dict[str, Any]:
+    return HeaderBlock(text=PlainTextObject(text=clip(text, MAX_HEADER_CHARS))).to_dict()
+
+
+def _pr_label(listing: PRListing, with_repo: bool) -> str:
+    return f"{listing.repo}#{listing.number}" if with_repo else f"#{listing.number}"
+
+
+def _card_text(listing: PRListing, card: Card) -> str:
+    pr = link(listing.url, f"#{listing.number}")
+    headline = clip(escape(card.headline), MAX_HEADLINE_CHARS)
+    lines = [f"{_VERDICT_EMOJI[card.verdict]} *{pr}* {escape(verdict_label(card))} · {headline}"]
+    if card.source == "llm" and listing.title != card.headline:
+        # A heuristic headline is the title itself; a model's is a rewrite, so show both.
+        lines.append(clip(escape(listing.title), MAX_TITLE_CHARS))
+    groups = [(word(card.language, name), points) for name, points in _point_groups(card) if points]
+    count = sum(len(points) for _, points in groups)
+    fixed = sum(len(line) + 1 for line in lines) + sum(len(name) + 3 for name, _ in groups)
+    # Share what is left of the section evenly, so a long first point cannot push out the caveats.
+    budget = max((MAX_TEXT_CHARS - fixed) // max(count, 1) - 3, 20)
+    for name, points in groups:
+        lines.append(f"*{name}*")
+        lines.extend(f"• {clip(escape(point), budget)}" for point in points)
+    return "\n".join(lines)
+
+
+def _point_groups(card: Card) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return (("why", card.why), ("caveats", card.caveats), ("watch", card.watch))
+
+
+def _card_context(listing: PRListing, card: Card) -> str:
+    language = card.language
+    parts = [
+        f"{listing.repo}#{listing.number}",
+        f"{word(language, 'by')} {listing.author}",
+        f"{word(language, 'coverage')}: {coverage_line(card.coverage, language)}",
+    ]
+    if card.source == "heuristic":
+        parts.append(word(language, "heuristic"))
+    return escape(" · ".join(parts))
+
+
+def card_blocks(listing: PRListing, card: Card) -> list[dict[str, Any]]:
+    """A card as a section (verdict, headline, points) and a context line (PR, author, coverage)."""
+    return [_section(_card_text(listing, card)), _context(_card_context(listing, card))]
+
+
+def _card_fallback(listing: PRListing, card: Card, with_repo: bool) -> str:
+    line = f"{_pr_label(listing, with_repo)} {card.headline}"
+    return clip(escape(line), MAX_FALLBACK_LINE_CHARS)
+
+
+def card_message(listing: PRListing, card: Card, *, share: bool = False) -> Message:
+    """One card (for /pr and answers); `share` adds the button that posts it to the channel."""
+    blocks = card_blocks(listing, card)
+    if share:
+        button = ButtonElement(
+            text=PlainTextObject(text=_WORDS[card.language]["share"]),
+            action_id=SHARE_ACTION,
+            value=f"{listing.repo}#{listing.number}",
+            style="primary",
+        )
+        blocks.append(ActionsBlock(elements=[button]).to_dict())
+    text = f"{escape(verdict_label(card))} · {_card_fallback(listing, card, with_repo=True)}"
+    return _message(text, blocks)
+
+
+def _digest_title(digest: Digest) -> str:
+    day = window_text(digest.window)
+    return f"{clip(', '.join(digest.repos), MAX_HEADER_CHARS - len(day) - 3)} · {day}"
+
+
+def _notes(digest: Digest) -> list[dict[str, Any]]:
+    if not digest.notes:
+        return []
+    return [_context(clip("\n".join(f":warning: {escape(note)}" for note in digest.notes), MAX_NOTES_CHARS))]
+
+
+def _lead_text(digest: Digest) -> str:
+    more = _WORDS[digest.language]["more"]
+    reads = [item for item in digest.items if item.card.verdict == "read"]
+    with_repo = len(digest.repos) > 1
+    lines = [escape(counts_line(digest))]
+    room = MAX_TEXT_CHARS - len(lines[0]) - len(more.format(n=len(reads))) - 2
+    for index, item in enumerate(reads):
+        headline = clip(escape(item.card.headline), MAX_FALLBACK_LINE_CHARS)
+        line = f"• {link(item.listing.url, _pr_label(item.listing, with_repo))} {headline}"
+        if len(line) + 1 > room:
+            lines.append(more.format(n=len(reads) - index))
+            break
+        lines.append(line)
+        room -= len(line) + 1
+    return "\n".join(lines)
+
+
+def lead_message(digest: Digest) -> Message:
+    """The channel message: header, counts, the read-worthy headlines, notes, a pointer to the thread."""
+    if not digest.items:
+        return quiet_message(digest)
+    title = _digest_title(digest)
+    blocks = [_header(title), _section(_lead_text(digest)), *_notes(digest)]
+    blocks.append(_context(_WORDS[digest.language]["thread"]))
+    return _message(f"{escape(title)}: {escape(counts_line(digest))}", blocks)
+
+
+def quiet_message(digest: Digest) -> Message:
+    """A digest with no card: one line saying whether nothing merged or nothing matched the filters."""
+    if digest.total_merged == 0:
+        note = word(digest.language, "nothing")
+    else:
+        note = word(digest.language, "filtered", n=digest.total_merged)
+    text = f"*{escape(_digest_title(digest))}* · {escape(note)}"
+    return _message(text, [_section(text), *_notes(digest)])
+
+
+def _thread_message(batch: Sequence[tuple[DigestItem, list[dict[str, Any]]]], with_repo: bool) -> Message:
+    blocks: list[dict[str, Any]] = []
+    for _, item_blocks in batch:
+        if blocks:
+            blocks.append(dict(_DIVIDER))
+        blocks.extend(item_blocks)
+    text = "\n".join(_card_fallback(item.listing, item.card, with_repo) for item, _ in batch)
+    return _message(text, blocks)
+
+
+def thread_messages(digest: Digest) -> list[Message]:
+    """Every card in digest order, packed several to a message; the same digest gives the same list."""
+    with_repo = len(digest.repos) > 1
+    messages: list[Message] = []
+    batch: list[tuple[DigestItem, list[dict[str, Any]]]] = []
+    count = chars = 0  # blocks and characters of the batch, dividers included
+    for item in digest.items:
+        blocks = card_blocks(item.listing, item.card)
+        size = message_chars(blocks)
+        if batch and (count + 1 + len(blocks) > MAX_BLOCKS or chars + _DIVIDER_CHARS + size > MAX_MESSAGE_CHARS):
+            messages.append(_thread_message(batch, with_repo))
+            batch, count, chars = [], 0, 0
+        if batch:
+            count, chars = count + 1, chars + _DIVIDER_CHARS
+        batch.append((item, blocks))
+        count, chars = count + len(blocks), chars + size
+    if batch:
+        messages.append(_thread_message(batch, with_repo))
+    return messages
+
+
+def help_message(command: str, language: Language) -> Message:
+    """How to ask: the slash command's forms, an @mention, a reply in a digest thread."""
+    text = escape(_WORDS[language]["help"]).replace("{cmd}", escape(command))
+    return _message(text, [_section(text)])
+
+
+def text_message(text: str) -> Message:
+    """A section of mrkdwn that is already safe (answers from mrkdwn.answer_text, refusals)."""
+    return _message(text, [_section(text)])
+
+
+def _home_row(row: HomeRow) -> SectionBlock:
+    channel = f"<#{row.channel_id}>" if _CHANNEL_ID.fullmatch(row.channel_id) else escape(row.channel_id)
+    last = escape(row.last_run) if row.last_run else "no digest yet"
+    text = f"*{channel}* · {escape(', '.join(row.repos))}\n"
+    text += f"Daily at {escape(row.schedule)} · {escape(row.language)} · last digest: {last}"
+    return SectionBlock(text=_mrkdwn(text))
+
+
+def home_view(rows: Sequence[HomeRow]) -> dict[str, Any]:
+    """The App Home tab: one section per channel with its repos, schedule, language and last run."""
+    blocks: list[Block] = [HeaderBlock(text=PlainTextObject(text="prdigest"))]
+    room = MAX_HOME_BLOCKS - 2  # the header, and the line saying how many did not fit
+    blocks.extend(_home_row(row) for row in rows[:room])
+    if not rows:
+        blocks.append(SectionBlock(text=_mrkdwn("No channel gets a digest yet: add one under `[[channels]]`.")))
+    elif len(rows) > room:
+        blocks.append(ContextBlock(elements=[_mrkdwn(f"… and {len(rows) - room} more channels")]))
+    view: dict[str, Any] = View(type="home", blocks=blocks).to_dict()
+    return view

@@ -1,0 +1,103 @@
+"""Slack mrkdwn text: escaping what we did not write, links we build, model answers made safe (pure).
+
+Owns the rule that no `<…>` reaches Slack unless this module built it. Builds no blocks
+(render/blocks.py does) and never trusts a URL that did not come from GitHub's API fields.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+
+# Fits one section block: Block Kit caps a section's text at 3,000 characters (section-block
+# reference; slack_sdk SectionBlock.text_max_length), less room for a closing line.
+MAX_ANSWER_CHARS = 2900
+
+ELLIPSIS = "…"
+
+# A `|` ends a link's URL and starts its label (Slack formatting reference: `<url|label>`), and no
+# escape exists for it inside a label, so labels show a look-alike instead.
+_LABEL_PIPE = "¦"
+
+# Characters that would end or split `<url|label>`: percent-encoded (RFC 3986), never dropped.
+_URL_BREAKERS = re.compile(r"[<>|\s]")
+
+_MD_LINK = re.compile(r"!?\[([^\]\n]+)\]\([^)\n]*\)")
+_MD_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_MD_BULLET = re.compile(r"^([ \t]*)[-*+][ \t]+", re.MULTILINE)
+_MD_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+# A single-backtick code span, not part of a ``` fence.
+_CODE_SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+
+
+def escape(text: str) -> str:
+    """Slack's three control characters as entities, `&` first (Slack formatting reference, "Escaping text")."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _safe_url(url: str) -> str:
+    encoded = _URL_BREAKERS.sub(lambda match: "".join(f"%{byte:02X}" for byte in match[0].encode()), url)
+    return encoded.replace("&", "&amp;")
+
+
+def link(url: str, label: str) -> str:
+    """`<url|label>`: the URL comes from GitHub's API fields; the label is escaped and keeps no `|`."""
+    return f"<{_safe_url(url)}|{escape(label).replace('|', _LABEL_PIPE)}>"
+
+
+def diff_url(pr_url: str, path: str) -> str:
+    """The file's anchor on the PR's "Files changed" tab: GitHub names it `diff-<sha256 of the path>`."""
+    return f"{pr_url.rstrip('/')}/files#diff-{hashlib.sha256(path.encode()).hexdigest()}"
+
+
+def clip(text: str, limit: int) -> str:
+    """At most `limit` characters, cut at a line or word boundary, ending in "…".
+
+    Never splits an entity (`&amp;`) or a link we built (`<url|label>`).
+    """
+    if len(text) <= limit:
+        return text
+    cut = text[: max(limit - len(ELLIPSIS), 0)]
+    # A boundary only when it keeps at least half the room (CJK text has no spaces).
+    for boundary in ("\n", " "):
+        position = cut.rfind(boundary)
+        if position >= len(cut) // 2:
+            cut = cut[:position]
+            break
+    if cut.rfind("<") > cut.rfind(">"):
+        cut = cut[: cut.rfind("<")]
+    if cut.rfind("&") > cut.rfind(";"):
+        cut = cut[: cut.rfind("&")]
+    return cut.rstrip() + ELLIPSIS
+
+
+def _heading(match: re.Match[str]) -> str:
+    return f"*{match[1].replace('**', '')}*"
+
+
+def _link_paths(text: str, pr_url: str, paths: Iterable[str]) -> str:
+    # Code spans are matched in the escaped text, so look the paths up by their escaped form.
+    by_escaped = {escape(path): path for path in paths}
+
+    def replace(match: re.Match[str]) -> str:
+        path = by_escaped.get(match[1])
+        return match[0] if path is None else link(diff_url(pr_url, path), path)
+
+    return _CODE_SPAN.sub(replace, text)
+
+
+def answer_text(answer: str, pr_url: str | None, paths: Iterable[str]) -> str:
+    """A model's answer (plain text, light Markdown) as safe Slack mrkdwn within one section.
+
+    Its own links are reduced to their labels (we pass on no link we did not build); the PR's
+    changed files named in backticks become links to their diffs.
+    """
+    text = escape(answer.strip())
+    text = _MD_LINK.sub(r"\1", text)
+    text = _MD_HEADING.sub(_heading, text)
+    text = _MD_BULLET.sub(r"\1• ", text)
+    text = _MD_BOLD.sub(r"*\1*", text)
+    if pr_url is not None:
+        text = _link_paths(text, pr_url, paths)
+    return clip(text, MAX_ANSWER_CHARS)

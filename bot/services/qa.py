@@ -1,0 +1,158 @@
+"""QAService: questions about PRs, answered from their cached snapshot and card, remembering
+the thread's earlier turns. Returns what to say as data (a Reply); surfaces word it.
+
+A channel is answered only about the repositories it may see (`allowed`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bot.errors import NotFound, SourceError, SummarizerError
+from bot.models import Card, DigestItem, DigestThread, Language, PRListing, PRRef, Turn
+from bot.services.cards import CardService
+from bot.services.ports import Answerer
+from bot.services.questions import find_refs, previous_pr, resolve, words
+from bot.store.threads import ThreadStore
+
+ReplyKind = Literal[
+    "answer",  # the model's answer about one PR (`answer`, `about`, `paths`)
+    "digest_answer",  # the model's answer about the whole digest
+    "digest_matches",  # no model: the digest's PRs whose title or files match the question
+    "choose",  # several PRs fit: `choices`
+    "card",  # no model, or it failed: the PR's card stands in for an answer
+    "not_allowed",  # the PR's repository is not one this channel may see (`repo`)
+    "not_found",  # no such PR (`ref`)
+    "unavailable",  # GitHub could not be read
+    "help",  # no PR in the question
+]
+
+
+@dataclass(frozen=True)
+class Reply:
+    kind: ReplyKind
+    about: PRListing | None = None
+    answer: str = ""
+    card: Card | None = None
+    paths: tuple[str, ...] = ()
+    choices: tuple[PRListing, ...] = ()
+    ref: PRRef | None = None
+    model_failed: bool = False
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+class QAService:
+    def __init__(self, cards: CardService, threads: ThreadStore, answerer: Answerer | None) -> None:
+        self._cards = cards
+        self._threads = threads
+        self._answerer = answerer
+
+    def in_digest_thread(
+        self, thread: DigestThread, question: str, allowed: frozenset[str], language: Language
+    ) -> Reply:
+        """A reply in a digest's thread: about a PR of the digest, another PR, or the digest."""
+        history = self._threads.turns(thread.channel, thread.thread_ts)
+        paths = {item.listing.ref: self._paths(item.listing) for item in thread.items}
+        resolution = resolve(question, thread.items, history, paths, thread.repos[0] if thread.repos else None)
+        if resolution.kind == "choose":
+            by_ref = {item.listing.ref: item.listing for item in thread.items}
+            choices = tuple(by_ref[ref] if ref in by_ref else _bare(ref) for ref in resolution.refs)
+            reply = Reply("choose", choices=choices)
+        elif resolution.kind == "digest":
+            reply = self._about_digest(thread.items, paths, question, history, language)
+        else:
+            reply = self._about_pr(resolution.refs[0], question, history, allowed, language)
+        self._remember(thread.channel, thread.thread_ts, question, reply)
+        return reply
+
+    def on_mention(
+        self,
+        question: str,
+        channel: str,
+        thread_ts: str,
+        allowed: frozenset[str],
+        default_repo: str | None,
+        language: Language,
+    ) -> Reply:
+        """An @mention outside a digest thread: the PR must be named (or named before in the thread)."""
+        history = self._threads.turns(channel, thread_ts)
+        refs = find_refs(question, default_repo)
+        if len(refs) > 1:
+            reply = Reply("choose", choices=tuple(_bare(ref) for ref in refs))
+        elif refs or previous_pr(history):
+            ref = refs[0] if refs else previous_pr(history)
+            assert ref is not None
+            reply = self._about_pr(ref, question, history, allowed, language)
+        else:
+            return Reply("help")
+        self._remember(channel, thread_ts, question, reply)
+        return reply
+
+    def _about_pr(
+        self, ref: PRRef, question: str, history: list[Turn], allowed: frozenset[str], language: Language
+    ) -> Reply:
+        if ref.repo.lower() not in allowed:
+            return Reply("not_allowed", ref=ref)
+        try:
+            snapshot = self._cards.snapshot_by_ref(ref)
+        except NotFound:
+            return Reply("not_found", ref=ref)
+        except SourceError:
+            return Reply("unavailable", ref=ref)
+        card = self._cards.card(snapshot, language).card
+        paths = tuple(change.path for change in snapshot.files)
+        if self._answerer is None:
+            return Reply("card", about=snapshot.listing, card=card, paths=paths)
+        try:
+            answer = self._answerer.answer_pr(snapshot, card, question, history, language)
+        except SummarizerError:
+            return Reply("card", about=snapshot.listing, card=card, paths=paths, model_failed=True)
+        return Reply("answer", about=snapshot.listing, answer=answer, card=card, paths=paths)
+
+    def _about_digest(
+        self,
+        items: tuple[DigestItem, ...],
+        paths: dict[PRRef, tuple[str, ...]],
+        question: str,
+        history: list[Turn],
+        language: Language,
+    ) -> Reply:
+        if self._answerer is not None:
+            by_name = {str(ref): found for ref, found in paths.items()}
+            try:
+                answer = self._answerer.answer_digest(items, by_name, question, history, language)
+                return Reply("digest_answer", answer=answer)
+            except SummarizerError:
+                pass
+        asked = words(question)
+        matches = tuple(
+            item.listing
+            for item in items
+            if asked & words(f"{item.listing.title} {item.card.headline} {' '.join(paths.get(item.listing.ref, ()))}")
+        )
+        return Reply("digest_matches", choices=matches, model_failed=self._answerer is not None)
+
+    def _paths(self, listing: PRListing) -> tuple[str, ...]:
+        snapshot = self._cards.cached_snapshot(listing)
+        return tuple(change.path for change in snapshot.files) if snapshot else ()
+
+    def _remember(self, channel: str, thread_ts: str, question: str, reply: Reply) -> None:
+        about = str(reply.about.ref) if reply.about else None
+        self._threads.add_turn(channel, thread_ts, Turn("user", question, about))
+        if reply.answer:
+            self._threads.add_turn(channel, thread_ts, Turn("bot", reply.answer, about))
+
+
+def _bare(ref: PRRef) -> PRListing:
+    """A listing for a PR we only know by reference (for a choice list)."""
+    return PRListing(
+        repo=ref.repo,
+        number=ref.number,
+        title="",
+        body="",
+        author="",
+        url=f"https://github.com/{ref.repo}/pull/{ref.number}",
+        merged_at=None,
+        merge_sha=None,
+    )

@@ -1,0 +1,105 @@
+"""The Bolt app: every Slack surface wired to the services, built once per process.
+
+Signature verification stays on (Bolt's default): an unsigned or stale request gets 401 and
+reaches no listener. Events nobody listens to get 200, not Bolt's 404, so Slack does not
+retry them or disable the subscription.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from slack_bolt import App, BoltResponse
+from slack_bolt.error import BoltUnhandledRequestError
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
+
+from bot.errors import ConfigError
+from bot.llm.answerer import Answerer
+from bot.services.qa import QAService
+from bot.slack.channels import ChannelDirectory
+from bot.slack.deps import SlackDeps
+from bot.slack.digests import ChannelDigests
+from bot.slack.listeners import actions, commands, home, questions
+from bot.slack.publisher import Publisher
+from bot.slack.scheduler import Scheduler
+from bot.store.ledger import PostLedger
+from bot.store.threads import ThreadStore
+from bot.wiring import Services
+
+log = logging.getLogger(__name__)
+
+# Listeners wait on GitHub and the model for seconds; Bolt's default of 5 threads would queue
+# the sixth question behind the first five.
+LISTENER_THREADS = 32
+# 429s are waited out (Retry-After) in the posting thread, never on the ack path.
+RATE_LIMIT_RETRIES = 5
+
+
+@dataclass
+class SlackParts:
+    app: App
+    client: WebClient
+    deps: SlackDeps
+    digests: ChannelDigests
+    scheduler: Scheduler
+
+
+def build_client(token: str, base_url: str) -> WebClient:
+    return WebClient(
+        token=token,
+        base_url=base_url,
+        timeout=30,
+        retry_handlers=[ConnectionErrorRetryHandler(), RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)],
+    )
+
+
+def build_channel_digests(services: Services, client: WebClient, *, pace: float | None = None) -> ChannelDigests:
+    threads = ThreadStore(services.kv)
+    ledger = PostLedger(services.kv)
+    publisher = Publisher(client, ledger, threads) if pace is None else Publisher(client, ledger, threads, pace=pace)
+    return ChannelDigests(services.digests, publisher, ledger)
+
+
+def build_slack(services: Services, *, socket_mode: bool = False, pace: float | None = None) -> SlackParts:
+    settings = services.settings
+    if not settings.slack_bot_token:
+        raise ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…)")
+    if not socket_mode and not settings.slack_signing_secret:
+        raise ConfigError("SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify Slack's requests")
+    client = build_client(settings.slack_bot_token, settings.slack_api_url)
+    app = App(
+        client=client,
+        signing_secret=settings.slack_signing_secret or "unused-in-socket-mode",
+        request_verification_enabled=not socket_mode,
+        raise_error_for_unhandled_request=True,
+        listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="listener"),
+    )
+    threads = ThreadStore(services.kv)
+    ledger = PostLedger(services.kv)
+    answerer = None
+    if services.summarizer is not None:
+        answerer = Answerer(services.summarizer.client, settings.model, token_budget=settings.defaults.token_budget)
+    directory = ChannelDirectory(settings)
+    deps = SlackDeps(
+        directory=directory,
+        cards=services.cards,
+        qa=QAService(services.cards, threads, answerer),
+        threads=threads,
+        ledger=ledger,
+        command=settings.config.slack.command,
+    )
+    for listeners in (questions, commands, actions, home):
+        listeners.register(app, deps)
+
+    @app.error
+    def on_error(error: Exception) -> BoltResponse | None:
+        if isinstance(error, BoltUnhandledRequestError):
+            return BoltResponse(status=200, body="")
+        log.error("a Slack listener failed: %s", type(error).__name__, exc_info=error)
+        return None
+
+    digests = build_channel_digests(services, client, pace=pace)
+    return SlackParts(app, client, deps, digests, Scheduler(directory.plans, digests))

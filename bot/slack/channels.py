@@ -1,0 +1,77 @@
+"""ChannelDirectory: what each Slack channel is configured for, from config/prdigest.toml.
+
+The rule for who may be told what lives here: a configured channel is answered only about
+its own repositories; any other channel (an @mention or /pr elsewhere) about the
+repositories some channel of this workspace follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import time
+from zoneinfo import ZoneInfo
+
+from bot.models import Language
+from bot.services.digest import Filters
+from bot.settings import ChannelConfig, Settings
+
+
+@dataclass(frozen=True)
+class ChannelPlan:
+    """One configured channel with its defaults filled in."""
+
+    id: str
+    repos: tuple[str, ...]
+    language: Language
+    timezone: ZoneInfo
+    post_at: time
+    window: str
+    quiet_days: str
+    filters: Filters
+
+
+def plan_for(config: ChannelConfig, settings: Settings) -> ChannelPlan:
+    defaults = settings.defaults
+    hours, minutes = (config.post_at or defaults.post_at).split(":")
+    return ChannelPlan(
+        id=config.id,
+        repos=config.repos,
+        language=config.language or defaults.language,
+        timezone=ZoneInfo(config.timezone or defaults.timezone),
+        post_at=time(int(hours), int(minutes)),
+        window=config.window or defaults.window,
+        quiet_days=config.quiet_days or defaults.quiet_days,
+        filters=Filters(
+            exclude_authors=config.exclude_authors,
+            labels_include=config.labels_include,
+            labels_exclude=config.labels_exclude,
+            paths=config.paths,
+        ),
+    )
+
+
+class ChannelDirectory:
+    def __init__(self, settings: Settings) -> None:
+        self._default_language: Language = settings.defaults.language
+        self.plans = tuple(plan_for(channel, settings) for channel in settings.config.channels)
+        self._by_id = {plan.id: plan for plan in self.plans}
+        self._all_repos = tuple(dict.fromkeys(repo for plan in self.plans for repo in plan.repos))
+
+    def plan(self, channel: str) -> ChannelPlan | None:
+        return self._by_id.get(channel)
+
+    def allowed_repos(self, channel: str) -> frozenset[str]:
+        plan = self._by_id.get(channel)
+        repos = plan.repos if plan else self._all_repos
+        return frozenset(repo.lower() for repo in repos)
+
+    def default_repo(self, channel: str) -> str | None:
+        """The repository `#123` means here: the channel's first, or the workspace's only one."""
+        plan = self._by_id.get(channel)
+        if plan:
+            return plan.repos[0]
+        return self._all_repos[0] if len(self._all_repos) == 1 else None
+
+    def language(self, channel: str) -> Language:
+        plan = self._by_id.get(channel)
+        return plan.language if plan else self._default_language

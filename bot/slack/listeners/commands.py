@@ -1,0 +1,53 @@
+"""The slash command (`/pr` by default): a PR's card, to the asker only, with a Share button.
+
+ack() first, within Slack's 3 seconds; the card follows through the response_url.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_bolt import Ack, App, Respond
+
+from bot.errors import NotFound, PrdigestError, SourceError
+from bot.render.blocks import card_message, help_message, text_message
+from bot.render.mrkdwn import escape
+from bot.render.replies import say
+from bot.services.refs import parse_ref
+from bot.slack.deps import SlackDeps
+
+log = logging.getLogger(__name__)
+
+
+def register(app: App, deps: SlackDeps) -> None:
+    @app.command(deps.command)
+    def on_command(ack: Ack, command: dict[str, Any], respond: Respond) -> None:
+        text = (command.get("text") or "").strip()
+        channel = command.get("channel_id", "")
+        language = deps.directory.language(channel)
+        if not text or text.lower() in ("help", "?"):
+            help_ = help_message(deps.command, language)
+            ack(text=help_.text, blocks=list(help_.blocks))
+            return
+        try:
+            ref = parse_ref(text, deps.directory.default_repo(channel))
+        except PrdigestError as exc:
+            ack(text=escape(str(exc)))
+            return
+        if ref.repo.lower() not in deps.directory.allowed_repos(channel):
+            ack(text=say(language, "not_allowed", repo=ref.repo))
+            return
+        ack(text=say(language, "thinking"))
+        try:
+            snapshot = deps.cards.snapshot_by_ref(ref)
+            card = deps.cards.card(snapshot, language).card
+            message = card_message(snapshot.listing, card, share=True)
+        except NotFound:
+            message = text_message(say(language, "not_found", ref=str(ref)))
+        except SourceError:
+            message = text_message(say(language, "unavailable", ref=str(ref)))
+        except Exception:
+            log.exception("/pr %s failed", ref)
+            message = text_message(say(language, "failed"))
+        respond(text=message.text, blocks=list(message.blocks), replace_original=True, response_type="ephemeral")

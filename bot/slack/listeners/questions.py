@@ -1,0 +1,83 @@
+"""Questions: replies in a digest's thread and @mentions anywhere, answered in a thread.
+
+Bolt acknowledges events before these run (on the listener executor), so the slow part —
+GitHub, the model — never delays the HTTP answer to Slack. A placeholder is posted first so
+the asker sees something within a second; the answer replaces it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from slack_bolt import App
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot.render.replies import failure_message, reply_message, thinking_message
+from bot.slack.deps import SlackDeps
+
+log = logging.getLogger(__name__)
+
+# Message subtypes that are people writing; edits, joins and bot posts are not questions.
+_ANSWERED_SUBTYPES = {None, "thread_broadcast", "file_share"}
+_MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
+
+
+def _first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any]) -> bool:
+    """Slack retries deliveries and sends a mention twice (app_mention and message): answer once."""
+    event_id = body.get("event_id")
+    if event_id and not deps.threads.first_delivery(f"event:{event_id}"):
+        return False
+    return deps.threads.first_delivery(f"message:{event.get('channel')}:{event.get('ts')}")
+
+
+def _answer(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool) -> None:
+    channel = event["channel"]
+    language = deps.directory.language(channel)
+    question = _MENTION.sub("", event.get("text") or "").strip()
+    digest = deps.threads.digest(channel, thread_ts)
+    placeholder = client.chat_postMessage(channel=channel, thread_ts=thread_ts, **_payload(thinking_message(language)))
+    try:
+        allowed = deps.directory.allowed_repos(channel)
+        if digest is not None:
+            reply = deps.qa.in_digest_thread(digest, question, allowed, language)
+        else:
+            reply = deps.qa.on_mention(
+                question, channel, thread_ts, allowed, deps.directory.default_repo(channel), language
+            )
+        message = reply_message(reply, language, deps.command)
+    except Exception:
+        log.exception("answering a question in %s failed", channel)
+        message = failure_message(language)
+    client.chat_update(channel=channel, ts=placeholder["ts"], **_payload(message))
+
+
+def _payload(message: Any) -> dict[str, Any]:
+    return {"text": message.text, "blocks": list(message.blocks), "unfurl_links": False, "unfurl_media": False}
+
+
+def register(app: App, deps: SlackDeps) -> None:
+    @app.event("message")
+    def on_message(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
+        thread_ts = event.get("thread_ts")
+        if event.get("subtype") not in _ANSWERED_SUBTYPES or event.get("bot_id") or not thread_ts:
+            return
+        if thread_ts == event.get("ts") or deps.threads.digest(event["channel"], thread_ts) is None:
+            return  # not a reply in one of our digests' threads
+        if _first_delivery(deps, body, event):
+            _reply_safely(deps, client, event, thread_ts, mention=False)
+
+    @app.event("app_mention")
+    def on_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
+        if event.get("bot_id") or not _first_delivery(deps, body, event):
+            return
+        _reply_safely(deps, client, event, event.get("thread_ts") or event["ts"], mention=True)
+
+
+def _reply_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool) -> None:
+    try:
+        _answer(deps, client, event, thread_ts, mention=mention)
+    except SlackApiError as exc:
+        log.warning("could not reply in %s: %s", event.get("channel"), exc.response.get("error"))

@@ -1,0 +1,152 @@
+"""Publisher: a digest into a channel, exactly once per (channel, day), paced for Slack.
+
+One lead message, then the cards in its thread, several per message. Every message posted is
+written to the ledger at once; a run that was stopped halfway is finished by the next one,
+which posts only what the ledger lacks. A message that may have reached Slack without reaching
+the ledger (the process died in between) is marked pending first and looked up in the thread
+(by its metadata) before it is posted again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot.errors import PublishError
+from bot.models import Digest, DigestThread
+from bot.render.blocks import Message, lead_message, quiet_message, thread_messages
+from bot.store.ledger import PostLedger
+from bot.store.threads import ThreadStore
+
+log = logging.getLogger(__name__)
+
+# chat.postMessage: about one message per second per channel (Slack rate-limit docs).
+PACE_SECONDS = 1.0
+METADATA_EVENT = "prdigest_part"
+LEAD = 0
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    thread_ts: str | None
+    posted: int  # messages this run posted
+    already: int  # messages an earlier run had posted
+
+
+class Publisher:
+    def __init__(
+        self,
+        client: WebClient,
+        ledger: PostLedger,
+        threads: ThreadStore,
+        *,
+        pace: float = PACE_SECONDS,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._client = client
+        self._ledger = ledger
+        self._threads = threads
+        self._pace = pace
+        self._sleep = sleep
+        self._clock = clock
+        self._last_post: dict[str, float] = {}
+
+    def publish(self, channel: str, day: str, digest: Digest, *, quiet_days: str = "note") -> PublishResult:
+        entries = self._ledger.entries(channel, day)
+        if "done" in entries:
+            return PublishResult(entries.get("part:0"), 0, sum(name.startswith("part:") for name in entries))
+        if digest.shown == 0:
+            posted = 0
+            if quiet_days != "silent" and "part:0" not in entries:
+                self._post_part(channel, day, LEAD, quiet_message(digest), None, entries)
+                posted = 1
+            self._ledger.record(channel, day, "done", "1")
+            return PublishResult(None, posted, 0)
+        posted = already = 0
+        lead_ts = entries.get("part:0")
+        if lead_ts is None:
+            lead_ts = self._post_part(channel, day, LEAD, lead_message(digest), None, entries)
+            posted += 1
+        else:
+            already += 1
+        # Questions in the thread may come while the cards are still being posted.
+        self._threads.save_digest(DigestThread(channel, lead_ts, day, digest.repos, digest.language, digest.items))
+        for part, message in enumerate(thread_messages(digest), start=1):
+            if f"part:{part}" in entries:
+                already += 1
+                continue
+            self._post_part(channel, day, part, message, lead_ts, entries)
+            posted += 1
+        self._ledger.record(channel, day, "done", "1")
+        return PublishResult(lead_ts, posted, already)
+
+    def _post_part(
+        self, channel: str, day: str, part: int, message: Message, thread_ts: str | None, entries: dict[str, str]
+    ) -> str:
+        if f"pending:{part}" in entries:
+            found = self._find_posted(channel, day, part, thread_ts)
+            if found is not None:
+                self._ledger.record(channel, day, f"part:{part}", found)
+                return found
+        self._ledger.record(channel, day, f"pending:{part}", "1")
+        self._wait_turn(channel)
+        try:
+            response = self._client.chat_postMessage(
+                channel=channel,
+                text=message.text,
+                blocks=list(message.blocks),
+                thread_ts=thread_ts,
+                unfurl_links=False,
+                unfurl_media=False,
+                metadata={"event_type": METADATA_EVENT, "event_payload": {"day": day, "part": part}},
+            )
+        except SlackApiError as exc:
+            error = exc.response.get("error", "unknown_error") if exc.response is not None else "unknown_error"
+            raise PublishError(_explain(channel, str(error))) from exc
+        finally:
+            self._last_post[channel] = self._clock()
+        ts = str(response["ts"])
+        self._ledger.record(channel, day, f"part:{part}", ts)
+        return ts
+
+    def _wait_turn(self, channel: str) -> None:
+        last = self._last_post.get(channel)
+        if last is not None:
+            wait = self._pace - (self._clock() - last)
+            if wait > 0:
+                self._sleep(wait)
+
+    def _find_posted(self, channel: str, day: str, part: int, thread_ts: str | None) -> str | None:
+        """Whether a message marked pending did reach Slack (read back by its metadata)."""
+        try:
+            if thread_ts is None:
+                pages: Any = self._client.conversations_history(channel=channel, include_all_metadata=True, limit=50)
+            else:
+                pages = self._client.conversations_replies(channel=channel, ts=thread_ts, include_all_metadata=True)
+            for page in pages:
+                for message in page.get("messages", []):
+                    payload = (message.get("metadata") or {}).get("event_payload") or {}
+                    if payload.get("day") == day and payload.get("part") == part:
+                        return str(message["ts"])
+        except SlackApiError as exc:
+            log.warning("could not check whether part %s of %s's digest was posted: %s", part, channel, exc)
+        return None
+
+
+def _explain(channel: str, error: str) -> str:
+    hints = {
+        "not_in_channel": "invite the bot to the channel first (/invite @prdigest)",
+        "channel_not_found": "check the channel id in config/prdigest.toml",
+        "invalid_auth": "check SLACK_BOT_TOKEN",
+        "not_authed": "set SLACK_BOT_TOKEN",
+        "ratelimited": "Slack kept rate-limiting; the next run finishes the thread",
+    }
+    hint = hints.get(error, "the next run finishes what is missing")
+    return f"Slack refused a message in {channel} ({error}): {hint}"

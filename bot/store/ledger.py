@@ -1,0 +1,55 @@
+"""PostLedger: which messages of a channel's daily digest are already in Slack.
+
+- ledger:{channel}:{day}   7 days: hash of lead → ts, part:{i} → ts, pending:{i}, done.
+- run:{channel}            30 days: the last DigestRun, for the App Home.
+- lease post:{channel}:{day} (through CardStore-style set_nx): one poster at a time.
+
+A restarted run reads the ledger and posts only what is missing, so a thread is finished
+without any message posted twice.
+"""
+
+from __future__ import annotations
+
+from pydantic import TypeAdapter, ValidationError
+
+from bot.models import DigestRun
+from bot.store.kv import KV
+
+DAY = 24 * 3600
+LEDGER_TTL = 7 * DAY
+RUN_TTL = 30 * DAY
+
+_RUN = TypeAdapter(DigestRun)
+
+
+class PostLedger:
+    def __init__(self, kv: KV) -> None:
+        self.kv = kv
+
+    @staticmethod
+    def _key(channel: str, day: str) -> str:
+        return f"ledger:{channel}:{day}"
+
+    def entries(self, channel: str, day: str) -> dict[str, str]:
+        return {name: value.decode() for name, value in self.kv.hgetall(self._key(channel, day)).items()}
+
+    def record(self, channel: str, day: str, name: str, value: str) -> None:
+        self.kv.hset(self._key(channel, day), name, value.encode(), LEDGER_TTL)
+
+    def take_lease(self, channel: str, day: str, token: str, ttl_seconds: float) -> bool:
+        return self.kv.set_nx(f"lock:post:{channel}:{day}", token.encode(), int(ttl_seconds * 1000))
+
+    def release_lease(self, channel: str, day: str, token: str) -> None:
+        self.kv.delete_if(f"lock:post:{channel}:{day}", token.encode())
+
+    def save_run(self, run: DigestRun) -> None:
+        self.kv.set(f"run:{run.channel}", _RUN.dump_json(run), RUN_TTL)
+
+    def last_run(self, channel: str) -> DigestRun | None:
+        raw = self.kv.get(f"run:{channel}")
+        if raw is None:
+            return None
+        try:
+            return _RUN.validate_json(raw)
+        except ValidationError:
+            return None

@@ -1,0 +1,55 @@
+"""ThreadStore: what conversations need to survive a restart or land on another replica.
+
+- digest:{channel}:{thread_ts}   30 days: the digest a thread belongs to (its cards).
+- turns:{channel}:{thread_ts}    30 days, last 20: earlier questions and answers of a thread,
+  since Slack's conversations.replies is too rate-limited to re-read threads.
+- seen:{id}                      1 hour: a Slack delivery already handled (Slack retries span ~5 min).
+"""
+
+from __future__ import annotations
+
+from pydantic import TypeAdapter, ValidationError
+
+from bot.models import DigestThread, Turn
+from bot.store.kv import KV
+
+DAY = 24 * 3600
+THREAD_TTL = 30 * DAY
+TURNS_KEPT = 20
+SEEN_TTL_MS = 3600 * 1000
+
+_THREAD = TypeAdapter(DigestThread)
+_TURN = TypeAdapter(Turn)
+
+
+class ThreadStore:
+    def __init__(self, kv: KV) -> None:
+        self.kv = kv
+
+    def first_delivery(self, delivery_id: str) -> bool:
+        """True the first time an id is seen, by any replica; False for a retry or a twin."""
+        return self.kv.set_nx(f"seen:{delivery_id}", b"1", SEEN_TTL_MS)
+
+    def save_digest(self, thread: DigestThread) -> None:
+        self.kv.set(f"digest:{thread.channel}:{thread.thread_ts}", _THREAD.dump_json(thread), THREAD_TTL)
+
+    def digest(self, channel: str, thread_ts: str) -> DigestThread | None:
+        raw = self.kv.get(f"digest:{channel}:{thread_ts}")
+        if raw is None:
+            return None
+        try:
+            return _THREAD.validate_json(raw)
+        except ValidationError:
+            return None
+
+    def add_turn(self, channel: str, thread_ts: str, turn: Turn) -> None:
+        self.kv.push(f"turns:{channel}:{thread_ts}", _TURN.dump_json(turn), TURNS_KEPT, THREAD_TTL)
+
+    def turns(self, channel: str, thread_ts: str) -> list[Turn]:
+        turns: list[Turn] = []
+        for raw in self.kv.items(f"turns:{channel}:{thread_ts}"):
+            try:
+                turns.append(_TURN.validate_json(raw))
+            except ValidationError:
+                continue
+        return turns

@@ -1,0 +1,668 @@
+"""A fake Slack Web API (`/api/<method>`) and `response_url` endpoint for the real slack_sdk and Bolt.
+
+Point clients at it with `WebClient(token="xoxb-test", base_url=fake.api_url)`. It stores what the
+bot posts (messages, threads, ephemerals, Home views, response_url payloads), refuses what Slack
+would refuse (Block Kit limits, unknown channels, per-channel pacing) and records each refusal in
+`.rejections` and each "accepted but wrong" call in `.warnings`, so a test can assert both are empty.
+It does not send events: Bolt is driven separately with signed requests.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import copy
+import itertools
+import json
+import math
+import threading
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs
+
+from tests.fakes.server import LoopbackServer, RecordedRequest, Response
+
+API_PREFIX = "/api/"
+RESPONSE_PREFIX = "/response/"
+PERMALINK_BASE = "https://fake.slack"
+TEAM_ID, TEAM_NAME = "T0TEST", "Fake Team"
+BOT_NAME, BOT_USER_ID, BOT_ID, APP_ID = "prdigest", "UBOT", "BBOT", "AFAKE"
+HUMAN_USER_ID = "UHUMAN"
+
+# Block Kit limits: https://docs.slack.dev/reference/block-kit/blocks and the `*_max_length`
+# attributes in slack_sdk/models/blocks/{blocks,block_elements}.py (the SDK checks them only for
+# model objects, never for dict blocks, so the fake is where a dict that breaks them gets caught).
+MAX_MESSAGE_BLOCKS = 50
+MAX_VIEW_BLOCKS = 100  # modals and the Home tab
+MAX_SECTION_TEXT = 3000
+MAX_SECTION_FIELDS = 10
+MAX_FIELD_TEXT = 2000
+MAX_HEADER_TEXT = 150  # and plain_text only
+MAX_CONTEXT_ELEMENTS = 10
+MAX_CONTEXT_ACTIONS_ELEMENTS = 5
+MAX_ACTIONS_ELEMENTS = 25
+MAX_BUTTON_TEXT = 75
+MAX_BUTTON_VALUE = 2000
+MAX_BUTTON_URL = 3000
+MAX_ACTION_ID = 255
+MAX_BLOCK_ID = 255
+# Undocumented aggregate: Slack answers msg_blocks_too_long from ~12-13k characters of text in one
+# message's blocks (bolt-js#2509); 12,000 is the documented cap for markdown blocks.
+MAX_BLOCKS_TOTAL_CHARS = 12_000
+MAX_UPDATE_TEXT = 4000  # chat.update answers msg_too_long above this (chat.postMessage truncates at 40k)
+MAX_PRIVATE_METADATA = 3000  # Home views: https://docs.slack.dev/reference/views/home-tab-views
+RESPONSE_URL_USES = 5  # "up to 5 times within 30 minutes" (slash commands / interactivity docs)
+# conversations.replies for commercially distributed non-Marketplace apps: limit default and max 15.
+REPLIES_LIMIT = 15
+
+# The block types slack_sdk 3.48 models (slack_sdk/models/blocks/blocks.py); anything else is a typo.
+BLOCK_TYPES = frozenset(
+    {
+        "section", "divider", "image", "actions", "context", "context_actions", "input", "file", "call",
+        "header", "markdown", "video", "rich_text", "table", "task_card", "plan", "alert", "card",
+        "container", "carousel", "auth_provider",
+    }
+)  # fmt: skip
+TEXT_TYPES = ("plain_text", "mrkdwn")
+JSON_ARGS = ("blocks", "metadata", "view", "attachments")  # form bodies carry these as JSON strings
+FIRST_TS_MICROS = 1_700_000_000_000_100  # "1700000000.000100"
+TS_STEP_MICROS = 100
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A call Slack refused (in `.rejections`) or accepted although it is wrong (in `.warnings`)."""
+
+    method: str
+    error: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class _Fault:
+    status: int
+    error: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class _Refused(Exception):
+    """Raised inside a method handler; becomes `{"ok": false, "error": ...}` in one place (_refuse)."""
+
+    def __init__(
+        self, error: str, detail: str = "", *, status: int = 200, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(error)
+        self.error, self.detail, self.status, self.headers = error, detail, status, headers or {}
+        self.injected = False  # fail_next / rate_limit_next: the test asked for it, not a rejection
+
+
+class FakeSlack(LoopbackServer):
+    def __init__(self, *, latency: float = 0.0, port: int = 0, bot_token: str = "xoxb-test") -> None:
+        super().__init__(latency=latency, port=port)
+        self.bot_token = bot_token
+        self.channels: set[str] = set()  # when non-empty, any other channel is channel_not_found
+        self.not_in_channel: set[str] = set()  # channels the bot is not a member of
+        self.channel_info: dict[str, dict[str, Any]] = {}  # channel → overrides for conversations.info
+        self.enforce_pacing = False  # chat.postMessage ≈ 1 message/s/channel (docs.slack.dev rate limits)
+        self.min_interval = 1.0
+        self.replies_limit = REPLIES_LIMIT
+        self.method_latency: dict[str, float] = {}
+        self.rejections: list[Problem] = []
+        self.warnings: list[Problem] = []
+        self.ephemeral: list[dict[str, Any]] = []
+        self.statuses: list[dict[str, Any]] = []  # assistant.threads.setStatus calls
+        self.home_views: dict[str, dict[str, Any]] = {}
+        self.responses: dict[str, list[dict[str, Any]]] = {}  # response_url id → payloads
+        self._state_lock = threading.RLock()
+        self._calls: list[tuple[str, dict[str, Any]]] = []
+        self._messages: list[dict[str, Any]] = []  # every stored message, in posting order
+        self._faults: defaultdict[str, deque[_Fault]] = defaultdict(deque)
+        self._last_post: dict[str, float] = {}  # channel → monotonic time of the last accepted post
+        self._response_uses: dict[str, int] = {}
+        self._ts_counter = itertools.count()
+        self._ids = itertools.count(1)
+        self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "auth.test": self._auth_test,
+            "chat.postMessage": self._post_message,
+            "chat.update": self._update,
+            "chat.postEphemeral": self._post_ephemeral,
+            "chat.delete": self._delete,
+            "chat.getPermalink": self._permalink,
+            "conversations.replies": self._replies,
+            "conversations.info": self._info,
+            "assistant.threads.setStatus": self._set_status,
+            "views.publish": self._publish_view,
+            "reactions.add": lambda args: {},
+        }
+
+    @property
+    def api_url(self) -> str:
+        return self.url + API_PREFIX
+
+    # -- setup and faults ------------------------------------------------------------------
+
+    def new_response_url(self) -> str:
+        """A fresh response_url, as Slack puts in slash command and interaction payloads."""
+        with self._state_lock:
+            hook_id = f"R{next(self._ids):04d}"
+            self._response_uses[hook_id] = 0
+            self.responses[hook_id] = []
+        return f"{self.url}{RESPONSE_PREFIX}{hook_id}"
+
+    def add_message(self, channel: str, text: str, *, user: str = HUMAN_USER_ID, thread_ts: str | None = None) -> str:
+        """Seed a message from a person (no API call, no checks); returns its ts."""
+        with self._state_lock:
+            return self._store(channel, {"text": text, "thread_ts": thread_ts}, user=user, bot_id=None)["ts"]
+
+    def fail_next(self, method: str, error: str = "internal_error", times: int = 1, status: int = 200) -> None:
+        """The next `times` calls of `method` answer `{"ok": false, "error": error}` with HTTP `status`."""
+        self._queue(method, _Fault(status, error), times)
+
+    def rate_limit_next(self, method: str, times: int = 1, retry_after: int = 1) -> None:
+        self._queue(method, _Fault(429, "ratelimited", {"Retry-After": str(retry_after)}), times)
+
+    def _queue(self, method: str, fault: _Fault, times: int) -> None:
+        with self._state_lock:
+            self._faults[method].extend(fault for _ in range(times))
+
+    # -- inspection ------------------------------------------------------------------------
+
+    def calls(self, method: str) -> list[dict[str, Any]]:
+        """Parsed arguments of every call of `method` (accepted or not), oldest first; no token."""
+        with self._state_lock:
+            return [copy.deepcopy(args) for name, args in self._calls if name == method]
+
+    def messages(self, channel: str) -> list[dict[str, Any]]:
+        """Top-level messages in `channel`, oldest first (broadcast replies stay in thread())."""
+        return self._select(lambda m: m["channel"] == channel and m["thread_ts"] is None)
+
+    def thread(self, channel: str, thread_ts: str) -> list[dict[str, Any]]:
+        """Replies to `thread_ts`, oldest first, without the parent."""
+        return self._select(lambda m: m["channel"] == channel and m["thread_ts"] == thread_ts)
+
+    def all_messages(self) -> list[dict[str, Any]]:
+        return self._select(lambda m: True)
+
+    def message(self, channel: str, ts: str) -> dict[str, Any]:
+        found = self._select(lambda m: m["channel"] == channel and m["ts"] == ts)
+        if not found:
+            raise KeyError((channel, ts))
+        return found[0]
+
+    def _select(self, keep: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+        with self._state_lock:
+            return [copy.deepcopy(m) for m in self._messages if keep(m)]
+
+    # -- serving ---------------------------------------------------------------------------
+
+    def handle(self, request: RecordedRequest) -> Response:
+        if request.method == "POST" and request.path.startswith(RESPONSE_PREFIX):
+            return self._response_url(request.path.removeprefix(RESPONSE_PREFIX), request)
+        if not request.path.startswith(API_PREFIX):
+            return Response(404, {"content-type": "text/plain"}, b"Not Found")
+        method = request.path.removeprefix(API_PREFIX)
+        try:
+            args, token = _parse_args(request)
+        except ValueError as exc:
+            return self._refuse(method, _Refused("invalid_json", str(exc)))
+        with self._state_lock:
+            self._calls.append((method, copy.deepcopy(args)))
+        self.sleep(self.method_latency.get(method, 0.0))  # outside the lock: other calls proceed
+        try:
+            with self._state_lock:
+                payload = self._call(method, args, token)
+        except _Refused as refused:
+            return self._refuse(method, refused)
+        return Response.json({"ok": True, **payload})
+
+    def _call(self, method: str, args: dict[str, Any], token: str | None) -> dict[str, Any]:
+        if not token:
+            raise _Refused("not_authed", "no token in the Authorization header or the body")
+        if token != self.bot_token:
+            raise _Refused("invalid_auth", "token does not match fake.bot_token")
+        faults = self._faults.get(method)
+        if faults:
+            fault = faults.popleft()
+            refused = _Refused(fault.error, "injected", status=fault.status, headers=fault.headers)
+            refused.injected = True
+            raise refused
+        handler = self._handlers.get(method)
+        if handler is None:
+            raise _Refused("unknown_method", method)
+        return handler(args)
+
+    def _refuse(self, method: str, refused: _Refused) -> Response:
+        if not refused.injected:
+            with self._state_lock:
+                self.rejections.append(Problem(method, refused.error, refused.detail))
+        body: dict[str, Any] = {"ok": False, "error": refused.error}
+        if refused.detail and not refused.injected:
+            # Slack explains invalid_blocks this way; slack_sdk shows it in SlackApiError's message.
+            body["response_metadata"] = {"messages": [f"[ERROR] {refused.detail}"]}
+        return Response.json(body, refused.status, refused.headers)
+
+    def _warn(self, method: str, error: str, detail: str) -> None:
+        self.warnings.append(Problem(method, error, detail))
+
+    # -- methods (called with the state lock held) -----------------------------------------
+
+    def _auth_test(self, args: dict[str, Any]) -> dict[str, Any]:
+        # Bolt reads user_id and bot_id to ignore the bot's own events (IgnoringSelfEvents).
+        return {
+            "url": f"{PERMALINK_BASE}/",
+            "team": TEAM_NAME,
+            "user": BOT_NAME,
+            "team_id": TEAM_ID,
+            "user_id": BOT_USER_ID,
+            "bot_id": BOT_ID,
+            "is_enterprise_install": False,
+        }
+
+    def _post_message(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args, "channel", member=True)
+        self._check_pacing(channel)
+        self._check_message("chat.postMessage", args)
+        thread_ts = self._thread_root(channel, args.get("thread_ts"))
+        message = self._store(channel, {**args, "thread_ts": thread_ts}, user=BOT_USER_ID, bot_id=BOT_ID)
+        self._last_post[channel] = message["posted_at"]
+        return {"channel": channel, "ts": message["ts"], "message": self._wire(message)}
+
+    def _update(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args, "channel")
+        message = self._find(channel, args.get("ts"))
+        text = args.get("text")
+        if isinstance(text, str) and len(text) > MAX_UPDATE_TEXT:
+            raise _Refused("msg_too_long", f"text is {len(text)} characters (max {MAX_UPDATE_TEXT})")
+        self._check_message("chat.update", args)
+        for key in ("text", "blocks", "metadata"):  # what is not sent is kept, as Slack does
+            if key in args:
+                message[key] = args[key]
+        return {"channel": channel, "ts": message["ts"], "text": message["text"], "message": self._wire(message)}
+
+    def _post_ephemeral(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args, "channel", member=True)
+        if not args.get("user"):
+            raise _Refused("user_not_found")
+        self._check_message("chat.postEphemeral", args)
+        ts = self._next_ts()
+        self.ephemeral.append(
+            {
+                "channel": channel,
+                "user": args["user"],
+                "text": args.get("text"),
+                "blocks": args.get("blocks"),
+                "thread_ts": args.get("thread_ts"),
+                "message_ts": ts,
+                "posted_at": time.monotonic(),
+            }
+        )
+        return {"message_ts": ts}
+
+    def _delete(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args, "channel")
+        message = self._find(channel, args.get("ts"))
+        self._messages.remove(message)  # replies stay, as in Slack (their parent becomes a tombstone)
+        return {"channel": channel, "ts": message["ts"]}
+
+    def _permalink(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args, "channel")
+        message = self._find(channel, args.get("message_ts"))
+        ts = message["ts"]
+        return {"channel": channel, "permalink": f"{PERMALINK_BASE}/archives/{channel}/p{ts.replace('.', '')}"}
+
+    def _replies(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args, "channel", member=True)
+        anchor = self._find(channel, args.get("ts"), error="thread_not_found")
+        root_ts = anchor["thread_ts"] or anchor["ts"]  # a reply's ts finds its whole thread
+        thread = [m for m in self._messages if m["channel"] == channel and root_ts in (m["ts"], m["thread_ts"])]
+        limit = min(_positive_int(args.get("limit"), self.replies_limit), self.replies_limit)
+        start = _cursor_index(args.get("cursor"), thread)
+        page, rest = thread[start : start + limit], thread[start + limit :]
+        next_cursor = _encode_cursor(rest[0]["ts"]) if rest else ""
+        return {
+            "messages": [self._wire(m) for m in page],
+            "has_more": bool(rest),
+            "response_metadata": {"next_cursor": next_cursor},
+        }
+
+    def _info(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args, "channel")
+        info = {
+            "id": channel,
+            "name": channel.lower(),
+            "is_channel": True,
+            "is_private": False,
+            "is_shared": False,
+            "is_ext_shared": False,
+            "is_member": channel not in self.not_in_channel,
+        }
+        return {"channel": {**info, **self.channel_info.get(channel, {})}}
+
+    def _set_status(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args, "channel_id")
+        if not args.get("thread_ts") or "status" not in args:
+            raise _Refused("invalid_arguments", "channel_id, thread_ts and status are required")
+        self.statuses.append(
+            {
+                "channel_id": channel,
+                "thread_ts": args["thread_ts"],
+                "status": args["status"],
+                "posted_at": time.monotonic(),
+            }
+        )
+        return {}
+
+    def _publish_view(self, args: dict[str, Any]) -> dict[str, Any]:
+        view, user_id = args.get("view"), args.get("user_id")
+        if not user_id:
+            raise _Refused("invalid_arguments", "user_id is required")
+        if not isinstance(view, dict) or view.get("type") != "home":
+            raise _Refused("invalid_arguments", "view must be an object with type 'home'")
+        if len(str(view.get("private_metadata", ""))) > MAX_PRIVATE_METADATA:
+            raise _Refused("invalid_arguments", f"private_metadata exceeds {MAX_PRIVATE_METADATA} characters")
+        problem = check_blocks(view.get("blocks", []), max_blocks=MAX_VIEW_BLOCKS)
+        if problem:
+            raise _Refused(*problem)
+        self.home_views[user_id] = copy.deepcopy(view)
+        return {"view": {"id": f"V{next(self._ids):08d}", "team_id": TEAM_ID, **view, "hash": self._next_ts()}}
+
+    # -- response_url ----------------------------------------------------------------------
+
+    def _response_url(self, hook_id: str, request: RecordedRequest) -> Response:
+        # Webhooks answer in plain text: "ok", or the error code with a 4xx status.
+        try:
+            payload = json.loads(request.body or b"{}")
+        except ValueError:
+            payload = None
+        with self._state_lock:
+            if hook_id not in self._response_uses:
+                return self._hook_error(hook_id, 404, "no_service", "unknown response_url")
+            self._response_uses[hook_id] += 1
+            if self._response_uses[hook_id] > RESPONSE_URL_USES:
+                return self._hook_error(hook_id, 404, "used_url", f"more than {RESPONSE_URL_USES} uses")
+            if not isinstance(payload, dict):
+                return self._hook_error(hook_id, 400, "invalid_payload", "body is not a JSON object")
+            try:
+                if not payload.get("delete_original"):
+                    self._check_message(f"response_url {hook_id}", payload)
+            except _Refused as refused:
+                return self._hook_error(hook_id, 400, refused.error, refused.detail)
+            self.responses[hook_id].append(copy.deepcopy(payload))
+        return Response(200, {"content-type": "text/plain"}, b"ok")
+
+    def _hook_error(self, hook_id: str, status: int, error: str, detail: str) -> Response:
+        self.rejections.append(Problem(f"response_url {hook_id}", error, detail))
+        return Response(status, {"content-type": "text/plain"}, error.encode())
+
+    # -- checks shared by the methods ------------------------------------------------------
+
+    def _channel(self, args: dict[str, Any], name: str, *, member: bool = False) -> str:
+        channel = args.get(name)
+        if not isinstance(channel, str) or not channel or (self.channels and channel not in self.channels):
+            raise _Refused("channel_not_found", f"{name}={channel!r}")
+        if member and channel in self.not_in_channel:
+            raise _Refused("not_in_channel", channel)
+        return channel
+
+    def _check_pacing(self, channel: str) -> None:
+        if not self.enforce_pacing or channel not in self._last_post:
+            return
+        since = time.monotonic() - self._last_post[channel]
+        if since < self.min_interval:
+            wait = max(1, math.ceil(self.min_interval - since))  # Retry-After is whole seconds
+            detail = f"{since:.3f}s after the previous post to {channel} (min {self.min_interval}s)"
+            raise _Refused("ratelimited", detail, status=429, headers={"Retry-After": str(wait)})
+
+    def _check_message(self, method: str, args: dict[str, Any]) -> None:
+        """Raise what Slack would answer for this text/blocks/metadata; warn on a missing fallback."""
+        text, blocks, markdown = args.get("text"), args.get("blocks"), args.get("markdown_text")
+        if markdown is not None and (text is not None or blocks is not None):
+            raise _Refused("markdown_text_conflict")
+        has_text = (isinstance(text, str) and bool(text.strip())) or bool(markdown)
+        if not blocks and not has_text and not args.get("attachments"):
+            raise _Refused("no_text", "neither text nor blocks")
+        if blocks is not None:
+            problem = check_blocks(blocks, max_blocks=MAX_MESSAGE_BLOCKS, max_total_chars=MAX_BLOCKS_TOTAL_CHARS)
+            if problem:
+                raise _Refused(*problem)
+        if blocks and not has_text:
+            # Accepted by Slack, but notifications and screen readers only use the top-level text.
+            self._warn(method, "missing_text", "blocks without a top-level text fallback")
+        metadata = args.get("metadata")
+        if metadata is not None and not (
+            isinstance(metadata, dict)
+            and isinstance(metadata.get("event_type"), str)
+            and isinstance(metadata.get("event_payload"), dict)
+        ):
+            raise _Refused("invalid_metadata_format", "metadata needs event_type (str) and event_payload (object)")
+
+    def _thread_root(self, channel: str, thread_ts: Any) -> str | None:
+        if not thread_ts:
+            return None
+        parent = next((m for m in self._messages if m["channel"] == channel and m["ts"] == thread_ts), None)
+        # An unknown parent is accepted silently: in Bolt-driven tests it is a user's message the
+        # fake never saw (seed it with add_message when the thread's history matters).
+        if parent is not None and parent["thread_ts"] is not None:
+            # "Avoid using a reply's ts value; use its parent instead" (chat.postMessage docs).
+            self._warn("chat.postMessage", "reply_ts_as_thread_ts", f"{thread_ts} is a reply in {parent['thread_ts']}")
+            return str(parent["thread_ts"])
+        return str(thread_ts)
+
+    # -- storage ---------------------------------------------------------------------------
+
+    def _next_ts(self) -> str:
+        micros = FIRST_TS_MICROS + TS_STEP_MICROS * next(self._ts_counter)
+        return f"{micros // 1_000_000}.{micros % 1_000_000:06d}"
+
+    def _store(self, channel: str, args: dict[str, Any], *, user: str, bot_id: str | None) -> dict[str, Any]:
+        message = {
+            "channel": channel,
+            "ts": self._next_ts(),
+            "thread_ts": args.get("thread_ts"),
+            "text": args.get("text"),
+            "blocks": copy.deepcopy(args.get("blocks")),
+            "metadata": copy.deepcopy(args.get("metadata")),
+            "user": user,
+            "bot_id": bot_id,
+            "reply_broadcast": _flag(args.get("reply_broadcast")),
+            "unfurl_links": args.get("unfurl_links"),
+            "unfurl_media": args.get("unfurl_media"),
+            "posted_at": time.monotonic(),
+        }
+        self._messages.append(message)
+        return message
+
+    def _find(self, channel: str, ts: Any, error: str = "message_not_found") -> dict[str, Any]:
+        for message in self._messages:
+            if message["channel"] == channel and message["ts"] == ts:
+                return message
+        raise _Refused(error, f"no message {ts!r} in {channel}")
+
+    def _wire(self, message: dict[str, Any]) -> dict[str, Any]:
+        """A message as conversations.replies and chat.postMessage return it."""
+        wire: dict[str, Any] = {"type": "message", "ts": message["ts"], "text": message["text"] or ""}
+        wire["user"] = message["user"]
+        if message["bot_id"]:
+            wire |= {"bot_id": message["bot_id"], "app_id": APP_ID, "team": TEAM_ID}
+        for key in ("blocks", "metadata"):
+            if message[key] is not None:
+                wire[key] = copy.deepcopy(message[key])
+        if message["thread_ts"]:
+            parent = next(
+                (m for m in self._messages if (m["channel"], m["ts"]) == (message["channel"], message["thread_ts"])),
+                None,
+            )
+            wire["thread_ts"] = message["thread_ts"]
+            wire["parent_user_id"] = parent["user"] if parent else None
+            if message["reply_broadcast"]:
+                wire["subtype"] = "thread_broadcast"
+            return wire
+        replies = [m for m in self._messages if m["channel"] == message["channel"] and m["thread_ts"] == message["ts"]]
+        if replies:
+            wire |= {
+                "thread_ts": message["ts"],
+                "reply_count": len(replies),
+                "reply_users": sorted({m["user"] for m in replies}),
+                "latest_reply": replies[-1]["ts"],
+            }
+        return wire
+
+
+# -- Block Kit validation (pure) -------------------------------------------------------------
+
+
+def check_blocks(blocks: Any, *, max_blocks: int, max_total_chars: int | None = None) -> tuple[str, str] | None:
+    """The (error, detail) Slack would answer for `blocks`, or None if it would accept them."""
+    if not isinstance(blocks, list) or not all(isinstance(block, dict) for block in blocks):
+        return "invalid_blocks_format", "blocks must be a JSON array of objects"
+    if len(blocks) > max_blocks:
+        return "invalid_blocks", f"msg_blocks_too_many: {len(blocks)} blocks (max {max_blocks})"
+    problems = [f"blocks[{i}]: {p}" for i, block in enumerate(blocks) for p in _block_problems(block)]
+    if problems:
+        return "invalid_blocks", "; ".join(problems)
+    total = _text_chars(blocks)
+    if max_total_chars is not None and total > max_total_chars:
+        return "msg_blocks_too_long", f"{total} characters of text in blocks (max {max_total_chars})"
+    return None
+
+
+def _block_problems(block: dict[str, Any]) -> list[str]:
+    kind = block.get("type")
+    if kind not in BLOCK_TYPES:
+        return [f"unknown block type {kind!r}"]
+    problems = _too_long(block.get("block_id"), MAX_BLOCK_ID, "block_id")
+    if kind == "section":
+        problems += _section_problems(block)
+    elif kind == "header":
+        problems += _text_problems(block.get("text"), "text", MAX_HEADER_TEXT, plain_only=True)
+    elif kind == "context":
+        problems += _count_problems(block.get("elements"), MAX_CONTEXT_ELEMENTS)
+    elif kind == "context_actions":
+        problems += _count_problems(block.get("elements"), MAX_CONTEXT_ACTIONS_ELEMENTS)
+    elif kind == "actions":
+        elements = block.get("elements")
+        problems += _count_problems(elements, MAX_ACTIONS_ELEMENTS)
+        for i, element in enumerate(elements if isinstance(elements, list) else []):
+            problems += _element_problems(element, f"elements[{i}]")
+    return problems
+
+
+def _section_problems(block: dict[str, Any]) -> list[str]:
+    text, fields, accessory = block.get("text"), block.get("fields"), block.get("accessory")
+    if text is None and not fields:
+        return ["a section needs text or fields"]
+    problems = _text_problems(text, "text", MAX_SECTION_TEXT) if text is not None else []
+    if fields is not None:
+        problems += _count_problems(fields, MAX_SECTION_FIELDS, "fields")
+        for i, item in enumerate(fields if isinstance(fields, list) else []):
+            problems += _text_problems(item, f"fields[{i}]", MAX_FIELD_TEXT)
+    if accessory is not None:
+        problems += _element_problems(accessory, "accessory")
+    return problems
+
+
+def _element_problems(element: Any, where: str) -> list[str]:
+    if not isinstance(element, dict):
+        return [f"{where} must be an object"]
+    problems = _too_long(element.get("action_id"), MAX_ACTION_ID, f"{where}.action_id")
+    if element.get("type") == "button":
+        problems += _text_problems(element.get("text"), f"{where}.text", MAX_BUTTON_TEXT, plain_only=True)
+        problems += _too_long(element.get("value"), MAX_BUTTON_VALUE, f"{where}.value")
+        problems += _too_long(element.get("url"), MAX_BUTTON_URL, f"{where}.url")
+    return problems
+
+
+def _text_problems(obj: Any, where: str, limit: int, *, plain_only: bool = False) -> list[str]:
+    allowed = ("plain_text",) if plain_only else TEXT_TYPES
+    if not isinstance(obj, dict) or obj.get("type") not in allowed or not isinstance(obj.get("text"), str):
+        return [f"{where} must be a {' or '.join(allowed)} text object"]
+    if not obj["text"]:
+        return [f"{where}.text must be more than 0 characters"]
+    return _too_long(obj["text"], limit, f"{where}.text")
+
+
+def _count_problems(items: Any, limit: int, where: str = "elements") -> list[str]:
+    if not isinstance(items, list):
+        return [f"{where} must be an array"]
+    return [f"{where} has {len(items)} items (max {limit})"] if len(items) > limit else []
+
+
+def _too_long(value: Any, limit: int, where: str) -> list[str]:
+    if value is None:
+        return []
+    size = len(str(value))
+    return [f"{where} is {size} characters (max {limit})"] if size > limit else []
+
+
+def _text_chars(node: Any) -> int:
+    """Characters in every "text" string anywhere in the blocks (text objects, markdown blocks)."""
+    if isinstance(node, list):
+        return sum(_text_chars(item) for item in node)
+    if isinstance(node, dict):
+        own = len(node["text"]) if isinstance(node.get("text"), str) else 0
+        return own + sum(_text_chars(value) for value in node.values() if isinstance(value, dict | list))
+    return 0
+
+
+# -- request parsing -------------------------------------------------------------------------
+
+
+def _parse_args(request: RecordedRequest) -> tuple[dict[str, Any], str | None]:
+    """The call's arguments (query string + JSON or form body) and its token.
+
+    slack_sdk's sync WebClient POSTs every method, even those it declares as GET, with a form body
+    (bools as "1"/"0") or, for chat.*/views.*/assistant.*, a JSON body; a token in the body counts too.
+    """
+    args: dict[str, Any] = dict(request.query)
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json":
+        body = json.loads(request.body or b"{}")
+        if not isinstance(body, dict):
+            raise ValueError("JSON body must be an object")
+        args.update(body)
+    elif request.body:
+        form = parse_qs(request.body.decode(), keep_blank_values=True)
+        args.update({key: values[0] for key, values in form.items()})
+    for key in JSON_ARGS:
+        if isinstance(args.get(key), str):
+            # Left as a string if it is not JSON: validation answers invalid_blocks_format etc.
+            with contextlib.suppress(ValueError):
+                args[key] = json.loads(args[key])
+    header = request.headers.get("authorization", "")
+    token = header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else None
+    body_token = args.pop("token", None)
+    return args, token or body_token
+
+
+def _flag(value: Any) -> bool:
+    return value is True or str(value).lower() in ("1", "true")
+
+
+def _positive_int(value: Any, default: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return default
+    return number if number > 0 else default
+
+
+def _encode_cursor(ts: str) -> str:
+    # Slack's cursors are base64 of "next_ts:<ts>"; opaque to clients, stable while messages arrive.
+    return base64.b64encode(f"next_ts:{ts}".encode()).decode()
+
+
+def _cursor_index(cursor: Any, thread: list[dict[str, Any]]) -> int:
+    if not cursor:
+        return 0
+    try:
+        ts = base64.b64decode(str(cursor), validate=True).decode().removeprefix("next_ts:")
+    except (binascii.Error, UnicodeDecodeError) as exc:
+        raise _Refused("invalid_cursor", str(cursor)) from exc
+    for index, message in enumerate(thread):
+        if message["ts"] >= ts:
+            return index
+    return len(thread)
