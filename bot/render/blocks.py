@@ -197,9 +197,10 @@ def _card_fallback(listing: PRListing, card: Card, with_repo: bool) -> str:
     return clip(escape(line), MAX_FALLBACK_LINE_CHARS)
 
 
-def card_message(listing: PRListing, card: Card, *, share: bool = False) -> Message:
-    """One card (for /pr and answers); `share` adds the button that posts it to the channel."""
-    blocks = card_blocks(listing, card)
+def card_message(listing: PRListing, card: Card, *, share: bool = False, intro: str | None = None) -> Message:
+    """One card (for /pr and answers); `share` adds the button that posts it to the channel;
+    `intro` is a line of already-safe mrkdwn shown above it."""
+    blocks = ([_section(intro)] if intro else []) + card_blocks(listing, card)
     if share:
         button = ButtonElement(
             text=PlainTextObject(text=_WORDS[card.language]["share"]),
@@ -209,7 +210,7 @@ def card_message(listing: PRListing, card: Card, *, share: bool = False) -> Mess
         )
         blocks.append(ActionsBlock(elements=[button]).to_dict())
     text = f"{escape(verdict_label(card))} · {_card_fallback(listing, card, with_repo=True)}"
-    return _message(text, blocks)
+    return _message(f"{intro}\n{text}" if intro else text, blocks)
 
 
 def _digest_title(digest: Digest) -> str:

@@ -66,8 +66,7 @@ def reply_message(reply: Reply, language: Language, command: str) -> Message:
         return text_message(body)
     if reply.kind == "card" and reply.about is not None and reply.card is not None:
         intro = say(language, "model_failed" if reply.model_failed else "no_model")
-        card = card_message(reply.about, reply.card)
-        return Message(text=f"{intro}\n{card.text}", blocks=(*text_message(intro).blocks, *card.blocks))
+        return card_message(reply.about, reply.card, intro=intro)
     if reply.kind == "choose":
         lines = [say(language, "choose"), *(_listing_line(listing) for listing in reply.choices)]
         return text_message("\n".join(lines))

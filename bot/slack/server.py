@@ -39,15 +39,19 @@ def wsgi_app(parts: SlackParts) -> WsgiApp:
     return application
 
 
-def serve_http(parts: SlackParts, host: str, port: int, *, on_ready: Callable[[str], None] | None = None) -> None:
+def http_server(parts: SlackParts, host: str, port: int) -> Any:
+    """A waitress server for the app (port 0 picks a free one: see `.effective_port`)."""
     from waitress import create_server
 
-    server = create_server(wsgi_app(parts), host=host, port=port, threads=HTTP_THREADS, ident="prdigest")
-    bound = server.getsockname() if hasattr(server, "getsockname") else (host, port)
+    return create_server(wsgi_app(parts), host=host, port=port, threads=HTTP_THREADS, ident="prdigest")
+
+
+def serve_http(parts: SlackParts, host: str, port: int, *, on_ready: Callable[[str], None] | None = None) -> None:
+    server = http_server(parts, host, port)
     parts.scheduler.start()
     _stop_on_signals(server.close)
     if on_ready:
-        on_ready(f"http://{bound[0]}:{bound[1]}{EVENTS_PATH}")
+        on_ready(f"http://{host}:{server.effective_port}{EVENTS_PATH}")
     try:
         server.run()
     finally:

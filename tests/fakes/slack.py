@@ -103,28 +103,8 @@ class _Refused(Exception):
 class FakeSlack(LoopbackServer):
     def __init__(self, *, latency: float = 0.0, port: int = 0, bot_token: str = "xoxb-test") -> None:
         super().__init__(latency=latency, port=port)
-        self.bot_token = bot_token
-        self.channels: set[str] = set()  # when non-empty, any other channel is channel_not_found
-        self.not_in_channel: set[str] = set()  # channels the bot is not a member of
-        self.channel_info: dict[str, dict[str, Any]] = {}  # channel → overrides for conversations.info
-        self.enforce_pacing = False  # chat.postMessage ≈ 1 message/s/channel (docs.slack.dev rate limits)
-        self.min_interval = 1.0
-        self.replies_limit = REPLIES_LIMIT
-        self.method_latency: dict[str, float] = {}
-        self.rejections: list[Problem] = []
-        self.warnings: list[Problem] = []
-        self.ephemeral: list[dict[str, Any]] = []
-        self.statuses: list[dict[str, Any]] = []  # assistant.threads.setStatus calls
-        self.home_views: dict[str, dict[str, Any]] = {}
-        self.responses: dict[str, list[dict[str, Any]]] = {}  # response_url id → payloads
+        self._bot_token = bot_token
         self._state_lock = threading.RLock()
-        self._calls: list[tuple[str, dict[str, Any]]] = []
-        self._messages: list[dict[str, Any]] = []  # every stored message, in posting order
-        self._faults: defaultdict[str, deque[_Fault]] = defaultdict(deque)
-        self._last_post: dict[str, float] = {}  # channel → monotonic time of the last accepted post
-        self._response_uses: dict[str, int] = {}
-        self._ts_counter = itertools.count()
-        self._ids = itertools.count(1)
         self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "auth.test": self._auth_test,
             "chat.postMessage": self._post_message,
@@ -138,6 +118,34 @@ class FakeSlack(LoopbackServer):
             "views.publish": self._publish_view,
             "reactions.add": lambda args: {},
         }
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget all state and settings (requests included), so one server can serve many tests."""
+        with self._state_lock:
+            self.bot_token = self._bot_token
+            self.channels: set[str] = set()  # when non-empty, any other channel is channel_not_found
+            self.not_in_channel: set[str] = set()  # channels the bot is not a member of
+            self.channel_info: dict[str, dict[str, Any]] = {}  # channel → overrides for conversations.info
+            self.enforce_pacing = False  # chat.postMessage ≈ 1 message/s/channel (docs.slack.dev rate limits)
+            self.min_interval = 1.0
+            self.replies_limit = REPLIES_LIMIT
+            self.method_latency: dict[str, float] = {}
+            self.rejections: list[Problem] = []
+            self.warnings: list[Problem] = []
+            self.ephemeral: list[dict[str, Any]] = []
+            self.statuses: list[dict[str, Any]] = []  # assistant.threads.setStatus calls
+            self.home_views: dict[str, dict[str, Any]] = {}
+            self.responses: dict[str, list[dict[str, Any]]] = {}  # response_url id → payloads
+            self._calls: list[tuple[str, dict[str, Any]]] = []
+            self._messages: list[dict[str, Any]] = []  # every stored message, in posting order
+            self._faults: defaultdict[str, deque[_Fault | None]] = defaultdict(deque)
+            self._last_post: dict[str, float] = {}  # channel → monotonic time of the last accepted post
+            self._response_uses: dict[str, int] = {}
+            self._ts_counter = itertools.count()
+            self._ids = itertools.count(1)
+            self.errors.clear()
+        self.reset_requests()
 
     @property
     def api_url(self) -> str:
@@ -156,18 +164,24 @@ class FakeSlack(LoopbackServer):
     def add_message(self, channel: str, text: str, *, user: str = HUMAN_USER_ID, thread_ts: str | None = None) -> str:
         """Seed a message from a person (no API call, no checks); returns its ts."""
         with self._state_lock:
-            return self._store(channel, {"text": text, "thread_ts": thread_ts}, user=user, bot_id=None)["ts"]
+            message = self._store(channel, {"text": text, "thread_ts": thread_ts}, user=user, bot_id=None)
+        return str(message["ts"])
 
-    def fail_next(self, method: str, error: str = "internal_error", times: int = 1, status: int = 200) -> None:
-        """The next `times` calls of `method` answer `{"ok": false, "error": error}` with HTTP `status`."""
-        self._queue(method, _Fault(status, error), times)
+    def fail_next(
+        self, method: str, error: str = "internal_error", times: int = 1, status: int = 200, *, after: int = 0
+    ) -> None:
+        """After `after` more calls of `method` go through, the next `times` answer
+        `{"ok": false, "error": error}` with HTTP `status`."""
+        self._queue(method, _Fault(status, error), times, after)
 
-    def rate_limit_next(self, method: str, times: int = 1, retry_after: int = 1) -> None:
-        self._queue(method, _Fault(429, "ratelimited", {"Retry-After": str(retry_after)}), times)
+    def rate_limit_next(self, method: str, times: int = 1, retry_after: int = 1, *, after: int = 0) -> None:
+        self._queue(method, _Fault(429, "ratelimited", {"Retry-After": str(retry_after)}), times, after)
 
-    def _queue(self, method: str, fault: _Fault, times: int) -> None:
+    def _queue(self, method: str, fault: _Fault, times: int, after: int) -> None:
         with self._state_lock:
-            self._faults[method].extend(fault for _ in range(times))
+            queue = self._faults[method]
+            queue.extend(None for _ in range(after))  # None: this call goes through
+            queue.extend(fault for _ in range(times))
 
     # -- inspection ------------------------------------------------------------------------
 
@@ -225,8 +239,8 @@ class FakeSlack(LoopbackServer):
         if token != self.bot_token:
             raise _Refused("invalid_auth", "token does not match fake.bot_token")
         faults = self._faults.get(method)
-        if faults:
-            fault = faults.popleft()
+        fault = faults.popleft() if faults else None
+        if fault is not None:
             refused = _Refused(fault.error, "injected", status=fault.status, headers=fault.headers)
             refused.injected = True
             raise refused

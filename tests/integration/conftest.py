@@ -71,3 +71,7 @@ def make_services() -> Iterator[ServicesFactory]:
 def day(offset_hours: float = 0.0) -> datetime:
     """A moment on 2026-08-05 (UTC), the day most tests digest."""
     return datetime(2026, 8, 5, tzinfo=UTC) + timedelta(hours=offset_hours)
+
+
+# The Slack harness fixture lives with its helpers; importing it here makes it visible to tests.
+from tests.integration.slack_harness import harness  # noqa: E402, F401

@@ -20,11 +20,17 @@ from tests.fakes.slack import BOT_ID, BOT_USER_ID, FakeSlack, Problem
 CHANNEL = "C0DIGEST"
 
 
-@pytest.fixture
-def slack() -> Iterator[FakeSlack]:
-    with FakeSlack() as fake:
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeSlack]:
+    with FakeSlack() as fake:  # one server: stopping one costs ~50 ms (the base's shutdown poll)
         yield fake
-    assert not fake.errors, fake.errors[0]
+
+
+@pytest.fixture
+def slack(server: FakeSlack) -> Iterator[FakeSlack]:
+    server.reset()
+    yield server
+    assert not server.errors, server.errors[0]
 
 
 @pytest.fixture
@@ -322,6 +328,18 @@ def test_fail_next_answers_the_error_then_recovers(slack: FakeSlack, client: Web
     assert refused.response["error"] == "not_in_channel"
     assert (broken.response.status_code, broken.response["error"]) == (500, "internal_error")
     assert len(slack.messages(CHANNEL)) == 1
+
+
+def test_fail_next_after_lets_calls_through_first(slack: FakeSlack, client: WebClient) -> None:
+    slack.fail_next("chat.postMessage", after=2)
+
+    for text in ("lead", "part 1"):
+        client.chat_postMessage(channel=CHANNEL, text=text)
+    refused = error_of(lambda: client.chat_postMessage(channel=CHANNEL, text="part 2"))
+    client.chat_postMessage(channel=CHANNEL, text="part 2")
+
+    assert refused.response["error"] == "internal_error"
+    assert [m["text"] for m in slack.messages(CHANNEL)] == ["lead", "part 1", "part 2"]
 
 
 def test_method_latency_delays_only_that_method(slack: FakeSlack, client: WebClient) -> None:

@@ -1,0 +1,176 @@
+"""The Slack app served on loopback, driven with signed HTTP requests, talking to fake Slack,
+GitHub and model servers and to a real Redis: what production does, minus the internet."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from slack_sdk.signature import SignatureVerifier
+
+from bot.settings import load_settings
+from bot.slack.app import SlackParts, build_slack
+from bot.slack.server import http_server
+from bot.wiring import Services, build_services
+from tests.fakes.github import FakeGitHub
+from tests.fakes.llm import FakeOpenAI
+from tests.fakes.slack import FakeSlack
+from tests.integration.conftest import REPO
+
+SECRET = "test-signing-secret"
+DIGEST_CHANNEL = "C0DIGEST01"
+OTHER_CHANNEL = "C0OTHER001"
+OTHER_REPO = "acme/widgets"
+HUMAN = "U0HUMAN001"
+
+CONFIG = f"""
+[defaults]
+timezone = "UTC"
+
+[[channels]]
+id = "{DIGEST_CHANNEL}"
+repos = ["{REPO}"]
+
+[[channels]]
+id = "{OTHER_CHANNEL}"
+repos = ["{OTHER_REPO}"]
+"""
+
+
+@dataclass
+class SlackHarness:
+    slack: FakeSlack
+    github: FakeGitHub
+    model: FakeOpenAI
+    services: Services
+    parts: SlackParts
+    events_url: str
+    _ids: Iterator[int] = field(default_factory=lambda: iter(range(1, 10**9)))
+
+    # -- requests Slack would send -------------------------------------------------------
+
+    def signed(
+        self, body: bytes, content_type: str, *, secret: str = SECRET, age: int = 0, **headers: str
+    ) -> requests.Response:
+        timestamp = str(int(time.time()) - age)
+        signature = SignatureVerifier(secret).generate_signature(timestamp=timestamp, body=body)
+        sent = {
+            "Content-Type": content_type,
+            "X-Slack-Request-Timestamp": timestamp,
+            "X-Slack-Signature": signature,
+            **headers,
+        }
+        return requests.post(self.events_url, data=body, headers=sent, timeout=10)
+
+    def event(
+        self, event: dict[str, Any], *, event_id: str | None = None, retry: int | None = None
+    ) -> requests.Response:
+        envelope = {
+            "type": "event_callback",
+            "team_id": "T0TEST",
+            "api_app_id": "A0TEST",
+            "event_id": event_id or f"Ev{next(self._ids):08d}",
+            "event_time": int(time.time()),
+            "event": event,
+        }
+        headers = {"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"} if retry else {}
+        return self.signed(json.dumps(envelope).encode(), "application/json", **headers)
+
+    def thread_reply(self, channel: str, thread_ts: str, text: str, **extra: Any) -> tuple[str, requests.Response]:
+        ts = self.slack.add_message(channel, text, thread_ts=thread_ts)
+        event = {"type": "message", "channel": channel, "user": HUMAN, "text": text, "ts": ts, "thread_ts": thread_ts}
+        return ts, self.event({**event, **extra})
+
+    def mention(self, channel: str, text: str) -> tuple[str, requests.Response]:
+        ts = self.slack.add_message(channel, f"<@UBOT> {text}")
+        event = {"type": "app_mention", "channel": channel, "user": HUMAN, "text": f"<@UBOT> {text}", "ts": ts}
+        return ts, self.event(event)
+
+    def command(self, text: str, channel: str = DIGEST_CHANNEL) -> tuple[str, requests.Response]:
+        response_url = self.slack.new_response_url()
+        form = {
+            "command": self.services.settings.config.slack.command,
+            "text": text,
+            "channel_id": channel,
+            "user_id": HUMAN,
+            "team_id": "T0TEST",
+            "response_url": response_url,
+            "trigger_id": "1.2.3",
+        }
+        body = urllib.parse.urlencode(form).encode()
+        return response_url.rsplit("/", 1)[-1], self.signed(body, "application/x-www-form-urlencoded")
+
+    def action(self, value: str, channel: str = DIGEST_CHANNEL) -> tuple[str, requests.Response]:
+        response_url = self.slack.new_response_url()
+        payload = {
+            "type": "block_actions",
+            "team": {"id": "T0TEST"},
+            "user": {"id": HUMAN},
+            "channel": {"id": channel},
+            "response_url": response_url,
+            "trigger_id": "1.2.3",
+            "actions": [{"action_id": "share_card", "block_id": "b", "value": value, "type": "button"}],
+        }
+        body = urllib.parse.urlencode({"payload": json.dumps(payload)}).encode()
+        return response_url.rsplit("/", 1)[-1], self.signed(body, "application/x-www-form-urlencoded")
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 10.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    pytest.fail("condition not met in time")
+
+
+@pytest.fixture
+def harness(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[SlackHarness]:
+    with FakeSlack() as slack:
+        config = tmp_path / "prdigest.toml"
+        config.write_text(CONFIG, encoding="utf-8")
+        github.add_repo(OTHER_REPO)
+        settings = load_settings(
+            {
+                "PRDIGEST_CONFIG": str(config),
+                "GITHUB_API_URL": github.url,
+                "GITHUB_TOKEN": "test",
+                "OPENAI_API_KEY": "test",
+                "OPENAI_BASE_URL": f"{model.url}/v1",
+                "REDIS_URL": redis_url,
+                "SLACK_BOT_TOKEN": slack.bot_token,
+                "SLACK_SIGNING_SECRET": SECRET,
+                "SLACK_API_URL": slack.api_url,
+            }
+        )
+        services = build_services(
+            settings,
+            warn=lambda message: None,
+            github_retries=1,
+            github_backoff=0.01,
+            model_timeout=10,
+            model_retries=0,
+        )
+        parts = build_slack(services, pace=0.0)
+        server = http_server(parts, "127.0.0.1", 0)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        try:
+            yield SlackHarness(
+                slack, github, model, services, parts, f"http://127.0.0.1:{server.effective_port}/slack/events"
+            )
+        finally:
+            server.close()
+            thread.join(timeout=5)
+            services.close()
