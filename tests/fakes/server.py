@@ -155,6 +155,8 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     # Do not join handler threads on close: one may be sleeping to simulate a hung upstream.
     block_on_close = False
+    # slack_sdk opens a connection per call; the default backlog of 5 drops bursts (1 s stalls).
+    request_queue_size = 128
 
     def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], *, owner: LoopbackServer):
         self.owner = owner

@@ -113,6 +113,7 @@ class FakeSlack(LoopbackServer):
             "chat.delete": self._delete,
             "chat.getPermalink": self._permalink,
             "conversations.replies": self._replies,
+            "conversations.history": self._history,
             "conversations.info": self._info,
             "assistant.threads.setStatus": self._set_status,
             "views.publish": self._publish_view,
@@ -341,6 +342,19 @@ class FakeSlack(LoopbackServer):
             "messages": [self._wire(m) for m in page],
             "has_more": bool(rest),
             "response_metadata": {"next_cursor": next_cursor},
+        }
+
+    def _history(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Top-level messages, newest first, as Slack's conversations.history returns them."""
+        channel = self._channel(args, "channel", member=True)
+        top = [m for m in reversed(self._messages) if m["channel"] == channel and not m["thread_ts"]]
+        limit = _positive_int(args.get("limit"), 100)
+        start = _cursor_index(args.get("cursor"), top)
+        page, rest = top[start : start + limit], top[start + limit :]
+        return {
+            "messages": [self._wire(m) for m in page],
+            "has_more": bool(rest),
+            "response_metadata": {"next_cursor": _encode_cursor(rest[0]["ts"]) if rest else ""},
         }
 
     def _info(self, args: dict[str, Any]) -> dict[str, Any]:
