@@ -112,6 +112,8 @@ def _post_digest(args: argparse.Namespace, services: Services, repos: tuple[str,
     settings = services.settings
     if not settings.slack_bot_token:
         raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…)")
+    if not settings.redis_url:
+        raise ConfigError("--post needs REDIS_URL: the ledger that keeps a digest from being posted twice is in Redis")
     plan = ChannelDirectory(settings).plan(args.post)
     language = args.lang or (plan.language if plan else settings.defaults.language)
     zone = plan.timezone if plan else ZoneInfo(settings.defaults.timezone)

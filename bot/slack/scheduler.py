@@ -42,7 +42,8 @@ class Scheduler:
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(timeout=5)
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     def _loop(self) -> None:

@@ -46,15 +46,27 @@ def http_server(parts: SlackParts, host: str, port: int) -> Any:
     return create_server(wsgi_app(parts), host=host, port=port, threads=HTTP_THREADS, ident="prdigest")
 
 
+class _Shutdown(Exception):
+    """Raised in the main thread by SIGTERM/SIGINT to leave waitress's loop."""
+
+
+def _raise_shutdown() -> None:
+    raise _Shutdown
+
+
 def serve_http(parts: SlackParts, host: str, port: int, *, on_ready: Callable[[str], None] | None = None) -> None:
     server = http_server(parts, host, port)
     parts.scheduler.start()
-    _stop_on_signals(server.close)
+    # Closing the socket under waitress's select() breaks it; unwinding the loop does not.
+    _stop_on_signals(_raise_shutdown)
     if on_ready:
         on_ready(f"http://{host}:{server.effective_port}{EVENTS_PATH}")
     try:
         server.run()
+    except _Shutdown:
+        pass
     finally:
+        server.close()
         parts.scheduler.stop()
 
 

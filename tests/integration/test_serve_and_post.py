@@ -1,0 +1,149 @@
+"""`prdigest digest --post` and `prdigest serve` as an operator runs them, and the scheduler."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import requests
+
+from bot.cli import main
+from bot.settings import load_settings
+from bot.slack.app import build_slack
+from tests.fakes.github import FakeGitHub
+from tests.fakes.slack import FakeSlack
+from tests.integration.conftest import REPO, day
+from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SECRET, SlackHarness, wait_for
+
+
+@pytest.fixture
+def slack() -> Iterator[FakeSlack]:
+    with FakeSlack() as fake:
+        yield fake
+
+
+@pytest.fixture
+def operator_env(
+    github: FakeGitHub, slack: FakeSlack, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, str]:
+    config = tmp_path / "prdigest.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    env = {
+        "PRDIGEST_CONFIG": str(config),
+        "GITHUB_API_URL": github.url,
+        "REDIS_URL": redis_url,
+        "SLACK_BOT_TOKEN": slack.bot_token,
+        "SLACK_SIGNING_SECRET": SECRET,
+        "SLACK_API_URL": slack.api_url,
+    }
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    for number in range(1, 4):
+        github.add_pr(
+            REPO,
+            number,
+            title=f"Change {number}",
+            merged_at=day(number),
+            files=[{"path": f"vllm/m{number}.py", "additions": 60, "deletions": 2}],
+        )
+    return env
+
+
+def test_post_twice_posts_once(
+    operator_env: dict[str, str], slack: FakeSlack, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["digest", REPO, "--date", "2026-08-05", "--post", DIGEST_CHANNEL]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert first.strip() == f"{DIGEST_CHANNEL} 2026-08-05: 2 messages posted, 0 already there"
+    assert main(argv) == 0
+    assert capsys.readouterr().out.strip() == f"{DIGEST_CHANNEL} 2026-08-05: 0 messages posted, 2 already there"
+    assert len(slack.all_messages()) == 2
+
+
+@pytest.mark.parametrize(
+    ("unset", "message"), [("SLACK_BOT_TOKEN", "--post needs SLACK_BOT_TOKEN"), ("REDIS_URL", "--post needs REDIS_URL")]
+)
+def test_post_needs_slack_and_redis(
+    operator_env: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    unset: str,
+    message: str,
+) -> None:
+    monkeypatch.delenv(unset)
+    assert main(["digest", REPO, "--date", "2026-08-05", "--post", DIGEST_CHANNEL]) == 1
+    assert message in capsys.readouterr().err
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_serve_answers_health_and_signed_events_and_stops_on_sigterm(
+    operator_env: dict[str, str], slack: FakeSlack, tmp_path: Path
+) -> None:
+    port = _free_port()
+    env = {**os.environ, **operator_env}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "serve", "--http", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+
+        def healthy() -> bool:
+            try:
+                return requests.get(f"{base}/healthz", timeout=1).text == "ok\n"
+            except requests.ConnectionError:
+                return False
+
+        wait_for(healthy, timeout=20)
+        harness = SlackHarness.__new__(SlackHarness)
+        harness.events_url = f"{base}/slack/events"
+        ts = slack.add_message("C0RANDOM01", "<@UBOT> hello")
+        event = {"type": "app_mention", "channel": "C0RANDOM01", "user": "U1", "text": "<@UBOT> hello", "ts": ts}
+        envelope = json.dumps({"type": "event_callback", "event_id": "Ev1", "event": event}).encode()
+        assert harness.signed(envelope, "application/json").status_code == 200
+        assert harness.signed(envelope, "application/json", secret="nope").status_code == 401
+        wait_for(lambda: any("/pr" in (m.get("text") or "") for m in slack.thread("C0RANDOM01", ts)))
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=10)
+    assert process.returncode == 0, err.decode()
+    assert b"serving http://127.0.0.1" in err
+    assert b"Traceback" not in err
+
+
+def test_scheduler_posts_each_channel_once_a_day(operator_env: dict[str, str], slack: FakeSlack) -> None:
+    from bot.wiring import build_services
+
+    settings = load_settings(operator_env)
+    now = datetime(2026, 8, 5, 9, 5, tzinfo=UTC)  # after 09:00 UTC, the default post_at
+    services = build_services(settings, now=lambda: now, warn=lambda message: None)
+    try:
+        parts = build_slack(services, pace=0.0)
+        parts.digests._now = lambda: now  # the replica's clock
+        parts.scheduler.tick()
+        wait_for(lambda: slack.messages(DIGEST_CHANNEL))
+        wait_for(lambda: "done" in parts.digests._ledger.entries(DIGEST_CHANNEL, "2026-08-05"))
+        parts.scheduler.tick()
+        time.sleep(0.3)
+        assert len(slack.messages(DIGEST_CHANNEL)) == 1
+        assert "3 merged" in json.dumps(slack.messages(DIGEST_CHANNEL)[0]["blocks"])
+        parts.scheduler.stop()
+    finally:
+        services.close()
