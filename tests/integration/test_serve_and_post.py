@@ -122,7 +122,7 @@ def test_serve_answers_health_and_signed_events_and_stops_on_sigterm(
         wait_for(lambda: any("/pr" in (m.get("text") or "") for m in slack.thread("C0RANDOM01", ts)))
     finally:
         process.send_signal(signal.SIGTERM)
-        out, err = process.communicate(timeout=10)
+        _out, err = process.communicate(timeout=10)
     assert process.returncode == 0, err.decode()
     assert b"serving http://127.0.0.1" in err
     assert b"Traceback" not in err
