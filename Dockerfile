@@ -20,7 +20,7 @@ RUN pip install /src && rm -rf /src
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin prdigest
 WORKDIR /app
 # The example config; docker compose mounts ./config over it, read-only.
-COPY --chown=root:root config /app/config
+COPY config /app/config
 USER prdigest
 
 EXPOSE 3000

@@ -10,6 +10,7 @@ merged up to the end of that UTC day: the world as it looked when that day's dig
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import threading
@@ -24,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.fakes import dataset
 from tests.fakes.github import FakeGitHub
 from tests.fakes.llm import FakeOpenAI
+from tests.fakes.slack import FakeSlack
 
 _SKIP_WORDS = ("[ci]", "[doc", "typo")
 _READ_WORDS = ("[perf]", "[kernel]", "[feature]", "[model]")
@@ -75,6 +77,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--anonymous", action="store_true", help="GitHub's limit without a token: 60 requests, and no GITHUB_TOKEN"
     )
+    parser.add_argument("--slack", action="store_true", help="also a fake Slack Web API (for --post and serve)")
+    parser.add_argument("--slack-pacing", action="store_true", help="fake Slack answers 429 to >1 message/s/channel")
     parser.add_argument("--github-port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--openai-port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--github-latency", type=float, default=0.05, help="seconds per GitHub request")
@@ -92,6 +96,15 @@ def shifted(rows: list[dict[str, Any]], delta: timedelta) -> list[dict[str, Any]
         return {**row, "merged_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ")}
 
     return [move(row) for row in rows]
+
+
+def report_slack(slack: FakeSlack) -> None:
+    messages = slack.all_messages()
+    threads = sum(1 for message in messages if message["thread_ts"])
+    print(f"# Slack messages: {len(messages)} ({len(messages) - threads} top-level, {threads} in threads)")
+    print(f"# Slack rejections: {len(slack.rejections)}; warnings: {len(slack.warnings)}", flush=True)
+    for problem in [*slack.rejections, *slack.warnings][:10]:
+        print(f"#   {problem}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,7 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
 
-    with github, model:
+    slack = FakeSlack()
+    slack.enforce_pacing = args.slack_pacing
+
+    with github, model, contextlib.ExitStack() as stack:
+        if args.slack:
+            stack.enter_context(slack)
         print(f"# fake GitHub: {len(rows)} merged PRs of {args.repo}", end="")
         if args.date:
             print(f", {len(dataset.merged_on(rows, args.date))} of them merged on {args.date}", end="")
@@ -126,12 +144,18 @@ def main(argv: list[str] | None = None) -> int:
         print("unset GITHUB_TOKEN" if args.anonymous else "export GITHUB_TOKEN=test")
         print(f"export OPENAI_BASE_URL={model.url}/v1")
         print("export OPENAI_API_KEY=test")
+        if args.slack:
+            print(f"export SLACK_API_URL={slack.api_url}")
+            print(f"export SLACK_BOT_TOKEN={slack.bot_token}")
+            print("export SLACK_SIGNING_SECRET=dev-secret")
         print("# serving; Ctrl-C to stop", flush=True)
         while not stop.wait(0.5):  # a timed wait, so the signal handler gets to run promptly
             pass
         counts = github.counts_by_kind()
         print(f"\n# GitHub requests: {github.count()}", ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
         print(f"# model calls: {model.calls}", flush=True)
+        if args.slack:
+            report_slack(slack)
     return 0
 
 

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 # costs a digest minutes, not the SDK's default ten.
 DEFAULT_TIMEOUT = 90.0
 DEFAULT_MAX_RETRIES = 2
+OPENAI_URL = "https://api.openai.com/v1"
 POINT_MAX = 280
 MINUTES_MAX = 240
 # Room left for the model's answer when the budget is counted (cards are short).
@@ -49,7 +50,9 @@ class CardDraft(BaseModel):
 def build_openai(
     api_key: str, base_url: str | None, *, timeout: float = DEFAULT_TIMEOUT, max_retries: int = DEFAULT_MAX_RETRIES
 ) -> openai.OpenAI:
-    return openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
+    # Always pass the URL: left to itself the SDK reads OPENAI_BASE_URL, and an empty one (an
+    # unfilled line in a compose .env file) breaks every call.
+    return openai.OpenAI(api_key=api_key, base_url=base_url or OPENAI_URL, timeout=timeout, max_retries=max_retries)
 
 
 def clip(text: str, limit: int) -> str:

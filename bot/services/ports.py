@@ -15,6 +15,8 @@ class Source(Protocol):
 
     def fetch(self, listing: PRListing) -> PRSnapshot: ...
 
+    def is_private(self, repo: str) -> bool: ...
+
 
 class CardWriter(Protocol):
     """A model that writes cards (llm.summarizer.Summarizer)."""

@@ -19,6 +19,8 @@ from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, R
 from bot.errors import ConfigError
 from bot.llm.answerer import Answerer
 from bot.services.qa import QAService
+from bot.services.visibility import Visibility
+from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
 from bot.slack.deps import SlackDeps
 from bot.slack.digests import ChannelDigests
@@ -56,11 +58,16 @@ def build_client(token: str, base_url: str) -> WebClient:
     )
 
 
-def build_channel_digests(services: Services, client: WebClient, *, pace: float | None = None) -> ChannelDigests:
+def build_channel_digests(
+    services: Services, client: WebClient, access: AccessPolicy | None = None, *, pace: float | None = None
+) -> ChannelDigests:
     threads = ThreadStore(services.kv)
     ledger = PostLedger(services.kv)
+    if access is None:
+        directory = ChannelDirectory(services.settings)
+        access = AccessPolicy(directory, Visibility(services.source, services.kv), client, services.kv)
     publisher = Publisher(client, ledger, threads) if pace is None else Publisher(client, ledger, threads, pace=pace)
-    return ChannelDigests(services.digests, publisher, ledger)
+    return ChannelDigests(services.digests, publisher, ledger, access.may_post)
 
 
 def build_slack(services: Services, *, socket_mode: bool = False, pace: float | None = None) -> SlackParts:
@@ -83,8 +90,10 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
     if services.summarizer is not None:
         answerer = Answerer(services.summarizer.client, settings.model, token_budget=settings.defaults.token_budget)
     directory = ChannelDirectory(settings)
+    access = AccessPolicy(directory, Visibility(services.source, services.kv), client, services.kv)
     deps = SlackDeps(
         directory=directory,
+        access=access,
         cards=services.cards,
         qa=QAService(services.cards, threads, answerer),
         threads=threads,
@@ -101,5 +110,5 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
         log.error("a Slack listener failed: %s", type(error).__name__, exc_info=error)
         return None
 
-    digests = build_channel_digests(services, client, pace=pace)
+    digests = build_channel_digests(services, client, access, pace=pace)
     return SlackParts(app, client, deps, digests, Scheduler(directory.plans, digests))

@@ -1,8 +1,6 @@
 """ChannelDirectory: what each Slack channel is configured for, from config/prdigest.toml.
 
-The rule for who may be told what lives here: a configured channel is answered only about
-its own repositories; any other channel (an @mention or /pr elsewhere) about the
-repositories some channel of this workspace follows.
+Who may be told what is decided in slack/access.py from these plans.
 """
 
 from __future__ import annotations
@@ -55,22 +53,17 @@ class ChannelDirectory:
         self._default_language: Language = settings.defaults.language
         self.plans = tuple(plan_for(channel, settings) for channel in settings.config.channels)
         self._by_id = {plan.id: plan for plan in self.plans}
-        self._all_repos = tuple(dict.fromkeys(repo for plan in self.plans for repo in plan.repos))
+        self.all_repos = tuple(dict.fromkeys(repo for plan in self.plans for repo in plan.repos))
 
     def plan(self, channel: str) -> ChannelPlan | None:
         return self._by_id.get(channel)
-
-    def allowed_repos(self, channel: str) -> frozenset[str]:
-        plan = self._by_id.get(channel)
-        repos = plan.repos if plan else self._all_repos
-        return frozenset(repo.lower() for repo in repos)
 
     def default_repo(self, channel: str) -> str | None:
         """The repository `#123` means here: the channel's first, or the workspace's only one."""
         plan = self._by_id.get(channel)
         if plan:
             return plan.repos[0]
-        return self._all_repos[0] if len(self._all_repos) == 1 else None
+        return self.all_repos[0] if len(self.all_repos) == 1 else None
 
     def language(self, channel: str) -> Language:
         plan = self._by_id.get(channel)

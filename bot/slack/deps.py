@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.services.cards import CardService
 from bot.services.qa import QAService
+from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
@@ -14,6 +15,7 @@ from bot.store.threads import ThreadStore
 @dataclass(frozen=True)
 class SlackDeps:
     directory: ChannelDirectory
+    access: AccessPolicy
     cards: CardService
     qa: QAService
     threads: ThreadStore

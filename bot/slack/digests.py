@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from bot.errors import PrdigestError
+from bot.errors import PrdigestError, PublishError
 from bot.models import DigestRun, Language, Window
 from bot.services.digest import DigestService, Filters
 from bot.settings import parse_duration
@@ -38,9 +38,11 @@ class ChannelDigests:
         digests: DigestService,
         publisher: Publisher,
         ledger: PostLedger,
+        may_post: Callable[[str, str], bool],
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self._digests = digests
+        self._may_post = may_post
         self._publisher = publisher
         self._ledger = ledger
         self._now = now
@@ -68,6 +70,11 @@ class ChannelDigests:
         prs = 0
         result: PublishResult | None = None
         try:
+            withheld = [repo for repo in repos if not self._may_post(channel, repo)]
+            failures.extend(f"{repo} is private and {channel} is shared with another organisation" for repo in withheld)
+            repos = tuple(repo for repo in repos if repo not in withheld)
+            if not repos:
+                raise PublishError(f"nothing to post in {channel}: " + "; ".join(failures))
             digest = self._digests.build(repos, window, language=language, filters=filters)
             prs = digest.shown
             failures.extend(digest.notes)

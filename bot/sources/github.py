@@ -180,6 +180,11 @@ class GitHubSource:
             labels=tuple(label.name for label in pr.labels),
         )
 
+    def is_private(self, repo: str) -> bool:
+        """The repository's visibility as GitHub states it (1 request)."""
+        with self._slots, self._translated(repo):
+            return bool(self._gh.get_repo(repo).private)
+
     # -- one PR ----------------------------------------------------------------------------
 
     def get_listing(self, ref: PRRef) -> PRListing:

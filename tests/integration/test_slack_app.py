@@ -333,8 +333,9 @@ def test_thread_question_about_another_repo_is_refused(harness: SlackHarness) ->
     harness.model.responder = card_answer
     thread_ts = post_digest(harness)
     harness.thread_reply(DIGEST_CHANNEL, thread_ts, "what about acme/widgets#5?")
-    (answer,) = wait_for(lambda: answers(harness, DIGEST_CHANNEL, thread_ts))
-    assert "set up for other repositories" in all_text(answer)
+    (refusal,) = wait_for(lambda: harness.slack.ephemeral)
+    assert "set up for other repositories" in all_text(refusal)
+    assert answers(harness, DIGEST_CHANNEL, thread_ts) == []
 
 
 def test_app_home_lists_channels_and_last_run(harness: SlackHarness) -> None:

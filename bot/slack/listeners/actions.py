@@ -28,7 +28,7 @@ def register(app: App, deps: SlackDeps) -> None:
             ref = parse_ref(str(action.get("value", "")))
         except PrdigestError:
             return  # not a value we wrote: nothing to share
-        if ref.repo.lower() not in deps.directory.allowed_repos(channel):
+        if ref.repo.lower() not in deps.access.allowed(channel):
             respond(text=say(language, "not_allowed", repo=ref.repo), replace_original=False)
             return
         try:

@@ -35,7 +35,7 @@ def register(app: App, deps: SlackDeps) -> None:
         except PrdigestError as exc:
             ack(text=escape(str(exc)))
             return
-        if ref.repo.lower() not in deps.directory.allowed_repos(channel):
+        if ref.repo.lower() not in deps.access.allowed(channel):
             ack(text=say(language, "not_allowed", repo=ref.repo))
             return
         ack(text=say(language, "thinking"))

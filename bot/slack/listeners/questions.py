@@ -15,7 +15,9 @@ from slack_bolt import App
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.render.replies import failure_message, reply_message, thinking_message
+from bot.render.blocks import text_message
+from bot.render.replies import failure_message, reply_message, say, thinking_message
+from bot.services.questions import find_refs
 from bot.slack.deps import SlackDeps
 
 log = logging.getLogger(__name__)
@@ -37,16 +39,27 @@ def _answer(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts
     channel = event["channel"]
     language = deps.directory.language(channel)
     question = _MENTION.sub("", event.get("text") or "").strip()
+    allowed = deps.access.allowed(channel)
+    default_repo = deps.directory.default_repo(channel)
+    refused = next((ref for ref in find_refs(question, default_repo) if ref.repo.lower() not in allowed), None)
+    if refused is not None:
+        # Told to the asker alone, naming only what they typed: nothing of the PR leaks.
+        refusal = text_message(say(language, "not_allowed", repo=refused.repo))
+        client.chat_postEphemeral(
+            channel=channel,
+            user=event.get("user", ""),
+            thread_ts=thread_ts,
+            text=refusal.text,
+            blocks=list(refusal.blocks),
+        )
+        return
     digest = deps.threads.digest(channel, thread_ts)
     placeholder = client.chat_postMessage(channel=channel, thread_ts=thread_ts, **_payload(thinking_message(language)))
     try:
-        allowed = deps.directory.allowed_repos(channel)
         if digest is not None:
             reply = deps.qa.in_digest_thread(digest, question, allowed, language)
         else:
-            reply = deps.qa.on_mention(
-                question, channel, thread_ts, allowed, deps.directory.default_repo(channel), language
-            )
+            reply = deps.qa.on_mention(question, channel, thread_ts, allowed, default_repo, language)
         message = reply_message(reply, language, deps.command)
     except Exception:
         log.exception("answering a question in %s failed", channel)

@@ -1,0 +1,59 @@
+"""AccessPolicy: which repositories a Slack channel may be told about.
+
+- A channel in the config: its own repositories; a private one only while the channel is not
+  shared with another organisation (Slack's is_ext_shared).
+- Any other channel (an @mention, /pr): the public repositories this workspace follows.
+Channel sharing is read from conversations.info and remembered for an hour; when Slack cannot
+say, the channel counts as shared (fail closed).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot.services.visibility import Visibility
+from bot.slack.channels import ChannelDirectory
+from bot.store.kv import KV
+
+log = logging.getLogger(__name__)
+
+SHARING_TTL = 3600
+
+
+class AccessPolicy:
+    def __init__(self, directory: ChannelDirectory, visibility: Visibility, client: WebClient, kv: KV) -> None:
+        self._directory = directory
+        self._visibility = visibility
+        self._client = client
+        self._kv = kv
+
+    def allowed(self, channel: str) -> frozenset[str]:
+        plan = self._directory.plan(channel)
+        if plan is None:
+            repos = [repo for repo in self._directory.all_repos if not self._visibility.is_private(repo)]
+        else:
+            repos = [repo for repo in plan.repos if self.may_post(channel, repo)]
+        return frozenset(repo.lower() for repo in repos)
+
+    def may_post(self, channel: str, repo: str) -> bool:
+        """Whether a configured channel may show this repository's PRs."""
+        return not (self._visibility.is_private(repo) and self.externally_shared(channel))
+
+    def externally_shared(self, channel: str) -> bool:
+        key = f"sharing:{channel}"
+        cached = self._kv.get(key)
+        if cached is not None:
+            return cached == b"external"
+        try:
+            info = self._client.conversations_info(channel=channel)
+        except SlackApiError as exc:
+            log.warning(
+                "cannot tell whether %s is shared (%s); treating it as shared", channel, exc.response.get("error")
+            )
+            return True
+        external = bool((info.get("channel") or {}).get("is_ext_shared"))
+        self._kv.set(key, b"external" if external else b"internal", SHARING_TTL)
+        return external
