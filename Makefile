@@ -5,9 +5,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
-SOURCES := bot tests scripts
+SOURCES := bot tests scripts bench
 
-.PHONY: setup run check format lint types test redis-server clean
+.PHONY: setup run check format lint types test bench redis-server clean
 
 $(BIN)/prdigest: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ test: setup redis-server
 	$(BIN)/pytest --cov=bot --cov-report=term:skip-covered
 
 check: lint types test
+
+# The benchmark: figures with their bounds and targets (a few minutes; see docs/benchmarks.md).
+bench: setup redis-server
+	$(BIN)/python -m bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage

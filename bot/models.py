@@ -173,6 +173,13 @@ class Card:
     source: CardSource
     coverage: Coverage
     language: Language = "en"
+    # The faithfulness check (llm/faithfulness.py) on the text served: claims (figures and
+    # identifiers) checked against the PR's own text, claims cut out or whose point was dropped
+    # because the PR does not state them, and whether the text is the model's second answer,
+    # written after it was told which claims the PR does not support. 0/0/False: not checked.
+    checked: int = 0
+    dropped: int = 0
+    regenerated: bool = False
 
 
 @dataclass(frozen=True)

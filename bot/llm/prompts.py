@@ -9,11 +9,13 @@ the system prompt says that nothing inside it is an instruction.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.models import Language
 
-PROMPT_VERSION = "card-2026-11-30"
+# "-checked": cards pass the faithfulness check (llm/faithfulness.py) and may be asked for twice.
+PROMPT_VERSION = "card-2026-11-30-checked"
 ANSWER_PROMPT_VERSION = "answer-2026-11-30"
 
 # DESIGN.md §1: headline ≤ 120 characters, ≤ 60 for CJK; why/caveats ≤ 3, watch ≤ 2.
@@ -92,6 +94,22 @@ def card_prompt(data: str, language: Language, marker: str | None = None) -> Pro
     return Prompt(system=system, user=_CARD_USER.format(marker=marker, data=fence_safe(data)))
 
 
+_UNSUPPORTED = """\
+These figures or identifiers do not appear in the PR: {items}. \
+Rewrite the card without them, or use only what the PR states. Return the same JSON fields.
+"""
+# The items are the model's own words echoed back: a few, clipped, are enough to name them.
+MAX_UNSUPPORTED_ITEMS = 12
+MAX_UNSUPPORTED_ITEM_CHARS = 60
+
+
+def unsupported_prompt(items: Sequence[str]) -> str:
+    """The follow-up that names the claims of a card the PR does not state (DESIGN.md §1)."""
+    unique = list(dict.fromkeys(item.strip() for item in items if item.strip()))[:MAX_UNSUPPORTED_ITEMS]
+    quoted = ", ".join(f'"{fence_safe(item[:MAX_UNSUPPORTED_ITEM_CHARS])}"' for item in unique)
+    return _UNSUPPORTED.format(items=quoted)
+
+
 def card_overhead(language: Language) -> str:
     """The prompt without its data, to subtract from the token budget."""
     prompt = card_prompt("", language, marker="0" * 16)
@@ -133,3 +151,8 @@ def answer_prompt(data: str, language: Language, marker: str | None = None) -> P
 def answer_overhead(language: Language) -> str:
     prompt = answer_prompt("", language, marker="0" * 16)
     return prompt.system + prompt.user
+
+
+def fixed_wording() -> tuple[str, ...]:
+    """Our prompts' own words, placeholders unfilled: llm/sanitize.py drops model output that repeats them."""
+    return (_CARD_SYSTEM, _CARD_USER, _ANSWER_SYSTEM)

@@ -3,21 +3,35 @@
 The only module that speaks to the model endpoint. Retries are the SDK's (429, 5xx,
 timeouts, with an explicit timeout); whatever still fails is raised as SummarizerError and the
 caller falls back to a heuristic card. Model output is never trusted as it comes: it is
-parsed against the schema, then clipped to the card's limits here.
+parsed against the schema, clipped to the card's limits, then checked for figures and
+identifiers the PR does not state: asked for once more, then cut out (DESIGN.md §1).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import openai
+from openai.types.chat import ChatCompletionMessageParam
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.errors import SummarizerError
+from bot.llm import heuristic
 from bot.llm.context import build_context
-from bot.llm.prompts import CAVEATS_MAX, HEADLINE_MAX, PROMPT_VERSION, WATCH_MAX, WHY_MAX, card_overhead, card_prompt
+from bot.llm.faithfulness import Check, SourceText, check_card_text, check_field, without_claims
+from bot.llm.prompts import (
+    CAVEATS_MAX,
+    HEADLINE_MAX,
+    PROMPT_VERSION,
+    WATCH_MAX,
+    WHY_MAX,
+    card_overhead,
+    card_prompt,
+    unsupported_prompt,
+)
 from bot.llm.text import estimate_tokens
 from bot.models import Card, Coverage, Language, PRSnapshot
 
@@ -32,6 +46,10 @@ POINT_MAX = 280
 MINUTES_MAX = 240
 # Room left for the model's answer when the budget is counted (cards are short).
 OUTPUT_RESERVE = 600
+# A headline shorter than this once its unsupported figures are cut says too little: the PR's
+# title (as the heuristic card words it) stands in.
+MIN_HEADLINE_CHARS = 12
+UNTITLED = "(untitled)"
 
 
 class CardDraft(BaseModel):
@@ -89,6 +107,38 @@ def card_from_draft(draft: CardDraft, language: Language, coverage: Coverage) ->
     )
 
 
+@dataclass(frozen=True)
+class _Answer:
+    card: Card
+    raw: str  # the model's JSON as it came, for the follow-up conversation
+
+
+def _points_of(card: Card) -> tuple[str, ...]:
+    return (*card.why, *card.caveats, *card.watch)
+
+
+def check_card(card: Card, source: SourceText) -> Check:
+    return check_card_text(card.headline, _points_of(card), source)
+
+
+def without_unsupported(card: Card, check: Check, title: str, source: SourceText) -> Card:
+    """The card with its unsupported claims cut from the headline and its unsupported points dropped."""
+    headline = without_claims(card.headline, check.headline.unsupported)
+    # A cut that leaves a stub, or that could not remove a claim as written, gives way to the title.
+    if len(headline) < MIN_HEADLINE_CHARS or not check_field(headline, source).ok:
+        headline = heuristic.headline(title) or headline or UNTITLED
+    kept = {field.text for field in check.points if field.ok}
+    return replace(
+        card,
+        headline=headline,
+        why=tuple(point for point in card.why if point in kept),
+        caveats=tuple(point for point in card.caveats if point in kept),
+        watch=tuple(point for point in card.watch if point in kept),
+        checked=check.checked,
+        dropped=len(check.unsupported),
+    )
+
+
 class Summarizer:
     def __init__(self, client: openai.OpenAI, model: str, *, token_budget: int) -> None:
         self.client = client
@@ -104,14 +154,56 @@ class Summarizer:
         budget = self.data_budget(language)
         context = build_context(snapshot, budget)
         prompt = card_prompt(context.text, language)
+        messages: list[ChatCompletionMessageParam] = [
+            {"role": "system", "content": prompt.system},
+            {"role": "user", "content": prompt.user},
+        ]
+        first = self._ask(messages, snapshot, language, context.coverage)
+        # What the model saw, and every path of the PR (a file it was not shown may still be named).
+        source = SourceText.of(context.text, (change.path for change in snapshot.files))
+        check = check_card(first.card, source)
+        if check.ok:
+            return replace(first.card, checked=check.checked)
+        return self._second_answer(messages, first, check, snapshot, language, context.coverage, source)
+
+    def _second_answer(
+        self,
+        messages: list[ChatCompletionMessageParam],
+        first: _Answer,
+        check: Check,
+        snapshot: PRSnapshot,
+        language: Language,
+        coverage: Coverage,
+        source: SourceText,
+    ) -> Card:
+        """Ask once more, naming the unsupported claims; what is still unsupported is then cut."""
+        log.info("card of %s: %d unsupported claims, asking again", snapshot.ref, len(check.unsupported))
+        follow_up: list[ChatCompletionMessageParam] = [
+            *messages,
+            {"role": "assistant", "content": first.raw},
+            {"role": "user", "content": unsupported_prompt([claim.text for claim in check.unsupported])},
+        ]
+        try:
+            second = self._ask(follow_up, snapshot, language, coverage)
+        except SummarizerError:
+            # The first answer is still a card once its unsupported claims are cut.
+            return without_unsupported(first.card, check, snapshot.listing.title, source)
+        recheck = check_card(second.card, source)
+        if recheck.ok:
+            return replace(second.card, checked=recheck.checked, regenerated=True)
+        card = without_unsupported(second.card, recheck, snapshot.listing.title, source)
+        return replace(card, regenerated=True)
+
+    def _ask(
+        self,
+        messages: list[ChatCompletionMessageParam],
+        snapshot: PRSnapshot,
+        language: Language,
+        coverage: Coverage,
+    ) -> _Answer:
         try:
             completion = self.client.chat.completions.parse(
-                model=self.model,
-                messages=[
-                    {"role": "system", "content": prompt.system},
-                    {"role": "user", "content": prompt.user},
-                ],
-                response_format=CardDraft,
+                model=self.model, messages=messages, response_format=CardDraft
             )
         except (openai.OpenAIError, ValidationError) as exc:
             log.warning("model call for %s failed: %s", snapshot.ref, type(exc).__name__)
@@ -119,4 +211,5 @@ class Summarizer:
         message = completion.choices[0].message if completion.choices else None
         if message is None or message.parsed is None:
             raise SummarizerError(f"the model declined to summarize {snapshot.ref}")
-        return card_from_draft(message.parsed, language, context.coverage)
+        raw = message.content or message.parsed.model_dump_json()
+        return _Answer(card_from_draft(message.parsed, language, coverage), raw)

@@ -19,8 +19,14 @@ _CJK = re.compile(
     r"\U00020000-\U0003ffff]"
 )
 # C0/C1 controls except \t and \n, zero-width characters and bidi controls: invisible to a
-# reviewer, so they can only hide or reorder text meant for the model (Trojan Source).
-_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\u061c]")
+# reviewer, so they can only hide or reorder text meant for the model (Trojan Source). Also the
+# other characters that render as nothing: soft hyphen, combining grapheme joiner, Hangul and
+# Mongolian fillers, invisible math operators, interlinear annotation marks, and the Unicode
+# "tag" block, which spells ASCII invisibly ("ASCII smuggling" of instructions to a model).
+_INVISIBLE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    r"\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
 # PR templates hide instructions in HTML comments; an unterminated one runs to the end.
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # Real paths stay under 200 characters; Git accepts up to PATH_MAX (4096).

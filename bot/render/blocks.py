@@ -25,6 +25,7 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
+from bot.llm.sanitize import repo_url, sanitize_text
 from bot.models import Card, Digest, DigestItem, Language, PRListing
 from bot.render.labels import counts_line, coverage_line, verdict_label, word
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
@@ -149,6 +150,12 @@ def _header(text: str) -> dict[str, Any]:
     return HeaderBlock(text=PlainTextObject(text=clip(text, MAX_HEADER_CHARS))).to_dict()
 
 
+def title_text(listing: PRListing) -> str:
+    """The PR's title as mrkdwn. Its author wrote it for the model as much as for us, so it loses
+    mentions and foreign links the way model text does (llm/sanitize.py), then is escaped."""
+    return escape(sanitize_text(listing.title, repo_url(listing.url)))
+
+
 def _pr_label(listing: PRListing, with_repo: bool) -> str:
     return f"{listing.repo}#{listing.number}" if with_repo else f"#{listing.number}"
 
@@ -157,9 +164,10 @@ def _card_text(listing: PRListing, card: Card) -> str:
     pr = link(listing.url, f"#{listing.number}")
     headline = clip(escape(card.headline), MAX_HEADLINE_CHARS)
     lines = [f"{_VERDICT_EMOJI[card.verdict]} *{pr}* {escape(verdict_label(card))} · {headline}"]
-    if card.source == "llm" and listing.title != card.headline:
+    title = title_text(listing)
+    if card.source == "llm" and title and listing.title != card.headline:
         # A heuristic headline is the title itself; a model's is a rewrite, so show both.
-        lines.append(clip(escape(listing.title), MAX_TITLE_CHARS))
+        lines.append(clip(title, MAX_TITLE_CHARS))
     groups = [(word(card.language, name), points) for name, points in _point_groups(card) if points]
     count = sum(len(points) for _, points in groups)
     fixed = sum(len(line) + 1 for line in lines) + sum(len(name) + 3 for name, _ in groups)

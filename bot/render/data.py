@@ -34,6 +34,7 @@ def card_data(card: Card) -> dict[str, Any]:
             "files_known": coverage.files_known,
             "files_unlisted": coverage.files_unlisted,
         },
+        "faithfulness": {"checked": card.checked, "dropped": card.dropped, "regenerated": card.regenerated},
     }
 
 

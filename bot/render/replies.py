@@ -7,7 +7,7 @@ block builders; links are built only from GitHub's own URLs.
 from __future__ import annotations
 
 from bot.models import Language, PRListing
-from bot.render.blocks import Message, card_message, help_message, text_message
+from bot.render.blocks import Message, card_message, help_message, text_message, title_text
 from bot.render.mrkdwn import answer_text, escape, link
 from bot.services.qa import Reply
 
@@ -52,8 +52,8 @@ def thinking_message(language: Language) -> Message:
 
 def _listing_line(listing: PRListing) -> str:
     label = f"{listing.repo}#{listing.number}"
-    title = f" {escape(listing.title)}" if listing.title else ""
-    return f"• {link(listing.url, label)}{title}"
+    title = title_text(listing)
+    return f"• {link(listing.url, label)} {title}" if title else f"• {link(listing.url, label)}"
 
 
 def reply_message(reply: Reply, language: Language, command: str) -> Message:

@@ -3,7 +3,8 @@
 Snapshots of merged PRs are read from GitHub once and then from the store. Cards are
 single-flight: concurrent requests for one card, in this process or another, make one model
 call; the others wait for its result in the store. A model failure gives a heuristic card,
-kept only briefly so that a later run asks the model again.
+kept only briefly so that a later run asks the model again. Every card, from the model or not,
+is sanitized (llm/sanitize.py) before it is stored or handed out.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.errors import SummarizerError
 from bot.llm.context import build_context
-from bot.llm.heuristic import heuristic_card
+from bot.llm.heuristic import headline, heuristic_card
 from bot.llm.prompts import PROMPT_VERSION
+from bot.llm.sanitize import repo_url, sanitize_card
 from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot
 from bot.services.ports import CardWriter, Source
 from bot.store.cards import CardStore
@@ -91,9 +93,15 @@ class CardService:
         )
 
     def fallback(self, snapshot: PRSnapshot, language: Language) -> Card:
-        return heuristic_card(snapshot, build_context(snapshot, HEURISTIC_BUDGET).coverage, language)
+        card = heuristic_card(snapshot, build_context(snapshot, HEURISTIC_BUDGET).coverage, language)
+        return _sanitized(card, snapshot.listing)
 
     def card(self, snapshot: PRSnapshot, language: Language) -> CardResult:
+        result = self._card(snapshot, language)
+        # Cards stored before sanitizing existed are served too: none reaches a reader unsanitized.
+        return replace(result, card=_sanitized(result.card, snapshot.listing))
+
+    def _card(self, snapshot: PRSnapshot, language: Language) -> CardResult:
         if not snapshot.complete:
             # Files unknown (rate limit): a card from the title alone, never cached.
             return CardResult(self.fallback(snapshot, language), snapshot, degraded=False)
@@ -136,10 +144,15 @@ class CardService:
             return CardResult(cached, snapshot, degraded=cached.source != "llm")
         assert self._writer is not None
         try:
-            card = self._writer.card(snapshot, language)
+            card = _sanitized(self._writer.card(snapshot, language), snapshot.listing)
         except SummarizerError:
             card = self.fallback(snapshot, language)
             self._store.put_card(key, card, ttl_seconds=FALLBACK_TTL_SECONDS)
             return CardResult(card, snapshot, degraded=True)
         self._store.put_card(key, card)
         return CardResult(card, snapshot)
+
+
+def _sanitized(card: Card, listing: PRListing) -> Card:
+    """The card as readers may see it: links only into the PR's repository, on the PR's own host."""
+    return sanitize_card(card, repo_url(listing.url), fallback_headline=headline(listing.title))

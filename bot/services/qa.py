@@ -1,7 +1,9 @@
 """QAService: questions about PRs, answered from their cached snapshot and card, remembering
 the thread's earlier turns. Returns what to say as data (a Reply); surfaces word it.
 
-A channel is answered only about the repositories it may see (`allowed`).
+A channel is answered only about the repositories it may see (`allowed`). Every model answer is
+sanitized (llm/sanitize.py) before it is returned or remembered; one with nothing left counts
+as a failed model call.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.errors import NotFound, SourceError, SummarizerError
+from bot.llm.sanitize import repo_url, sanitize_text
 from bot.models import Card, DigestItem, DigestThread, Language, PRListing, PRRef, Turn
 from bot.services.cards import CardService
 from bot.services.ports import Answerer
@@ -107,6 +110,9 @@ class QAService:
         try:
             answer = self._answerer.answer_pr(snapshot, card, question, history, language)
         except SummarizerError:
+            answer = ""
+        answer = sanitize_text(answer, repo_url(snapshot.listing.url))
+        if not answer:
             return Reply("card", about=snapshot.listing, card=card, paths=paths, model_failed=True)
         return Reply("answer", about=snapshot.listing, answer=answer, card=card, paths=paths)
 
@@ -122,9 +128,13 @@ class QAService:
             by_name = {str(ref): found for ref, found in paths.items()}
             try:
                 answer = self._answerer.answer_digest(items, by_name, question, history, language)
-                return Reply("digest_answer", answer=answer)
             except SummarizerError:
-                pass
+                answer = ""
+            # Links may point into any repository of the digest, and nowhere else.
+            repos = sorted({repo_url(item.listing.url) for item in items}) or [""]
+            answer = sanitize_text(answer, *repos)
+            if answer:
+                return Reply("digest_answer", answer=answer)
         asked = words(question)
         matches = tuple(
             item.listing

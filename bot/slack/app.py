@@ -33,9 +33,12 @@ from bot.wiring import Services
 
 log = logging.getLogger(__name__)
 
-# Listeners wait on GitHub and the model for seconds; Bolt's default of 5 threads would queue
-# the sixth question behind the first five.
-LISTENER_THREADS = 32
+# Listeners only acknowledge and hand slow work over, so a few threads are plenty; Bolt runs
+# command acks on them, so they must never wait on GitHub or the model.
+LISTENER_THREADS = 16
+# Questions and /pr lookups wait seconds on GitHub and the model: this many run at once, the
+# rest queue (their requests were acknowledged long before).
+WORK_THREADS = 32
 # 429s are waited out (Retry-After) in the posting thread, never on the ack path.
 RATE_LIMIT_RETRIES = 5
 
@@ -99,6 +102,7 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
         threads=threads,
         ledger=ledger,
         command=settings.config.slack.command,
+        work=ThreadPoolExecutor(max_workers=WORK_THREADS, thread_name_prefix="work"),
     )
     for listeners in (questions, commands, actions, home):
         listeners.register(app, deps)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from bot.services.cards import CardService
@@ -21,3 +22,6 @@ class SlackDeps:
     threads: ThreadStore
     ledger: PostLedger
     command: str
+    # Slow work (GitHub, the model, posting) runs here, never on Bolt's listener threads,
+    # which must stay free to acknowledge the next request within Slack's 3 seconds.
+    work: Executor

@@ -20,7 +20,7 @@ from bot.slack.app import SlackParts
 log = logging.getLogger(__name__)
 
 # Requests are acknowledged in milliseconds; the threads only bound concurrent connections.
-HTTP_THREADS = 16
+HTTP_THREADS = 32
 EVENTS_PATH = "/slack/events"
 
 StartResponse = Callable[..., Any]

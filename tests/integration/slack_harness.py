@@ -3,6 +3,7 @@ GitHub and model servers and to a real Redis: what production does, minus the in
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -133,12 +134,11 @@ def wait_for(condition: Callable[[], Any], timeout: float = 10.0) -> Any:
     pytest.fail("condition not met in time")
 
 
-@pytest.fixture
-def harness(
-    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[SlackHarness]:
+@contextlib.contextmanager
+def serve_harness(github: FakeGitHub, model: FakeOpenAI, redis_url: str, config_dir: Path) -> Iterator[SlackHarness]:
+    """Fake Slack and the app served on loopback, wired to the given fakes and Redis; closed on exit."""
     with FakeSlack() as slack:
-        config = tmp_path / "prdigest.toml"
+        config = config_dir / "prdigest.toml"
         config.write_text(CONFIG, encoding="utf-8")
         github.add_repo(OTHER_REPO)
         settings = load_settings(
@@ -174,3 +174,9 @@ def harness(
             server.close()
             thread.join(timeout=5)
             services.close()
+
+
+@pytest.fixture
+def harness(github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path) -> Iterator[SlackHarness]:
+    with serve_harness(github, model, redis_url, tmp_path) as served:
+        yield served

@@ -43,8 +43,10 @@ def test_mention_elsewhere_is_refused_to_the_asker_alone(harness: SlackHarness) 
 
 def test_slash_command_elsewhere_is_refused(harness: SlackHarness) -> None:
     secret_pr(harness)
-    _, response = harness.command(f"{OTHER_REPO}#7", channel="C0RANDOM01")
-    assert "can't answer about acme/widgets here" in response.text
+    hook, _ = harness.command(f"{OTHER_REPO}#7", channel="C0RANDOM01")
+    (payload,) = wait_for(lambda: harness.slack.responses[hook])
+    assert "can't answer about acme/widgets here" in payload["text"]
+    assert "Rotate" not in json.dumps(payload)
     assert harness.model.calls == 0
 
 
@@ -62,8 +64,8 @@ def test_private_digest_never_goes_to_an_externally_shared_channel(harness: Slac
             OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), language="en", filters=Filters(), quiet_days="note"
         )
     assert harness.slack.messages(OTHER_CHANNEL) == []
-    _, response = harness.command(f"{OTHER_REPO}#7", channel=OTHER_CHANNEL)
-    assert "can't answer about" in response.text
+    hook, _ = harness.command(f"{OTHER_REPO}#7", channel=OTHER_CHANNEL)
+    assert "can't answer about" in wait_for(lambda: harness.slack.responses[hook])[0]["text"]
 
 
 def test_public_repo_of_a_shared_channel_is_still_posted(harness: SlackHarness) -> None:

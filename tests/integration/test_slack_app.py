@@ -313,10 +313,17 @@ def test_share_posts_the_same_card_for_everyone(harness: SlackHarness) -> None:
     assert harness.model.calls == 1  # the same cached card
 
 
+def test_slash_command_about_another_repo_is_refused_to_the_asker(harness: SlackHarness) -> None:
+    hook, response = harness.command(f"{REPO}#1001", channel=OTHER_CHANNEL)
+    assert response.status_code == 200
+    (payload,) = wait_for(lambda: harness.slack.responses[hook])
+    assert "set up for other repositories" in payload["text"] and payload["response_type"] == "ephemeral"
+    assert harness.model.calls == 0
+
+
 @pytest.mark.parametrize(
     ("text", "channel", "expected"),
     [
-        (f"{REPO}#1001", OTHER_CHANNEL, "set up for other repositories"),
         ("not a ref", DIGEST_CHANNEL, "is not a pull request reference"),
         ("help", DIGEST_CHANNEL, "/pr owner/repo#123"),
     ],

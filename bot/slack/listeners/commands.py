@@ -1,6 +1,7 @@
 """The slash command (`/pr` by default): a PR's card, to the asker only, with a Share button.
 
-ack() first, within Slack's 3 seconds; the card follows through the response_url.
+Only parsing happens before ack(); the card follows through the response_url from the work
+pool, so Slack's 3 seconds are never spent on GitHub or the model.
 """
 
 from __future__ import annotations
@@ -11,13 +12,39 @@ from typing import Any
 from slack_bolt import Ack, App, Respond
 
 from bot.errors import NotFound, PrdigestError, SourceError
-from bot.render.blocks import card_message, help_message, text_message
+from bot.models import Language, PRRef
+from bot.render.blocks import Message, card_message, help_message, text_message
 from bot.render.mrkdwn import escape
 from bot.render.replies import say
 from bot.services.refs import parse_ref
 from bot.slack.deps import SlackDeps
 
 log = logging.getLogger(__name__)
+
+
+def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language) -> Message:
+    if ref.repo.lower() not in deps.access.allowed(channel):
+        return text_message(say(language, "not_allowed", repo=ref.repo))
+    try:
+        snapshot = deps.cards.snapshot_by_ref(ref)
+        card = deps.cards.card(snapshot, language).card
+        return card_message(snapshot.listing, card, share=True)
+    except NotFound:
+        return text_message(say(language, "not_found", ref=str(ref)))
+    except SourceError:
+        return text_message(say(language, "unavailable", ref=str(ref)))
+
+
+def _answer(deps: SlackDeps, ref: PRRef, channel: str, language: Language, respond: Respond) -> None:
+    try:
+        message = _card(deps, ref, channel, language)
+    except Exception:
+        log.exception("/pr %s failed", ref)
+        message = text_message(say(language, "failed"))
+    try:
+        respond(text=message.text, blocks=list(message.blocks), replace_original=True, response_type="ephemeral")
+    except Exception:
+        log.exception("/pr %s: the response_url refused the card", ref)
 
 
 def register(app: App, deps: SlackDeps) -> None:
@@ -35,19 +62,5 @@ def register(app: App, deps: SlackDeps) -> None:
         except PrdigestError as exc:
             ack(text=escape(str(exc)))
             return
-        if ref.repo.lower() not in deps.access.allowed(channel):
-            ack(text=say(language, "not_allowed", repo=ref.repo))
-            return
         ack(text=say(language, "thinking"))
-        try:
-            snapshot = deps.cards.snapshot_by_ref(ref)
-            card = deps.cards.card(snapshot, language).card
-            message = card_message(snapshot.listing, card, share=True)
-        except NotFound:
-            message = text_message(say(language, "not_found", ref=str(ref)))
-        except SourceError:
-            message = text_message(say(language, "unavailable", ref=str(ref)))
-        except Exception:
-            log.exception("/pr %s failed", ref)
-            message = text_message(say(language, "failed"))
-        respond(text=message.text, blocks=list(message.blocks), replace_original=True, response_type="ephemeral")
+        deps.work.submit(_answer, deps, ref, channel, language, respond)

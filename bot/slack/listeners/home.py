@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from slack_bolt import App
@@ -9,6 +10,8 @@ from slack_sdk import WebClient
 
 from bot.render.blocks import HomeRow, home_view
 from bot.slack.deps import SlackDeps
+
+log = logging.getLogger(__name__)
 
 
 def home_rows(deps: SlackDeps) -> list[HomeRow]:
@@ -29,4 +32,11 @@ def register(app: App, deps: SlackDeps) -> None:
     def on_home(event: dict[str, Any], client: WebClient) -> None:
         if event.get("tab", "home") != "home":
             return
-        client.views_publish(user_id=event["user"], view=home_view(home_rows(deps)))
+        deps.work.submit(_publish, deps, client, event["user"])
+
+
+def _publish(deps: SlackDeps, client: WebClient, user: str) -> None:
+    try:
+        client.views_publish(user_id=user, view=home_view(home_rows(deps)))
+    except Exception:
+        log.exception("publishing the App Home failed")

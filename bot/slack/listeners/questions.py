@@ -80,13 +80,13 @@ def register(app: App, deps: SlackDeps) -> None:
         if thread_ts == event.get("ts") or deps.threads.digest(event["channel"], thread_ts) is None:
             return  # not a reply in one of our digests' threads
         if _first_delivery(deps, body, event):
-            _reply_safely(deps, client, event, thread_ts, mention=False)
+            deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=False)
 
     @app.event("app_mention")
     def on_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
         if event.get("bot_id") or not _first_delivery(deps, body, event):
             return
-        _reply_safely(deps, client, event, event.get("thread_ts") or event["ts"], mention=True)
+        deps.work.submit(_reply_safely, deps, client, event, event.get("thread_ts") or event["ts"], mention=True)
 
 
 def _reply_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool) -> None:
@@ -94,3 +94,5 @@ def _reply_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thr
         _answer(deps, client, event, thread_ts, mention=mention)
     except SlackApiError as exc:
         log.warning("could not reply in %s: %s", event.get("channel"), exc.response.get("error"))
+    except Exception:
+        log.exception("answering in %s failed", event.get("channel"))

@@ -1,0 +1,131 @@
+"""`python -m bench`: every scenario, a table of figures with bounds, targets and pass/miss.
+
+make bench                      # the full run (a few minutes)
+.venv/bin/python -m bench --smoke   # seconds: keeps the benchmark working (CI runs it)
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bench.env import Latencies, world
+from bench.scenarios import (
+    Options,
+    Row,
+    ack_rows,
+    digest_rows,
+    naive_row,
+    pacing_row,
+    server_memory_row,
+    token_budget_row,
+)
+
+FULL = Options(
+    prs=150,
+    runs=3,
+    latencies=Latencies(),
+    naive_sample=20,
+    ack_requests=300,
+    ack_concurrency=20,
+    questions=5,
+    memory_questions=1000,
+    thread_cards=65,
+)
+SMOKE = Options(
+    prs=12,
+    runs=1,
+    latencies=Latencies(model=0.05, github=0.002, slack=0.002),
+    naive_sample=3,
+    ack_requests=20,
+    ack_concurrency=5,
+    questions=1,
+    memory_questions=20,
+    thread_cards=12,
+)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--smoke", action="store_true", help="tiny and fast: checks that every scenario runs")
+    parser.add_argument("--dataset", type=Path, help="a JSONL file in the shared data format (default: generated rows)")
+    parser.add_argument("--prs", type=int, help="PRs in the digest (default 150)")
+    parser.add_argument("--runs", type=int, help="repetitions of the timed scenarios (default 3)")
+    parser.add_argument("--model-latency", type=float, help="seconds per model call (default 2.0)")
+    parser.add_argument("--github-latency", type=float, help="seconds per GitHub request (default 0.05)")
+    parser.add_argument("--slack-latency", type=float, help="seconds per Slack call (default 0.03)")
+    return parser.parse_args(argv)
+
+
+def options_from(args: argparse.Namespace) -> Options:
+    base = SMOKE if args.smoke else FULL
+    latencies = Latencies(
+        model=args.model_latency if args.model_latency is not None else base.latencies.model,
+        github=args.github_latency if args.github_latency is not None else base.latencies.github,
+        slack=args.slack_latency if args.slack_latency is not None else base.latencies.slack,
+    )
+    return Options(
+        prs=args.prs or base.prs,
+        runs=args.runs or base.runs,
+        latencies=latencies,
+        naive_sample=base.naive_sample,
+        ack_requests=base.ack_requests,
+        ack_concurrency=base.ack_concurrency,
+        questions=base.questions,
+        memory_questions=base.memory_questions,
+        thread_cards=base.thread_cards,
+    )
+
+
+def table(rows: list[Row]) -> str:
+    headers = ("scenario", "figure", "compared with", "target", "")
+    cells = [
+        headers,
+        *((row.scenario, row.figure, row.bound, row.target, "pass" if row.ok else "MISS") for row in rows),
+    ]
+    widths = [max(len(cell[column]) for cell in cells) for column in range(len(headers))]
+    lines = [" | ".join(cell[column].ljust(widths[column]) for column in range(len(headers))) for cell in cells]
+    lines.insert(1, "-+-".join("-" * width for width in widths))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    options = options_from(args)
+    started = time.monotonic()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="prdigest-bench-") as tmp:
+        workdir = Path(tmp)
+        with world(options.prs, options.latencies, workdir, args.dataset) as bench_world:
+            digest, cold_median = digest_rows(bench_world, options, workdir)
+            rows.extend(digest)
+            rows.append(naive_row(bench_world, options, cold_median))
+            rows.append(token_budget_row(bench_world, workdir))
+            acks, _ = ack_rows(bench_world, options)
+            rows.extend(acks)
+            rows.append(pacing_row(bench_world, options))
+            rows.append(server_memory_row(bench_world, options, workdir))
+    latency = options.latencies
+    print(
+        f"prdigest benchmark · {datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {platform.machine()}, "
+        f"{_cores()} cores, Python {platform.python_version()} · {options.prs} PRs, {options.runs} run(s) · "
+        f"latencies: model {latency.model:g} s, GitHub {latency.github * 1000:g} ms, Slack {latency.slack * 1000:g} ms"
+    )
+    print(table(rows))
+    print(f"({time.monotonic() - started:.0f} s)")
+    return 0 if all(row.ok for row in rows) or args.smoke else 1
+
+
+def _cores() -> int:
+    import os
+
+    return os.cpu_count() or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

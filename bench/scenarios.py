@@ -1,0 +1,509 @@
+"""The benchmark's scenarios. Each returns rows: a figure, the bound it is compared with, the
+target and whether it was met. Digests run as real `prdigest` processes; the Slack scenarios
+serve the real app on loopback and drive it with signed requests."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import openai
+import requests
+from github import Auth, Github
+from slack_sdk.signature import SignatureVerifier
+
+from bench.env import CHANNEL, HUGE_PR_NUMBER, REPO, REPO_ROOT, SECRET, Latencies, World
+from bot.models import Window
+from bot.services.digest import Filters
+from bot.settings import load_settings
+from bot.slack.app import SlackParts, build_client, build_slack
+from bot.slack.publisher import Publisher
+from bot.slack.server import http_server
+from bot.store.ledger import PostLedger
+from bot.store.threads import ThreadStore
+from bot.wiring import build_services
+
+PRODUCT_ENV_PREFIXES = ("GITHUB_", "OPENAI_", "SLACK_", "REDIS_", "PRDIGEST_")
+CONCURRENCY = 16  # the config default the cold digest runs with
+TOKEN_BUDGET = 12000
+
+
+@dataclass(frozen=True)
+class Row:
+    scenario: str
+    figure: str
+    bound: str
+    target: str
+    ok: bool
+
+
+@dataclass(frozen=True)
+class Options:
+    prs: int
+    runs: int
+    latencies: Latencies
+    naive_sample: int
+    ack_requests: int
+    ack_concurrency: int
+    questions: int
+    memory_questions: int
+    thread_cards: int
+
+
+def spread(values: Sequence[float], unit: str = "s", digits: int = 2) -> str:
+    if len(values) == 1:
+        return f"{values[0]:.{digits}f} {unit}"
+    low, mid, high = min(values), statistics.median(values), max(values)
+    return f"{mid:.{digits}f} {unit} (min {low:.{digits}f}, max {high:.{digits}f})"
+
+
+# -- prdigest as a process ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    wall: float
+    peak_rss_mb: float
+    stdout: str
+
+
+def run_prdigest(world: World, args: Sequence[str], workdir: Path) -> Run:
+    env = {name: value for name, value in os.environ.items() if not name.startswith(PRODUCT_ENV_PREFIXES)}
+    env |= world.env
+    env["PYTHONPATH"] = str(REPO_ROOT)  # bench.child, from a work directory elsewhere
+    started = time.monotonic()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bench.child", *args],
+        env=env,
+        cwd=workdir,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    stdout, stderr = process.communicate(timeout=900)
+    wall = time.monotonic() - started
+    if process.returncode != 0:
+        raise SystemExit(f"bench: prdigest {' '.join(args)} failed: {stderr.decode()[-2000:]}")
+    last = stderr.decode().strip().splitlines()[-1]
+    peak = int(last.removeprefix("PEAK_RSS_KB=")) / 1024 if last.startswith("PEAK_RSS_KB=") else float("nan")
+    return Run(wall, peak, stdout.decode())
+
+
+def list_pages(world: World) -> int:
+    return (
+        world.github.count(r"/pulls$")
+        + world.github.count(r"^/search/issues")
+        + world.github.count(r"^/repos/[^/]+/[^/]+$")
+    )
+
+
+# -- digest scenarios ---------------------------------------------------------------------------
+
+
+def digest_rows(world: World, options: Options, workdir: Path) -> tuple[list[Row], float]:
+    prs = len(world.rows)
+    model_latency = options.latencies.model
+    bound = math.ceil(prs / CONCURRENCY) * model_latency
+    args = ["digest", REPO, "--since", "24h", "--format", "json"]
+    cold: list[Run] = []
+    cold_requests: list[float] = []
+    pages: list[int] = []
+    for _ in range(options.runs):
+        world.flush_redis()
+        world.reset_counts()
+        cold.append(run_prdigest(world, args, workdir))
+        shown = json.loads(cold[-1].stdout)["shown"]
+        if shown != prs or world.model.calls != prs:
+            raise SystemExit(f"bench: cold digest showed {shown} PRs with {world.model.calls} model calls, not {prs}")
+        pages.append(list_pages(world))
+        cold_requests.append((len(world.github.requests) - pages[-1]) / prs)
+    warm: list[Run] = []
+    warm_model_calls: list[int] = []
+    warm_requests: list[int] = []
+    for _ in range(options.runs):
+        world.reset_counts()
+        warm.append(run_prdigest(world, args, workdir))
+        warm_model_calls.append(world.model.calls)
+        warm_requests.append(len(world.github.requests) - list_pages(world))
+    cold_walls = [run.wall for run in cold]
+    warm_walls = [run.wall for run in warm]
+    cold_median = statistics.median(cold_walls)
+    rss = [run.peak_rss_mb for run in cold if not math.isnan(run.peak_rss_mb)]
+    rows = [
+        Row(
+            f"cold digest, {prs} PRs, concurrency {CONCURRENCY}",
+            spread(cold_walls),
+            f"⌈{prs}/{CONCURRENCY}⌉ × {model_latency:g} s = {bound:.1f} s",
+            "≤ 1.2 × bound",
+            cold_median <= 1.2 * bound,
+        ),
+        Row(
+            "warm digest (same day again)",
+            f"{max(warm_model_calls)} model calls · {max(warm_requests)} per-PR GitHub requests · "
+            f"{list_pages(world)} list requests · {spread(warm_walls)}",
+            "0 · 0 · list pages only",
+            "0 · list pages only · ≤ 1.5 s",
+            max(warm_model_calls) == 0 and max(warm_requests) == 0 and statistics.median(warm_walls) <= 1.5,
+        ),
+        Row(
+            "GitHub requests per PR, cold",
+            f"{statistics.median(cold_requests):.2f} per PR + {max(pages)} list requests",
+            "2 (files, review comments)",
+            "≤ 2 + list pages",
+            max(cold_requests) <= 2.0,
+        ),
+        Row(
+            f"memory: digest of {prs} PRs",
+            f"peak RSS {spread(rss, 'MB', 0)}" if rss else "n/a",
+            "—",
+            "≤ 250 MB",
+            bool(rss) and max(rss) <= 250,
+        ),
+    ]
+    return rows, cold_median
+
+
+def naive_row(world: World, options: Options, cold_median: float) -> Row:
+    """A plain loop, as a hand-made script does it: PyGithub per PR, one openai call per PR."""
+    sample = world.rows[: options.naive_sample]
+    gh = Github(base_url=world.github.url, auth=Auth.Token("bench"), per_page=100, seconds_between_requests=None)
+    client = openai.OpenAI(base_url=f"{world.model.url}/v1", api_key="bench", max_retries=0)
+    repo = gh.get_repo(REPO)
+    started = time.monotonic()
+    for row in sample:
+        pull = repo.get_pull(row["number"])
+        diff = "\n".join(f"{f.filename}\n{f.patch or ''}" for f in pull.get_files())
+        notes = "\n".join(c.body for c in pull.get_review_comments())
+        client.chat.completions.create(
+            model="bench",
+            messages=[{"role": "user", "content": f"Summarize {pull.title}\n{diff[:30000]}\n{notes}"}],
+        )
+    per_pr = (time.monotonic() - started) / len(sample)
+    gh.close()
+    client.close()
+    naive_total = per_pr * len(world.rows)
+    speedup = naive_total / cold_median
+    return Row(
+        "speed-up over a naive digest loop",
+        f"{speedup:.1f}× (naive {naive_total:.0f} s: {per_pr:.2f} s/PR × {len(world.rows)}, measured on {len(sample)})",
+        f"cold digest median {cold_median:.1f} s",
+        "≥ 12×",
+        speedup >= 12,
+    )
+
+
+def token_budget_row(world: World, workdir: Path) -> Row:
+    world.reset_counts()
+    run = run_prdigest(world, ["card", f"{REPO}#{HUGE_PR_NUMBER}", "--format", "json"], workdir)
+    coverage = json.loads(run.stdout)["card"]["coverage"]
+    request = world.model.requests[-1].json()
+    estimated = math.ceil(sum(len(message["content"]) for message in request["messages"]) / 3)
+    read, total, skipped = coverage["files_read"], coverage["files_total"], len(coverage["skipped"])
+    covered = f"coverage: {read} of {total} files read, {skipped} named as skipped"
+    return Row(
+        "token budget on a 3,000-file PR",
+        f"{estimated:,} estimated prompt tokens; {covered}",
+        f"token_budget {TOKEN_BUDGET:,}",
+        "≤ token_budget, coverage stated",
+        estimated <= TOKEN_BUDGET and coverage["files_total"] == 3000,
+    )
+
+
+# -- the served app -----------------------------------------------------------------------------
+
+
+class Served:
+    """The Slack app in this process, on loopback, as `prdigest serve --http` runs it."""
+
+    def __init__(self, world: World, pace: float) -> None:
+        settings = load_settings(world.env)
+        self.services = build_services(settings, warn=lambda message: None)
+        self.parts: SlackParts = build_slack(self.services, pace=pace)
+        self.server = http_server(self.parts, "127.0.0.1", 0)
+        self.url = f"http://127.0.0.1:{self.server.effective_port}/slack/events"
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        self.signer = SignatureVerifier(SECRET)
+        self._local = threading.local()
+
+    def close(self) -> None:
+        self.server.close()
+        self.thread.join(timeout=5)
+        self.services.close()
+
+    def post(self, body: bytes, content_type: str) -> requests.Response:
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = requests.Session()
+        timestamp = str(int(time.time()))
+        headers = {
+            "Content-Type": content_type,
+            "X-Slack-Request-Timestamp": timestamp,
+            "X-Slack-Signature": self.signer.generate_signature(timestamp=timestamp, body=body),
+        }
+        return session.post(self.url, data=body, headers=headers, timeout=30)
+
+    def command(self, text: str, response_url: str) -> requests.Response:
+        form = {
+            "command": "/pr",
+            "text": text,
+            "channel_id": CHANNEL,
+            "user_id": "U0BENCH",
+            "response_url": response_url,
+        }
+        return self.post(urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded")
+
+    def event(self, event: dict[str, Any], event_id: str) -> requests.Response:
+        envelope = {"type": "event_callback", "team_id": "T0TEST", "event_id": event_id, "event": event}
+        return self.post(json.dumps(envelope).encode(), "application/json")
+
+
+def _scheduled_window(now: datetime) -> tuple[Window, str]:
+    return Window(now - timedelta(hours=24), now), now.date().isoformat()
+
+
+def ack_rows(world: World, options: Options) -> tuple[list[Row], str | None]:
+    """Signed slash commands and events, N at a time, while a cold digest runs in the server."""
+    world.flush_redis()
+    world.reset_counts()
+    world.slack.enforce_pacing = True
+    served = Served(world, pace=1.0)
+    window, day = _scheduled_window(datetime.now(UTC))
+    result: dict[str, Any] = {}
+
+    def digest() -> None:
+        result["publish"] = served.parts.digests.run(
+            CHANNEL, day, window, (REPO,), language="en", filters=Filters(), quiet_days="note"
+        )
+
+    digest_thread = threading.Thread(target=digest)
+    digest_thread.start()
+    time.sleep(0.5)  # let the digest get going: its GitHub and model calls run beside the acks
+    numbers = [row["number"] for row in world.rows]
+    latencies: list[float] = []
+    failures = 0
+
+    def one(index: int) -> tuple[float, bool]:
+        number = numbers[index % len(numbers)]
+        started = time.monotonic()
+        if index % 2 == 0:
+            response = served.command(f"{REPO}#{number}", world.slack.new_response_url())
+        else:
+            # A channel per question: Slack's 1 message/s/channel pacing is not what is measured.
+            channel = f"C0BQ{index:06d}"
+            ts = world.slack.add_message(channel, f"<@UBOT> what does {REPO}#{number} change?")
+            event = {
+                "type": "app_mention",
+                "channel": channel,
+                "user": "U0BENCH",
+                "text": f"<@UBOT> #{number}",
+                "ts": ts,
+            }
+            response = served.event(event, f"EvBench{index}")
+        return time.monotonic() - started, response.status_code == 200
+
+    with ThreadPoolExecutor(max_workers=options.ack_concurrency) as pool:
+        for latency, ok in pool.map(one, range(options.ack_requests)):
+            latencies.append(latency * 1000)
+            failures += 0 if ok else 1
+    digest_thread.join()
+    world.slack.enforce_pacing = False  # a person's question is not a burst of posts
+    thread_ts = result["publish"].thread_ts if result.get("publish") else None
+    served_for_questions = served
+    rows = [_ack_row(latencies, failures, options)]
+    rows.extend(question_rows(world, served_for_questions, thread_ts, options))
+    served.close()
+    world.slack.enforce_pacing = False
+    return rows, thread_ts
+
+
+def _ack_row(latencies: list[float], failures: int, options: Options) -> Row:
+    ordered = sorted(latencies)
+    p50 = ordered[len(ordered) // 2]
+    p99 = ordered[min(len(ordered) - 1, math.ceil(len(ordered) * 0.99) - 1)]
+    worst = ordered[-1]
+    return Row(
+        f"acks under load: {options.ack_requests} requests, {options.ack_concurrency} at a time, during a cold digest",
+        f"p50 {p50:.0f} ms · p99 {p99:.0f} ms · max {worst:.0f} ms · {failures} failures",
+        "Slack's limit: 3,000 ms",
+        "p99 ≤ 250 ms, max < 3 s, 0 failures",
+        p99 <= 250 and worst < 3000 and failures == 0,
+    )
+
+
+def question_rows(world: World, served: Served, thread_ts: str | None, options: Options) -> list[Row]:
+    """A question in the digest's thread: when the first sign shows, when the answer lands."""
+    if thread_ts is None:
+        return [Row("thread question → answer", "no digest thread", "—", "—", False)]
+    first_signs: list[float] = []
+    overheads: list[float] = []
+    model_latency = options.latencies.model
+    for index in range(options.questions):
+        number = world.rows[index % len(world.rows)]["number"]
+        updates = len(world.slack.calls("chat.update"))
+        in_thread = len(world.slack.thread(CHANNEL, thread_ts))
+        text = f"what does #{number} change?"
+        ts = world.slack.add_message(CHANNEL, text, thread_ts=thread_ts)
+        started = time.monotonic()
+        event = {
+            "type": "message",
+            "channel": CHANNEL,
+            "user": "U0BENCH",
+            "text": text,
+            "ts": ts,
+            "thread_ts": thread_ts,
+        }
+        served.event(event, f"EvQ{index}")
+        _wait(lambda n=in_thread: len(world.slack.thread(CHANNEL, thread_ts)) > n + 1)  # + the question itself
+        first_signs.append(time.monotonic() - started)
+        _wait(lambda n=updates: len(world.slack.calls("chat.update")) > n)
+        overheads.append(time.monotonic() - started - model_latency)
+    return [
+        Row(
+            "thread question: first visible sign",
+            spread(first_signs, "s", 3),
+            "—",
+            "≤ 1 s",
+            max(first_signs) <= 1.0,
+        ),
+        Row(
+            "thread question → answer posted",
+            f"overhead {spread(overheads, 's', 3)} over the model's {model_latency:g} s",
+            f"model latency {model_latency:g} s",
+            "≤ 0.5 s overhead",
+            statistics.median(overheads) <= 0.5,
+        ),
+    ]
+
+
+def _wait(condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit("bench: timed out waiting for Slack")
+        time.sleep(0.002)
+
+
+def pacing_row(world: World, options: Options) -> Row:
+    """Posting a thread of `thread_cards` cards at Slack's pace (cards already cached)."""
+    settings = load_settings(world.env)
+    services = build_services(settings, warn=lambda message: None)
+    client = build_client(world.slack.bot_token, world.slack.api_url)
+    publisher = Publisher(client, PostLedger(services.kv), ThreadStore(services.kv), pace=1.0)
+    world.slack.enforce_pacing = True
+    rejected_before = len(world.slack.rejections)
+    walls: list[float] = []
+    messages = 0
+    now = datetime.now(UTC)
+    window = Window(now - timedelta(hours=24), now)
+    digest = services.digests.build((REPO,), window)
+    items = digest.items[: options.thread_cards]
+    digest = type(digest)(digest.repos, digest.window, len(items), items, digest.language, ())
+    for run in range(options.runs):
+        channel = f"C0PACE{run:04d}"
+        started = time.monotonic()
+        result = publisher.publish(channel, f"pace-{run}-{time.time()}", digest)
+        walls.append(time.monotonic() - started)
+        messages = result.posted
+    services.close()
+    world.slack.enforce_pacing = False
+    bound = messages * 1.0
+    rejected = len([problem for problem in world.slack.rejections[rejected_before:] if problem.error == "ratelimited"])
+    return Row(
+        f"posting a {len(items)}-card thread at Slack's pace",
+        f"{spread(walls)} for {messages} messages, {rejected} rate-limited",
+        f"{messages} messages × 1 s = {bound:.0f} s",
+        "≤ 1.1 × bound",
+        statistics.median(walls) <= 1.1 * bound,
+    )
+
+
+def server_memory_row(world: World, options: Options, workdir: Path) -> Row:
+    """RSS of a `prdigest serve` process over `memory_questions` questions (after warm-up)."""
+    port = _port()
+    env = {name: value for name, value in os.environ.items() if not name.startswith(PRODUCT_ENV_PREFIXES)}
+    env |= world.env
+    model_latency = world.model.latency
+    world.model.latency = 0.01  # memory, not speed, is measured here
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "serve", "--http", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        cwd=workdir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    samples: list[float] = []
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait(lambda: _healthy(url))
+        signer = SignatureVerifier(SECRET)
+        session = requests.Session()
+        step = max(options.memory_questions // 5, 1)
+        for index in range(options.memory_questions):
+            number = world.rows[index % len(world.rows)]["number"]
+            ts = world.slack.add_message("C0MEMORY01", "q")
+            event = {
+                "type": "app_mention",
+                "channel": "C0MEMORY01",
+                "user": "U0BENCH",
+                "text": f"<@UBOT> {REPO}#{number}?",
+                "ts": ts,
+            }
+            body = json.dumps({"type": "event_callback", "event_id": f"EvMem{index}", "event": event}).encode()
+            stamp = str(int(time.time()))
+            headers = {
+                "Content-Type": "application/json",
+                "X-Slack-Request-Timestamp": stamp,
+                "X-Slack-Signature": signer.generate_signature(timestamp=stamp, body=body),
+            }
+            session.post(f"{url}/slack/events", data=body, headers=headers, timeout=30)
+            if (index + 1) % step == 0:
+                expected = index + 1
+                _wait(lambda n=expected: len(world.slack.calls("chat.update")) >= n * 0.98, timeout=120)
+                samples.append(_rss_mb(process.pid))
+        session.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        world.model.latency = model_latency
+    growth = samples[-1] - samples[0] if len(samples) > 1 else 0.0
+    return Row(
+        f"memory: server after {options.memory_questions} questions",
+        f"RSS {' → '.join(f'{sample:.0f}' for sample in samples)} MB; growth after warm-up {growth:+.1f} MB",
+        f"first sample {samples[0]:.0f} MB" if samples else "—",
+        "no growth after warm-up (≤ 10 MB)",
+        bool(samples) and growth <= 10,
+    )
+
+
+def _port() -> int:
+    from bench.env import free_port
+
+    return free_port()
+
+
+def _healthy(url: str) -> bool:
+    try:
+        return requests.get(f"{url}/healthz", timeout=1).status_code == 200
+    except requests.ConnectionError:
+        return False
+
+
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")

@@ -1,0 +1,193 @@
+"""Trial of the faithfulness check: one day of the vLLM data set through the digest, with a model that invents.
+
+    .venv/bin/python scripts/faithfulness_trial.py --date 2026-08-04
+
+Serves a fake GitHub (the day's PRs; their bodies are empty, so the titles hold the figures) and a
+fake OpenAI on loopback, and runs the digest exactly as the CLI does. The fake model writes each
+headline from the PR's title, keeping the title's own figures, and adds ONE invented figure
+("saving 3.7 GiB", "1.9x faster") that is in neither the title nor the diff; one point names a
+real file. Two models are tried: one that repeats its invention when told (stubborn) and one that
+drops it (compliant). Prints one row per model: cards, invented figures that reached the output
+(the target is 0), true claims wrongly dropped, model calls, and how many headlines were served
+exactly as a careful editor would have cut them ("Fix X, saving 3.7 GiB" → "Fix X").
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import threading
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+# Run as a plain script from anywhere: make the repo root (and so `tests.fakes`) importable.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.llm import heuristic
+from bot.llm.faithfulness import extract_claims
+from bot.llm.prompts import HEADLINE_MAX
+from bot.llm.summarizer import clip
+from bot.models import Digest, Window
+from bot.settings import load_settings
+from bot.wiring import build_services
+from tests.fakes import dataset
+from tests.fakes.github import FakeGitHub
+from tests.fakes.llm import FakeOpenAI
+
+REPO = "vllm-project/vllm"
+# Where a model puts a figure it made up: (figure, headline, the headline once the figure is cut).
+INVENTIONS = (
+    ("{a}.{b} GiB", "{base}, saving {figure}", "{base}"),
+    ("{a}.{b}x", "{base}, {figure} faster", "{base}"),
+    ("{a}.{b} ms", "{base} ({figure} less per step)", "{base}"),
+    ("{a}{b}%", "{base} with {figure} lower latency", "{base} with lower latency"),
+)
+_FILE_HEADER = re.compile(r"^### (\S+) \(", re.MULTILINE)
+_TITLE = re.compile(r"^Title: (.*)$", re.MULTILINE)
+_NUMBER = re.compile(r"^PR: #(\d+)$", re.MULTILINE)
+
+
+@dataclass
+class _Plan:
+    """What the fake model wrote for one PR, to be compared with what the digest served."""
+
+    invented: str  # the figure
+    ideal: str  # the headline with the figure cut as a careful editor would
+    true_keys: set[str] = field(default_factory=set)
+
+
+class InventingModel:
+    """A fake model's answers: the title's headline plus one invented figure; `stubborn` keeps it when told."""
+
+    def __init__(self, stubborn: bool) -> None:
+        self.stubborn = stubborn
+        self.plans: dict[int, _Plan] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+        data = request["messages"][1]["content"]
+        number = int(_match(_NUMBER, data))
+        figure, template, ideal_template = self._invention(number, data)
+        written = template.format(base="", figure=figure)
+        title = _match(_TITLE, data)
+        base = clip(heuristic.headline(title) or title, HEADLINE_MAX["en"] - len(written))
+        ideal = ideal_template.format(base=base)
+        told = len(request["messages"]) > 2
+        headline = template.format(base=base, figure=figure) if self.stubborn or not told else ideal
+        paths = _FILE_HEADER.findall(data)
+        why = [f"Most of the work is in {paths[0]}"] if paths else []
+        with self._lock:
+            plan = self.plans.setdefault(number, _Plan(figure, ideal))
+            plan.true_keys |= _keys(base, *why)
+        return {"headline": headline, "verdict": "skim", "minutes": 3, "why": why, "caveats": [], "watch": []}
+
+    @staticmethod
+    def _invention(number: int, data: str) -> tuple[str, str, str]:
+        rng = random.Random(number)
+        while True:
+            figure, template, ideal = rng.choice(INVENTIONS)
+            figure = figure.format(a=rng.randint(1, 9), b=rng.randint(1, 9))
+            if not _keys(figure) & _keys(data):  # invented: the PR never says it
+                return figure, template, ideal
+
+
+def _match(pattern: re.Pattern[str], text: str) -> str:
+    found = pattern.search(text)
+    return found.group(1) if found else ""
+
+
+def _keys(*texts: str) -> set[str]:
+    return {claim.key for text in texts for claim in extract_claims(text)}
+
+
+@dataclass(frozen=True)
+class Row:
+    model: str
+    cards: int
+    invented_reached: int
+    true_claims: int
+    true_dropped: int
+    model_calls: int
+    regenerated: int
+    ideal_cuts: int
+    checked: int
+    dropped: int
+
+
+def run(day: str, stubborn: bool) -> Row:
+    rows = dataset.merged_on(dataset.load_rows(), day)
+    model = InventingModel(stubborn)
+    with FakeGitHub() as github, FakeOpenAI(responder=model) as fake_model:
+        dataset.populate(github, rows, REPO)
+        env = {"GITHUB_API_URL": github.url, "GITHUB_TOKEN": "trial", "OPENAI_API_KEY": "trial"}
+        env["OPENAI_BASE_URL"] = f"{fake_model.url}/v1"
+        start = datetime.fromisoformat(day).replace(tzinfo=UTC)
+        services = build_services(load_settings(env), warn=lambda message: None, now=lambda: start + timedelta(2))
+        try:
+            digest = services.digests.build((REPO,), Window(start, start + timedelta(1)))
+        finally:
+            services.close()
+        return _score("stubborn" if stubborn else "compliant", digest, model, fake_model.calls)
+
+
+def _score(name: str, digest: Digest, model: InventingModel, calls: int) -> Row:
+    reached = true_claims = true_dropped = 0
+    for item in digest.items:
+        card = item.card
+        served = _keys(card.headline, *card.why, *card.caveats, *card.watch)
+        plan = model.plans[item.listing.number]
+        reached += bool(_keys(plan.invented) & served)
+        true_claims += len(plan.true_keys)
+        true_dropped += len(plan.true_keys - served)
+    cards = [item.card for item in digest.items]
+    return Row(
+        model=name,
+        cards=len(cards),
+        invented_reached=reached,
+        true_claims=true_claims,
+        true_dropped=true_dropped,
+        model_calls=calls,
+        regenerated=sum(card.regenerated for card in cards),
+        ideal_cuts=sum(item.card.headline == model.plans[item.listing.number].ideal for item in digest.items),
+        checked=sum(card.checked for card in cards),
+        dropped=sum(card.dropped for card in cards),
+    )
+
+
+def table(rows: list[Row]) -> str:
+    header = (
+        "model",
+        "cards",
+        "invented in output",
+        "true claims",
+        "true dropped",
+        "model calls",
+        "regenerated",
+        "headline = ideal cut",
+        "checked",
+        "dropped",
+    )
+    lines = [[str(value) for value in vars(row).values()] for row in rows]
+    widths = [max(len(cell) for cell in column) for column in zip(header, *lines, strict=True)]
+    render = [
+        " | ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)) for line in [header, *lines]
+    ]
+    render.insert(1, "-+-".join("-" * width for width in widths))
+    return "\n".join(render)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--date", default="2026-08-04", help="UTC day of the data set to digest (YYYY-MM-DD)")
+    args = parser.parse_args(argv)
+    print(f"{REPO} · {args.date}: one invented figure per card")
+    print(table([run(args.date, stubborn=True), run(args.date, stubborn=False)]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
