@@ -42,6 +42,9 @@ _URL_START = (
 # "(see https://x)" keeps its parenthesis.
 _BARE_URL = re.compile(_URL_START + r"[^\s<>|\"'`()\[\]{}]*", re.IGNORECASE)
 _LOOKS_LIKE_URL = re.compile(_URL_START, re.IGNORECASE)
+# A script or data URL is code, not an address: it runs to whitespace, parentheses and all
+# (`javascript:alert(document.cookie)`).
+_SCRIPT_URL = re.compile(r"\b(?:javascript|vbscript|data):\S+", re.IGNORECASE)
 # Punctuation after a URL belongs to the sentence around it.
 _SENTENCE_PUNCTUATION = ".,;:!?*_~"
 # Slack's `<url|label>` and `<url>`; only a target that looks like a URL makes it a link (`List<T>` is code).
@@ -180,6 +183,7 @@ def _strip_once(line: str, repos: Sequence[_Repo]) -> str:
 
     line = _SLACK_LINK.sub(slack_link, line)
     line = _MARKDOWN_LINK.sub(markdown_link, line)
+    line = _SCRIPT_URL.sub("", line)
     line = _BARE_URL.sub(bare_url, line)
     line = _without_mass_mentions(line)
     return _TOKEN_OPENER.sub("", line)

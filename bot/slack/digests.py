@@ -7,7 +7,6 @@ and the same ledger. Every run, successful or not, is recorded for the App Home.
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -16,13 +15,11 @@ from bot.models import DigestRun, Language, Window
 from bot.services.digest import DigestService, Filters
 from bot.settings import parse_duration
 from bot.slack.channels import ChannelPlan
+from bot.slack.lease import POST_LEASE_SECONDS, PostLease
 from bot.slack.publisher import Publisher, PublishResult
 from bot.store.ledger import PostLedger
 
 log = logging.getLogger(__name__)
-
-# Longer than building a busy day's digest and posting its thread at one message a second.
-POST_LEASE_SECONDS = 15 * 60
 
 
 def scheduled_window(plan: ChannelPlan, now: datetime) -> tuple[Window, str]:
@@ -40,7 +37,9 @@ class ChannelDigests:
         ledger: PostLedger,
         may_post: Callable[[str, str], bool],
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        lease_seconds: float = POST_LEASE_SECONDS,
     ) -> None:
+        self._lease_seconds = lease_seconds
         self._digests = digests
         self._may_post = may_post
         self._publisher = publisher
@@ -62,10 +61,26 @@ class ChannelDigests:
         quiet_days: str,
     ) -> PublishResult | None:
         """Post the digest unless another process is posting it; None when it is."""
-        token = uuid.uuid4().hex
-        if not self._ledger.take_lease(channel, day, token, POST_LEASE_SECONDS):
-            log.info("digest of %s for %s: another process holds the lease", channel, day)
-            return None
+        with PostLease(self._ledger, channel, day, self._lease_seconds) as lease:
+            if not lease.acquire():
+                log.info("digest of %s for %s: another process holds the lease", channel, day)
+                return None
+            return self._build_and_post(
+                lease, channel, day, window, repos, language=language, filters=filters, quiet_days=quiet_days
+            )
+
+    def _build_and_post(
+        self,
+        lease: PostLease,
+        channel: str,
+        day: str,
+        window: Window,
+        repos: tuple[str, ...],
+        *,
+        language: Language,
+        filters: Filters,
+        quiet_days: str,
+    ) -> PublishResult:
         failures: list[str] = []
         prs = 0
         result: PublishResult | None = None
@@ -78,13 +93,12 @@ class ChannelDigests:
             digest = self._digests.build(repos, window, language=language, filters=filters)
             prs = digest.shown
             failures.extend(digest.notes)
-            result = self._publisher.publish(channel, day, digest, quiet_days=quiet_days)
+            result = self._publisher.publish(channel, day, digest, quiet_days=quiet_days, before_post=lease.check)
             return result
         except PrdigestError as exc:
             failures.append(str(exc))
             raise
         finally:
-            self._ledger.release_lease(channel, day, token)
             posted = result.posted + result.already if result else 0
             self._ledger.save_run(DigestRun(channel, day, self._now(), prs, posted, tuple(failures)))
 

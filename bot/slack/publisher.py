@@ -58,21 +58,31 @@ class Publisher:
         self._clock = clock
         self._last_post: dict[str, float] = {}
 
-    def publish(self, channel: str, day: str, digest: Digest, *, quiet_days: str = "note") -> PublishResult:
+    def publish(
+        self,
+        channel: str,
+        day: str,
+        digest: Digest,
+        *,
+        quiet_days: str = "note",
+        before_post: Callable[[], None] | None = None,
+    ) -> PublishResult:
+        """Post what the ledger lacks; `before_post` may stop the run (a lost lease)."""
+        check = before_post or (lambda: None)
         entries = self._ledger.entries(channel, day)
         if "done" in entries:
             return PublishResult(entries.get("part:0"), 0, sum(name.startswith("part:") for name in entries))
         if digest.shown == 0:
             posted = 0
             if quiet_days != "silent" and "part:0" not in entries:
-                self._post_part(channel, day, LEAD, quiet_message(digest), None, entries)
+                self._post_part(channel, day, LEAD, quiet_message(digest), None, entries, check)
                 posted = 1
             self._ledger.record(channel, day, "done", "1")
             return PublishResult(None, posted, 0)
         posted = already = 0
         lead_ts = entries.get("part:0")
         if lead_ts is None:
-            lead_ts = self._post_part(channel, day, LEAD, lead_message(digest), None, entries)
+            lead_ts = self._post_part(channel, day, LEAD, lead_message(digest), None, entries, check)
             posted += 1
         else:
             already += 1
@@ -82,21 +92,29 @@ class Publisher:
             if f"part:{part}" in entries:
                 already += 1
                 continue
-            self._post_part(channel, day, part, message, lead_ts, entries)
+            self._post_part(channel, day, part, message, lead_ts, entries, check)
             posted += 1
         self._ledger.record(channel, day, "done", "1")
         return PublishResult(lead_ts, posted, already)
 
     def _post_part(
-        self, channel: str, day: str, part: int, message: Message, thread_ts: str | None, entries: dict[str, str]
+        self,
+        channel: str,
+        day: str,
+        part: int,
+        message: Message,
+        thread_ts: str | None,
+        entries: dict[str, str],
+        check: Callable[[], None],
     ) -> str:
         if f"pending:{part}" in entries:
             found = self._find_posted(channel, day, part, thread_ts)
             if found is not None:
                 self._ledger.record(channel, day, f"part:{part}", found)
                 return found
-        self._ledger.record(channel, day, f"pending:{part}", "1")
         self._wait_turn(channel)
+        check()
+        self._ledger.record(channel, day, f"pending:{part}", "1")
         try:
             response = self._client.chat_postMessage(
                 channel=channel,

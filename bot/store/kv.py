@@ -24,6 +24,9 @@ class KV(Protocol):
     def delete_if(self, key: str, value: bytes) -> None:
         """Delete only if the key still holds `value` (a lease we still own)."""
 
+    def renew(self, key: str, value: bytes, ttl_ms: int) -> bool:
+        """Extend a lease only if it still holds `value`; False when it was lost."""
+
     def exists(self, key: str) -> bool: ...
 
     def hset(self, key: str, field: str, value: bytes, ttl: int) -> None: ...

@@ -39,6 +39,9 @@ class PostLedger:
     def take_lease(self, channel: str, day: str, token: str, ttl_seconds: float) -> bool:
         return self.kv.set_nx(f"lock:post:{channel}:{day}", token.encode(), int(ttl_seconds * 1000))
 
+    def renew_lease(self, channel: str, day: str, token: str, ttl_seconds: float) -> bool:
+        return self.kv.renew(f"lock:post:{channel}:{day}", token.encode(), int(ttl_seconds * 1000))
+
     def release_lease(self, channel: str, day: str, token: str) -> None:
         self.kv.delete_if(f"lock:post:{channel}:{day}", token.encode())
 

@@ -54,6 +54,13 @@ class MemoryKV:
             if self._live(key) == value:
                 del self._data[key]
 
+    def renew(self, key: str, value: bytes, ttl_ms: int) -> bool:
+        with self._lock:
+            if self._live(key) != value:
+                return False
+            self._put(key, value, ttl_ms / 1000)
+            return True
+
     def exists(self, key: str) -> bool:
         with self._lock:
             return self._live(key) is not None

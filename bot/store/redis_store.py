@@ -25,6 +25,12 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) 
 return 0
 """
 
+# Extend a lease only while it still holds our token.
+_RENEW_SCRIPT = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
+
 T = TypeVar("T")
 
 
@@ -32,6 +38,7 @@ class RedisKV:
     def __init__(self, client: redis.Redis) -> None:
         self._redis = client
         self._delete_if = client.register_script(_DELETE_IF_SCRIPT)
+        self._renew = client.register_script(_RENEW_SCRIPT)
         self._degraded = threading.Event()
 
     @classmethod
@@ -85,6 +92,10 @@ class RedisKV:
 
     def delete_if(self, key: str, value: bytes) -> None:
         self._call(lambda: self._delete_if(keys=[PREFIX + key], args=[value]), None)
+
+    def renew(self, key: str, value: bytes, ttl_ms: int) -> bool:
+        # Redis away: keep going (the ledger still prevents most repeats once it is back).
+        return bool(self._call(lambda: self._renew(keys=[PREFIX + key], args=[value, ttl_ms]), 1))
 
     def exists(self, key: str) -> bool:
         return bool(self._call(lambda: self._redis.exists(PREFIX + key), 0))

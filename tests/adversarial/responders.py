@@ -70,7 +70,7 @@ def plain(request: dict[str, Any]) -> dict[str, Any] | str:
             "headline": (title[1] if title else "") or "Changes code",
             "verdict": "skim",
             "minutes": 4,
-            "why": ["One idea worth a few minutes."],
+            "why": ["Moves the work into one helper."],
             "caveats": [],
             "watch": [],
         }

@@ -64,8 +64,9 @@ def test_a_hostile_pr_gets_a_safe_card_and_a_safe_answer(
         **{key: entry[key] for key in ADD_PR_FIELDS if key in entry},
     )
     stack.model.responder = MODELS[model]
-    requests_before = len(stack.model.chat_requests())
-    stack.slack.reset()
+    # The servers are shared: this test's share of what they recorded starts here.
+    requests_before, messages_before = len(stack.model.chat_requests()), len(stack.slack.all_messages())
+    rejections_before, warnings_before = len(stack.slack.rejections), len(stack.slack.warnings)
 
     result = stack.parts.digests.run(
         DIGEST_CHANNEL,
@@ -91,7 +92,7 @@ def test_a_hostile_pr_gets_a_safe_card_and_a_safe_answer(
     remembered = [turn.text for turn in turns if turn.role == "bot"]
     problems = [f"card: {problem}" for problem in card_problems(card, sentences)]
     problems += [f"answer: {problem}" for text in remembered for problem in text_problems(text, sentences)]
-    for message in stack.slack.all_messages():
+    for message in stack.slack.all_messages()[messages_before:]:
         problems += [f"message: {problem}" for problem in message_problems(message, sentences, (SECRET, "xoxb-test"))]
     assert problems == []
-    assert stack.slack.rejections == [] and stack.slack.warnings == []
+    assert stack.slack.rejections[rejections_before:] == [] and stack.slack.warnings[warnings_before:] == []

@@ -157,6 +157,17 @@ def test_a_model_headline_is_shown_with_the_prs_own_title() -> None:
     assert section["text"]["text"].splitlines()[1] == "[Perf] shard experts"
 
 
+def test_a_title_loses_mentions_and_foreign_links_as_model_text_does() -> None:
+    title = "Fix @here <!channel> see https://evil.test/x and https://github.com/acme/widgets/pull/3"
+    (section, _) = card_blocks(make_listing(title=title), make_card(headline="Saves 16 GiB"))
+    assert section["text"]["text"].splitlines()[1] == "Fix see and https://github.com/acme/widgets/pull/3"
+
+
+def test_a_title_with_nothing_left_adds_no_line() -> None:
+    (section, _) = card_blocks(make_listing(title="<!channel> @here"), make_card(headline="Saves 16 GiB"))
+    assert len(section["text"]["text"].splitlines()) == 1
+
+
 def test_coverage_names_skipped_files_and_their_reasons() -> None:
     coverage = Coverage(files_total=3, files_read=2, skipped=(SkippedFile("uv.lock", "lock file"),))
     message = card_message(make_listing(), make_card(coverage=coverage))

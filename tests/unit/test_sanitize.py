@@ -163,7 +163,7 @@ def test_an_unclosed_mention_cannot_open_one() -> None:
         ("see www.evil.test/x now", "see now"),
         ("see //evil.test/x now", "see now"),
         ("see data:text/html;base64,PHNjcmlwdD4= now", "see now"),
-        ("see javascript:alert(document.cookie) now", "see (document.cookie) now"),
+        ("see javascript:alert(document.cookie) now", "see now"),
         ("see <mailto:a@evil.test|mail> now", "see mail now"),
         ("see (https://evil.test/x).", "see ()."),
         ("see https://github.com.evil.test/vllm-project/vllm now", "see now"),
