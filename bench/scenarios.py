@@ -26,8 +26,7 @@ from github import Auth, Github
 from slack_sdk.signature import SignatureVerifier
 
 from bench.env import CHANNEL, HUGE_PR_NUMBER, REPO, REPO_ROOT, SECRET, Latencies, World
-from bot.models import Window
-from bot.services.digest import Filters
+from bot.models import Filters, Window
 from bot.settings import load_settings
 from bot.slack.app import SlackParts, build_client, build_slack
 from bot.slack.publisher import Publisher

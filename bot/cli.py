@@ -17,10 +17,9 @@ from typing import NoReturn
 from zoneinfo import ZoneInfo
 
 from bot.errors import ConfigError, PrdigestError, UsageError
-from bot.models import Window
+from bot.models import Filters, Window
 from bot.render.data import digest_data, item_data
 from bot.render.terminal import render_card, render_digest
-from bot.services.digest import Filters
 from bot.services.refs import parse_ref, parse_repo
 from bot.services.windows import window_for_date, window_since
 from bot.settings import Settings, load_settings

@@ -183,6 +183,16 @@ class Card:
 
 
 @dataclass(frozen=True)
+class Filters:
+    """A channel's rules for which merged PRs it wants to hear about (see services/filters.py)."""
+
+    exclude_authors: tuple[str, ...] = ()  # globs: "dependabot[bot]", "*[bot]"
+    labels_include: tuple[str, ...] = ()  # empty: any label
+    labels_exclude: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()  # globs over changed paths; empty: every path
+
+
+@dataclass(frozen=True)
 class DigestItem:
     listing: PRListing
     card: Card
@@ -198,6 +208,7 @@ class Digest:
     language: Language = "en"
     # Things the reader must know about how this digest was made (rate limit, degraded model).
     notes: tuple[str, ...] = field(default=())
+    filters: Filters = Filters()
 
     @property
     def shown(self) -> int:
@@ -226,6 +237,8 @@ class DigestThread:
     repos: tuple[str, ...]
     language: Language
     items: tuple[DigestItem, ...]
+    window: Window | None = None
+    filters: Filters = Filters()
 
 
 @dataclass(frozen=True)

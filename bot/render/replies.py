@@ -6,9 +6,12 @@ block builders; links are built only from GitHub's own URLs.
 
 from __future__ import annotations
 
-from bot.models import Language, PRListing
+from datetime import UTC
+
+from bot.models import Language, PRListing, Window
 from bot.render.blocks import Message, card_message, help_message, text_message, title_text
 from bot.render.mrkdwn import answer_text, escape, link
+from bot.services.filters import Rule
 from bot.services.qa import Reply
 
 _WORDS = {
@@ -24,6 +27,20 @@ _WORDS = {
         "digest_matches": "These PRs of the digest match your question (titles, headlines, files):",
         "about": "About {link}:",
         "failed": "Something went wrong while answering. Please ask again in a minute.",
+        "why_in": "Why {link} is in this digest:",
+        "why_out": "Why {link} is not in this digest:",
+        "repo_in": "{detail} is one of this channel's repositories",
+        "repo_out": "this channel follows {detail}, not this repository",
+        "window_in": "it was merged at {detail}, inside the digest's window ({window})",
+        "window_out": "it was merged at {detail}, outside the digest's window ({window})",
+        "window_unmerged": "it is not merged",
+        "author_in": "its author {detail} is not among the excluded authors",
+        "author_out": "its author matches the excluded pattern {detail}",
+        "labels_include_in": "it has the label {detail}, which this channel asks for",
+        "labels_include_out": "it has none of the labels this channel asks for ({detail})",
+        "labels_exclude_out": "it has the label {detail}, which this channel leaves out",
+        "paths_in": "it changes {detail}",
+        "paths_out": "it changes no path this channel follows ({detail})",
     },
     "zh-CN": {
         "thinking": ":hourglass_flowing_sand: 正在查看…",
@@ -37,6 +54,20 @@ _WORDS = {
         "digest_matches": "摘要中与你的问题相关的 PR（按标题、摘要、文件匹配）：",
         "about": "关于 {link}：",
         "failed": "回答时出了问题，请稍后再问一次。",
+        "why_in": "{link} 出现在本期摘要中的原因：",
+        "why_out": "{link} 没有出现在本期摘要中的原因：",
+        "repo_in": "{detail} 是本频道关注的仓库",
+        "repo_out": "本频道关注的是 {detail}，不是这个仓库",
+        "window_in": "它合并于 {detail}，在摘要的时间窗口内（{window}）",
+        "window_out": "它合并于 {detail}，不在摘要的时间窗口内（{window}）",
+        "window_unmerged": "它还没有合并",
+        "author_in": "作者 {detail} 不在排除名单中",
+        "author_out": "作者符合排除规则 {detail}",
+        "labels_include_in": "它带有本频道要求的标签 {detail}",
+        "labels_include_out": "它没有本频道要求的任何标签（{detail}）",
+        "labels_exclude_out": "它带有本频道排除的标签 {detail}",
+        "paths_in": "它改动了 {detail}",
+        "paths_out": "它没有改动本频道关注的路径（{detail}）",
     },
 }
 
@@ -56,7 +87,28 @@ def _listing_line(listing: PRListing) -> str:
     return f"• {link(listing.url, label)} {title}" if title else f"• {link(listing.url, label)}"
 
 
+def _rule_line(rule: Rule, window: Window | None, language: Language) -> str:
+    if rule.kind == "window" and not rule.detail:
+        return say(language, "window_unmerged")
+    span = f"{window.start:%Y-%m-%d %H:%M} – {window.end:%Y-%m-%d %H:%M} UTC" if window else ""
+    name = f"{rule.kind}_{'in' if rule.kept else 'out'}"
+    return say(language, name, detail=rule.detail, window=span)
+
+
+def why_message(reply: Reply, language: Language) -> Message:
+    assert reply.about is not None
+    pr = link(reply.about.url, f"#{reply.about.number}")
+    header = _WORDS[language]["why_in" if reply.included else "why_out"].format(link=pr)
+    window = None
+    if reply.window is not None:
+        window = Window(reply.window.start.astimezone(UTC), reply.window.end.astimezone(UTC))
+    lines = [f"• {_rule_line(rule, window, language)}" for rule in reply.rules]
+    return text_message("\n".join([header, *lines]))
+
+
 def reply_message(reply: Reply, language: Language, command: str) -> Message:
+    if reply.kind == "why" and reply.about is not None:
+        return why_message(reply, language)
     if reply.kind in ("answer", "digest_answer"):
         pr_url = reply.about.url if reply.about else None
         body = answer_text(reply.answer, pr_url, reply.paths)

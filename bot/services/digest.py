@@ -6,55 +6,20 @@ gone) still gets a card from its list data, and the digest says so in its notes.
 
 from __future__ import annotations
 
-import functools
-import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from bot.errors import RateLimited, SourceError
-from bot.models import VERDICT_ORDER, Digest, DigestItem, Language, PRListing, PRSnapshot, Window
+from bot.models import VERDICT_ORDER, Digest, DigestItem, Filters, Language, PRListing, PRSnapshot, Window
 from bot.services.cards import CardService
+from bot.services.filters import keeps_files, keeps_listing
 from bot.services.ports import Source
 
 Progress = Callable[[int, int], None]
 # GitHub asks for few concurrent requests (REST best practices); the source caps them too.
 FETCHERS = 4
-
-
-@functools.lru_cache(maxsize=256)
-def _glob(pattern: str) -> re.Pattern[str]:
-    """`*` and `?` are wildcards (a `*` crosses `/`); brackets are literal, since GitHub
-    logins such as dependabot[bot] contain them."""
-    return re.compile(re.escape(pattern).replace(r"\*", ".*").replace(r"\?", "."), re.IGNORECASE)
-
-
-def _matches(text: str, patterns: tuple[str, ...]) -> bool:
-    return any(_glob(pattern).fullmatch(text) for pattern in patterns)
-
-
-@dataclass(frozen=True)
-class Filters:
-    """A channel's rules for which merged PRs it wants to hear about."""
-
-    exclude_authors: tuple[str, ...] = ()  # globs: "dependabot[bot]", "*[bot]"
-    labels_include: tuple[str, ...] = ()  # empty: any label
-    labels_exclude: tuple[str, ...] = ()
-    paths: tuple[str, ...] = ()  # globs over changed paths; empty: every path
-
-    def keeps_listing(self, listing: PRListing) -> bool:
-        if _matches(listing.author, self.exclude_authors):
-            return False
-        labels = {label.lower() for label in listing.labels}
-        if self.labels_include and not labels & {label.lower() for label in self.labels_include}:
-            return False
-        return not labels & {label.lower() for label in self.labels_exclude}
-
-    def keeps_files(self, snapshot: PRSnapshot) -> bool:
-        if not self.paths or not snapshot.complete:
-            return True  # files unknown: keep the PR rather than lose it
-        return any(_matches(change.path, self.paths) for change in snapshot.files)
 
 
 @dataclass
@@ -85,7 +50,7 @@ class DigestService:
     ) -> Digest:
         filters = filters or Filters()
         listings = [listing for repo in repos for listing in self._source.list_merged(repo, window)]
-        wanted = [listing for listing in listings if filters.keeps_listing(listing)]
+        wanted = [listing for listing in listings if keeps_listing(filters, listing)]
         run = _Run(lock=threading.Lock(), unreadable=[])
         done = 0
 
@@ -114,10 +79,11 @@ class DigestService:
             items=tuple(items),
             language=language,
             notes=_notes(run, len(items)),
+            filters=filters,
         )
 
     def _item(self, snapshot: PRSnapshot, language: Language, filters: Filters, run: _Run) -> DigestItem | None:
-        if not filters.keeps_files(snapshot):
+        if not keeps_files(filters, snapshot):
             return None
         result = self._cards.card(snapshot, language)
         if result.degraded:

@@ -8,15 +8,16 @@ as a failed model call.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from bot.errors import NotFound, SourceError, SummarizerError
 from bot.llm.sanitize import repo_url, sanitize_text
-from bot.models import Card, DigestItem, DigestThread, Language, PRListing, PRRef, Turn
+from bot.models import Card, DigestItem, DigestThread, Language, PRListing, PRRef, Turn, Window
 from bot.services.cards import CardService
+from bot.services.filters import Rule, explain
 from bot.services.ports import Answerer
-from bot.services.questions import find_refs, previous_pr, resolve, words
+from bot.services.questions import find_refs, is_why, previous_pr, resolve, words
 from bot.store.threads import ThreadStore
 
 ReplyKind = Literal[
@@ -29,6 +30,7 @@ ReplyKind = Literal[
     "not_found",  # no such PR (`ref`)
     "unavailable",  # GitHub could not be read
     "help",  # no PR in the question
+    "why",  # which of the channel's rules brought a PR in or left it out (`about`, `rules`, `included`)
 ]
 
 
@@ -42,7 +44,9 @@ class Reply:
     choices: tuple[PRListing, ...] = ()
     ref: PRRef | None = None
     model_failed: bool = False
-    extra: dict[str, str] = field(default_factory=dict)
+    rules: tuple[Rule, ...] = ()
+    included: bool = False
+    window: Window | None = None
 
 
 class QAService:
@@ -58,7 +62,9 @@ class QAService:
         history = self._threads.turns(thread.channel, thread.thread_ts)
         paths = {item.listing.ref: self._paths(item.listing) for item in thread.items}
         resolution = resolve(question, thread.items, history, paths, thread.repos[0] if thread.repos else None)
-        if resolution.kind == "choose":
+        if is_why(question) and resolution.kind == "pr":
+            reply = self._why(thread, resolution.refs[0], allowed)
+        elif resolution.kind == "choose":
             by_ref = {item.listing.ref: item.listing for item in thread.items}
             choices = tuple(by_ref[ref] if ref in by_ref else _bare(ref) for ref in resolution.refs)
             reply = Reply("choose", choices=choices)
@@ -68,6 +74,24 @@ class QAService:
             reply = self._about_pr(resolution.refs[0], question, history, allowed, language)
         self._remember(thread.channel, thread.thread_ts, question, reply)
         return reply
+
+    def _why(self, thread: DigestThread, ref: PRRef, allowed: frozenset[str]) -> Reply:
+        """Which of the channel's rules brought this PR into the digest, or left it out."""
+        if ref.repo.lower() not in allowed:
+            return Reply("not_allowed", ref=ref)
+        in_digest = next((item for item in thread.items if item.listing.ref == ref), None)
+        try:
+            snapshot = self._cards.snapshot_by_ref(ref)
+        except NotFound:
+            return Reply("not_found", ref=ref)
+        except SourceError:
+            if in_digest is None:
+                return Reply("unavailable", ref=ref)
+            snapshot = None
+        listing = snapshot.listing if snapshot else in_digest.listing if in_digest else None
+        assert listing is not None
+        rules = tuple(explain(listing, snapshot, thread.window, thread.filters, thread.repos))
+        return Reply("why", about=listing, rules=rules, included=in_digest is not None, window=thread.window)
 
     def on_mention(
         self,

@@ -106,6 +106,18 @@ MAX_CHOICES = 5
 
 Kind = Literal["pr", "choose", "digest"]
 
+# "Why is #123 here?", "why isn't #456 in the digest?", "为什么 #123 没有出现？"
+_WHY = re.compile(
+    r"\bwhy\b.*\b(here|there|included|in (the|this|today'?s) digest|shown|listed|left out|missing|excluded|not in)\b"
+    r"|\bwhy (this|that) pr\b|为什么.*(在这里|出现|没有|不在|被排除|列出)",
+    re.IGNORECASE,
+)
+
+
+def is_why(question: str) -> bool:
+    """A question about why a PR is (or is not) in the digest, not about what it does."""
+    return bool(_WHY.search(question))
+
 
 @dataclass(frozen=True)
 class Resolution:

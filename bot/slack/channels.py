@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from datetime import time
 from zoneinfo import ZoneInfo
 
-from bot.models import Language
-from bot.services.digest import Filters
+from bot.models import Filters, Language
 from bot.settings import ChannelConfig, Settings
 
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from bot.errors import PrdigestError, PublishError
-from bot.models import DigestRun, Language, Window
-from bot.services.digest import DigestService, Filters
+from bot.models import DigestRun, Filters, Language, Window
+from bot.services.digest import DigestService
 from bot.settings import parse_duration
 from bot.slack.channels import ChannelPlan
 from bot.slack.lease import POST_LEASE_SECONDS, PostLease

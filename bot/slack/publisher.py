@@ -87,7 +87,11 @@ class Publisher:
         else:
             already += 1
         # Questions in the thread may come while the cards are still being posted.
-        self._threads.save_digest(DigestThread(channel, lead_ts, day, digest.repos, digest.language, digest.items))
+        self._threads.save_digest(
+            DigestThread(
+                channel, lead_ts, day, digest.repos, digest.language, digest.items, digest.window, digest.filters
+            )
+        )
         for part, message in enumerate(thread_messages(digest), start=1):
             if f"part:{part}" in entries:
                 already += 1

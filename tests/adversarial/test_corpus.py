@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.models import Card, PRRef, Window
-from bot.services.digest import Filters
+from bot.models import Card, Filters, PRRef, Window
 from tests.adversarial.checks import card_problems, message_problems, prompt_sentences, text_problems
 from tests.adversarial.corpus import CORPUS
 from tests.adversarial.responders import obedient, plain

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.models import Window
-from bot.services.digest import Filters
+from bot.models import Filters, Window
 from bot.store.redis_store import RedisKV
 from tests.conftest import RedisServer
 from tests.fakes.github import FakeGitHub

@@ -7,8 +7,7 @@ import json
 import pytest
 
 from bot.errors import PublishError
-from bot.models import Window
-from bot.services.digest import Filters
+from bot.models import Filters, Window
 from tests.integration.conftest import day
 from tests.integration.slack_harness import OTHER_CHANNEL, OTHER_REPO, SlackHarness, wait_for
 

@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from bot.errors import PublishError
-from bot.models import Window
-from bot.services.digest import Filters
+from bot.models import Filters, Window
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import (
     DIGEST_CHANNEL,
@@ -353,3 +352,36 @@ def test_app_home_lists_channels_and_last_run(harness: SlackHarness) -> None:
     view = wait_for(lambda: harness.slack.home_views.get("U0HUMAN001"))
     text = json.dumps(view)
     assert DIGEST_CHANNEL in text and REPO in text and DAY in text
+
+
+def test_why_questions_name_the_rule(harness: SlackHarness) -> None:
+    add_prs(harness, 3)
+    harness.github.add_pr(
+        REPO,
+        1099,
+        title="Internal bookkeeping",
+        merged_at=day(5),
+        labels=["no-digest"],
+        files=[{"path": "vllm/books.py", "additions": 40, "deletions": 1}],
+    )
+    harness.model.responder = qa_responder("unused")
+    result = harness.parts.digests.run(
+        DIGEST_CHANNEL,
+        DAY,
+        WINDOW,
+        (REPO,),
+        language="en",
+        filters=Filters(labels_exclude=("no-digest",)),
+        quiet_days="note",
+    )
+    assert result is not None and result.thread_ts
+    thread_ts = result.thread_ts
+    calls = harness.model.calls
+    harness.thread_reply(DIGEST_CHANNEL, thread_ts, "why is #1002 here?")
+    wait_for(lambda: len(answers(harness, DIGEST_CHANNEL, thread_ts)) == 1)
+    harness.thread_reply(DIGEST_CHANNEL, thread_ts, "why isn't #1099 in the digest?")
+    wait_for(lambda: len(answers(harness, DIGEST_CHANNEL, thread_ts)) == 2)
+    first, second = (all_text(message) for message in answers(harness, DIGEST_CHANNEL, thread_ts))
+    assert "is in this digest" in first and "inside the digest's window" in first
+    assert "is not in this digest" in second and "no-digest, which this channel leaves out" in second
+    assert harness.model.calls == calls  # the rules are ours to state, not the model's
