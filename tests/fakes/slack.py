@@ -175,6 +175,11 @@ class FakeSlack(LoopbackServer):
         `{"ok": false, "error": error}` with HTTP `status`."""
         self._queue(method, _Fault(status, error), times, after)
 
+    def clear_faults(self) -> None:
+        """Forget faults queued with fail_next / rate_limit_next that have not fired yet."""
+        with self._state_lock:
+            self._faults.clear()
+
     def rate_limit_next(self, method: str, times: int = 1, retry_after: int = 1, *, after: int = 0) -> None:
         self._queue(method, _Fault(429, "ratelimited", {"Retry-After": str(retry_after)}), times, after)
 
