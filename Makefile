@@ -5,9 +5,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
-SOURCES := bot tests scripts bench
+SOURCES := bot tests scripts bench soak
 
-.PHONY: setup run check format lint types test bench redis-server clean
+.PHONY: setup run check format lint types test bench soak redis-server clean
 
 $(BIN)/prdigest: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,10 @@ check: lint types test
 # The benchmark: figures with their bounds and targets (a few minutes; see docs/benchmarks.md).
 bench: setup redis-server
 	$(BIN)/python -m bench
+
+# Faults, replicas and load, as an outcome table (under 10 minutes; see docs/reliability.md).
+soak: setup redis-server
+	$(BIN)/python -m soak
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -125,11 +125,17 @@ def bench_rows(count: int, dataset_path: Path | None, now: datetime) -> list[dic
 
 
 @contextlib.contextmanager
-def world(count: int, latencies: Latencies, workdir: Path, dataset_path: Path | None = None) -> Iterator[World]:
+def world(
+    count: int,
+    latencies: Latencies,
+    workdir: Path,
+    dataset_path: Path | None = None,
+    config_text: str | None = None,
+) -> Iterator[World]:
     now = datetime.now(UTC)
     rows = bench_rows(count, dataset_path, now)
     config = workdir / "prdigest.toml"
-    config.write_text(f'[[channels]]\nid = "{CHANNEL}"\nrepos = ["{REPO}"]\n', encoding="utf-8")
+    config.write_text(config_text or f'[[channels]]\nid = "{CHANNEL}"\nrepos = ["{REPO}"]\n', encoding="utf-8")
     with (
         redis_server() as redis_url,
         FakeGitHub(latency=latencies.github) as github,

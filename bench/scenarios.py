@@ -226,9 +226,9 @@ def token_budget_row(world: World, workdir: Path) -> Row:
 class Served:
     """The Slack app in this process, on loopback, as `prdigest serve --http` runs it."""
 
-    def __init__(self, world: World, pace: float) -> None:
+    def __init__(self, world: World, pace: float, model_timeout: float | None = None) -> None:
         settings = load_settings(world.env)
-        self.services = build_services(settings, warn=lambda message: None)
+        self.services = build_services(settings, warn=lambda message: None, model_timeout=model_timeout)
         self.parts: SlackParts = build_slack(self.services, pace=pace)
         self.server = http_server(self.parts, "127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self.server.effective_port}/slack/events"
