@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import NoReturn
 from zoneinfo import ZoneInfo
 
-from bot.errors import ConfigError, PrdigestError, UsageError
+from bot.errors import ConfigError, PrdigestError, UsageError, one_line
 from bot.models import Filters, Window
 from bot.render.data import digest_data, item_data
 from bot.render.terminal import render_card, render_digest
@@ -30,7 +30,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a mistake in one line, like every other prdigest error."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"prdigest: {message} (see prdigest --help)\n")
+        # argparse repeats unrecognised arguments as typed, newlines included.
+        self.exit(2, f"prdigest: {one_line(message)} (see prdigest --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PrdigestError as exc:
         if args.debug:
             raise
-        print(f"prdigest: {exc}", file=sys.stderr)
+        print(f"prdigest: {one_line(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("prdigest: interrupted", file=sys.stderr)

@@ -6,7 +6,31 @@ would work. Library exception text is never echoed (it may hold URLs with tokens
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
+
+# How much of what someone typed an error message repeats: enough to recognise it, short enough
+# for one terminal line and a Slack ack (a pasted diff must not come back as a wall of text).
+MAX_QUOTED = 60
+ELLIPSIS = "…"
+# Control, format and line/paragraph separator characters: each would break a message over
+# lines (str.splitlines splits on \x1c-\x1e, \x85, U+2028, U+2029 too) or hide or reorder text
+# (zero-width and bidi controls), so they are shown escaped.
+_HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: every character that could break or disguise it shown as an escape."""
+    return "".join(
+        char.encode("unicode_escape").decode("ascii") if unicodedata.category(char) in _HIDDEN else char
+        for char in text
+    )
+
+
+def quoted(text: str) -> str:
+    """Someone's input inside an error message: in quotes, on one line, cut at MAX_QUOTED characters."""
+    shown = text if len(text) <= MAX_QUOTED else text[: MAX_QUOTED - 1] + ELLIPSIS
+    return f"'{one_line(shown)}'"
 
 
 class PrdigestError(Exception):

@@ -18,22 +18,28 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from bot.errors import ConfigError
+from bot.errors import ConfigError, quoted
 
 DEFAULT_CONFIG_PATH = "config/prdigest.toml"
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
-REPO_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-DURATION_PATTERN = re.compile(r"^(\d+)([mhd])$")
+REPO_PATTERN = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")  # for fullmatch: `$` allows a final newline
+DURATION_PATTERN = re.compile(r"([0-9]{1,9})([mhd])")
+# A digest looks back a year at most: longer spans are typos (365d for 36.5d), and a few
+# thousand years would overflow datetime (OverflowError, not a message).
+MAX_DURATION = timedelta(days=365)
 
 
 def parse_duration(text: str) -> timedelta:
     """'90m', '24h', '7d' -> timedelta. Raises ValueError with a message a person can act on."""
-    match = DURATION_PATTERN.match(text.strip())
+    match = DURATION_PATTERN.fullmatch(text.strip())
     if not match or int(match.group(1)) == 0:
-        raise ValueError(f"'{text}' is not a duration; use minutes, hours or days such as 90m, 24h or 7d")
+        raise ValueError(f"{quoted(text)} is not a duration; use minutes, hours or days such as 90m, 24h or 7d")
     amount, unit = int(match.group(1)), match.group(2)
-    return {"m": timedelta(minutes=amount), "h": timedelta(hours=amount), "d": timedelta(days=amount)}[unit]
+    span = {"m": timedelta(minutes=amount), "h": timedelta(hours=amount), "d": timedelta(days=amount)}[unit]
+    if span > MAX_DURATION:
+        raise ValueError(f"{quoted(text)} is longer than a year; use at most 365d")
+    return span
 
 
 class _Strict(BaseModel):
@@ -43,14 +49,16 @@ class _Strict(BaseModel):
 def _check_timezone(value: str) -> str:
     try:
         ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone '{value}' (use an IANA name such as Europe/Paris)") from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        # OSError: ZoneInfo opens the name as a file, so "America" is IsADirectoryError and a
+        # 300-character name is "File name too long".
+        raise ValueError(f"unknown time zone {quoted(value)} (use an IANA name such as Europe/Paris)") from None
     return value
 
 
 def _check_post_at(value: str) -> str:
-    if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", value):
-        raise ValueError(f"'{value}' is not a time of day; use HH:MM such as 09:30")
+    if not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", value):
+        raise ValueError(f"{quoted(value)} is not a time of day; use HH:MM such as 09:30")
     return value
 
 
@@ -81,7 +89,7 @@ class SlackConfig(_Strict):
     @classmethod
     def _slash(cls, value: str) -> str:
         if not re.fullmatch(r"/[a-z0-9_-]{1,31}", value):
-            raise ValueError(f"'{value}' is not a slash command; use a slash and lower-case letters such as /pr")
+            raise ValueError(f"{quoted(value)} is not a slash command; use a slash and lower-case letters such as /pr")
         return value
 
 
@@ -102,15 +110,15 @@ class ChannelConfig(_Strict):
     @classmethod
     def _channel_id(cls, value: str) -> str:
         if not re.fullmatch(r"[CGD][A-Z0-9]{6,}", value):
-            raise ValueError(f"'{value}' is not a Slack channel id (it looks like C0123456789)")
+            raise ValueError(f"{quoted(value)} is not a Slack channel id (it looks like C0123456789)")
         return value
 
     @field_validator("repos")
     @classmethod
     def _repos(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for repo in value:
-            if not REPO_PATTERN.match(repo):
-                raise ValueError(f"'{repo}' is not a repository; use owner/name")
+            if not REPO_PATTERN.fullmatch(repo):
+                raise ValueError(f"{quoted(repo)} is not a repository; use owner/name")
         return value
 
     @field_validator("timezone")
@@ -157,9 +165,10 @@ class Settings:
 
 def _describe(error: ValidationError, path: str) -> str:
     first = error.errors()[0]
-    key = ".".join(f"[{part}]" if isinstance(part, int) else str(part) for part in first["loc"]).replace(".[", "[")
+    # channels[0].repos; built part by part, as a key from the file may itself hold ".[".
+    key = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"]).removeprefix(".")
     if first["type"] == "extra_forbidden":
-        return f"{path}: unknown key '{key}'"
+        return f"{path}: unknown key {quoted(key)}"  # the key is the file's, so it may hold anything
     message = first["msg"].removeprefix("Value error, ")
     return f"{path}: {key}: {message}"
 
@@ -171,10 +180,15 @@ def load_file_config(path: str) -> FileConfig:
         raise ConfigError(f"{path}: no such config file (PRDIGEST_CONFIG names it)") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML (not UTF-8 text: byte {exc.start})") from None
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively: a thousand `[` exhaust the stack.
+        raise ConfigError(f"{path}: not valid TOML (nested too deeply)") from None
     try:
         return FileConfig.model_validate(data)
     except ValidationError as exc:

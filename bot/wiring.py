@@ -36,6 +36,8 @@ class Services:
 
     def close(self) -> None:
         self.github.close()
+        if self.summarizer is not None:
+            self.summarizer.client.close()
         if isinstance(self.kv, RedisKV):
             self.kv.close()
 

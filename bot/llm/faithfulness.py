@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Literal
 
 ClaimKind = Literal["figure", "range", "version", "reference", "identifier", "name"]
@@ -25,8 +25,6 @@ UNIT_WINDOW_CHARS = 20
 # Ratios and percentages must be written next to their number in the source: in "2 of the 30%"
 # the 2 is not a percentage, and in "2 to 3x" the 2 is not a speed-up.
 STRICT_UNITS = frozenset({"x", "%"})
-# Words that only lead up to a figure: once the figure is cut they would dangle ("faster by").
-_LEAD_WORDS = r"(?:up to|by|of|to|from|at|about|around|approximately|roughly|nearly|almost|over|under)\s+|[~≈]\s*"
 # A headline's main clause left with fewer words than this after a cut said only the figure ("saves").
 MIN_CLAUSE_WORDS = 2
 # A later clause or an aside left with this many words or fewer, and no claim, was there to carry
@@ -70,14 +68,9 @@ _UNIT = "(?i:" + "|".join(re.escape(unit) for unit in sorted(_UNITS, key=len, re
 _END = rf"(?![{_W}]|\.\d)"
 
 
-def _figure_pattern(prefix: str) -> str:
-    """A number with an optional unit: attached ("1.6us", "4bit") or after one space ("16.98 GiB")."""
-    return (
-        rf"(?<![{_W}.])(?P<{prefix}num>{_NUM})"
-        rf"(?:(?P<{prefix}unit>{_UNIT}|[A-Za-z]+)|[ \t](?P<{prefix}spaced>{_UNIT}))?{_END}"
-    )
-
-
+# A number with an optional unit: attached ("1.6us", "4bit") or after one space ("16.98 GiB").
+_FIGURE = rf"(?<![{_W}.])(?P<num>{_NUM})(?:(?P<unit>{_UNIT}|[A-Za-z]+)|[ \t](?P<spaced>{_UNIT}))?{_END}"
+# Two numbers joined by a dash or a tilde ("2-6x", "2x–6x", "2~6倍"); the unit may be on both ends.
 _RANGE = (
     rf"(?<![{_W}.])(?P<lo>{_NUM})(?P<lounit>{_UNIT})?(?:-|[ \t]?[–—~][ \t]?)"
     rf"(?P<hi>{_NUM})(?:(?P<hiunit>{_UNIT}|[A-Za-z]+)|[ \t](?P<hispaced>{_UNIT}))?{_END}"
@@ -97,7 +90,7 @@ _ALTERNATIVES = {
     "date": rf"(?<![{_W}.])\d{{4}}-\d{{2}}-\d{{2}}(?![{_W}])",
     "hex": rf"(?<![{_W}.])0[xX][0-9a-fA-F]+(?![{_W}])",
     "range": _RANGE,
-    "figure": _figure_pattern(""),
+    "figure": _FIGURE,
     # Digits then letters that are no unit: "2p2d", "1e5".
     "mixed": rf"(?<![{_W}.])\d[{_W}]*[A-Za-z][{_W}]*",
     # A hyphenated name with a digit is one name: "Kimi-K2.5", "gpt-4o", "Llama-3.1-8B".
@@ -107,7 +100,7 @@ _ALTERNATIVES = {
     "word": rf"(?<![{_W}])[A-Za-z_][{_W}]*",
 }
 _CLAIM = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _ALTERNATIVES.items()))
-_FIGURES = re.compile(f"(?P<range>{_RANGE})|(?P<figure>{_figure_pattern('')})")
+_FIGURES = re.compile(f"(?P<range>{_RANGE})|(?P<figure>{_FIGURE})")
 # A unit standing alone: not the "s" of "it's".
 _UNIT_TOKEN = re.compile(rf"(?<![A-Za-z'’]){_UNIT}(?![A-Za-z])")
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
@@ -142,16 +135,12 @@ def fold(text: str) -> str:
 
 
 def _canon(number: str) -> str:
-    try:
-        value = Decimal(number.replace(",", ""))
-    except InvalidOperation:  # the pattern only admits digits, commas and one dot
-        return number
-    return _decimal_text(value)
+    """ "1,000", "1000" and "1000.0" are one number (the patterns admit only digits, commas and a dot)."""
+    return _decimal_text(Decimal(number.replace(",", "")))
 
 
 def _decimal_text(value: Decimal) -> str:
-    text = format(value.normalize(), "f")
-    return text if text != "-0" else "0"
+    return format(value.normalize(), "f")
 
 
 def _make_figure(number: str, unit: str | None) -> Figure:
@@ -179,9 +168,8 @@ def _figure_key(figure: Figure) -> str:
 
 def _qualifies(word: str) -> bool:
     """A code name rather than a word: snake_case, an inner capital (FusedMoE) or a digit (H100)."""
-    return (
-        ("_" in word and word.strip("_") != "") or bool(_INNER_CAPITAL.search(word)) or any(c.isdigit() for c in word)
-    )
+    snake = "_" in word and word.strip("_") != ""
+    return snake or bool(_INNER_CAPITAL.search(word)) or any(char.isdigit() for char in word)
 
 
 def _claim(match: re.Match[str]) -> Claim | None:
@@ -380,6 +368,8 @@ class FieldCheck:
 
 @dataclass(frozen=True)
 class Check:
+    """A card's text checked field by field: `checked` claims, of which `unsupported` are not in the PR."""
+
     headline: FieldCheck
     points: tuple[FieldCheck, ...]
 
@@ -416,6 +406,8 @@ def check_card_text(headline: str, points: Sequence[str], source: SourceText) ->
 _CLAUSE_BREAK = re.compile(r"(\s*[,;]\s+|\s*[，；、]\s*|\s+[—–-]\s+|\s*:\s+)")
 _WORDS = re.compile(r"\w+")
 _PARENTHETICAL = re.compile(r"\(([^()]*)\)")
+# Words that only lead up to a figure: once the figure is cut they would dangle ("faster by").
+_LEAD_WORDS = r"(?:up to|by|of|to|from|at|about|around|approximately|roughly|nearly|almost|over|under)\s+|[~≈]\s*"
 # Where a claim was cut, while the words around it are tidied.
 _CUT = "\ue000"
 # A preposition whose object was cut, left before the end, punctuation or another preposition:

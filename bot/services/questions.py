@@ -12,11 +12,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.models import DigestItem, PRRef, Turn
+from bot.services.refs import pr_number
 
+# ASCII: GitHub names are ASCII, so in "看看vllm-project/vllm#12" the repository starts after
+# the Chinese, and "#12" right after a Chinese word (or before 号) is still a reference.
 _REF = re.compile(
     r"https?://[^/\s<>|]+/(?P<url_repo>[\w.-]+/[\w.-]+)/pull/(?P<url_n>\d+)"
     r"|(?P<repo>[\w.-]+/[\w.-]+)#(?P<n>\d+)"
-    r"|(?<![\w/#])#(?P<short>\d+)\b"
+    r"|(?<![\w/#])#(?P<short>\d+)\b",
+    re.ASCII,
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[\u4e00-\u9fff]{2,}", re.IGNORECASE)
 _DIGEST_WIDE = re.compile(
@@ -129,14 +133,11 @@ def find_refs(text: str, default_repo: str | None) -> list[PRRef]:
     """Every PR the text names, in order, without repeats. `#N` needs a default repo."""
     found: list[PRRef] = []
     for match in _REF.finditer(text):
-        if match.group("url_repo"):
-            ref = PRRef(match.group("url_repo"), int(match.group("url_n")))
-        elif match.group("repo"):
-            ref = PRRef(match.group("repo"), int(match.group("n")))
-        elif default_repo is not None:
-            ref = PRRef(default_repo, int(match.group("short")))
-        else:
-            continue
+        repo = match.group("url_repo") or match.group("repo") or default_repo
+        number = pr_number(match.group("url_n") or match.group("n") or match.group("short"))
+        if repo is None or number is None:
+            continue  # "#0", a 5,000-digit number, or "#N" with no repository to pin it to
+        ref = PRRef(repo, number)
         if ref not in found:
             found.append(ref)
     return found

@@ -4,41 +4,55 @@ from __future__ import annotations
 
 import re
 
-from bot.errors import UsageError
+from bot.errors import UsageError, quoted
 from bot.models import PRRef
 
 _NAME = r"[A-Za-z0-9_.-]+"
-_FULL = re.compile(rf"^({_NAME}/{_NAME})#(\d+)$")
-_SHORT = re.compile(r"^#?(\d+)$")
+_FULL = re.compile(rf"({_NAME}/{_NAME})#(\d+)")
+_SHORT = re.compile(r"#?(\d+)")
 # github.com or a GitHub Enterprise host; anything after the number (/files, #discussion) is fine.
-_URL = re.compile(rf"^https?://[^/\s]+/({_NAME}/{_NAME})/pull/(\d+)(?:[/?#].*)?$")
-_REPO = re.compile(rf"^{_NAME}/{_NAME}$")
+_URL = re.compile(rf"https?://[^/\s]+/({_NAME}/{_NAME})/pull/(\d+)(?:[/?#].*)?")
+_REPO = re.compile(rf"{_NAME}/{_NAME}")
 
 EXAMPLES = "owner/repo#123, #123 or https://github.com/owner/repo/pull/123"
+# Numbers people may type: int() of a few thousand digits raises ValueError (CPython's
+# int_max_str_digits), and no repository has a billion pull requests.
+MAX_NUMBER = 10**9
+MAX_DIGITS = len(str(MAX_NUMBER))
 
 
 def parse_ref(text: str, default_repo: str | None = None) -> PRRef:
+    # fullmatch, not `$`: `$` also matches before a final newline.
     value = text.strip().strip("<>")
     for pattern in (_FULL, _URL):
-        match = pattern.match(value)
+        match = pattern.fullmatch(value)
         if match:
             return PRRef(match.group(1), _number(match.group(2), text))
-    match = _SHORT.match(value)
+    match = _SHORT.fullmatch(value)
     if match:
         if default_repo is None:
-            raise UsageError(f"'{text}' does not say which repository; write owner/repo#{match.group(1)}")
+            digits = match.group(1) if len(match.group(1)) <= MAX_DIGITS else "123"
+            raise UsageError(f"{quoted(text)} does not say which repository; write owner/repo#{digits}")
         return PRRef(default_repo, _number(match.group(1), text))
-    raise UsageError(f"'{text}' is not a pull request reference; use {EXAMPLES}")
+    raise UsageError(f"{quoted(text)} is not a pull request reference; use {EXAMPLES}")
 
 
 def parse_repo(text: str) -> str:
-    if not _REPO.match(text):
-        raise UsageError(f"'{text}' is not a repository; use owner/name such as vllm-project/vllm")
+    if not _REPO.fullmatch(text):
+        raise UsageError(f"{quoted(text)} is not a repository; use owner/name such as vllm-project/vllm")
     return text
 
 
-def _number(digits: str, text: str) -> int:
+def pr_number(digits: str) -> int | None:
+    """The PR number `digits` stand for, or None when no pull request can have it."""
+    if len(digits) > MAX_DIGITS:
+        return None
     number = int(digits)
-    if number < 1 or number > 10**9:
-        raise UsageError(f"'{text}': {number} is not a pull request number; use {EXAMPLES}")
+    return number if 1 <= number <= MAX_NUMBER else None
+
+
+def _number(digits: str, text: str) -> int:
+    number = pr_number(digits)
+    if number is None:
+        raise UsageError(f"{quoted(text)}: {quoted(digits)} is not a pull request number; use {EXAMPLES}")
     return number

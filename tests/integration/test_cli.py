@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from bot.cli import main
 from bot.wiring import EMBEDDED_STORE_NOTE
@@ -144,3 +146,47 @@ def test_doctor_fails_when_redis_is_away(
     monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
     assert main(["doctor"]) == 1
     assert "FAIL  redis" in capsys.readouterr().out
+
+
+# What people type after `prdigest digest` or `prdigest card`: anything, pasted or not.
+TYPED = st.text() | st.lists(
+    st.sampled_from(
+        [REPO, "#", "12", "-", "--", "-h", "--since", "=", "\n", "\u2028", "中文", "🚀", "<!channel>", "0001"]
+    )
+    | st.text(max_size=5),
+    max_size=8,
+).map("".join)
+ARGV = st.one_of(
+    st.builds(lambda text: ["digest", text, "--date", "2026-08-05"], TYPED),
+    st.builds(lambda text: ["digest", REPO, f"--since={text}"], TYPED),
+    st.builds(lambda text: ["digest", REPO, "--since", text], TYPED),
+    st.builds(lambda text: ["digest", REPO, f"--date={text}"], TYPED),
+    st.builds(lambda text: ["card", text], TYPED),
+    st.builds(lambda text: ["card", f"{REPO}#101", "--format", text], TYPED),
+)
+
+
+# Each example builds the services and asks the fake GitHub: a few dozen are enough.
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(argv=ARGV)
+@example(argv=["digest", "a\nb", "--date", "2026-08-05"])  # the message repeats the repository
+@example(argv=["digest", REPO, "--since", "99999999999d"])  # timedelta overflow
+@example(argv=["digest", REPO, "--date=0001-01-01"])
+@example(argv=["card", "a/b#" + "1" * 5000])  # int() of 5,000 digits
+@example(argv=["digest", REPO, "--date", "2026-08-05", "--x\ny"])  # argparse repeats the unknown option
+def test_whatever_is_typed_the_answer_is_a_result_or_one_line(
+    env: FakeGitHub, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    capsys.readouterr()
+    try:
+        code = main(argv)
+    except SystemExit as exit_info:  # argparse: --help (0) or a usage mistake (2)
+        code = exit_info.code
+    out, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if line != f"prdigest: {EMBEDDED_STORE_NOTE}"]
+    assert "Traceback" not in err
+    if code == 0:
+        assert out and not lines, (argv, err)
+    else:
+        assert code in (1, 2), (argv, code, err)
+        assert len(lines) == 1 and lines[0].startswith("prdigest: "), (argv, err)
