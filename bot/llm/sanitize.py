@@ -246,7 +246,9 @@ def sanitize_text(text: str, repo_url: str, *more_repo_urls: str) -> str:
 
 
 def _one_line(text: str, repo_url: str) -> str:
-    return sanitize_text(" ".join(text.split()), repo_url)
+    # Collapse whitespace after sanitizing too: a removed character can leave two spaces, and
+    # sanitizing a card twice must give the same card.
+    return " ".join(sanitize_text(" ".join(text.split()), repo_url).split())
 
 
 def sanitize_card(card: Card, repo_url: str, *, fallback_headline: str = "") -> Card:
