@@ -112,18 +112,19 @@ class HomeRow:
 
 def message_chars(blocks: Iterable[Any]) -> int:
     """Characters in every string of the blocks (keys aside): what MAX_MESSAGE_CHARS bounds."""
-    return sum(len(text) for text in _strings(list(blocks)))
+    return sum(len(text) for text in strings(list(blocks)))
 
 
-def _strings(value: Any) -> Iterator[str]:
+def strings(value: Any) -> Iterator[str]:
+    """Every string inside a JSON-like value (dict values, list items), keys aside."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for item in value.values():
-            yield from _strings(item)
+            yield from strings(item)
     elif isinstance(value, list | tuple):
         for item in value:
-            yield from _strings(item)
+            yield from strings(item)
 
 
 def _message(text: str, blocks: Sequence[dict[str, Any]]) -> Message:

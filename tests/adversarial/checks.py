@@ -9,11 +9,12 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from bot.llm.prompts import CAVEATS_MAX, HEADLINE_MAX, WATCH_MAX, WHY_MAX
 from bot.models import Card
+from bot.render.blocks import strings
 
 REPO_URL = "https://github.com/vllm-project/vllm"
 # Cards are clipped to these by the summarizer (POINT_MAX, MINUTES_MAX in llm/summarizer.py).
@@ -83,17 +84,6 @@ def card_problems(card: Card, sentences: set[str]) -> list[str]:
     for field in (card.headline, *card.why, *card.caveats, *card.watch):
         found += text_problems(field, sentences)
     return found
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from strings(item)
 
 
 def message_problems(message: dict[str, Any], sentences: set[str], secrets: Iterable[str]) -> list[str]:

@@ -17,7 +17,7 @@ import pytest
 import requests
 from slack_sdk.signature import SignatureVerifier
 
-from bot.settings import load_settings
+from bot.settings import Settings, load_settings
 from bot.slack.app import SlackParts, build_slack
 from bot.slack.server import http_server
 from bot.wiring import Services, build_services
@@ -134,6 +134,23 @@ def wait_for(condition: Callable[[], Any], timeout: float = 10.0) -> Any:
     pytest.fail("condition not met in time")
 
 
+def app_settings(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path) -> Settings:
+    """What a replica of the app reads from its environment, pointed at the fakes."""
+    return load_settings(
+        {
+            "PRDIGEST_CONFIG": str(config),
+            "GITHUB_API_URL": github.url,
+            "GITHUB_TOKEN": "test",
+            "OPENAI_API_KEY": "test",
+            "OPENAI_BASE_URL": f"{model.url}/v1",
+            "REDIS_URL": redis_url,
+            "SLACK_BOT_TOKEN": slack.bot_token,
+            "SLACK_SIGNING_SECRET": SECRET,
+            "SLACK_API_URL": slack.api_url,
+        }
+    )
+
+
 @contextlib.contextmanager
 def serve_harness(github: FakeGitHub, model: FakeOpenAI, redis_url: str, config_dir: Path) -> Iterator[SlackHarness]:
     """Fake Slack and the app served on loopback, wired to the given fakes and Redis; closed on exit."""
@@ -141,19 +158,7 @@ def serve_harness(github: FakeGitHub, model: FakeOpenAI, redis_url: str, config_
         config = config_dir / "prdigest.toml"
         config.write_text(CONFIG, encoding="utf-8")
         github.add_repo(OTHER_REPO)
-        settings = load_settings(
-            {
-                "PRDIGEST_CONFIG": str(config),
-                "GITHUB_API_URL": github.url,
-                "GITHUB_TOKEN": "test",
-                "OPENAI_API_KEY": "test",
-                "OPENAI_BASE_URL": f"{model.url}/v1",
-                "REDIS_URL": redis_url,
-                "SLACK_BOT_TOKEN": slack.bot_token,
-                "SLACK_SIGNING_SECRET": SECRET,
-                "SLACK_API_URL": slack.api_url,
-            }
-        )
+        settings = app_settings(github, model, slack, redis_url, config)
         services = build_services(
             settings,
             warn=lambda message: None,

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from bot.models import Filters, Window
-from bot.settings import load_settings
 from bot.slack.app import build_slack
 from bot.slack.lease import PostLease
 from bot.wiring import build_services
@@ -27,7 +26,7 @@ from tests.fakes.github import FakeGitHub
 from tests.fakes.llm import FakeOpenAI
 from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
-from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SECRET, serve_harness, wait_for
+from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, app_settings, serve_harness, wait_for
 
 WINDOW = Window(day(0), day(24))
 DAY = "2026-08-05"
@@ -131,18 +130,7 @@ def test_serve_keeps_answering_while_redis_is_down(
 
 
 def replica(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path) -> Any:
-    settings = load_settings(
-        {
-            "PRDIGEST_CONFIG": str(config),
-            "GITHUB_API_URL": github.url,
-            "OPENAI_API_KEY": "test",
-            "OPENAI_BASE_URL": f"{model.url}/v1",
-            "REDIS_URL": redis_url,
-            "SLACK_BOT_TOKEN": slack.bot_token,
-            "SLACK_SIGNING_SECRET": SECRET,
-            "SLACK_API_URL": slack.api_url,
-        }
-    )
+    settings = app_settings(github, model, slack, redis_url, config)
     services = build_services(settings, warn=lambda message: None, model_retries=0)
     return services, build_slack(services, pace=0.0)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,6 +21,7 @@ from bot.render.blocks import (
     home_view,
     lead_message,
     quiet_message,
+    strings,
     text_message,
     thread_messages,
 )
@@ -78,17 +79,6 @@ def many(count: int, **card_fields: Any) -> Digest:
 
 
 # -- checks every message must pass ---------------------------------------------------------------
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from strings(item)
 
 
 def assert_nothing_unescaped(message: Message | dict[str, Any]) -> None:
