@@ -15,6 +15,7 @@ from slack_bolt import App, BoltResponse
 from slack_bolt.error import BoltUnhandledRequestError
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
+from slack_sdk.signature import SignatureVerifier
 
 from bot.errors import ConfigError
 from bot.llm.answerer import Answerer
@@ -50,6 +51,7 @@ class SlackParts:
     deps: SlackDeps
     digests: ChannelDigests
     scheduler: Scheduler
+    verifier: SignatureVerifier  # the app's own check, for the HTTP server's checks before Bolt's
 
 
 def build_client(token: str, base_url: str) -> WebClient:
@@ -80,9 +82,10 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
     if not socket_mode and not settings.slack_signing_secret:
         raise ConfigError("SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify Slack's requests")
     client = build_client(settings.slack_bot_token, settings.slack_api_url)
+    signing_secret = settings.slack_signing_secret or "unused-in-socket-mode"
     app = App(
         client=client,
-        signing_secret=settings.slack_signing_secret or "unused-in-socket-mode",
+        signing_secret=signing_secret,
         request_verification_enabled=not socket_mode,
         raise_error_for_unhandled_request=True,
         listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="listener"),
@@ -115,4 +118,6 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
         return None
 
     digests = build_channel_digests(services, client, access, pace=pace)
-    return SlackParts(app, client, deps, digests, Scheduler(directory.plans, digests))
+    return SlackParts(
+        app, client, deps, digests, Scheduler(directory.plans, digests), SignatureVerifier(signing_secret)
+    )

@@ -7,13 +7,19 @@ load balancers and container health checks.
 
 from __future__ import annotations
 
+import json
 import logging
 import signal
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import parse_qsl
 
+from slack_bolt import App, BoltContext, BoltRequest, BoltResponse
 from slack_bolt.adapter.wsgi import SlackRequestHandler
+from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
+from slack_bolt.request.internals import build_context
+from slack_sdk.signature import SignatureVerifier
 
 from bot.slack.app import SlackParts
 
@@ -27,8 +33,98 @@ StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
+def body_problem(body: bytes, content_type: str | None) -> str | None:
+    """Why `body` is not something Slack posts to the events URL, or None when it is.
+
+    Slack sends events as a JSON object, slash commands as a form with `command`, interactivity
+    as a form whose `payload` is a JSON object, and `ssl_check=1` to test the certificate.
+    """
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return "the body is not UTF-8"
+    if not text:
+        return "the body is empty"
+    # Bolt's rule for JSON, kept exactly so that both read a body the same way (parse_body in
+    # slack_bolt/request/internals.py: the content type as sent, or a body opening with "{").
+    if (content_type or "").split(";")[0] == "application/json" or text.startswith("{"):
+        data = _json_object(text)
+        if data is None:
+            return "the body is not a JSON object"
+        if "event" in data and not isinstance(data["event"], dict):
+            return "event is not a JSON object"
+        if data.get("type") == "event_callback" and "event" not in data:
+            return "an event_callback without an event"
+        return None
+    form = dict(parse_qsl(text, keep_blank_values=True))
+    if "payload" in form:
+        payload = _json_object(form["payload"])
+        if payload is None or not isinstance(payload.get("type"), str):
+            return "payload is not a JSON object with a type"
+        return None
+    if "command" in form or form.get("ssl_check") == "1":
+        return None
+    return "a form body needs a command or a payload"
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: a few thousand nested brackets
+        return None
+    return data if isinstance(data, dict) else None
+
+
+class _CheckedHandler(SlackRequestHandler):
+    """Bolt's WSGI adapter, with the signature and the body checked before Bolt parses anything.
+
+    Bolt parses the body before its middleware verifies the signature, and a body it cannot parse
+    (not JSON, a `payload` that is not JSON, bytes that are not UTF-8) raises in the adapter: a
+    500, signed or not. Bolt never rejects such a body, so there is nothing to validate "after
+    Bolt rejects": each POST is checked here in the order Slack's docs give — signature (401),
+    then shape (400) — and only then handed to Bolt, which verifies it again (one HMAC) and
+    dispatches it as before. Verifying first, for every body, keeps one simple rule: without the
+    signing secret nobody learns anything about how we parse. (Bolt answers `ssl_check` before
+    verifying; here it needs a signature too, which Slack puts on every request it sends.)
+    """
+
+    def __init__(self, app: App, verifier: SignatureVerifier) -> None:
+        super().__init__(app, path=EVENTS_PATH)
+        self._verifier = verifier
+
+    def dispatch(self, request: WsgiHttpRequest) -> BoltResponse:
+        length = int(request.environ.get("CONTENT_LENGTH") or 0)  # waitress has checked it
+        body: bytes = request.environ["wsgi.input"].read(length) if length else b""
+        headers = request.get_headers()
+        if not self._signed(body, headers):
+            return BoltResponse(status=401, body={"error": "invalid request"})  # Bolt's own answer
+        problem = body_problem(body, str(headers.get("content-type") or ""))
+        if problem is not None:
+            return BoltResponse(status=400, body=problem)
+        text = body.decode("utf-8")
+        try:
+            bolt_request = BoltRequest(body=text, query=request.query_string, headers=headers)
+        except (TypeError, AttributeError, KeyError, IndexError):
+            # Bolt reads team, user, channel… into its context assuming Slack's types.
+            return BoltResponse(status=400, body="a field of the body has the wrong type")
+        if "payload" in text and not bolt_request.body:
+            # Bolt takes any form body that mentions "payload" for an interactivity payload and,
+            # finding none, reads it as {} (parse_body): `/pr what is the payload` would vanish.
+            form = dict(parse_qsl(text, keep_blank_values=True))
+            bolt_request.body = form
+            bolt_request.context = build_context(BoltContext(), form)
+        return self.app.dispatch(bolt_request)
+
+    def _signed(self, body: bytes, headers: dict[str, Any]) -> bool:
+        timestamp, signature = headers.get("x-slack-request-timestamp"), headers.get("x-slack-signature")
+        try:
+            return self._verifier.is_valid(body, timestamp, signature)
+        except (ValueError, OverflowError):  # a timestamp that is no number, a body that is not UTF-8
+            return False
+
+
 def wsgi_app(parts: SlackParts) -> WsgiApp:
-    slack = SlackRequestHandler(parts.app, path=EVENTS_PATH)
+    slack = _CheckedHandler(parts.app, parts.verifier)
 
     def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("PATH_INFO") == "/healthz":

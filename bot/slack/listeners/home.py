@@ -30,9 +30,10 @@ def home_rows(deps: SlackDeps) -> list[HomeRow]:
 def register(app: App, deps: SlackDeps) -> None:
     @app.event("app_home_opened")
     def on_home(event: dict[str, Any], client: WebClient) -> None:
-        if event.get("tab", "home") != "home":
+        user = event.get("user")
+        if event.get("tab", "home") != "home" or not isinstance(user, str):
             return
-        deps.work.submit(_publish, deps, client, event["user"])
+        deps.work.submit(_publish, deps, client, user)
 
 
 def _publish(deps: SlackDeps, client: WebClient, user: str) -> None:

@@ -38,7 +38,8 @@ def _first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any]
 def _answer(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool) -> None:
     channel = event["channel"]
     language = deps.directory.language(channel)
-    question = _MENTION.sub("", event.get("text") or "").strip()
+    text = event.get("text")
+    question = _MENTION.sub("", text if isinstance(text, str) else "").strip()
     allowed = deps.access.allowed(channel)
     default_repo = deps.directory.default_repo(channel)
     refused = next((ref for ref in find_refs(question, default_repo) if ref.repo.lower() not in allowed), None)
@@ -75,18 +76,23 @@ def register(app: App, deps: SlackDeps) -> None:
     @app.event("message")
     def on_message(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
         thread_ts = event.get("thread_ts")
-        if event.get("subtype") not in _ANSWERED_SUBTYPES or event.get("bot_id") or not thread_ts:
+        if not _answerable(event) or event.get("subtype") not in _ANSWERED_SUBTYPES or not thread_ts:
             return
-        if thread_ts == event.get("ts") or deps.threads.digest(event["channel"], thread_ts) is None:
+        if thread_ts == event["ts"] or deps.threads.digest(event["channel"], thread_ts) is None:
             return  # not a reply in one of our digests' threads
         if _first_delivery(deps, body, event):
             deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=False)
 
     @app.event("app_mention")
     def on_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
-        if event.get("bot_id") or not _first_delivery(deps, body, event):
+        if not _answerable(event) or not _first_delivery(deps, body, event):
             return
         deps.work.submit(_reply_safely, deps, client, event, event.get("thread_ts") or event["ts"], mention=True)
+
+
+def _answerable(event: dict[str, Any]) -> bool:
+    """A person's message we could reply to: not a bot's, and with the channel and ts to reply in."""
+    return not event.get("bot_id") and isinstance(event.get("channel"), str) and isinstance(event.get("ts"), str)
 
 
 def _reply_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool) -> None:
