@@ -65,42 +65,28 @@ class ChannelDigests:
             if not lease.acquire():
                 log.info("digest of %s for %s: another process holds the lease", channel, day)
                 return None
-            return self._build_and_post(
-                lease, channel, day, window, repos, language=language, filters=filters, quiet_days=quiet_days
-            )
-
-    def _build_and_post(
-        self,
-        lease: PostLease,
-        channel: str,
-        day: str,
-        window: Window,
-        repos: tuple[str, ...],
-        *,
-        language: Language,
-        filters: Filters,
-        quiet_days: str,
-    ) -> PublishResult:
-        failures: list[str] = []
-        prs = 0
-        result: PublishResult | None = None
-        try:
-            withheld = [repo for repo in repos if not self._may_post(channel, repo)]
-            failures.extend(f"{repo} is private and {channel} is shared with another organisation" for repo in withheld)
-            repos = tuple(repo for repo in repos if repo not in withheld)
-            if not repos:
-                raise PublishError(f"nothing to post in {channel}: " + "; ".join(failures))
-            digest = self._digests.build(repos, window, language=language, filters=filters)
-            prs = digest.shown
-            failures.extend(digest.notes)
-            result = self._publisher.publish(channel, day, digest, quiet_days=quiet_days, before_post=lease.check)
-            return result
-        except PrdigestError as exc:
-            failures.append(str(exc))
-            raise
-        finally:
-            posted = result.posted + result.already if result else 0
-            self._ledger.save_run(DigestRun(channel, day, self._now(), prs, posted, tuple(failures)))
+            failures: list[str] = []
+            prs = 0
+            result: PublishResult | None = None
+            try:
+                withheld = [repo for repo in repos if not self._may_post(channel, repo)]
+                failures.extend(
+                    f"{repo} is private and {channel} is shared with another organisation" for repo in withheld
+                )
+                repos = tuple(repo for repo in repos if repo not in withheld)
+                if not repos:
+                    raise PublishError(f"nothing to post in {channel}: " + "; ".join(failures))
+                digest = self._digests.build(repos, window, language=language, filters=filters)
+                prs = digest.shown
+                failures.extend(digest.notes)
+                result = self._publisher.publish(channel, day, digest, quiet_days=quiet_days, before_post=lease.check)
+                return result
+            except PrdigestError as exc:
+                failures.append(str(exc))
+                raise
+            finally:
+                posted = result.posted + result.already if result else 0
+                self._ledger.save_run(DigestRun(channel, day, self._now(), prs, posted, tuple(failures)))
 
     def run_scheduled(self, plan: ChannelPlan) -> PublishResult | None:
         window, day = scheduled_window(plan, self._now())
