@@ -197,6 +197,9 @@ class DigestItem:
     listing: PRListing
     card: Card
     size: int  # added + deleted lines, for ordering
+    # The changed paths (the first few hundred), so questions in the digest's thread can be
+    # matched to a PR without reading every snapshot again.
+    paths: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

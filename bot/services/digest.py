@@ -18,6 +18,9 @@ from bot.services.filters import keeps_files, keeps_listing
 from bot.services.ports import Source
 
 Progress = Callable[[int, int], None]
+# Paths kept per digest item for matching questions: enough for any PR a person would name by
+# its files, small enough that a 3,000-file PR does not bloat the thread record.
+PATHS_KEPT = 300
 # GitHub asks for few concurrent requests (REST best practices); the source caps them too.
 FETCHERS = 4
 
@@ -89,7 +92,12 @@ class DigestService:
         if result.degraded:
             with run.lock:
                 run.degraded += 1
-        return DigestItem(listing=snapshot.listing, card=result.card, size=snapshot.additions + snapshot.deletions)
+        return DigestItem(
+            listing=snapshot.listing,
+            card=result.card,
+            size=snapshot.additions + snapshot.deletions,
+            paths=tuple(change.path for change in snapshot.files[:PATHS_KEPT]),
+        )
 
     def _snapshot(self, listing: PRListing, run: _Run) -> PRSnapshot:
         cached = self._cards.cached_snapshot(listing)

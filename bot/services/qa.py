@@ -60,7 +60,7 @@ class QAService:
     ) -> Reply:
         """A reply in a digest's thread: about a PR of the digest, another PR, or the digest."""
         history = self._threads.turns(thread.channel, thread.thread_ts)
-        paths = {item.listing.ref: self._paths(item.listing) for item in thread.items}
+        paths = {item.listing.ref: item.paths for item in thread.items}
         resolution = resolve(question, thread.items, history, paths, thread.repos[0] if thread.repos else None)
         if is_why(question) and resolution.kind == "pr":
             reply = self._why(thread, resolution.refs[0], allowed)
@@ -166,10 +166,6 @@ class QAService:
             if asked & words(f"{item.listing.title} {item.card.headline} {' '.join(paths.get(item.listing.ref, ()))}")
         )
         return Reply("digest_matches", choices=matches, model_failed=self._answerer is not None)
-
-    def _paths(self, listing: PRListing) -> tuple[str, ...]:
-        snapshot = self._cards.cached_snapshot(listing)
-        return tuple(change.path for change in snapshot.files) if snapshot else ()
 
     def _remember(self, channel: str, thread_ts: str, question: str, reply: Reply) -> None:
         about = str(reply.about.ref) if reply.about else None
