@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 import time
@@ -385,3 +386,18 @@ def test_why_questions_name_the_rule(harness: SlackHarness) -> None:
     assert "is in this digest" in first and "inside the digest's window" in first
     assert "is not in this digest" in second and "no-digest, which this channel leaves out" in second
     assert harness.model.calls == calls  # the rules are ours to state, not the model's
+
+
+def test_tokens_never_reach_the_logs(harness: SlackHarness, caplog: pytest.LogCaptureFixture) -> None:
+    add_prs(harness, 2)
+    harness.model.responder = qa_responder("It changes the scheduler.")
+    with caplog.at_level(logging.DEBUG):
+        thread_ts = post_digest(harness)
+        harness.thread_reply(DIGEST_CHANNEL, thread_ts, "what does #1001 change?")
+        wait_for(lambda: answers(harness, DIGEST_CHANNEL, thread_ts))
+        harness.command(f"{REPO}#1002")
+        harness.signed(b"{}", "application/json", secret="wrong")
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert logged  # the libraries did log at DEBUG
+    for secret in (harness.slack.bot_token, "test-signing-secret"):
+        assert secret not in logged
