@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.llm import heuristic
-from bot.llm.faithfulness import extract_claims
+from bot.llm.claims import extract_claims
 from bot.llm.prompts import HEADLINE_MAX
 from bot.llm.summarizer import clip
 from bot.models import Digest, Window

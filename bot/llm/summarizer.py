@@ -21,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from bot.errors import SummarizerError
 from bot.llm import heuristic
 from bot.llm.context import build_context
-from bot.llm.faithfulness import Check, SourceText, check_card_text, check_field, without_claims
+from bot.llm.cutting import without_claims
+from bot.llm.faithfulness import Check, SourceText, check_card_text, check_field
 from bot.llm.prompts import (
     CAVEATS_MAX,
     HEADLINE_MAX,
