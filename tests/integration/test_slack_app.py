@@ -401,3 +401,19 @@ def test_tokens_never_reach_the_logs(harness: SlackHarness, caplog: pytest.LogCa
     assert logged  # the libraries did log at DEBUG
     for secret in (harness.slack.bot_token, "test-signing-secret"):
         assert secret not in logged
+
+
+@pytest.mark.parametrize(("quiet_days", "posted"), [("note", 1), ("silent", 0)])
+def test_a_quiet_day_posts_a_note_or_nothing(harness: SlackHarness, quiet_days: str, posted: int) -> None:
+    result = harness.parts.digests.run(
+        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days=quiet_days
+    )
+    assert result is not None and result.posted == posted
+    messages = harness.slack.messages(DIGEST_CHANNEL)
+    assert len(messages) == posted
+    if posted:
+        assert "No PR was merged" in all_text(messages[0])
+    again = harness.parts.digests.run(
+        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days=quiet_days
+    )
+    assert again is not None and again.posted == 0  # the day is done either way
