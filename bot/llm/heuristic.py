@@ -67,9 +67,10 @@ _TEXTS: dict[Language, dict[str, str]] = {
         "untitled": "(untitled)",
         "only_ci": "Only CI files changed: {paths}",
         "only_docs": "Only docs changed: {paths}",
-        "most_in": "Most of the change is in {area} (+{adds} -{dels})",
-        "largest": "Largest part of the change: {area} (+{adds} -{dels})",
-        "also": "Next: {area} (+{adds} -{dels})",
+        "most_in": "Most of the change is in {area}{size}",
+        "size": " (+{adds} -{dels})",
+        "largest": "Largest part of the change: {area}{size}",
+        "also": "Next: {area}{size}",
         "areas": "Cross-cutting: source changes in {count} areas ({paths})",
         "adds_tests": "Adds tests: {paths}",
         "updates_tests": "Updates tests: {paths}",
@@ -91,9 +92,10 @@ _TEXTS: dict[Language, dict[str, str]] = {
         "untitled": "（无标题）",
         "only_ci": "只改了 CI 配置：{paths}",
         "only_docs": "只改了文档：{paths}",
-        "most_in": "改动主要集中在 {area}（+{adds} -{dels}）",
-        "largest": "改动最多的部分：{area}（+{adds} -{dels}）",
-        "also": "其次是 {area}（+{adds} -{dels}）",
+        "most_in": "改动主要集中在 {area}{size}",
+        "size": "（+{adds} -{dels}）",
+        "largest": "改动最多的部分：{area}{size}",
+        "also": "其次是 {area}{size}",
         "areas": "跨模块改动：源码涉及 {count} 个目录（{paths}）",
         "adds_tests": "新增测试：{paths}",
         "updates_tests": "更新了测试：{paths}",
@@ -303,9 +305,12 @@ def _area_points(stats: _Stats, texts: dict[str, str]) -> list[str]:
         adds, dels = sum(c.additions for c in group), sum(c.deletions for c in group)
         if adds + dels == 0:
             break
+        # Line counts only for a single file: GitHub states those; a folder's sum is ours, and a
+        # card states no figure the PR does not (DESIGN.md §1).
+        size = texts["size"].format(adds=adds, dels=dels) if len(group) == 1 else ""
         if not points and 2 * (adds + dels) >= total:
-            return [texts["most_in"].format(area=_common_place(group), adds=adds, dels=dels)]
-        points.append(texts[key].format(area=_common_place(group), adds=adds, dels=dels))
+            return [texts["most_in"].format(area=_common_place(group), size=size)]
+        points.append(texts[key].format(area=_common_place(group), size=size))
     return points
 
 
