@@ -166,12 +166,13 @@ def serve_http(parts: SlackParts, host: str, port: int, *, on_ready: Callable[[s
         parts.scheduler.stop()
 
 
-def serve_socket(parts: SlackParts, app_token: str) -> None:
+def serve_socket(parts: SlackParts, app_token: str, stopped: threading.Event | None = None) -> None:
+    """Socket Mode until SIGTERM/SIGINT (or until `stopped` is set, for tests)."""
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
     handler = SocketModeHandler(parts.app, app_token)
     parts.scheduler.start()
-    stopped = threading.Event()
+    stopped = stopped or threading.Event()
     _stop_on_signals(stopped.set)
     handler.connect()  # type: ignore[no-untyped-call]
     try:

@@ -104,6 +104,8 @@ class FakeSlack(LoopbackServer):
     def __init__(self, *, latency: float = 0.0, port: int = 0, bot_token: str = "xoxb-test") -> None:
         super().__init__(latency=latency, port=port)
         self._bot_token = bot_token
+        self.socket_url = ""  # what apps.connections.open hands out (a FakeSocketMode's url)
+        self.app_token = "xapp-test"
         self._state_lock = threading.RLock()
         self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "auth.test": self._auth_test,
@@ -118,6 +120,7 @@ class FakeSlack(LoopbackServer):
             "assistant.threads.setStatus": self._set_status,
             "views.publish": self._publish_view,
             "reactions.add": lambda args: {},
+            "apps.connections.open": lambda args: {"url": self.socket_url},
         }
         self.reset()
 
@@ -242,8 +245,10 @@ class FakeSlack(LoopbackServer):
     def _call(self, method: str, args: dict[str, Any], token: str | None) -> dict[str, Any]:
         if not token:
             raise _Refused("not_authed", "no token in the Authorization header or the body")
-        if token != self.bot_token:
-            raise _Refused("invalid_auth", "token does not match fake.bot_token")
+        # Socket Mode's apps.connections.open takes the app-level token, every other method the bot's.
+        expected = self.app_token if method == "apps.connections.open" else self.bot_token
+        if token != expected:
+            raise _Refused("invalid_auth", "token does not match the fake's token for this method")
         faults = self._faults.get(method)
         fault = faults.popleft() if faults else None
         if fault is not None:
