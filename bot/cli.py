@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -64,8 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _colour() -> bool:
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+def _colour(settings: Settings) -> bool:
+    return sys.stdout.isatty() and not settings.no_color
 
 
 class _ProgressBar:
@@ -102,7 +101,7 @@ def _run_digest(args: argparse.Namespace, services: Services) -> None:
     if args.format == "json":
         print(json.dumps(digest_data(digest), ensure_ascii=False, indent=2))
     else:
-        sys.stdout.write(render_digest(digest, colour=_colour()))
+        sys.stdout.write(render_digest(digest, colour=_colour(settings)))
 
 
 def _post_digest(args: argparse.Namespace, services: Services, repos: tuple[str, ...], window: Window) -> None:
@@ -156,7 +155,7 @@ def _run_card(args: argparse.Namespace, services: Services) -> None:
     if args.format == "json":
         print(json.dumps(item_data(snapshot.listing, result.card), ensure_ascii=False, indent=2))
     else:
-        print(render_card(snapshot.listing, result.card, colour=_colour()))
+        print(render_card(snapshot.listing, result.card, colour=_colour(services.settings)))
 
 
 def _configure_logging(debug: bool) -> None:

@@ -157,6 +157,7 @@ class Settings:
     slack_app_token: str | None
     slack_api_url: str
     redis_url: str | None
+    no_color: bool = False  # NO_COLOR (no-color.org): plain text even on a terminal
 
     @property
     def defaults(self) -> Defaults:
@@ -220,4 +221,5 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         slack_app_token=_blank_to_none(env.get("SLACK_APP_TOKEN")),
         slack_api_url=env.get("SLACK_API_URL") or DEFAULT_SLACK_API_URL,
         redis_url=_blank_to_none(env.get("REDIS_URL")),
+        no_color="NO_COLOR" in env,
     )
