@@ -351,8 +351,8 @@ def test_method_latency_delays_only_that_method(slack: FakeSlack, client: WebCli
     client.conversations_info(channel=CHANNEL)
     slow = time.monotonic() - started - fast
 
-    assert fast < 0.15
     assert slow >= 0.2
+    assert fast < slow
 
 
 # -- response_url ------------------------------------------------------------------------------

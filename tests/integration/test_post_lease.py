@@ -18,13 +18,13 @@ def ledger(redis_url: str) -> PostLedger:
 
 
 def test_a_held_lease_is_renewed_past_its_ttl(ledger: PostLedger) -> None:
-    with PostLease(ledger, "C1", "2026-08-05", ttl=0.3) as lease:
+    with PostLease(ledger, "C1", "2026-08-05", ttl=1.5) as lease:
         assert lease.acquire()
-        time.sleep(0.8)  # well past the TTL: only the heartbeat keeps it
+        time.sleep(3.5)  # well past the TTL: only the heartbeat (every 0.5 s) keeps it
         lease.check()
-        with PostLease(ledger, "C1", "2026-08-05", ttl=0.3) as rival:
+        with PostLease(ledger, "C1", "2026-08-05", ttl=1.5) as rival:
             assert not rival.acquire()
-    with PostLease(ledger, "C1", "2026-08-05", ttl=0.3) as after:
+    with PostLease(ledger, "C1", "2026-08-05", ttl=1.5) as after:
         assert after.acquire()  # released on exit
 
 
