@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.models import Card, Coverage, Digest, Language, Verdict
+from bot.models import Card, Coverage, Digest, Language
 
 # DESIGN.md §1: the verdict labels readers know, per channel language.
 _VERDICT = {
@@ -70,10 +70,6 @@ def word(language: Language, name: str, **values: object) -> str:
 
 def verdict_label(card: Card) -> str:
     return _VERDICT[card.language][card.verdict].format(n=card.minutes)
-
-
-def verdict_name(language: Language, verdict: Verdict) -> str:
-    return _VERDICT[language][verdict].split(" (")[0].split("（")[0]
 
 
 def counts_line(digest: Digest) -> str:

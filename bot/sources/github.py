@@ -147,37 +147,19 @@ class GitHubSource:
             merged_at = issue.pull_request.merged_at if issue.pull_request else None
             # GitHub's range is inclusive at both ends; our window is half-open.
             if merged_at is not None and window.contains(_utc(merged_at)):
-                found.append(
-                    PRListing(
-                        repo=repo,
-                        number=issue.number,
-                        title=issue.title or "",
-                        body=issue.body or "",
-                        author=issue.user.login if issue.user else "ghost",
-                        author_is_bot=_is_bot(issue.user),
-                        url=issue.html_url,
-                        merged_at=_utc(merged_at),
-                        merge_sha=None,  # search results do not carry it: fetch() completes it
-                        labels=tuple(label.name for label in issue.labels),
-                    )
-                )
+                # Search results do not carry the merge SHA: fetch() completes it.
+                found.append(_listing(repo, issue, merged_at=_utc(merged_at), merge_sha=None, head_sha=None))
         found.sort(key=lambda item: item.merged_at or window.end, reverse=True)
         return found
 
     def _listing_from_pull(self, repo: str, pr: Any) -> PRListing:
         merged_at = pr.merged_at
-        return PRListing(
-            repo=repo,
-            number=pr.number,
-            title=pr.title or "",
-            body=pr.body or "",
-            author=pr.user.login if pr.user else "ghost",
-            author_is_bot=_is_bot(pr.user),
-            url=pr.html_url,
+        return _listing(
+            repo,
+            pr,
             merged_at=_utc(merged_at) if merged_at else None,
             merge_sha=pr.merge_commit_sha if merged_at else None,
             head_sha=pr.head.sha if pr.head else None,
-            labels=tuple(label.name for label in pr.labels),
         )
 
     def is_private(self, repo: str) -> bool:
@@ -212,6 +194,25 @@ class GitHubSource:
                 for c in pr.get_review_comments()
             )
         return PRSnapshot(listing=listing, files=files, comments=comments, files_reported=reported)
+
+
+def _listing(
+    repo: str, item: Any, *, merged_at: datetime | None, merge_sha: str | None, head_sha: str | None
+) -> PRListing:
+    """A listing from what a pulls-list item or a search result carries (no extra request)."""
+    return PRListing(
+        repo=repo,
+        number=item.number,
+        title=item.title or "",
+        body=item.body or "",
+        author=item.user.login if item.user else "ghost",
+        author_is_bot=_is_bot(item.user),
+        url=item.html_url,
+        merged_at=merged_at,
+        merge_sha=merge_sha,
+        head_sha=head_sha,
+        labels=tuple(label.name for label in item.labels),
+    )
 
 
 def _is_bot(user: Any) -> bool:

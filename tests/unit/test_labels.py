@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from bot.models import Card, Coverage, Digest, DigestItem, Language, SkippedFile, Verdict, Window
-from bot.render.labels import counts_line, coverage_line, verdict_label, verdict_name
+from bot.render.labels import counts_line, coverage_line, verdict_label
 from tests.unit.builders import MERGED_AT, make_listing
 
 UNLISTED = Coverage(
@@ -47,11 +47,6 @@ def test_verdict_labels_carry_the_minutes_in_the_card_language(
     language: Language, verdict: Verdict, label: str
 ) -> None:
     assert verdict_label(make_card(verdict, 5, language)) == label
-
-
-def test_verdict_names_drop_the_minutes() -> None:
-    assert verdict_name("en", "read") == "Read carefully"
-    assert verdict_name("zh-CN", "skim") == "快速浏览"
 
 
 @pytest.mark.parametrize(
