@@ -22,7 +22,9 @@ from bench.scenarios import (
     digest_rows,
     naive_row,
     pacing_row,
+    parse_row,
     server_memory_row,
+    stall_row,
     token_budget_row,
 )
 
@@ -47,6 +49,7 @@ SMOKE = Options(
     questions=1,
     memory_questions=20,
     thread_cards=12,
+    stall_messages=1,
 )
 
 
@@ -79,6 +82,7 @@ def options_from(args: argparse.Namespace) -> Options:
         questions=base.questions,
         memory_questions=base.memory_questions,
         thread_cards=base.thread_cards,
+        stall_messages=base.stall_messages,
     )
 
 
@@ -106,8 +110,10 @@ def main(argv: list[str] | None = None) -> int:
             rows.extend(digest)
             rows.append(naive_row(bench_world, options, cold_median))
             rows.append(token_budget_row(bench_world, workdir))
-            acks, _ = ack_rows(bench_world, options)
+            acks, thread_ts = ack_rows(bench_world, options)
             rows.extend(acks)
+            rows.append(parse_row(options.runs))
+            rows.append(stall_row(bench_world, options, thread_ts))
             rows.append(pacing_row(bench_world, options))
             rows.append(server_memory_row(bench_world, options, workdir))
     latency = options.latencies

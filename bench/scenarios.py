@@ -4,6 +4,7 @@ serve the real app on loopback and drive it with signed requests."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -27,6 +28,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bench.env import CHANNEL, HUGE_PR_NUMBER, REPO, REPO_ROOT, SECRET, Latencies, World
 from bot.models import Filters, Window
+from bot.services.questions import find_refs, is_why, resolve, strip_mentions
 from bot.settings import load_settings
 from bot.slack.app import SlackParts, build_client, build_slack
 from bot.slack.publisher import Publisher
@@ -60,6 +62,7 @@ class Options:
     questions: int
     memory_questions: int
     thread_cards: int
+    stall_messages: int = 10  # of each kind: 40,000-character mentions and "why " * 10000 replies
 
 
 def spread(values: Sequence[float], unit: str = "s", digits: int = 2) -> str:
@@ -236,10 +239,11 @@ class Served:
         self.thread.start()
         self.signer = SignatureVerifier(SECRET)
         self._local = threading.local()
+        self._triggers = itertools.count(1)
 
     def close(self) -> None:
-        self.server.close()
-        self.thread.join(timeout=5)
+        self.server.stop()  # the server closes its sockets in its own thread, after its loop
+        self.thread.join(timeout=10)
         self.services.close()
 
     def post(self, body: bytes, content_type: str) -> requests.Response:
@@ -261,6 +265,8 @@ class Served:
             "channel_id": CHANNEL,
             "user_id": "U0BENCH",
             "response_url": response_url,
+            # Slack gives every command its own trigger_id; a repeated one is a replay, not answered.
+            "trigger_id": f"T{next(self._triggers)}.bench",
         }
         return self.post(urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded")
 
@@ -506,3 +512,108 @@ def _rss_mb(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+# -- messages built to stall the process ----------------------------------------------------------
+
+# The messages of issue 9 that froze the server (Python's `re` holds the GIL while it backtracks),
+# and a few more shapes of the same kind; each repeated to the length asked.
+STALL_SHAPES = ("x", "why ", "<@U|", "a/", "#1 ", "为什么", "https://h/")
+SHORT_MESSAGE = 10_000
+SLACK_LIMIT = 40_000  # Slack's own limit for a message's text (bot/services/refs.py)
+
+
+def _parse_question(text: str) -> None:
+    """What the app does with a question before it asks anyone anything."""
+    question = strip_mentions(text)
+    find_refs(question, REPO)
+    is_why(question)
+    resolve(question, (), [], {}, REPO)
+
+
+def _shaped(shape: str, length: int) -> str:
+    return (shape * (length // len(shape) + 1))[:length]
+
+
+def parse_row(runs: int) -> Row:
+    """Parsing one question of 10,000 and of 40,000 characters: 4× the time if linear, 16× if quadratic."""
+    repeats = max(runs, 5)  # the best of a few: milliseconds are noisy on a shared machine
+
+    def best(text: str) -> float:
+        timings = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            _parse_question(text)
+            timings.append(time.perf_counter() - started)
+        return min(timings)
+
+    short = {shape: best(_shaped(shape, SHORT_MESSAGE)) for shape in STALL_SHAPES}
+    long = {shape: best(_shaped(shape, SLACK_LIMIT)) for shape in STALL_SHAPES}
+    ratio = sum(long.values()) / sum(short.values())
+    worst = max(STALL_SHAPES, key=lambda shape: long[shape] / short[shape])
+    return Row(
+        f"parsing a question: {SHORT_MESSAGE:,} vs {SLACK_LIMIT:,} characters, {len(STALL_SHAPES)} shapes",
+        f"{sum(short.values()) * 1000:.1f} ms vs {sum(long.values()) * 1000:.1f} ms: ×{ratio:.1f} "
+        f"(worst shape {worst!r}: ×{long[worst] / short[worst]:.1f}, {long[worst] * 1000:.1f} ms)",
+        "linear ×4, quadratic ×16",
+        "≤ ×6",
+        ratio <= 6,
+    )
+
+
+def stall_row(world: World, options: Options, thread_ts: str | None) -> Row:
+    """The longest wait of a signed /pr and of /healthz while 40,000-character mentions and
+    `"why " * 10000` replies in the digest's thread are handled (answers included)."""
+    served = Served(world, pace=0.0)
+    updates = len(world.slack.calls("chat.update"))
+    attacks: list[dict[str, Any]] = []
+    for index in range(options.stall_messages):
+        channel = f"C0ST{index:06d}"
+        text = "<@UBOT> " + "x" * (SLACK_LIMIT - len("<@UBOT> "))
+        ts = world.slack.add_message(channel, text)
+        attacks.append({"type": "app_mention", "channel": channel, "user": "U0BENCH", "text": text, "ts": ts})
+        if thread_ts is not None:
+            text = "why " * (SLACK_LIMIT // 4)
+            ts = world.slack.add_message(CHANNEL, text, thread_ts=thread_ts)
+            attacks.append(
+                {
+                    "type": "message",
+                    "channel": CHANNEL,
+                    "user": "U0BENCH",
+                    "text": text,
+                    "ts": ts,
+                    "thread_ts": thread_ts,
+                }
+            )
+    waits: dict[str, list[float]] = {"/pr": [], "/healthz": []}
+    health = served.url.replace("/slack/events", "/healthz")
+    stamp = time.time()
+    senders = [
+        threading.Thread(target=served.event, args=(event, f"EvStall{stamp}-{index}"))
+        for index, event in enumerate(attacks)
+    ]
+    for sender in senders:
+        sender.start()
+    deadline = time.monotonic() + 120
+    while len(world.slack.calls("chat.update")) < updates + len(attacks) and time.monotonic() < deadline:
+        number = world.rows[len(waits["/pr"]) % len(world.rows)]["number"]
+        started = time.monotonic()
+        served.command(f"{REPO}#{number}", world.slack.new_response_url())
+        waits["/pr"].append(time.monotonic() - started)
+        started = time.monotonic()
+        requests.get(health, timeout=30)
+        waits["/healthz"].append(time.monotonic() - started)
+    for sender in senders:
+        sender.join()
+    handled = len(world.slack.calls("chat.update")) - updates
+    served.close()
+    longest = max(max(waits["/pr"], default=0.0), max(waits["/healthz"], default=0.0))
+    return Row(
+        f"acks while {len(attacks)} messages of 40,000 characters are handled",
+        f"longest /pr ack {max(waits['/pr'], default=0) * 1000:.0f} ms · /healthz "
+        f"{max(waits['/healthz'], default=0) * 1000:.0f} ms ({len(waits['/pr'])} of each) · "
+        f"{handled} of {len(attacks)} answered",
+        "Slack's limit: 3,000 ms",
+        "< 1 s, all answered",
+        longest < 1.0 and handled >= len(attacks),
+    )

@@ -15,13 +15,14 @@ from datetime import UTC, datetime, timedelta
 from typing import NoReturn
 from zoneinfo import ZoneInfo
 
-from bot.errors import ConfigError, PrdigestError, UsageError, one_line
+from bot.errors import ConfigError, PrdigestError, StoreError, UsageError, one_line, quoted
 from bot.models import Filters, Window
 from bot.render.data import digest_data, item_data
 from bot.render.terminal import render_card, render_digest
 from bot.services.refs import parse_ref, parse_repo
 from bot.services.windows import window_for_date, window_since
 from bot.settings import Settings, load_settings
+from bot.waiting import Waiting, model_failed_line
 from bot.wiring import Services, build_services
 
 
@@ -31,6 +32,17 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # argparse repeats unrecognised arguments as typed, newlines included.
         self.exit(2, f"prdigest: {one_line(message)} (see prdigest --help)\n")
+
+
+MAX_PORT = 65535  # TCP ports are 16 bits: waitress took 99999 modulo 65536 and served on 34463
+
+
+def _port(text: str) -> int:
+    """A TCP port. 0 asks for any free port, which `serve` prints once it listens."""
+    # ASCII digits only (isdigit() alone takes "²" and "٣"), and few enough for int() to be quick.
+    if not (text.isascii() and text.isdigit() and len(text) <= 5 and int(text) <= MAX_PORT):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a port; use 1 to {MAX_PORT}, or 0 for any free port")
+    return int(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--http", action="store_true", help="serve POST /slack/events (the default)")
     mode.add_argument("--socket", action="store_true", help="Socket Mode with SLACK_APP_TOKEN (development)")
     serve.add_argument("--host", default="0.0.0.0", help="HTTP address to bind (default: %(default)s)")
-    serve.add_argument("--port", type=int, default=3000, help="HTTP port (default: %(default)s)")
+    serve.add_argument("--port", type=_port, default=3000, help="HTTP port, 0 for any free one (default: %(default)s)")
 
     commands.add_parser("doctor", help="check config, Redis, GitHub, the model endpoint and Slack")
     return parser
@@ -97,7 +109,16 @@ def _run_digest(args: argparse.Namespace, services: Services) -> None:
         _post_digest(args, services, repos, window)
         return
     language = args.lang or settings.defaults.language
-    digest = services.digests.build(repos, window, language=language, filters=Filters(), progress=_ProgressBar())
+    bar = _ProgressBar()
+    with Waiting.for_model(settings, enabled=services.summarizer is not None, each=" a card") as waiting:
+
+        def progress(done: int, total: int) -> None:
+            waiting.output()
+            bar(done, total)
+
+        digest = services.digests.build(repos, window, language=language, filters=Filters(), progress=progress)
+    if digest.model_failures:
+        print(model_failed_line(settings, digest.model_failures, digest.shown), file=sys.stderr)
     if args.format == "json":
         print(json.dumps(digest_data(digest), ensure_ascii=False, indent=2))
     else:
@@ -118,15 +139,25 @@ def _post_digest(args: argparse.Namespace, services: Services, repos: tuple[str,
     zone = plan.timezone if plan else ZoneInfo(settings.defaults.timezone)
     day = args.date or (window.end - timedelta(seconds=1)).astimezone(zone).date().isoformat()
     client = build_client(settings.slack_bot_token, settings.slack_api_url)
-    result = build_channel_digests(services, client).run(
-        args.post,
-        day,
-        window,
-        repos,
-        language=language,
-        filters=plan.filters if plan else Filters(),
-        quiet_days=plan.quiet_days if plan else settings.defaults.quiet_days,
-    )
+    digests = build_channel_digests(services, client)
+    refused = digests.refusals(args.post, repos)
+    if refused:
+        raise UsageError("; ".join(refused.values()) + ": nothing posted")
+    try:
+        result = digests.run(
+            args.post,
+            day,
+            window,
+            repos,
+            language=language,
+            filters=plan.filters if plan else Filters(),
+            quiet_days=plan.quiet_days if plan else settings.defaults.quiet_days,
+        )
+    except StoreError as exc:
+        raise StoreError(
+            f"{exc}: nothing was posted, since the ledger that keeps a digest from being posted twice is there; "
+            "run it again when Redis answers"
+        ) from exc
     if result is None:
         print(f"prdigest: another process is posting the {day} digest in {args.post}; nothing posted", file=sys.stderr)
     else:
@@ -151,7 +182,10 @@ def _run_card(args: argparse.Namespace, services: Services) -> None:
     ref = parse_ref(args.ref)
     language = args.lang or services.settings.defaults.language
     snapshot = services.cards.snapshot_by_ref(ref)
-    result = services.cards.card(snapshot, language)
+    with Waiting.for_model(services.settings, enabled=services.summarizer is not None):
+        result = services.cards.card(snapshot, language)
+    if result.degraded:
+        print(model_failed_line(services.settings, 1, 1), file=sys.stderr)
     if args.format == "json":
         print(json.dumps(item_data(snapshot.listing, result.card), ensure_ascii=False, indent=2))
     else:
@@ -168,6 +202,13 @@ def _configure_logging(debug: bool) -> None:
         # Library chatter (retries, connection pools) is for --debug only.
         for name in ("github", "urllib3", "openai", "httpx2", "httpcore2"):
             logging.getLogger(name).setLevel(logging.ERROR)
+        logging.getLogger("slack_bolt.App").addFilter(_not_bolt_token_note)
+
+
+def _not_bolt_token_note(record: logging.LogRecord) -> bool:
+    # Bolt reads SLACK_BOT_TOKEN itself and, handed a client built from that same token, warns at
+    # every start that the token "will be unused": true, and nothing an operator can act on.
+    return "`token` will be unused" not in record.getMessage()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

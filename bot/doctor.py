@@ -1,17 +1,26 @@
-"""`prdigest doctor`: one line per dependency, what works and what to fix. Secrets masked.
+"""`prdigest doctor`: one line per dependency, what works and what to fix. Secrets masked:
+keys and tokens by `mask`, and every URL printed through `redact_url`, since service URLs
+carry passwords too (REDIS_URL, a proxy in OPENAI_BASE_URL).
 
 Exit status 0 when nothing failed; warnings (an optional part not configured) do not fail.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
+from bot.redact import redact_url
 from bot.settings import Settings
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 Check = tuple[str, str, str]  # status, name, detail
+# Libraries log their own failures, and those messages may quote a URL's credentials
+# (http.client under slack_sdk: "nonnumeric port: 'password@host'"). Each check already reports
+# its failure on its own line, naming only the exception's type, so they are silent meanwhile.
+LIBRARY_LOGGERS = ("slack_sdk", "github", "urllib3", "requests", "openai", "httpx2", "httpcore2", "redis")
 
 
 def mask(secret: str | None) -> str:
@@ -31,12 +40,13 @@ def _redis(settings: Settings) -> Check:
         return WARN, "redis", "REDIS_URL not set: in-memory store, nothing shared or kept between runs"
     from bot.store.redis_store import RedisKV
 
+    where = redact_url(settings.redis_url)
     kv = RedisKV.from_url(settings.redis_url)
     answering = kv.ping()
     kv.close()
     if answering:
-        return OK, "redis", "answering"
-    return FAIL, "redis", "no answer at REDIS_URL; is redis-server running?"
+        return OK, "redis", f"{where} answering"
+    return FAIL, "redis", f"no answer at {where} (REDIS_URL); is redis-server running?"
 
 
 def _github(settings: Settings) -> Check:
@@ -44,17 +54,18 @@ def _github(settings: Settings) -> Check:
 
     from bot.sources.github import build_github
 
+    where = redact_url(settings.github_api_url)
     client = build_github(settings.github_api_url, settings.github_token, retries=0, max_rate_limit_wait=0)
     try:
         core = client.get_rate_limit().resources.core
     except GithubException as exc:
-        return FAIL, "github", f"{settings.github_api_url} answered {exc.status}; check GITHUB_TOKEN"
+        return FAIL, "github", f"{where} answered {exc.status}; check GITHUB_TOKEN"
     except Exception as exc:  # any transport failure is a failed check, not a crash
-        return FAIL, "github", f"cannot reach {settings.github_api_url} ({type(exc).__name__})"
+        return FAIL, "github", f"cannot reach {where} ({type(exc).__name__})"
     finally:
         client.close()
     who = "token " + mask(settings.github_token) if settings.github_token else "anonymous (60 requests an hour)"
-    return OK, "github", f"{settings.github_api_url}, {who}, {core.remaining}/{core.limit} requests left"
+    return OK, "github", f"{where}, {who}, {core.remaining}/{core.limit} requests left"
 
 
 def _model(settings: Settings) -> Check:
@@ -65,7 +76,7 @@ def _model(settings: Settings) -> Check:
     from bot.llm.summarizer import build_openai
 
     client = build_openai(settings.openai_api_key, settings.openai_base_url, timeout=10, max_retries=0)
-    where = settings.openai_base_url or "api.openai.com"
+    where = redact_url(settings.openai_base_url) if settings.openai_base_url else "api.openai.com"
     try:
         client.models.list()
     except openai.AuthenticationError:
@@ -83,13 +94,14 @@ def _slack(settings: Settings) -> Check:
     from slack_sdk import WebClient
     from slack_sdk.errors import SlackApiError
 
+    where = redact_url(settings.slack_api_url)
     client = WebClient(token=settings.slack_bot_token, base_url=settings.slack_api_url, timeout=10)
     try:
         answer = client.auth_test()
     except SlackApiError as exc:
-        return FAIL, "slack", f"auth.test failed: {exc.response.get('error', 'unknown error')}"
+        return FAIL, "slack", f"auth.test at {where} failed: {exc.response.get('error', 'unknown error')}"
     except Exception as exc:  # transport failure
-        return FAIL, "slack", f"cannot reach {settings.slack_api_url} ({type(exc).__name__})"
+        return FAIL, "slack", f"cannot reach {where} ({type(exc).__name__})"
     secret = "signing secret " + mask(settings.slack_signing_secret)
     return OK, "slack", f"team {answer.get('team')}, bot {answer.get('user')}; {secret}"
 
@@ -97,10 +109,27 @@ def _slack(settings: Settings) -> Check:
 CHECKS: tuple[Callable[[Settings], Check], ...] = (_config, _redis, _github, _model, _slack)
 
 
+@contextmanager
+def _libraries_quiet() -> Iterator[None]:
+    if logging.getLogger().isEnabledFor(logging.DEBUG):  # --debug: everything, as asked
+        yield
+        return
+    loggers = [logging.getLogger(name) for name in LIBRARY_LOGGERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
 def run_doctor(settings: Settings) -> int:
     failed = False
     for check in CHECKS:
-        status, name, detail = check(settings)
+        with _libraries_quiet():
+            status, name, detail = check(settings)
         failed = failed or status == FAIL
         print(f"{status:>4}  {name:<7} {detail}")
     if failed:

@@ -31,13 +31,24 @@ class Window:
         return self.start <= moment < self.end
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PRRef:
+    """A pull request by repository and number. GitHub ignores case in owner and repository
+    names, so refs equal (and hash) alike however the name is spelled; `repo` keeps the spelling."""
+
     repo: str  # "owner/name"
     number: int
 
     def __str__(self) -> str:
         return f"{self.repo}#{self.number}"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PRRef):
+            return NotImplemented
+        return self.number == other.number and self.repo.lower() == other.repo.lower()
+
+    def __hash__(self) -> int:
+        return hash((self.repo.lower(), self.number))
 
 
 @dataclass(frozen=True)
@@ -212,6 +223,8 @@ class Digest:
     # Things the reader must know about how this digest was made (rate limit, degraded model).
     notes: tuple[str, ...] = field(default=())
     filters: Filters = Filters()
+    # Cards from metadata although a model is configured (it failed): a terminal says it once.
+    model_failures: int = 0
 
     @property
     def shown(self) -> int:

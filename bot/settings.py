@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -67,6 +68,25 @@ def _check_window(value: str) -> str:
     return value
 
 
+# Seconds one card may wait for the model, its retries included (llm/deadline.py). A small
+# local model needs about a minute for a card; an hour is surely a typo (and would hold a card's
+# lease that long).
+DEFAULT_MODEL_TIMEOUT = 120.0
+MAX_MODEL_TIMEOUT = 3600.0
+
+
+def _check_model_timeout(value: object) -> object:
+    # Checked before pydantic converts: it would read "120" (a string) or true as a number.
+    # A comparison with NaN is false, so `nan` fails too; `inf` fails the upper bound.
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= MAX_MODEL_TIMEOUT:
+        if isinstance(value, bool):
+            shown = str(value).lower()  # as TOML spells it
+        else:
+            shown = str(value) if isinstance(value, int | float) else quoted(str(value))
+        raise ValueError(f"{shown} is not a number of seconds; use a number above 0 and up to 3600, such as 120")
+    return value
+
+
 class Defaults(_Strict):
     language: Literal["en", "zh-CN"] = "en"
     timezone: str = "UTC"
@@ -76,8 +96,10 @@ class Defaults(_Strict):
     concurrency: int = Field(default=16, ge=1, le=64)
     token_budget: int = Field(default=12000, ge=2000, le=400000)
     quiet_days: Literal["note", "silent"] = "note"
+    model_timeout: float = DEFAULT_MODEL_TIMEOUT
 
     _tz = field_validator("timezone")(_check_timezone)
+    _model_timeout = field_validator("model_timeout", mode="before")(_check_model_timeout)
     _post = field_validator("post_at")(_check_post_at)
     _window = field_validator("window")(_check_window)
 
@@ -200,6 +222,36 @@ def _blank_to_none(value: str | None) -> str | None:
     return value if value else None
 
 
+# The schemes redis-py's from_url accepts, spelled as it checks them (lower case).
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def _check_redis_url(url: str | None) -> str | None:
+    """REDIS_URL, checked as redis-py will read it, so a typo is one line at start and not a
+    traceback from deep in the first Redis call. The messages never repeat the URL: it may hold
+    a password."""
+    if url is None:
+        return None
+    if not url.startswith(REDIS_SCHEMES):
+        raise ConfigError(
+            "REDIS_URL is not a Redis URL: start it with redis://, rediss:// (TLS) or unix://, "
+            "as in redis://localhost:6379/0"
+        )
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an unclosed [ of an IPv6 address
+        raise ConfigError(
+            "REDIS_URL has a host that cannot be read: an IPv6 address goes in [], as in redis://[::1]:6379"
+        ) from None
+    try:
+        _ = parts.port  # read for its check: a port that is no number, or above 65535
+    except ValueError:
+        raise ConfigError("REDIS_URL has a port that is not a number from 1 to 65535") from None
+    if parts.scheme == "unix" and not parts.path:
+        raise ConfigError("REDIS_URL names no socket: use unix:// and the socket's path, as in unix:///run/redis.sock")
+    return url
+
+
 def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     env = os.environ if environ is None else environ
     explicit = _blank_to_none(env.get("PRDIGEST_CONFIG"))
@@ -220,6 +272,6 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         slack_signing_secret=_blank_to_none(env.get("SLACK_SIGNING_SECRET")),
         slack_app_token=_blank_to_none(env.get("SLACK_APP_TOKEN")),
         slack_api_url=env.get("SLACK_API_URL") or DEFAULT_SLACK_API_URL,
-        redis_url=_blank_to_none(env.get("REDIS_URL")),
+        redis_url=_check_redis_url(_blank_to_none(env.get("REDIS_URL"))),
         no_color="NO_COLOR" in env,
     )

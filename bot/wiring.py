@@ -10,8 +10,9 @@ from datetime import UTC, datetime
 
 from github import Github
 
-from bot.llm.summarizer import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, Summarizer, build_openai
-from bot.services.cards import CardService
+from bot.llm.deadline import DEFAULT_RETRIES
+from bot.llm.summarizer import Summarizer, build_openai
+from bot.services.cards import CardService, lease_for
 from bot.services.digest import DigestService
 from bot.settings import Settings
 from bot.sources.github import GitHubSource, build_github
@@ -62,7 +63,7 @@ def build_services(
     github_retries: int = 4,
     github_backoff: float = 0.5,
     model_timeout: float | None = None,
-    model_retries: int | None = None,
+    model_retries: int = DEFAULT_RETRIES,
 ) -> Services:
     kv = kv if kv is not None else build_kv(settings, warn)
     store = CardStore(kv)
@@ -72,15 +73,14 @@ def build_services(
     source = GitHubSource(
         github, authenticated=settings.github_token is not None, api_url=settings.github_api_url, now=now
     )
+    # Seconds a card (or an answer) may wait for the model, its retries included.
+    timeout = model_timeout if model_timeout is not None else settings.defaults.model_timeout
     summarizer: Summarizer | None = None
     if settings.openai_api_key:
-        client = build_openai(
-            settings.openai_api_key,
-            settings.openai_base_url,
-            timeout=model_timeout if model_timeout is not None else DEFAULT_TIMEOUT,
-            max_retries=model_retries if model_retries is not None else DEFAULT_MAX_RETRIES,
+        client = build_openai(settings.openai_api_key, settings.openai_base_url, timeout=timeout)
+        summarizer = Summarizer(
+            client, settings.model, token_budget=settings.defaults.token_budget, timeout=timeout, retries=model_retries
         )
-        summarizer = Summarizer(client, settings.model, token_budget=settings.defaults.token_budget)
-    cards = CardService(source, store, summarizer)
+    cards = CardService(source, store, summarizer, lease_seconds=lease_for(timeout))
     digests = DigestService(source, cards, concurrency=settings.defaults.concurrency)
     return Services(settings, kv, store, github, source, summarizer, cards, digests)

@@ -254,37 +254,91 @@ def slack_faults(world: World) -> list[Outcome]:
 
 
 def redis_fault(world: World) -> Outcome:
-    """Redis stopped mid-digest: the digest completes without cache; restarted, it is used again."""
-    outcome = Outcome("Redis: stopped mid-digest, then restarted", runs=1)
+    """Redis stopped while the thread is posted, back 5 s later and empty: posting pauses, then
+    resumes from what Slack shows, every card once."""
+    outcome = Outcome("Redis: stopped mid-post for 5 s, restarted empty", runs=0)
     fresh(world)
-    port = int(world.redis_url.rsplit(":", 1)[1].split("/")[0])
-    calls = {"n": 0}
+    posts = {"n": 0}
     stopped = threading.Event()
 
     def stop_redis(request: RecordedRequest) -> Response | None:
-        calls["n"] += 1
-        if calls["n"] == len(world.rows) // 3 and not stopped.is_set():
-            stopped.set()
-            with contextlib.suppress(redis.RedisError):
-                redis.Redis.from_url(world.redis_url).shutdown(nosave=True)
-            threading.Timer(2.0, lambda: RESTARTED.append(_start_redis(port))).start()
+        if request.path.endswith("/chat.postMessage"):
+            posts["n"] += 1
+            if posts["n"] == 2 and not stopped.is_set():  # the lead and one thread message are in
+                stopped.set()
+                _stop_redis(world)
+                threading.Timer(5.0, lambda: RESTARTED.append(_start_redis(_redis_port(world)))).start()
         return None
 
-    with faulty(world.model, stop_redis):
+    window, day = window_and_day()
+    with faulty(world.slack, stop_redis):
         served = Served(world, pace=0.0)
-        digest_once(world, served, CHANNELS[0])
-        wait_until(lambda: bool(RESTARTED), 10)
-        wait_until(lambda: _redis_up(world.redis_url), 10)
-        # The same process, Redis back: a question's card and dedupe keys land in it again.
-        window, _ = window_and_day()
-        served.services.digests.build((REPO,), window)
-        keys = redis.Redis.from_url(world.redis_url).dbsize()
+        for _ in range(10):
+            outcome.runs += 1
+            try:
+                served.parts.digests.run(
+                    CHANNELS[0], day, window, (REPO,), language="en", filters=Filters(), quiet_days="note"
+                )
+                break
+            except PrdigestError:
+                wait_until(lambda: _redis_up(world.redis_url), 15)  # what the scheduler's tick does
         served.close()
     tally(outcome, world, CHANNELS[0], expected_numbers(world))
-    outcome.note = f"completed without cache; after the restart {keys} keys written by the same process"
-    if keys == 0:
-        outcome.prs_posted = 0  # the cache never came back: a failure
+    outcome.note = f"{outcome.runs} runs: paused while Redis was away, finished once it answered"
     return outcome
+
+
+def redis_down_at_post_time(world: World, workdir: Path, outage: float) -> Outcome:
+    """Redis away when every channel is due, in three `serve` processes: nothing is posted while
+    it is away, every digest exactly once after it comes back."""
+    outcome = Outcome(f"Redis down at post_at for {outage:.0f} s, 3 replicas, {len(CHANNELS)} channels", runs=1)
+    fresh(world)
+    _stop_redis(world)
+    replicas = [Replica(world, workdir) for _ in range(3)]
+    expected = expected_numbers(world)
+    try:
+        for replica in replicas:
+            wait_until(lambda r=replica: _healthy(r), 30)
+        time.sleep(outage)
+        posted_while_down = len(world.slack.calls("chat.postMessage"))
+        health = {_health_text(replica) for replica in replicas}
+        RESTARTED.append(_start_redis(_redis_port(world)))
+        back = time.monotonic()
+        done = wait_until(
+            lambda: all(len(thread_numbers(world, channel, expected)) == len(expected) for channel in CHANNELS), 240
+        )
+        after = time.monotonic() - back
+        time.sleep(5)  # time for a duplicate to show up, if one were coming
+    finally:
+        for replica in replicas:
+            replica.stop()
+    for channel in CHANNELS:
+        tally(outcome, world, channel, expected)
+    leads = sum(len(world.slack.messages(channel)) for channel in CHANNELS)
+    outcome.prs_twice += posted_while_down  # anything posted while Redis was away is a failure
+    outcome.note = f"{posted_while_down} posts while down; /healthz: {' / '.join(sorted(health))}; " + (
+        f"{leads} digests, all posted {after:.0f} s after Redis came back" if done else "TIMED OUT"
+    )
+    return outcome
+
+
+def _redis_port(world: World) -> int:
+    return int(world.redis_url.rsplit(":", 1)[1].split("/")[0])
+
+
+def _stop_redis(world: World) -> None:
+    with contextlib.suppress(redis.RedisError):
+        redis.Redis.from_url(world.redis_url).shutdown(nosave=True)
+    wait_until(lambda: not _redis_up(world.redis_url), 10)
+
+
+def _health_text(replica: Replica) -> str:
+    import requests
+
+    try:
+        return requests.get(replica.url.replace("/slack/events", "/healthz"), timeout=2).text.strip()
+    except requests.RequestException as exc:
+        return type(exc).__name__
 
 
 RESTARTED: list[subprocess.Popen[bytes]] = []
@@ -516,6 +570,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prs", type=int, default=40, help="PRs in each digest (default %(default)s)")
     parser.add_argument("--events", type=int, default=1000, help="questions in the load scenario (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=60.0, help="over how long they are sent (default %(default)s)")
+    parser.add_argument(
+        "--redis-outage", type=float, default=120.0, help="seconds Redis is away at post time (default %(default)s)"
+    )
     parser.add_argument("--runs", type=int, default=3, help="runs of the flaky-model scenario (default %(default)s)")
     args = parser.parse_args(argv)
     started = time.monotonic()
@@ -529,6 +586,7 @@ def main(argv: list[str] | None = None) -> int:
             outcomes.extend(github_faults(soak_world))
             outcomes.extend(slack_faults(soak_world))
             outcomes.append(redis_fault(soak_world))
+            outcomes.append(redis_down_at_post_time(soak_world, workdir, args.redis_outage))
             outcomes.append(replicas_at_post_time(soak_world, workdir))
             outcomes.append(poster_killed(soak_world, workdir))
             outcomes.append(load(soak_world, workdir, args.events, args.seconds))

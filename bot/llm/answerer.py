@@ -14,6 +14,7 @@ from openai.types.chat import ChatCompletionMessageParam
 
 from bot.errors import SummarizerError
 from bot.llm.context import build_context
+from bot.llm.deadline import DEFAULT_RETRIES, Budget
 from bot.llm.prompts import answer_overhead, answer_prompt
 from bot.llm.text import clean_line, estimate_tokens
 from bot.models import Card, DigestItem, Language, PRSnapshot, Turn
@@ -50,10 +51,21 @@ def digest_text(items: tuple[DigestItem, ...], paths: dict[str, tuple[str, ...]]
 
 
 class Answerer:
-    def __init__(self, client: openai.OpenAI, model: str, *, token_budget: int) -> None:
+    def __init__(
+        self,
+        client: openai.OpenAI,
+        model: str,
+        *,
+        token_budget: int,
+        timeout: float | None = None,
+        retries: int = DEFAULT_RETRIES,
+    ) -> None:
         self._client = client
         self.model = model
         self._token_budget = token_budget
+        # An answer waits for the model as long as a card may (model_timeout, which the shared
+        # client was built with), quick failures retried within it: not the SDK's 3 × timeout.
+        self.time_budget = Budget(timeout, retries) if timeout is not None else Budget.of(client, retries)
 
     def _budget(self, language: Language) -> int:
         return max(self._token_budget - estimate_tokens(answer_overhead(language)) - CONVERSATION_RESERVE, 500)
@@ -92,8 +104,10 @@ class Answerer:
                 messages.append({"role": "assistant", "content": text})
         messages.append({"role": "user", "content": question[:HISTORY_TURN_CHARS]})
         try:
-            completion = self._client.chat.completions.create(model=self.model, messages=messages)
-        except openai.OpenAIError as exc:
+            completion = self.time_budget.start().call(
+                self._client, lambda client: client.chat.completions.create(model=self.model, messages=messages)
+            )
+        except (openai.OpenAIError, SummarizerError) as exc:
             log.warning("model call for a question about %s failed: %s", about, type(exc).__name__)
             raise SummarizerError(f"the model could not answer about {about}") from exc
         content = completion.choices[0].message.content if completion.choices else None

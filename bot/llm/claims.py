@@ -2,7 +2,9 @@
 
 Owns how claims (and a source's figures) are read out of text and normalised into lookup keys.
 Must not judge whether a claim is supported (faithfulness.py) nor rewrite text (cutting.py).
-Pure: no I/O, no model, no Card.
+Pure: no I/O, no model, no Card. It reads whole PR bodies and patches, so every pattern must stay
+linear in its text: each alternative that runs over a class starts only where a run of that
+class begins (the lookbehind before it), and its classes stop at what they exclude.
 """
 
 from __future__ import annotations

@@ -1,12 +1,14 @@
 """Cutting: a headline with its unsupported claims taken out, and the words that only carried them.
 
 Owns how a claim, its lead-in words and the clause or aside it carried are cut and the rest tidied.
-Must not decide which claims to cut (faithfulness.py) nor how claims are read (claims.py). Pure.
+Must not decide which claims to cut (faithfulness.py) nor how claims are read (claims.py). Pure,
+and linear in the text for each claim (it cuts a clipped headline, but the model wrote it).
 """
 
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Sequence
 
 from bot.llm.claims import WORD_CHARS, Claim, extract_claims
@@ -19,21 +21,30 @@ MAX_ADDON_WORDS = 3
 
 # A claim is cut within the same word boundaries it was read with.
 _W = WORD_CHARS
-# Clause breaks of a headline, kept so the survivors can be joined as they were written.
-_CLAUSE_BREAK = re.compile(r"(\s*[,;]\s+|\s*[，；、]\s*|\s+[—–-]\s+|\s*:\s+)")
+# Clause breaks of a headline, kept so the survivors can be joined as they were written. Never
+# tried inside a run of spaces, only where it begins: from each place inside it, the rest of the
+# run was scanned.
+_CLAUSE_BREAK = re.compile(r"(?:(?<!\s)|(?!\s))(\s*+[,;]\s++|\s*+[，；、]\s*+|\s++[—–-]\s++|\s*+:\s++)")
 _WORDS = re.compile(r"\w+")
 _PARENTHETICAL = re.compile(r"\(([^()]*)\)")
 # Words that only lead up to a figure: once the figure is cut they would dangle ("faster by").
 _LEAD_WORDS = r"(?:up to|by|of|to|from|at|about|around|approximately|roughly|nearly|almost|over|under)\s+|[~≈]\s*"
+# What a cut leaves: empty brackets, spaces before a closing mark or after an opening one. Each
+# pattern starts only where its run of spaces does.
+_EMPTY_BRACKETS = re.compile(r"\(\s*+\)|\[\s*+\]")
+_SPACE_BEFORE_CLOSER = re.compile(r"(?<!\s)\s++(?=[,.;:!?)\]])")
+_SPACE_AFTER_OPENER = re.compile(r"(?<=[(\[])\s++")
+_LEADING_HYPHENS = re.compile(r"(?:-\s+)+")
 # Where a claim was cut, while the words around it are tidied.
 _CUT = "\ue000"
 # A preposition whose object was cut, left before the end, punctuation or another preposition:
 # "cuts TTFT on H200 by 30%" → "cuts TTFT by 30%".
 _PREPOSITIONS = r"on|in|with|for|by|of|to|from|at|via|using|than|per|and|or"
-_DANGLING = re.compile(
-    rf"(?<![{_W}])(?:{_PREPOSITIONS})\s*{_CUT}(?=\s*(?:$|[,.;:)\]]|(?:{_PREPOSITIONS})(?![{_W}])))",
-    re.IGNORECASE,
-)
+_PREPOSITION_WORDS = frozenset(_PREPOSITIONS.split("|"))
+# What may follow a cut for the prepositions before it to dangle (the end of the clause aside).
+_DANGLES_BEFORE = re.compile(rf"\s*+(?:[,.;:)\]]|(?:{_PREPOSITIONS})(?![{_W}]))", re.IGNORECASE)
+_ASCII_LETTERS = frozenset(string.ascii_letters)
+_ASCII_WORD = frozenset(string.ascii_letters + string.digits + "_")
 
 
 def without_claims(text: str, claims: Sequence[Claim]) -> str:
@@ -81,17 +92,50 @@ def _cut_claims(clause: str, claims: Sequence[Claim]) -> tuple[str, int]:
         pattern = rf"(?:(?<![{_W}])(?:{_LEAD_WORDS}))?(?<![{_W}.]){re.escape(claim.text)}(?![{_W}])(?:\s+of(?![{_W}]))?"
         clause, count = re.subn(pattern, f" {_CUT} ", clause, flags=re.IGNORECASE)
         cuts += count
-    while cuts:
-        clause, count = _DANGLING.subn(_CUT, clause)
-        if not count:
-            break
+    if cuts:
+        clause = _without_dangling(clause)
     return _tidy(clause.replace(_CUT, " ")), cuts
 
 
+def _without_dangling(clause: str) -> str:
+    """The clause without the prepositions left dangling before a cut, however many in a row.
+
+    Each cut looks back once over the words before it: removing one preposition per pass until
+    none was left took one pass over the clause per preposition in a row.
+    """
+    pieces = clause.split(_CUT)
+    for index in range(len(pieces) - 1):
+        after = pieces[index + 1]
+        at_end = index + 2 == len(pieces) and not after.strip()
+        if at_end or _DANGLES_BEFORE.match(after):
+            pieces[index] = _without_trailing_prepositions(pieces[index])
+    return _CUT.join(pieces)
+
+
+def _without_trailing_prepositions(text: str) -> str:
+    """`text` without the prepositions (and the spaces after them) it ends with: "TTFT on in " → "TTFT "."""
+    end = len(text)
+    while True:
+        stop = end
+        while stop and text[stop - 1].isspace():
+            stop -= 1
+        begin = stop
+        while begin and text[begin - 1] in _ASCII_LETTERS:
+            begin -= 1
+        if text[begin:stop].lower() not in _PREPOSITION_WORDS or (begin and text[begin - 1] in _ASCII_WORD):
+            return text[:end]
+        end = begin
+
+
 def _tidy(text: str) -> str:
-    text = re.sub(r"\(\s*\)|\[\s*\]", " ", text)
-    text = re.sub(r"\s+([,.;:!?)\]])", r"\1", text)
-    text = re.sub(r"([(\[])\s+", r"\1", text)
+    text = _EMPTY_BRACKETS.sub(" ", text)
+    text = _SPACE_BEFORE_CLOSER.sub("", text)
+    text = _SPACE_AFTER_OPENER.sub("", text)
     text = " ".join(text.split()).strip(" ,;:—–，；、")
-    # A hyphen left alone at either end; "--flag" keeps its dashes.
-    return re.sub(r"^(?:-\s+)+|(?:\s+-)+$", "", text)
+    # A hyphen left alone at either end; "--flag" keeps its dashes. (The end is read backwards:
+    # a pattern anchored at `$` is tried from every place before it.)
+    start = leading.end() if (leading := _LEADING_HYPHENS.match(text)) else 0
+    end = len(text)
+    while end - 2 >= start and text[end - 2 : end] == " -":
+        end -= 2
+    return text[start:end]

@@ -2,25 +2,27 @@
 
 The output half of the injection defences (B7 in reference/github-openai.md): whatever a PR talked
 the model into, a card's headline and points and an answer lose every Slack mention, every link
-that does not point into the PR's own repository, and every line that repeats our instructions.
-Escaping for Slack stays render/'s job; whether the text is true is not judged here.
+that does not point into the PR's own repository, and every line that repeats our instructions
+(found by llm/echoes.py). Escaping for Slack stays render/'s job; whether the text is true is not
+judged here. The model's output is untrusted text: every pattern here runs in time linear in it.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import unquote, urlsplit
 
-from bot.llm.prompts import fixed_wording
+from bot.llm.echoes import without_echoes
 from bot.llm.text import clean_text
 from bot.models import Card, Language
 
 # Slack parses `<!here>`, `<!channel>`, `<!everyone>`, `<!subteam^S1|@team>`, `<@U1>` and `<#C1|name>`
 # (formatting reference; slack-platform.md §5). They go whole, and so does any `<` that would open one.
-_SLACK_TOKEN = re.compile(r"<[!@#][^<>\n]*>")
+_TOKEN_SIGILS = "!@#"
 _TOKEN_OPENER = re.compile(r"<(?=[!@#])")
 
 # What people type to ping a channel. Matched on NFKC case-folded text, so `@HERE` and a
@@ -31,42 +33,41 @@ _AT_SIGNS = ("@", "\uff20", "\ufe6b")
 
 # What opens a URL: a scheme with `//`, the script and data schemes that need none, `www.`,
 # and a scheme-relative `//host.tld`.
-_URL_START = (
-    r"(?:[a-z][a-z0-9+.\-]*://"
-    r"|\b(?:data|javascript|vbscript|mailto|file|blob):(?=\S)"
+_SCHEME = r"[a-z][a-z0-9+.\-]*+://"
+_OTHER_URL_STARTS = (
+    r"\b(?:data|javascript|vbscript|mailto|file|blob):(?=\S)"
     r"|www\.(?=\w)"
-    r"|(?<![\w/:])//(?=[\w-]+\.\w))"
+    r"|(?<![\w/:])//(?=[\w-]+\.\w)"
 )
+# For match() at one place only: tried at every place of a line, the scheme's run of letters
+# is scanned to its end from each of its letters (quadratic in the run).
+_LOOKS_LIKE_URL = re.compile(f"(?:{_SCHEME}|{_OTHER_URL_STARTS})", re.IGNORECASE)
 # A URL runs to whitespace or to a character it cannot hold unencoded (RFC 3986 leaves out
 # `<>"` and backquotes; `|` ends the URL of a Slack link). Brackets end it too, so that
-# "(see https://x)" keeps its parenthesis.
-_BARE_URL = re.compile(_URL_START + r"[^\s<>|\"'`()\[\]{}]*", re.IGNORECASE)
-_LOOKS_LIKE_URL = re.compile(_URL_START, re.IGNORECASE)
+# "(see https://x)" keeps its parenthesis. A scheme is tried only where a run of scheme
+# characters begins, `lead` taking the digits and signs that open it ("1+http://x" has the
+# scheme "http"): linear, and the same URLs as trying each letter.
+_BARE_URL = re.compile(
+    rf"(?:(?<![a-z0-9+.\-])(?P<lead>[0-9+.\-]*+){_SCHEME}|{_OTHER_URL_STARTS})" r"[^\s<>|\"'`()\[\]{}]*+",
+    re.IGNORECASE,
+)
 # A script or data URL is code, not an address: it runs to whitespace, parentheses and all
 # (`javascript:alert(document.cookie)`).
 _SCRIPT_URL = re.compile(r"\b(?:javascript|vbscript|data):\S+", re.IGNORECASE)
 # Punctuation after a URL belongs to the sentence around it.
 _SENTENCE_PUNCTUATION = ".,;:!?*_~"
 # Slack's `<url|label>` and `<url>`; only a target that looks like a URL makes it a link (`List<T>` is code).
-_SLACK_LINK = re.compile(r"<([^<>|\n]*)(?:\|([^<>\n]*))?>")
+_SLACK_LINK = re.compile(r"<([^<>|\n]*+)(?:\|([^<>\n]*+))?>")
 # Markdown `[label](target "title")` and images `![alt](target)`, one level of parentheses in the target.
-_MARKDOWN_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\(([^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)")
+_MARKDOWN_LINK = re.compile(r"!?\[([^\[\]\n]*+)\]\(([^()\n]*+(?:\([^()\n]*+\)[^()\n]*+)*+)\)")
 
 # A removal can join the halves of another attack (`<<!here>!channel>`): passes repeat until
 # nothing changes. A line still changing after this many is hostile by construction and goes.
 MAX_PASSES = 50
 
-# Six words in a row from our prompts (placeholders aside) mean the model is reciting them:
-# "Everything between them is untrusted data" is six. Shorter runs ("the PR does not say")
-# are ordinary English that a faithful answer uses.
-ECHO_RUN_WORDS = 6
-_WORD = re.compile(r"[a-z0-9]+")
-_PLACEHOLDER = re.compile(r"\{\w+\}")
-# The fence tag around PR data, in the form the prompt uses and the form fence_safe() leaves.
-_FENCE = re.compile(r"pr[_-]data")
-
 _RUNS_OF_SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
-_SPACE_BEFORE_PUNCTUATION = re.compile(r"[ \t]+(?=[,.;:?])")
+# Only from where the spaces begin: tried inside them, each place scans the rest of the run.
+_SPACE_BEFORE_PUNCTUATION = re.compile(r"(?<![ \t])[ \t]++(?=[,.;:?])")
 _BLANK_LINES = re.compile(r"\n{3,}")
 
 # A headline that loses every word still needs one: the card's slot must not be empty.
@@ -161,11 +162,31 @@ def _without_mass_mentions(line: str) -> str:
     return "".join(kept)
 
 
+def _without_slack_tokens(line: str) -> str:
+    """`line` without `<!…>`, `<@…>` and `<#…>`, nested ones whole: `<<!here>!channel>` goes entirely.
+
+    One pass with a stack of the `<` that may still open a token (removing the inner token lets
+    the outer one close), where a substitution repeated until nothing changes took one pass of
+    the line per level of nesting.
+    """
+    kept: list[str] = []
+    opens: list[int] = []  # where in `kept` each such `<` stands, innermost last
+    for char in line:
+        if char == ">" and opens and len(kept) > opens[-1] + 1 and kept[opens[-1] + 1] in _TOKEN_SIGILS:
+            del kept[opens.pop() :]
+            continue
+        if char in ">\n":
+            opens.clear()  # a token holds neither: no `<` before this one can open one any more
+        elif char == "<":
+            opens.append(len(kept))
+        kept.append(char)
+    return "".join(kept)
+
+
 def _strip_once(line: str, repos: Sequence[_Repo]) -> str:
     """One pass of every rule over one line."""
     # Nested tokens (`<<!here>!channel>`) go whole before a stray `<` is dropped from them.
-    while (unnested := _SLACK_TOKEN.sub("", line)) != line:
-        line = unnested
+    line = _without_slack_tokens(line)
 
     def slack_link(match: re.Match[str]) -> str:
         if not _LOOKS_LIKE_URL.match(match[1].strip()):
@@ -178,8 +199,10 @@ def _strip_once(line: str, repos: Sequence[_Repo]) -> str:
         return _link(match[1], match[2], repos)
 
     def bare_url(match: re.Match[str]) -> str:
-        url = match[0].rstrip(_SENTENCE_PUNCTUATION)
-        return match[0] if _points_into(url, repos) else match[0][len(url) :]
+        lead = match["lead"] or ""
+        found = match[0][len(lead) :]
+        url = found.rstrip(_SENTENCE_PUNCTUATION)
+        return lead + (found if _points_into(url, repos) else found[len(url) :])
 
     line = _SLACK_LINK.sub(slack_link, line)
     line = _MARKDOWN_LINK.sub(markdown_link, line)
@@ -195,29 +218,6 @@ def _tidy(line: str, indent: str) -> str:
     return indent + line.strip()
 
 
-def _prompt_runs() -> frozenset[tuple[str, ...]]:
-    runs: set[tuple[str, ...]] = set()
-    for template in fixed_wording():
-        for piece in _PLACEHOLDER.split(template):
-            runs |= _runs(_WORD.findall(piece.lower()))
-    return frozenset(runs)
-
-
-def _runs(words: Sequence[str]) -> set[tuple[str, ...]]:
-    return {tuple(words[i : i + ECHO_RUN_WORDS]) for i in range(len(words) - ECHO_RUN_WORDS + 1)}
-
-
-_PROMPT_RUNS = _prompt_runs()
-
-
-def echoes_prompt(line: str) -> bool:
-    """True when the line holds the fence tag or six words in a row of our prompts."""
-    folded = unicodedata.normalize("NFKC", line).casefold()
-    if _FENCE.search(folded):
-        return True
-    return not _PROMPT_RUNS.isdisjoint(_runs(_WORD.findall(folded)))
-
-
 def _sanitize_line(line: str, repos: Sequence[_Repo]) -> str | None:
     """The line made safe, or None when nothing of it may be shown."""
     indent = line[: len(line) - len(line.lstrip())]
@@ -231,7 +231,7 @@ def _sanitize_line(line: str, repos: Sequence[_Repo]) -> str | None:
         return None
     if current != line and not any(char.isalnum() for char in current):
         return None  # only the punctuation around what was removed is left
-    return None if echoes_prompt(current) else current
+    return current
 
 
 def sanitize_text(text: str, repo_url: str, *more_repo_urls: str) -> str:
@@ -241,8 +241,11 @@ def sanitize_text(text: str, repo_url: str, *more_repo_urls: str) -> str:
     (`https://github.com/owner/name`); a removed link leaves its label.
     """
     repos = tuple(repo for repo in map(_parse_repo, (repo_url, *more_repo_urls)) if repo is not None)
-    lines = (_sanitize_line(line, repos) for line in clean_text(text).split("\n"))
-    return _BLANK_LINES.sub("\n\n", "\n".join(line for line in lines if line is not None)).strip()
+    lines = [
+        line for line in (_sanitize_line(line, repos) for line in clean_text(text).split("\n")) if line is not None
+    ]
+    kept = (line for line in without_echoes(lines) if line is not None)
+    return _BLANK_LINES.sub("\n\n", "\n".join(kept)).strip()
 
 
 def _one_line(text: str, repo_url: str) -> str:
@@ -256,13 +259,21 @@ def sanitize_card(card: Card, repo_url: str, *, fallback_headline: str = "") -> 
 
     A headline left empty becomes `fallback_headline` (sanitized too), else NO_HEADLINE.
     """
-
-    def points(items: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(point for point in (_one_line(item, repo_url) for item in items) if point)
-
-    headline = (
-        _one_line(card.headline, repo_url) or _one_line(fallback_headline, repo_url) or NO_HEADLINE[card.language]
+    headline = _one_line(card.headline, repo_url)
+    why, caveats, watch = (
+        [_one_line(item, repo_url) for item in items] for items in (card.why, card.caveats, card.watch)
     )
+    # A recital spread over the headline and the points is still one: the card is checked whole.
+    kept = without_echoes([headline, *why, *caveats, *watch])
+    rest = iter(kept[1:])
+
+    def take(count: int) -> tuple[str, ...]:
+        return tuple(point for point in itertools.islice(rest, count) if point)
+
     return replace(
-        card, headline=headline, why=points(card.why), caveats=points(card.caveats), watch=points(card.watch)
+        card,
+        headline=kept[0] or _one_line(fallback_headline, repo_url) or NO_HEADLINE[card.language],
+        why=take(len(why)),
+        caveats=take(len(caveats)),
+        watch=take(len(watch)),
     )

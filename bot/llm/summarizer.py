@@ -1,10 +1,11 @@
 """Summarizer: one structured-output Chat Completions call per PR, validated into a Card.
 
-The only module that speaks to the model endpoint. Retries are the SDK's (429, 5xx,
-timeouts, with an explicit timeout); whatever still fails is raised as SummarizerError and the
-caller falls back to a heuristic card. Model output is never trusted as it comes: it is
-parsed against the schema, clipped to the card's limits, then checked for figures and
-identifiers the PR does not state: asked for once more, then cut out (DESIGN.md §1).
+The only module that speaks to the model endpoint. One card gets one time budget (model_timeout)
+for all its requests, quick failures retried within it (llm/deadline.py); whatever still fails
+is raised as SummarizerError and the caller falls back to a heuristic card. Model output is
+never trusted as it comes: it is parsed against the schema, clipped to the card's limits, then
+checked for figures and identifiers the PR does not state: asked for once more, then cut out
+(DESIGN.md §1).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from bot.errors import SummarizerError
 from bot.llm import heuristic
 from bot.llm.context import build_context
 from bot.llm.cutting import without_claims
+from bot.llm.deadline import DEFAULT_RETRIES, DEFAULT_TIMEOUT, Budget, Deadline
 from bot.llm.faithfulness import Check, SourceText, check_card_text, check_field
 from bot.llm.prompts import (
     CAVEATS_MAX,
@@ -38,10 +40,6 @@ from bot.models import Card, Coverage, Language, PRSnapshot
 
 log = logging.getLogger(__name__)
 
-# Long enough for a slow local model on a 12k-token prompt, short enough that a hung server
-# costs a digest minutes, not the SDK's default ten.
-DEFAULT_TIMEOUT = 90.0
-DEFAULT_MAX_RETRIES = 2
 OPENAI_URL = "https://api.openai.com/v1"
 POINT_MAX = 280
 MINUTES_MAX = 240
@@ -67,10 +65,12 @@ class CardDraft(BaseModel):
 
 
 def build_openai(
-    api_key: str, base_url: str | None, *, timeout: float = DEFAULT_TIMEOUT, max_retries: int = DEFAULT_MAX_RETRIES
+    api_key: str, base_url: str | None, *, timeout: float = DEFAULT_TIMEOUT, max_retries: int = 0
 ) -> openai.OpenAI:
     # Always pass the URL: left to itself the SDK reads OPENAI_BASE_URL, and an empty one (an
-    # unfilled line in a compose .env file) breaks every call.
+    # unfilled line in a compose .env file) breaks every call. No SDK retries by default: they
+    # would give each attempt the whole timeout again; cards and answers retry within one
+    # budget instead (llm/deadline.py), and `timeout` is that budget (Budget.of reads it).
     return openai.OpenAI(api_key=api_key, base_url=base_url or OPENAI_URL, timeout=timeout, max_retries=max_retries)
 
 
@@ -141,11 +141,21 @@ def without_unsupported(card: Card, check: Check, title: str, source: SourceText
 
 
 class Summarizer:
-    def __init__(self, client: openai.OpenAI, model: str, *, token_budget: int) -> None:
+    def __init__(
+        self,
+        client: openai.OpenAI,
+        model: str,
+        *,
+        token_budget: int,
+        timeout: float = DEFAULT_TIMEOUT,
+        retries: int = DEFAULT_RETRIES,
+    ) -> None:
         self.client = client
         self.model = model
         self.prompt_version = PROMPT_VERSION
         self._token_budget = token_budget
+        # One card, both its requests included, waits at most about this long for the model.
+        self.budget = Budget(timeout, retries)
 
     def data_budget(self, language: Language) -> int:
         """Tokens left for the PR's data once the instructions are counted."""
@@ -159,13 +169,14 @@ class Summarizer:
             {"role": "system", "content": prompt.system},
             {"role": "user", "content": prompt.user},
         ]
-        first = self._ask(messages, snapshot, language, context.coverage)
+        deadline = self.budget.start()
+        first = self._ask(messages, snapshot, language, context.coverage, deadline)
         # What the model saw, and every path of the PR (a file it was not shown may still be named).
         source = SourceText.of(context.text, (change.path for change in snapshot.files))
         check = check_card(first.card, source)
         if check.ok:
             return replace(first.card, checked=check.checked)
-        return self._second_answer(messages, first, check, snapshot, language, context.coverage, source)
+        return self._second_answer(messages, first, check, snapshot, language, context.coverage, source, deadline)
 
     def _second_answer(
         self,
@@ -176,8 +187,12 @@ class Summarizer:
         language: Language,
         coverage: Coverage,
         source: SourceText,
+        deadline: Deadline,
     ) -> Card:
-        """Ask once more, naming the unsupported claims; what is still unsupported is then cut."""
+        """Ask once more, naming the unsupported claims; what is still unsupported is then cut.
+
+        Within what is left of the card's budget: a card never waits longer for being checked.
+        """
         log.info("card of %s: %d unsupported claims, asking again", snapshot.ref, len(check.unsupported))
         follow_up: list[ChatCompletionMessageParam] = [
             *messages,
@@ -185,7 +200,7 @@ class Summarizer:
             {"role": "user", "content": unsupported_prompt([claim.text for claim in check.unsupported])},
         ]
         try:
-            second = self._ask(follow_up, snapshot, language, coverage)
+            second = self._ask(follow_up, snapshot, language, coverage, deadline)
         except SummarizerError:
             # The first answer is still a card once its unsupported claims are cut.
             return without_unsupported(first.card, check, snapshot.listing.title, source)
@@ -201,13 +216,19 @@ class Summarizer:
         snapshot: PRSnapshot,
         language: Language,
         coverage: Coverage,
+        deadline: Deadline,
     ) -> _Answer:
         try:
-            completion = self.client.chat.completions.parse(
-                model=self.model, messages=messages, response_format=CardDraft
+            completion = deadline.call(
+                self.client,
+                lambda client: client.chat.completions.parse(
+                    model=self.model, messages=messages, response_format=CardDraft
+                ),
             )
-        except (openai.OpenAIError, ValidationError) as exc:
-            log.warning("model call for %s failed: %s", snapshot.ref, type(exc).__name__)
+        except (openai.OpenAIError, ValidationError, SummarizerError) as exc:
+            # Info, not a warning: the caller falls back and its surface says so once (a digest
+            # with the model down says it in one line, not one per PR); --debug shows these.
+            log.info("model call for %s failed: %s", snapshot.ref, type(exc).__name__)
             raise SummarizerError(f"the model could not summarize {snapshot.ref}") from exc
         message = completion.choices[0].message if completion.choices else None
         if message is None or message.parsed is None:

@@ -29,6 +29,7 @@ _INVISIBLE = re.compile(
 )
 # PR templates hide instructions in HTML comments; an unterminated one runs to the end.
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+MAX_COMMENT_PASSES = 8
 # Real paths stay under 200 characters; Git accepts up to PATH_MAX (4096).
 MAX_PATH_CHARS = 300
 
@@ -57,10 +58,15 @@ def tokens_for_counts(plain: int, cjk: int) -> int:
 def clean_text(text: str) -> str:
     """What the model may see of untrusted text: no HTML comments, controls or invisible characters."""
     text = _INVISIBLE.sub("", text.replace("\r\n", "\n"))
-    # Removing one comment can join the halves of another ("<!<!-- -->-- x -->"): repeat.
-    while "<!--" in text:
+    # Removing one comment can join the halves of another ("<!<!-- -->-- x -->"): repeat, a few
+    # times only, since each pass reads the whole text. Past that the nesting is hostile by
+    # construction: from the first comment left to the end everything goes, as an unterminated
+    # comment does. Of what more passes would remove, only the `<!` halves before it stay.
+    for _ in range(MAX_COMMENT_PASSES):
+        if "<!--" not in text:
+            return text
         text = _HTML_COMMENT.sub("", text)
-    return text
+    return text.partition("<!--")[0]
 
 
 def clean_line(text: str, max_chars: int = MAX_PATH_CHARS) -> str:

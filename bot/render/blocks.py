@@ -7,6 +7,7 @@ check. Untrusted text goes through render/mrkdwn.py; nothing here calls Slack.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -25,11 +26,13 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
+from bot.errors import PrdigestError
 from bot.llm.sanitize import repo_url, sanitize_text
-from bot.models import Card, Digest, DigestItem, Language, PRListing
+from bot.models import Card, Digest, DigestItem, Language, PRListing, PRRef
 from bot.render.labels import counts_line, coverage_line, verdict_label, word
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
 from bot.render.terminal import window_text
+from bot.services.refs import parse_ref
 
 # "msg_blocks_too_many" above 50 blocks (Block Kit blocks reference); slack_sdk does not check it.
 MAX_BLOCKS = 50
@@ -53,6 +56,8 @@ MAX_FALLBACK_LINE_CHARS = 160
 MAX_NOTES_CHARS = 1500
 
 SHARE_ACTION = "share_card"
+# A button's value holds 2,000 characters (slack_sdk ButtonElement.value_max_length).
+MAX_BUTTON_VALUE = 2000
 
 _VERDICT_EMOJI = {"read": ":books:", "skim": ":eyes:", "skip": ":fast_forward:"}
 _CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
@@ -206,15 +211,48 @@ def _card_fallback(listing: PRListing, card: Card, with_repo: bool) -> str:
     return clip(escape(line), MAX_FALLBACK_LINE_CHARS)
 
 
-def card_message(listing: PRListing, card: Card, *, share: bool = False, intro: str | None = None) -> Message:
-    """One card (for /pr and answers); `share` adds the button that posts it to the channel;
-    `intro` is a line of already-safe mrkdwn shown above it."""
+@dataclass(frozen=True)
+class ShareRequest:
+    """What a Share button says: which PR, and who asked for its card (only they may share it)."""
+
+    ref: PRRef
+    requester: str  # Slack user id of the person who ran /pr
+
+
+def share_value(listing: PRListing, requester: str) -> str:
+    """The Share button's value. Slack sends it back as written, in a payload it signs with the
+    clicker's own user id: the button names its asker, so nobody else's click can share."""
+    return json.dumps({"pr": f"{listing.repo}#{listing.number}", "by": requester}, separators=(",", ":"))
+
+
+def read_share_value(value: str) -> ShareRequest | None:
+    """The request a Share button's value stands for; None for any value share_value did not write."""
+    if len(value) > MAX_BUTTON_VALUE:
+        return None
+    try:
+        data = json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    pr, requester = data.get("pr"), data.get("by")
+    if not isinstance(pr, str) or not isinstance(requester, str) or not requester:
+        return None
+    try:
+        return ShareRequest(parse_ref(pr), requester)
+    except PrdigestError:
+        return None
+
+
+def card_message(listing: PRListing, card: Card, *, share_for: str | None = None, intro: str | None = None) -> Message:
+    """One card (for /pr and answers); `share_for` (the asker's user id) adds the button that
+    posts it to the channel, for that person only; `intro` is a line of already-safe mrkdwn shown above it."""
     blocks = ([_section(intro)] if intro else []) + card_blocks(listing, card)
-    if share:
+    if share_for is not None:
         button = ButtonElement(
             text=PlainTextObject(text=_WORDS[card.language]["share"]),
             action_id=SHARE_ACTION,
-            value=f"{listing.repo}#{listing.number}",
+            value=share_value(listing, share_for),
             style="primary",
         )
         blocks.append(ActionsBlock(elements=[button]).to_dict())
@@ -315,17 +353,24 @@ def text_message(text: str) -> Message:
 def _home_row(row: HomeRow) -> SectionBlock:
     channel = f"<#{row.channel_id}>" if _CHANNEL_ID.fullmatch(row.channel_id) else escape(row.channel_id)
     last = escape(row.last_run) if row.last_run else "no digest yet"
-    text = f"*{channel}* · {escape(', '.join(row.repos))}\n"
+    # No repositories: every one of them is hidden from this person (a private one in a shared channel).
+    text = f"*{channel}* · {escape(', '.join(row.repos))}\n" if row.repos else f"*{channel}*\n"
     text += f"Daily at {escape(row.schedule)} · {escape(row.language)} · last digest: {last}"
     return SectionBlock(text=_mrkdwn(text))
 
 
-def home_view(rows: Sequence[HomeRow]) -> dict[str, Any]:
-    """The App Home tab: one section per channel with its repos, schedule, language and last run."""
+def home_view(rows: Sequence[HomeRow], *, configured: bool = True) -> dict[str, Any]:
+    """The App Home tab: one section per channel with its repos, schedule, language and last run.
+
+    `rows` are the channels this person may see; `configured` says whether any channel at all
+    gets a digest (the person may simply be in none of them).
+    """
     blocks: list[Block] = [HeaderBlock(text=PlainTextObject(text="prdigest"))]
     room = MAX_HOME_BLOCKS - 2  # the header, and the line saying how many did not fit
     blocks.extend(_home_row(row) for row in rows[:room])
-    if not rows:
+    if not rows and configured:
+        blocks.append(SectionBlock(text=_mrkdwn("None of the channels you are in gets a digest.")))
+    elif not rows:
         blocks.append(SectionBlock(text=_mrkdwn("No channel gets a digest yet: add one under `[[channels]]`.")))
     elif len(rows) > room:
         blocks.append(ContextBlock(elements=[_mrkdwn(f"… and {len(rows) - room} more channels")]))

@@ -23,10 +23,13 @@ _LABEL_PIPE = "¦"
 # Characters that would end or split `<url|label>`: percent-encoded (RFC 3986), never dropped.
 _URL_BREAKERS = re.compile(r"[<>|\s]")
 
-_MD_LINK = re.compile(r"!?\[([^\]\n]+)\]\([^)\n]*\)")
-_MD_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+# Model answers are untrusted text: each pattern stops at the next character that could start
+# another match ("[", "(", "*"), so no attempt rescans the rest of a line (linear, not
+# quadratic, on "[a](" * n or "**a" * n).
+_MD_LINK = re.compile(r"!?\[([^\[\]\n]+)\]\([^()\[\]\n]*\)")
+_MD_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+)$", re.MULTILINE)
 _MD_BULLET = re.compile(r"^([ \t]*)[-*+][ \t]+", re.MULTILINE)
-_MD_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+_MD_BOLD = re.compile(r"\*\*(?=[^\s*])([^*\n]+)(?<=\S)\*\*")
 # A single-backtick code span, not part of a ``` fence.
 _CODE_SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 
@@ -73,7 +76,10 @@ def clip(text: str, limit: int) -> str:
 
 
 def _heading(match: re.Match[str]) -> str:
-    return f"*{match[1].replace('**', '')}*"
+    # The closing hashes and spaces are stripped here: in the pattern, a lazy group before
+    # `[ \t#]*$` rescans every run of spaces.
+    title = match[1].rstrip(" \t#").replace("**", "")
+    return f"*{title}*"
 
 
 def _link_paths(text: str, pr_url: str, paths: Iterable[str]) -> str:

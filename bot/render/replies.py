@@ -17,8 +17,10 @@ from bot.services.qa import Reply
 _WORDS = {
     "en": {
         "thinking": ":hourglass_flowing_sand: Looking into it…",
+        "too_long": "Your message is over Slack's limit of {limit} characters, so I did not read it.",
         "choose": "Several PRs fit your question. Which one do you mean? Reply with its number:",
         "not_allowed": "This channel is set up for other repositories, so I can't answer about {repo} here.",
+        "digest_not_allowed": "This digest's repositories can't be discussed in this channel any more.",
         "not_found": "I can't find {ref} on GitHub (or I am not allowed to see it).",
         "unavailable": "GitHub is not answering right now, so I can't read {ref}. Try again in a few minutes.",
         "no_model": "No model is configured, so here is the card instead of an answer:",
@@ -27,6 +29,8 @@ _WORDS = {
         "digest_matches": "These PRs of the digest match your question (titles, headlines, files):",
         "about": "About {link}:",
         "failed": "Something went wrong while answering. Please ask again in a minute.",
+        "share_not_yours": "Only the person who asked for this card can share it. Ask for it yourself to share it.",
+        "try_later": "I can't keep track of requests right now. Please try again in a minute.",
         "why_in": "Why {link} is in this digest:",
         "why_out": "Why {link} is not in this digest:",
         "repo_in": "{detail} is one of this channel's repositories",
@@ -44,8 +48,10 @@ _WORDS = {
     },
     "zh-CN": {
         "thinking": ":hourglass_flowing_sand: 正在查看…",
+        "too_long": "你的消息超过了 Slack 的 {limit} 字符上限，我没有读取。请用更短的话再问。",
         "choose": "有几个 PR 都符合你的问题，你指的是哪一个？请回复编号：",
         "not_allowed": "本频道只回答为它配置的仓库，无法在这里回答关于 {repo} 的问题。",
+        "digest_not_allowed": "这期摘要的仓库已不能在本频道讨论，因此无法在这里回答。",
         "not_found": "在 GitHub 上找不到 {ref}（或者我没有权限查看）。",
         "unavailable": "GitHub 暂时没有响应，无法读取 {ref}。请几分钟后再试。",
         "no_model": "没有配置模型，以下是这个 PR 的卡片：",
@@ -54,6 +60,8 @@ _WORDS = {
         "digest_matches": "摘要中与你的问题相关的 PR（按标题、摘要、文件匹配）：",
         "about": "关于 {link}：",
         "failed": "回答时出了问题，请稍后再问一次。",
+        "share_not_yours": "只有请求这张卡片的人才能分享它。请自己运行该命令后再分享。",
+        "try_later": "暂时无法记录请求，请一分钟后再试。",
         "why_in": "{link} 出现在本期摘要中的原因：",
         "why_out": "{link} 没有出现在本期摘要中的原因：",
         "repo_in": "{detail} 是本频道关注的仓库",
@@ -129,6 +137,8 @@ def reply_message(reply: Reply, language: Language, command: str) -> Message:
         return text_message("\n".join(lines))
     if reply.kind == "not_allowed" and reply.ref is not None:
         return text_message(say(language, "not_allowed", repo=reply.ref.repo))
+    if reply.kind == "not_allowed":
+        return text_message(say(language, "digest_not_allowed"))
     if reply.kind in ("not_found", "unavailable") and reply.ref is not None:
         return text_message(say(language, reply.kind, ref=str(reply.ref)))
     return help_message(command, language)

@@ -21,19 +21,26 @@ from bot.llm.prompts import PROMPT_VERSION
 from bot.llm.sanitize import repo_url, sanitize_card
 from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot
 from bot.services.ports import CardWriter, Source
-from bot.store.cards import CardStore
+from bot.store.cards import CardStore, card_key
 
 log = logging.getLogger(__name__)
 
-# A lease outlives the slowest model call with its retries (3 × 90 s) so two writers never
-# overlap; if its holder dies, waiters take over when it expires.
-CARD_LEASE_SECONDS = 300.0
+# A lease outlives the model's whole budget for a card (model_timeout, retries and the second
+# request included, llm/deadline.py) so two writers never overlap; if its holder dies, waiters
+# take over when it expires. The margin covers the store round trips and a loaded machine.
+LEASE_MARGIN_SECONDS = 30.0
+CARD_LEASE_SECONDS = 120.0 + LEASE_MARGIN_SECONDS  # for the default model_timeout
 # A fallback card stands in for ten minutes, then the model is asked again.
 FALLBACK_TTL_SECONDS = 600
 WAIT_STEP_SECONDS = 0.05
 # A heuristic card weighs every listed file (names, sizes, workflow lines); no model budget
 # limits it, so its coverage is computed as if the budget were endless.
 HEURISTIC_BUDGET = 10_000_000
+
+
+def lease_for(model_seconds: float) -> float:
+    """The card lease for a model budget of `model_seconds`."""
+    return model_seconds + LEASE_MARGIN_SECONDS
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,9 @@ class CardService:
         *,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        lease_seconds: float = CARD_LEASE_SECONDS,
     ) -> None:
+        self._lease_seconds = lease_seconds
         self._source = source
         self._store = store
         self._writer = writer
@@ -116,10 +125,10 @@ class CardService:
         return self._single_flight(key, snapshot, language)
 
     def _single_flight(self, key: CardKey, snapshot: PRSnapshot, language: Language) -> CardResult:
-        name = f"card:{key}"
-        deadline = self._clock() + CARD_LEASE_SECONDS
+        name = card_key(key)
+        deadline = self._clock() + self._lease_seconds
         while True:
-            token = self._store.try_lock(name, CARD_LEASE_SECONDS)
+            token = self._store.try_lock(name, self._lease_seconds)
             if token is not None:
                 try:
                     return self._write(key, snapshot, language)

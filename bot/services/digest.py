@@ -83,6 +83,7 @@ class DigestService:
             language=language,
             notes=_notes(run, len(items)),
             filters=filters,
+            model_failures=run.degraded,
         )
 
     def _item(self, snapshot: PRSnapshot, language: Language, filters: Filters, run: _Run) -> DigestItem | None:

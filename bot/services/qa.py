@@ -1,14 +1,18 @@
 """QAService: questions about PRs, answered from their cached snapshot and card, remembering
 the thread's earlier turns. Returns what to say as data (a Reply); surfaces word it.
 
-A channel is answered only about the repositories it may see (`allowed`). Every model answer is
-sanitized (llm/sanitize.py) before it is returned or remembered; one with nothing left counts
-as a failed model call.
+A channel is answered only about the repositories it may see (`allowed`), the rule of `/pr`.
+A digest thread is cut to its allowed part (`visible_part`) and the thread's earlier turns to
+those the channel may still see before anything reads them, so no choice list, digest-wide
+answer, "why" or follow-up can name, or send the model, a PR of another repository (a channel
+configured for a private repository may later be shared with another organisation).
+Every model answer is sanitized (llm/sanitize.py) before it is returned or remembered; one with
+nothing left counts as a failed model call.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.errors import NotFound, SourceError, SummarizerError
@@ -26,7 +30,7 @@ ReplyKind = Literal[
     "digest_matches",  # no model: the digest's PRs whose title or files match the question
     "choose",  # several PRs fit: `choices`
     "card",  # no model, or it failed: the PR's card stands in for an answer
-    "not_allowed",  # the PR's repository is not one this channel may see (`repo`)
+    "not_allowed",  # the PR's repository is not one this channel may see (`ref`); no `ref`: the whole digest
     "not_found",  # no such PR (`ref`)
     "unavailable",  # GitHub could not be read
     "help",  # no PR in the question
@@ -59,10 +63,18 @@ class QAService:
         self, thread: DigestThread, question: str, allowed: frozenset[str], language: Language
     ) -> Reply:
         """A reply in a digest's thread: about a PR of the digest, another PR, or the digest."""
-        history = self._threads.turns(thread.channel, thread.thread_ts)
+        visible = visible_part(thread, allowed)
+        if nothing_visible(visible):
+            return Reply("not_allowed")  # the surface refuses to the asker alone, before this
+        hidden = len(visible.items) < len(thread.items) or len(visible.repos) < len(thread.repos)
+        thread = visible  # from here on, what this channel may not see does not exist
+        history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), allowed, hidden=hidden)
         paths = {item.listing.ref: item.paths for item in thread.items}
         resolution = resolve(question, thread.items, history, paths, thread.repos[0] if thread.repos else None)
-        if is_why(question) and resolution.kind == "pr":
+        refused = next((ref for ref in resolution.refs if ref.repo.lower() not in allowed), None)
+        if refused is not None:
+            reply = Reply("not_allowed", ref=refused)
+        elif is_why(question) and resolution.kind == "pr":
             reply = self._why(thread, resolution.refs[0], allowed)
         elif resolution.kind == "choose":
             by_ref = {item.listing.ref: item.listing for item in thread.items}
@@ -103,9 +115,12 @@ class QAService:
         language: Language,
     ) -> Reply:
         """An @mention outside a digest thread: the PR must be named (or named before in the thread)."""
-        history = self._threads.turns(channel, thread_ts)
+        history = visible_turns(self._threads.turns(channel, thread_ts), allowed, hidden=False)
         refs = find_refs(question, default_repo)
-        if len(refs) > 1:
+        refused = next((ref for ref in refs if ref.repo.lower() not in allowed), None)
+        if refused is not None:
+            reply = Reply("not_allowed", ref=refused)
+        elif len(refs) > 1:
             reply = Reply("choose", choices=tuple(_bare(ref) for ref in refs))
         elif refs or previous_pr(history):
             ref = refs[0] if refs else previous_pr(history)
@@ -172,6 +187,34 @@ class QAService:
         self._threads.add_turn(channel, thread_ts, Turn("user", question, about))
         if reply.answer:
             self._threads.add_turn(channel, thread_ts, Turn("bot", reply.answer, about))
+
+
+def visible_part(thread: DigestThread, allowed: frozenset[str]) -> DigestThread:
+    """The digest as this channel may still be told about it: its items and repositories of the
+    allowed repositories only."""
+    return replace(
+        thread,
+        repos=tuple(repo for repo in thread.repos if repo.lower() in allowed),
+        items=tuple(item for item in thread.items if item.listing.repo.lower() in allowed),
+    )
+
+
+def nothing_visible(visible: DigestThread) -> bool:
+    """Nothing of this digest may be discussed in its channel (see visible_part)."""
+    return not visible.repos and not visible.items
+
+
+def visible_turns(history: list[Turn], allowed: frozenset[str], *, hidden: bool) -> list[Turn]:
+    """The earlier turns a follow-up may use: none about a PR of a repository not allowed here.
+
+    `hidden`: part of the digest is hidden from this channel now, so turns about the digest as a
+    whole go too, since an answer given before the channel was shared may name hidden PRs.
+    """
+    return [turn for turn in history if (not hidden if turn.pr is None else _repo_of(turn.pr) in allowed)]
+
+
+def _repo_of(pr: str) -> str:
+    return pr.rpartition("#")[0].lower()
 
 
 def _bare(ref: PRRef) -> PRListing:

@@ -7,6 +7,13 @@ import re
 from bot.errors import UsageError, quoted
 from bot.models import PRRef
 
+# Slack keeps at most 40,000 characters of a message's text (chat.postMessage reference: longer
+# text is truncated), so no person can send us more: a longer message or command is refused
+# before any parsing, which keeps every parse of what people type small as well as linear.
+MAX_MESSAGE_CHARS = 40_000
+
+# Matched with fullmatch only: one attempt, and each class stops at a character it excludes, so
+# the time is linear in the text.
 _NAME = r"[A-Za-z0-9_.-]+"
 _FULL = re.compile(rf"({_NAME}/{_NAME})#(\d+)")
 _SHORT = re.compile(r"#?(\d+)")

@@ -2,7 +2,8 @@
 
 - A channel in the config: its own repositories; a private one only while the channel is not
   shared with another organisation (Slack's is_ext_shared).
-- Any other channel (an @mention, /pr): the public repositories this workspace follows.
+- Any other channel (an @mention, /pr, `digest --post`): the public repositories this
+  workspace follows; never a private one.
 Channel sharing is read from conversations.info and remembered for an hour; when Slack cannot
 say, the channel counts as shared (fail closed).
 """
@@ -39,8 +40,23 @@ class AccessPolicy:
         return frozenset(repo.lower() for repo in repos)
 
     def may_post(self, channel: str, repo: str) -> bool:
-        """Whether a configured channel may show this repository's PRs."""
-        return not (self._visibility.is_private(repo) and self.externally_shared(channel))
+        """Whether a channel may show this repository's PRs."""
+        return self.refusal(channel, repo) is None
+
+    def refusal(self, channel: str, repo: str) -> str | None:
+        """Why `channel` may not show `repo`'s PRs (for operators), or None when it may.
+
+        A private repository only in a channel configured for it, and never in one shared with
+        another organisation.
+        """
+        if not self._visibility.is_private(repo):
+            return None
+        plan = self._directory.plan(channel)
+        if plan is None or repo.lower() not in {name.lower() for name in plan.repos}:
+            return f"{repo} is private and {channel} is not configured for it in the config file"
+        if self.externally_shared(channel):
+            return f"{repo} is private and {channel} is shared with another organisation"
+        return None
 
     def externally_shared(self, channel: str) -> bool:
         key = f"sharing:{channel}"

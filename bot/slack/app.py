@@ -25,7 +25,9 @@ from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
 from bot.slack.deps import SlackDeps
 from bot.slack.digests import ChannelDigests
+from bot.slack.guards import ResponseUrlGuard, response_origins
 from bot.slack.listeners import actions, commands, home, questions
+from bot.slack.members import ChannelMembers
 from bot.slack.publisher import Publisher
 from bot.slack.scheduler import Scheduler
 from bot.store.ledger import PostLedger
@@ -72,7 +74,7 @@ def build_channel_digests(
         directory = ChannelDirectory(services.settings)
         access = AccessPolicy(directory, Visibility(services.source, services.kv), client, services.kv)
     publisher = Publisher(client, ledger, threads) if pace is None else Publisher(client, ledger, threads, pace=pace)
-    return ChannelDigests(services.digests, publisher, ledger, access.may_post)
+    return ChannelDigests(services.digests, publisher, ledger, access.refusal)
 
 
 def build_slack(services: Services, *, socket_mode: bool = False, pace: float | None = None) -> SlackParts:
@@ -90,6 +92,9 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
         raise_error_for_unhandled_request=True,
         listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="listener"),
     )
+    # After Bolt's own middleware (the signature check): a signed request naming a response_url
+    # that is not Slack's is acknowledged and goes no further.
+    app.use(ResponseUrlGuard(response_origins(settings.slack_api_url)))
     threads = ThreadStore(services.kv)
     ledger = PostLedger(services.kv)
     answerer = None
@@ -100,6 +105,7 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
     deps = SlackDeps(
         directory=directory,
         access=access,
+        members=ChannelMembers(services.kv),
         cards=services.cards,
         qa=QAService(services.cards, threads, answerer),
         threads=threads,

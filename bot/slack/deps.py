@@ -9,6 +9,7 @@ from bot.services.cards import CardService
 from bot.services.qa import QAService
 from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
+from bot.slack.members import ChannelMembers
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
 
@@ -17,6 +18,7 @@ from bot.store.threads import ThreadStore
 class SlackDeps:
     directory: ChannelDirectory
     access: AccessPolicy
+    members: ChannelMembers
     cards: CardService
     qa: QAService
     threads: ThreadStore

@@ -1,12 +1,14 @@
 """ChannelDigests: build and post one channel's digest for one day, by exactly one process.
 
 The scheduler and `prdigest digest --post` both come here, so both go through the same lease
-and the same ledger. Every run, successful or not, is recorded for the App Home.
+and the same ledger. Every run, successful or not, is recorded for the App Home. Without Redis
+nothing is posted: the lease and the ledger raise StoreError rather than answer "free".
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -35,19 +37,27 @@ class ChannelDigests:
         digests: DigestService,
         publisher: Publisher,
         ledger: PostLedger,
-        may_post: Callable[[str, str], bool],
+        refusal: Callable[[str, str], str | None],
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         lease_seconds: float = POST_LEASE_SECONDS,
     ) -> None:
         self._lease_seconds = lease_seconds
         self._digests = digests
-        self._may_post = may_post
+        self._refusal = refusal
         self._publisher = publisher
         self._ledger = ledger
         self._now = now
 
     def done(self, channel: str, day: str) -> bool:
         return "done" in self._ledger.entries(channel, day)
+
+    def check_store(self) -> None:
+        """Raise StoreError when the ledger cannot be read (one round trip)."""
+        self._ledger.check()
+
+    def refusals(self, channel: str, repos: tuple[str, ...]) -> dict[str, str]:
+        """Why some of `repos` may not be posted in `channel`, by repository (empty when all may)."""
+        return {repo: reason for repo in repos if (reason := self._refusal(channel, repo)) is not None}
 
     def run(
         self,
@@ -59,8 +69,18 @@ class ChannelDigests:
         language: Language,
         filters: Filters,
         quiet_days: str,
+        stopping: threading.Event | None = None,
     ) -> PublishResult | None:
-        """Post the digest unless another process is posting it; None when it is."""
+        """Post the digest unless another process is posting it; None when it is.
+
+        `stopping` set (the process is shutting down) stops the run before its next post.
+        """
+
+        def before_post() -> None:
+            lease.check()
+            if stopping is not None and stopping.is_set():
+                raise PublishError(f"stopped posting in {channel}: shutting down")
+
         with PostLease(self._ledger, channel, day, self._lease_seconds) as lease:
             if not lease.acquire():
                 log.info("digest of %s for %s: another process holds the lease", channel, day)
@@ -69,17 +89,24 @@ class ChannelDigests:
             prs = 0
             result: PublishResult | None = None
             try:
-                withheld = [repo for repo in repos if not self._may_post(channel, repo)]
-                failures.extend(
-                    f"{repo} is private and {channel} is shared with another organisation" for repo in withheld
-                )
-                repos = tuple(repo for repo in repos if repo not in withheld)
+                refused = self.refusals(channel, repos)
+                failures.extend(refused.values())
+                repos = tuple(repo for repo in repos if repo not in refused)
                 if not repos:
                     raise PublishError(f"nothing to post in {channel}: " + "; ".join(failures))
                 digest = self._digests.build(repos, window, language=language, filters=filters)
                 prs = digest.shown
                 failures.extend(digest.notes)
-                result = self._publisher.publish(channel, day, digest, quiet_days=quiet_days, before_post=lease.check)
+                if digest.model_failures:
+                    # One line per run, not one per PR: the cards say they are from metadata.
+                    log.warning(
+                        "digest of %s for %s: the model gave no card for %d of %d PRs",
+                        channel,
+                        day,
+                        digest.model_failures,
+                        digest.shown,
+                    )
+                result = self._publisher.publish(channel, day, digest, quiet_days=quiet_days, before_post=before_post)
                 return result
             except PrdigestError as exc:
                 failures.append(str(exc))
@@ -88,7 +115,7 @@ class ChannelDigests:
                 posted = result.posted + result.already if result else 0
                 self._ledger.save_run(DigestRun(channel, day, self._now(), prs, posted, tuple(failures)))
 
-    def run_scheduled(self, plan: ChannelPlan) -> PublishResult | None:
+    def run_scheduled(self, plan: ChannelPlan, stopping: threading.Event | None = None) -> PublishResult | None:
         window, day = scheduled_window(plan, self._now())
         return self.run(
             plan.id,
@@ -98,6 +125,7 @@ class ChannelDigests:
             language=plan.language,
             filters=plan.filters,
             quiet_days=plan.quiet_days,
+            stopping=stopping,
         )
 
     def due(self, plan: ChannelPlan) -> bool:

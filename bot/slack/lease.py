@@ -2,23 +2,29 @@
 
 Short and renewed: a heartbeat extends it while the digest is built and posted, so a replica
 that dies lets another take over within one lease time, and a live one keeps it however long
-the model takes. A holder that loses it (it stalled past the lease) stops before its next post.
+the model takes. A holder that loses it (it stalled past the lease) stops before its next post;
+so does one that cannot reach Redis to renew it, since another replica may take it meanwhile.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import uuid
 from types import TracebackType
 
-from bot.errors import PublishError
+from bot.errors import PublishError, StoreError
 from bot.store.ledger import PostLedger
 
 log = logging.getLogger(__name__)
 
 # A dead poster's channel waits at most this long (plus a scheduler tick) for another replica.
 POST_LEASE_SECONDS = 60.0
+
+
+class LeaseLost(PublishError):
+    """Another process took the lease over (or it could not be renewed): stop posting."""
 
 
 class PostLease:
@@ -33,6 +39,7 @@ class PostLease:
         self._heartbeat = threading.Thread(target=self._beat, name=f"lease-{channel}", daemon=True)
 
     def acquire(self) -> bool:
+        """Take the lease; False when another process holds it. StoreError when Redis is away."""
         if not self._ledger.take_lease(self._channel, self._day, self._token, self._ttl):
             return False
         self._heartbeat.start()
@@ -41,11 +48,15 @@ class PostLease:
     def check(self) -> None:
         """Raise before posting if the lease went to someone else."""
         if self._lost.is_set():
-            raise PublishError(f"stopped posting in {self._channel}: another process took over the digest")
+            raise LeaseLost(f"stopped posting in {self._channel}: the posting lease was lost")
 
     def _beat(self) -> None:
         while not self._stop.wait(self._ttl / 3):
-            if not self._ledger.renew_lease(self._channel, self._day, self._token, self._ttl):
+            try:
+                renewed = self._ledger.renew_lease(self._channel, self._day, self._token, self._ttl)
+            except StoreError:
+                renewed = False
+            if not renewed:
                 log.warning("lost the posting lease of %s for %s", self._channel, self._day)
                 self._lost.set()
                 return
@@ -59,5 +70,6 @@ class PostLease:
         self._stop.set()
         if self._heartbeat.is_alive():
             self._heartbeat.join(timeout=5)
-        if not self._lost.is_set():
-            self._ledger.release_lease(self._channel, self._day, self._token)
+        if not self._lost.is_set() and self._heartbeat.ident is not None:
+            with contextlib.suppress(StoreError):  # Redis away: it expires by itself within one lease time
+                self._ledger.release_lease(self._channel, self._day, self._token)

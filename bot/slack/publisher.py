@@ -4,7 +4,8 @@ One lead message, then the cards in its thread, several per message. Every messa
 written to the ledger at once; a run that was stopped halfway is finished by the next one,
 which posts only what the ledger lacks. A message that may have reached Slack without reaching
 the ledger (the process died in between) is marked pending first and looked up in the thread
-(by its metadata) before it is posted again.
+(by its metadata) before it is posted again. A ledger found empty (Redis restarted without
+persistence, or flushed) is rebuilt from the channel the same way before anything is posted.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 # chat.postMessage: about one message per second per channel (Slack rate-limit docs).
 PACE_SECONDS = 1.0
 METADATA_EVENT = "prdigest_part"
+# conversations.history returns at most 999 per page; 200 top-level messages cover a day of a
+# busy channel.
+HISTORY_LIMIT = 200
 LEAD = 0
 
 
@@ -69,7 +73,7 @@ class Publisher:
     ) -> PublishResult:
         """Post what the ledger lacks; `before_post` may stop the run (a lost lease)."""
         check = before_post or (lambda: None)
-        entries = self._ledger.entries(channel, day)
+        entries = self._ledger.entries(channel, day) or self._recover(channel, day)
         if "done" in entries:
             return PublishResult(entries.get("part:0"), 0, sum(name.startswith("part:") for name in entries))
         if digest.shown == 0:
@@ -145,21 +149,51 @@ class Publisher:
             if wait > 0:
                 self._sleep(wait)
 
+    def _recover(self, channel: str, day: str) -> dict[str, str]:
+        """The ledger of a digest already (partly) in Slack, read back from the channel; {} if none.
+
+        One conversations.history call per channel and day when the ledger is empty, which is
+        also every first run: the price of never posting a digest twice after losing Redis' data.
+        """
+        lead_ts = self._posted(channel, day, None).get(LEAD)
+        if lead_ts is None:
+            return {}
+        found = {LEAD: lead_ts} | self._posted(channel, day, lead_ts)
+        log.warning("the ledger of %s for %s was empty: %d message(s) found in Slack", channel, day, len(found))
+        for part, ts in found.items():
+            self._ledger.record(channel, day, f"part:{part}", ts)
+        return {f"part:{part}": ts for part, ts in found.items()}
+
     def _find_posted(self, channel: str, day: str, part: int, thread_ts: str | None) -> str | None:
         """Whether a message marked pending did reach Slack (read back by its metadata)."""
+        return self._posted(channel, day, thread_ts).get(part)
+
+    def _posted(self, channel: str, day: str, thread_ts: str | None) -> dict[int, str]:
+        """Our digest's parts for `day` found in the channel (thread_ts None) or in a thread, by part."""
+        found: dict[int, str] = {}
         try:
             if thread_ts is None:
-                pages: Any = self._client.conversations_history(channel=channel, include_all_metadata=True, limit=50)
+                # The newest HISTORY_LIMIT top-level messages, one page: a lead is posted on its
+                # day, and a busy channel's whole history must not be read page by page.
+                pages: Any = [
+                    self._client.conversations_history(channel=channel, include_all_metadata=True, limit=HISTORY_LIMIT)
+                ]
             else:
                 pages = self._client.conversations_replies(channel=channel, ts=thread_ts, include_all_metadata=True)
             for page in pages:
                 for message in page.get("messages", []):
-                    payload = (message.get("metadata") or {}).get("event_payload") or {}
-                    if payload.get("day") == day and payload.get("part") == part:
-                        return str(message["ts"])
+                    metadata = message.get("metadata") or {}
+                    payload = metadata.get("event_payload") or {}
+                    part = payload.get("part")
+                    if (
+                        metadata.get("event_type") == METADATA_EVENT
+                        and payload.get("day") == day
+                        and isinstance(part, int)
+                    ):
+                        found.setdefault(part, str(message["ts"]))
         except SlackApiError as exc:
-            log.warning("could not check whether part %s of %s's digest was posted: %s", part, channel, exc)
-        return None
+            log.warning("could not read back %s's digest of %s: %s", channel, day, exc)
+        return found
 
 
 def _explain(channel: str, error: str) -> str:

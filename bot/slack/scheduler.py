@@ -2,6 +2,10 @@
 
 Every replica runs one; the post lease and the ledger make sure exactly one of them posts a
 given (channel, day). A replica that starts after post time still posts that day's digest.
+
+While Redis cannot be reached nothing is posted (the ledger and the lease live there): the
+outage is logged once, kept in `problem` for /healthz, and the tick after Redis answers again
+posts what is due.
 """
 
 from __future__ import annotations
@@ -11,9 +15,10 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from bot.errors import PrdigestError
+from bot.errors import PrdigestError, StoreError
 from bot.slack.channels import ChannelPlan
 from bot.slack.digests import ChannelDigests
+from bot.slack.lease import LeaseLost
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +28,7 @@ TICK_SECONDS = 30.0
 PARALLEL_CHANNELS = 4
 # After a failed run (GitHub or Slack down), try that channel again this much later.
 RETRY_SECONDS = 600.0
+REDIS_UNREACHABLE = "redis unreachable"
 
 
 class Scheduler:
@@ -34,8 +40,18 @@ class Scheduler:
         self._running: set[str] = set()
         self._retry_at: dict[str, float] = {}
         self._lock = threading.Lock()
+        self._problem: str | None = None
         self._pool = ThreadPoolExecutor(max_workers=PARALLEL_CHANNELS, thread_name_prefix="digest")
         self._thread = threading.Thread(target=self._loop, name="scheduler", daemon=True)
+
+    @property
+    def problem(self) -> str | None:
+        """Why digests cannot be posted right now (None when they can), for /healthz."""
+        return self._problem
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
 
     def start(self) -> None:
         self._thread.start()
@@ -52,12 +68,25 @@ class Scheduler:
             self._stop.wait(self._tick)
 
     def tick(self) -> None:
+        # One read of the ledger per tick, due or not: the outage is noticed (and its end) even
+        # when no channel is due, so /healthz says what is true.
+        try:
+            self._digests.check_store()
+        except StoreError:
+            self._set_problem(REDIS_UNREACHABLE)
+            return
+        self._set_problem(None)
         for plan in self._plans:
+            if self._stop.is_set():
+                return
             with self._lock:
                 if plan.id in self._running or time.monotonic() < self._retry_at.get(plan.id, 0.0):
                     continue
             try:
                 due = self._digests.due(plan)
+            except StoreError:
+                self._set_problem(REDIS_UNREACHABLE)
+                return
             except Exception:  # a bad tick must not end the loop
                 log.exception("could not check whether %s is due", plan.id)
                 continue
@@ -66,17 +95,36 @@ class Scheduler:
                     self._running.add(plan.id)
                 self._pool.submit(self._run, plan)
 
+    def _set_problem(self, problem: str | None) -> None:
+        if problem == self._problem:
+            return  # once per outage, not once per tick
+        if problem is not None:
+            log.warning("%s: no digest is posted until Redis answers again", problem)
+        else:
+            log.warning("Redis answers again: due digests are posted now")
+        self._problem = problem
+
     def _run(self, plan: ChannelPlan) -> None:
         try:
-            result = self._digests.run_scheduled(plan)
+            result = self._digests.run_scheduled(plan, stopping=self._stop)
             if result is not None:
                 log.info("digest for %s: %d messages posted, %d already there", plan.id, result.posted, result.already)
-        except PrdigestError as exc:
-            log.warning("digest for %s failed, retrying in %.0f s: %s", plan.id, RETRY_SECONDS, exc)
-            self._retry_at[plan.id] = time.monotonic() + RETRY_SECONDS
-        except Exception:
-            log.exception("digest for %s failed", plan.id)
-            self._retry_at[plan.id] = time.monotonic() + RETRY_SECONDS
+        except (StoreError, LeaseLost) as exc:
+            # Not the channel's fault: the next tick that reaches Redis and finds the lease free
+            # finishes the digest from the ledger.
+            if isinstance(exc, StoreError):
+                self._set_problem(REDIS_UNREACHABLE)
+            log.warning("digest for %s paused: %s", plan.id, exc)
+        except Exception as exc:
+            if self._stop.is_set():
+                # Clients are closed under a digest that was running at shutdown: not a bug.
+                log.warning("digest for %s interrupted by shutdown; the next run finishes it", plan.id)
+            elif isinstance(exc, PrdigestError):
+                log.warning("digest for %s failed, retrying in %.0f s: %s", plan.id, RETRY_SECONDS, exc)
+                self._retry_at[plan.id] = time.monotonic() + RETRY_SECONDS
+            else:
+                log.exception("digest for %s failed", plan.id)
+                self._retry_at[plan.id] = time.monotonic() + RETRY_SECONDS
         finally:
             with self._lock:
                 self._running.discard(plan.id)

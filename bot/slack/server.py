@@ -22,15 +22,11 @@ from slack_bolt.request.internals import build_context
 from slack_sdk.signature import SignatureVerifier
 
 from bot.slack.app import SlackParts
+from bot.slack.httpd import HttpServer, StartResponse, WsgiApp
 
 log = logging.getLogger(__name__)
 
-# Requests are acknowledged in milliseconds; the threads only bound concurrent connections.
-HTTP_THREADS = 32
 EVENTS_PATH = "/slack/events"
-
-StartResponse = Callable[..., Any]
-WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
 def body_problem(body: bytes, content_type: str | None) -> str | None:
@@ -93,7 +89,8 @@ class _CheckedHandler(SlackRequestHandler):
         self._verifier = verifier
 
     def dispatch(self, request: WsgiHttpRequest) -> BoltResponse:
-        length = int(request.environ.get("CONTENT_LENGTH") or 0)  # waitress has checked it
+        # waitress has checked the length, and refused more than httpd.MAX_BODY_BYTES with 413.
+        length = int(request.environ.get("CONTENT_LENGTH") or 0)
         body: bytes = request.environ["wsgi.input"].read(length) if length else b""
         headers = request.get_headers()
         if not self._signed(body, headers):
@@ -128,41 +125,32 @@ def wsgi_app(parts: SlackParts) -> WsgiApp:
 
     def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("PATH_INFO") == "/healthz":
-            start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "3")])
-            return [b"ok\n"]
+            # Still 200 while Redis is away: the process is alive and answers what it can; a
+            # restart would not bring Redis back. The body says what is wrong, for operators.
+            problem = parts.scheduler.problem
+            health = f"degraded: {problem}\n".encode() if problem else b"ok\n"
+            start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(health)))])
+            return [health]
         return slack(environ, start_response)
 
     return application
 
 
-def http_server(parts: SlackParts, host: str, port: int) -> Any:
-    """A waitress server for the app (port 0 picks a free one: see `.effective_port`)."""
-    from waitress import create_server
-
-    return create_server(wsgi_app(parts), host=host, port=port, threads=HTTP_THREADS, ident="prdigest")
-
-
-class _Shutdown(Exception):
-    """Raised in the main thread by SIGTERM/SIGINT to leave waitress's loop."""
-
-
-def _raise_shutdown() -> None:
-    raise _Shutdown
+def http_server(parts: SlackParts, host: str, port: int) -> HttpServer:
+    """The app served on host:port (port 0 picks a free one: see `.effective_port`), bound but
+    not yet serving: `run()` serves until `stop()` is called from another thread."""
+    return HttpServer(wsgi_app(parts), host, port)
 
 
 def serve_http(parts: SlackParts, host: str, port: int, *, on_ready: Callable[[str], None] | None = None) -> None:
     server = http_server(parts, host, port)
     parts.scheduler.start()
-    # Closing the socket under waitress's select() breaks it; unwinding the loop does not.
-    _stop_on_signals(_raise_shutdown)
+    _stop_on_signals(server.stop)
     if on_ready:
         on_ready(f"http://{host}:{server.effective_port}{EVENTS_PATH}")
     try:
         server.run()
-    except _Shutdown:
-        pass
     finally:
-        server.close()
         parts.scheduler.stop()
 
 

@@ -19,6 +19,7 @@ from github.GithubException import RateLimitExceededException, UnknownObjectExce
 
 from bot.errors import NotFound, RateLimited, SourceError
 from bot.models import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
+from bot.redact import redact_url
 
 # GitHub's largest page (docs: "per_page ... max 100").
 PER_PAGE = 100
@@ -83,7 +84,7 @@ class GitHubSource:
     ) -> None:
         self._gh = client
         self._authenticated = authenticated
-        self._api_url = api_url
+        self._api_url = redact_url(api_url)  # only ever shown in messages: no credentials in them
         self._now = now
         self._slots = threading.BoundedSemaphore(concurrency)
         # Once the limit is spent, further requests would only be refused: fail them here
@@ -132,13 +133,16 @@ class GitHubSource:
                 break
             merged_at = pr.merged_at
             if merged_at is not None and window.contains(_utc(merged_at)):
-                found.append(self._listing_from_pull(repo, pr))
+                found.append(self._listing_from_pull(_full_name(pr, repo), pr))
         return found
 
     def _search(self, repo: str, window: Window) -> list[PRListing]:
         # Search finds nothing (or answers 422) for a missing repository; ask for it by name
         # first so that a typo is reported as such, not as a quiet day.
-        self._gh.get_repo(repo).private  # noqa: B018 - reading it is the request
+        repository = self._gh.get_repo(repo)
+        repository.private  # noqa: B018 - reading it is the request
+        # That answer also gives GitHub's spelling of the name, for every key of these PRs.
+        repo = _same_repo(repository.full_name, repo)
         start = window.start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         end = window.end.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         results = self._gh.search_issues(f"repo:{repo} is:pr is:merged merged:{start}..{end}")
@@ -173,7 +177,7 @@ class GitHubSource:
         """One PR by number (1 request), merged or not."""
         with self._slots, self._translated(str(ref)):
             pr = self._gh.get_repo(ref.repo).get_pull(ref.number)
-            return self._listing_from_pull(ref.repo, pr)
+            return self._listing_from_pull(_full_name(pr, ref.repo), pr)
 
     def fetch(self, listing: PRListing) -> PRSnapshot:
         """Files with patches and review comments: two requests for most PRs."""
@@ -183,7 +187,7 @@ class GitHubSource:
             reported: int | None = None
             if listing.merge_sha is None and listing.merged_at is not None:
                 # A search result: one GET gives the merge SHA (the cache key) and the file count.
-                listing = self._listing_from_pull(ref.repo, pr)
+                listing = self._listing_from_pull(_full_name(pr, ref.repo), pr)
                 reported = pr.changed_files
             files = tuple(_file_change(item) for item in pr.get_files())
             if reported is None and len(files) >= GITHUB_FILE_LIST_CAP:
@@ -194,6 +198,27 @@ class GitHubSource:
                 for c in pr.get_review_comments()
             )
         return PRSnapshot(listing=listing, files=files, comments=comments, files_reported=reported)
+
+
+def _full_name(pr: Any, asked: str) -> str:
+    """GitHub's spelling of the PR's repository, from its base (in the PR's own JSON: no request)."""
+    base = pr.base
+    repository = base.repo if base is not None else None
+    return _same_repo(repository.full_name if repository is not None else None, asked)
+
+
+def _same_repo(full_name: str | None, asked: str) -> str:
+    """`full_name` when it names the repository asked for in another case, else `asked`.
+
+    GitHub ignores case in owner and repository names (acme/widgets, ACME/Widgets are one
+    repository), and every key (snapshot, card, lease) must see one spelling, or each spelling
+    pays for its own GitHub requests and model call. A different name (a renamed repository,
+    answered through a redirect) is not adopted: the channel's config names the repository,
+    and its filters and access rules compare against that name.
+    """
+    if isinstance(full_name, str) and full_name.lower() == asked.lower():
+        return full_name
+    return asked
 
 
 def _listing(

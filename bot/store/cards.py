@@ -5,6 +5,8 @@ Keys (relative to the KV's prefix) and why they live as long as they do:
 - revision:{repo}#{n}              90 days: the merge SHA of a merged PR, for look-ups by number.
 - card:{repo}#{n}:{sha}:{prompt}:{model}:{lang}  30 days (a fallback card: as long as asked).
 - lock:{name}                      a lease: single flight across processes.
+Repository names in keys are lower-cased: GitHub ignores their case, so `ACME/Widgets#5` and
+`acme/widgets#5` must find one snapshot and one card (values keep GitHub's own spelling).
 """
 
 from __future__ import annotations
@@ -22,16 +24,21 @@ REVISION_TTL = 90 * DAY
 CARD_TTL = 30 * DAY
 
 
+def _pr(repo: str, number: int) -> str:
+    return f"{repo.lower()}#{number}"
+
+
 def snapshot_key(ref: PRRef, revision: str) -> str:
-    return f"snapshot:{ref.repo}#{ref.number}:{revision}"
+    return f"snapshot:{_pr(ref.repo, ref.number)}:{revision}"
 
 
 def revision_key(ref: PRRef) -> str:
-    return f"revision:{ref.repo}#{ref.number}"
+    return f"revision:{_pr(ref.repo, ref.number)}"
 
 
 def card_key(key: CardKey) -> str:
-    return f"card:{key}"
+    """Also the name of the card's single-flight lease: one writer per key, however spelled."""
+    return f"card:{_pr(key.repo, key.number)}:{key.revision}:{key.prompt_version}:{key.model}:{key.language}"
 
 
 def lease_key(name: str) -> str:

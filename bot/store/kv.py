@@ -2,8 +2,15 @@
 
 RedisKV (shared by every replica) and MemoryKV (one process) implement it; the stores in
 this package (cards, threads, ledgers) are written once against it. Keys passed in are
-relative: the implementation adds the versioned prefix. Every method is safe to call when the
-backend is away: reads miss, writes are dropped, set_nx grants (see RedisKV).
+relative: the implementation adds the versioned prefix.
+
+When the backend is away, a KV either stays open or fails closed, and each store picks per key
+family (the README lists which):
+- open (caches: cards, snapshots, threads, visibility): reads miss, writes are dropped, set_nx
+  grants. The work is done again; nothing is lost.
+- closed (`strict()`: the post lease, the post ledger, delivery and replay de-duplication):
+  every call raises StoreError. Answering "the key is free" from a store we cannot read would
+  post a digest twice or answer a delivery twice.
 """
 
 from __future__ import annotations
@@ -37,3 +44,12 @@ class KV(Protocol):
         """Append to a list, keeping only its last `keep` items."""
 
     def items(self, key: str) -> list[bytes]: ...
+
+    def strict(self) -> KV:
+        """The same keys, failing closed: a call that cannot reach the backend raises StoreError."""
+        ...
+
+    @property
+    def degraded(self) -> bool:
+        """Whether the last call found the backend unreachable (for /healthz)."""
+        ...

@@ -5,7 +5,8 @@
 - lease post:{channel}:{day} (through CardStore-style set_nx): one poster at a time.
 
 A restarted run reads the ledger and posts only what is missing, so a thread is finished
-without any message posted twice.
+without any message posted twice. The ledger and the lease fail closed (StoreError when Redis
+cannot be reached: no post without them); the run record is for display and stays open.
 """
 
 from __future__ import annotations
@@ -25,25 +26,30 @@ _RUN = TypeAdapter(DigestRun)
 class PostLedger:
     def __init__(self, kv: KV) -> None:
         self.kv = kv
+        self._strict = kv.strict()
 
     @staticmethod
     def _key(channel: str, day: str) -> str:
         return f"ledger:{channel}:{day}"
 
+    def check(self) -> None:
+        """One round trip to the ledger's store: StoreError when it cannot be reached."""
+        self._strict.exists("ledger")
+
     def entries(self, channel: str, day: str) -> dict[str, str]:
-        return {name: value.decode() for name, value in self.kv.hgetall(self._key(channel, day)).items()}
+        return {name: value.decode() for name, value in self._strict.hgetall(self._key(channel, day)).items()}
 
     def record(self, channel: str, day: str, name: str, value: str) -> None:
-        self.kv.hset(self._key(channel, day), name, value.encode(), LEDGER_TTL)
+        self._strict.hset(self._key(channel, day), name, value.encode(), LEDGER_TTL)
 
     def take_lease(self, channel: str, day: str, token: str, ttl_seconds: float) -> bool:
-        return self.kv.set_nx(f"lock:post:{channel}:{day}", token.encode(), int(ttl_seconds * 1000))
+        return self._strict.set_nx(f"lock:post:{channel}:{day}", token.encode(), int(ttl_seconds * 1000))
 
     def renew_lease(self, channel: str, day: str, token: str, ttl_seconds: float) -> bool:
-        return self.kv.renew(f"lock:post:{channel}:{day}", token.encode(), int(ttl_seconds * 1000))
+        return self._strict.renew(f"lock:post:{channel}:{day}", token.encode(), int(ttl_seconds * 1000))
 
     def release_lease(self, channel: str, day: str, token: str) -> None:
-        self.kv.delete_if(f"lock:post:{channel}:{day}", token.encode())
+        self._strict.delete_if(f"lock:post:{channel}:{day}", token.encode())
 
     def save_run(self, run: DigestRun) -> None:
         self.kv.set(f"run:{run.channel}", _RUN.dump_json(run), RUN_TTL)

@@ -1,6 +1,7 @@
 """MemoryKV: the KV port in this process only, for the CLI without REDIS_URL and for tests.
 
-Nothing survives the process and nothing is shared with another one.
+Nothing survives the process and nothing is shared with another one. It is never away, so its
+strict view is itself.
 """
 
 from __future__ import annotations
@@ -28,6 +29,13 @@ class MemoryKV:
 
     def _put(self, key: str, value: Any, ttl: float) -> None:
         self._data[key] = (value, time.monotonic() + ttl)
+
+    def strict(self) -> MemoryKV:
+        return self
+
+    @property
+    def degraded(self) -> bool:
+        return False
 
     def get(self, key: str) -> bytes | None:
         with self._lock:

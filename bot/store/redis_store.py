@@ -1,9 +1,11 @@
 """RedisKV: the KV port on Redis, shared by every process of a deployment.
 
 All keys live under one versioned prefix (the README lists the families and their TTLs).
-Redis going away never stops a digest or an answer: each call that fails is logged once per
-outage and answers as a miss (set_nx grants: work may be done twice, never not at all);
-redis-py reconnects by itself on the next call, so the cache comes back without a restart.
+Redis going away never stops a digest from being built or a card from being shown: a call that
+fails answers as a miss (set_nx grants: work may be done twice, never not at all). The strict
+view (`strict()`) raises StoreError instead, for what must happen at most once (posting, answering
+a delivery). Either way the outage is logged once; redis-py reconnects by itself on the next
+call, so everything comes back without a restart.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import redis
+
+from bot.errors import ConfigError, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -35,17 +39,28 @@ T = TypeVar("T")
 
 
 class RedisKV:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(
+        self, client: redis.Redis, *, fail_closed: bool = False, degraded: threading.Event | None = None
+    ) -> None:
         self._redis = client
         self._delete_if = client.register_script(_DELETE_IF_SCRIPT)
         self._renew = client.register_script(_RENEW_SCRIPT)
-        self._degraded = threading.Event()
+        self._fail_closed = fail_closed
+        # Shared with the strict view, so one outage is logged once and seen by both.
+        self._degraded = degraded if degraded is not None else threading.Event()
 
     @classmethod
     def from_url(cls, url: str) -> RedisKV:
         # Short timeouts: a cache that answers slowly is worse than none.
-        client = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0, health_check_interval=30)
+        try:
+            client = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0, health_check_interval=30)
+        except ValueError as exc:  # an option in the URL's query that redis-py cannot read
+            # Not the URL itself in the message: it may hold a password.
+            raise ConfigError(f"REDIS_URL has an option redis-py cannot read ({exc})") from exc
         return cls(client)
+
+    def strict(self) -> RedisKV:
+        return RedisKV(self._redis, fail_closed=True, degraded=self._degraded)
 
     @property
     def degraded(self) -> bool:
@@ -66,15 +81,16 @@ class RedisKV:
         except redis.RedisError as exc:
             if not self._degraded.is_set():
                 self._degraded.set()
+                # Said to terminal users too: what must happen once says its own line (scheduler, listeners).
                 log.warning(
-                    "Redis is unreachable (%s): going on without the cache; duplicate Slack deliveries "
-                    "may be answered twice until it is back",
-                    type(exc).__name__,
+                    "Redis is unreachable (%s): going on without the cache until it is back", type(exc).__name__
                 )
+            if self._fail_closed:
+                raise StoreError(f"Redis cannot be reached ({type(exc).__name__})") from exc
             return fallback
         if self._degraded.is_set():
             self._degraded.clear()
-            log.warning("Redis is back: the cache and deduplication are in use again")
+            log.warning("Redis is back: the cache is in use again")
         return result
 
     def get(self, key: str) -> bytes | None:
@@ -94,7 +110,7 @@ class RedisKV:
         self._call(lambda: self._delete_if(keys=[PREFIX + key], args=[value]), None)
 
     def renew(self, key: str, value: bytes, ttl_ms: int) -> bool:
-        # Redis away: keep going (the ledger still prevents most repeats once it is back).
+        # Open view, Redis away: the lease is not known to be lost. Leases use the strict view.
         return bool(self._call(lambda: self._renew(keys=[PREFIX + key], args=[value, ttl_ms]), 1))
 
     def exists(self, key: str) -> bool:

@@ -1,12 +1,16 @@
 """ThreadStore: what conversations need to survive a restart or land on another replica.
 
 - digest:{channel}:{thread_ts}   30 days: the digest a thread belongs to (its cards).
-- turns:{channel}:{thread_ts}    30 days, last 20: earlier questions and answers of a thread,
-  since Slack's conversations.replies is too rate-limited to re-read threads.
+- turns:{channel}:{thread_ts}    30 days, last 6, each clipped to 1,200 characters: earlier
+  questions and answers of a thread (Slack's conversations.replies is too rate-limited to
+  re-read threads). Only what the next answer reads is kept, never a whole transcript.
 - seen:{id}                      1 hour: a Slack delivery already handled (Slack retries span ~5 min).
+  Fails closed: without Redis, no delivery is answered rather than some answered twice.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -15,7 +19,11 @@ from bot.store.kv import KV
 
 DAY = 24 * 3600
 THREAD_TTL = 30 * DAY
-TURNS_KEPT = 20
+# What the next answer reads and no more (llm/answerer.py sends the last HISTORY_TURNS = 6
+# turns, each cut to HISTORY_TURN_CHARS = 1,200): three questions with their answers, enough
+# for "and its tests?". Anything beyond it would be people's text kept for 30 days for nothing.
+TURNS_KEPT = 6
+TURN_CHARS = 1200
 SEEN_TTL_MS = 3600 * 1000
 
 _THREAD = TypeAdapter(DigestThread)
@@ -27,8 +35,11 @@ class ThreadStore:
         self.kv = kv
 
     def first_delivery(self, delivery_id: str) -> bool:
-        """True the first time an id is seen, by any replica; False for a retry or a twin."""
-        return self.kv.set_nx(f"seen:{delivery_id}", b"1", SEEN_TTL_MS)
+        """True the first time an id is seen, by any replica; False for a retry or a twin.
+
+        Raises StoreError when Redis cannot be reached.
+        """
+        return self.kv.strict().set_nx(f"seen:{delivery_id}", b"1", SEEN_TTL_MS)
 
     def save_digest(self, thread: DigestThread) -> None:
         self.kv.set(f"digest:{thread.channel}:{thread.thread_ts}", _THREAD.dump_json(thread), THREAD_TTL)
@@ -43,7 +54,8 @@ class ThreadStore:
             return None
 
     def add_turn(self, channel: str, thread_ts: str, turn: Turn) -> None:
-        self.kv.push(f"turns:{channel}:{thread_ts}", _TURN.dump_json(turn), TURNS_KEPT, THREAD_TTL)
+        clipped = replace(turn, text=turn.text[:TURN_CHARS])
+        self.kv.push(f"turns:{channel}:{thread_ts}", _TURN.dump_json(clipped), TURNS_KEPT, THREAD_TTL)
 
     def turns(self, channel: str, thread_ts: str) -> list[Turn]:
         turns: list[Turn] = []

@@ -147,6 +147,9 @@ class FakeGitHub(LoopbackServer):
         created_at = created_at or min(updated_at, closed_at or updated_at) - timedelta(days=1)
         if merged_at and merge_commit_sha is None:
             merge_commit_sha = _fake_sha(f"{repo}#{number}:merge")
+        with self._data_lock:
+            # GitHub spells a repository one way (its full_name) whatever case it was asked in.
+            repo = self._repo(repo, create=True).full_name
         pr = _PR(
             repo=repo,
             number=number,
@@ -417,6 +420,7 @@ class FakeGitHub(LoopbackServer):
 
     def _pull_object(self, pr: _PR, *, full: bool) -> dict[str, Any]:
         api, html = f"{self._api(pr.repo)}/pulls/{pr.number}", f"https://github.com/{pr.repo}/pull/{pr.number}"
+        repository = self._repo_object(self._repos[pr.repo.lower()])
         obj: dict[str, Any] = {
             "url": api,
             "id": _fake_id(f"{pr.repo}#{pr.number}"),
@@ -442,8 +446,18 @@ class FakeGitHub(LoopbackServer):
             "assignees": [],
             "requested_reviewers": [],
             "requested_teams": [],
-            "head": {"label": f"{pr.author}:pr-{pr.number}", "ref": f"pr-{pr.number}", "sha": pr.head_sha},
-            "base": {"label": f"{pr.repo.split('/')[0]}:main", "ref": "main", "sha": _fake_sha(f"{pr.repo}:base")},
+            "head": {
+                "label": f"{pr.author}:pr-{pr.number}",
+                "ref": f"pr-{pr.number}",
+                "sha": pr.head_sha,
+                "repo": repository,  # the author's fork on GitHub; the fake has no forks
+            },
+            "base": {
+                "label": f"{pr.repo.split('/')[0]}:main",
+                "ref": "main",
+                "sha": _fake_sha(f"{pr.repo}:base"),
+                "repo": repository,
+            },
             "author_association": "CONTRIBUTOR",
             "auto_merge": None,
             "draft": False,

@@ -9,14 +9,17 @@ hang_next / invalid_json_next replace the normal answer, one per request, in FIF
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import threading
 import time
 import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 from tests.fakes.server import LoopbackServer, RecordedRequest, Response
 
@@ -158,3 +161,50 @@ class FakeOpenAI(LoopbackServer):
     def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> Response:
         kind, code = _ERRORS.get(status, ("server_error" if status >= 500 else "invalid_request_error", None))
         return self._answer({"error": {"message": message, "type": kind, "param": None, "code": code}}, status, headers)
+
+
+class SilentServer:
+    """A model endpoint that accepts connections and never answers (nor reads what it is sent).
+
+    Not an HTTP server at all: the kernel completes the handshake, a thread accepts and holds
+    each connection, and nothing is ever written back. `connections` counts them, one per attempt.
+    """
+
+    def __init__(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._held: list[socket.socket] = []
+        self._thread = threading.Thread(target=self._accept, name="silent-server", daemon=True)
+
+    @property
+    def connections(self) -> int:
+        return len(self._held)
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self._listener.accept()
+            except OSError:  # closed by stop()
+                return
+            self._held.append(connection)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        # shutdown() wakes the accept() blocked in the thread; close() alone may not on Linux.
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
+        self._listener.close()
+        self._thread.join(timeout=5)
+        for connection in self._held:
+            connection.close()
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.stop()

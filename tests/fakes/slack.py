@@ -117,6 +117,7 @@ class FakeSlack(LoopbackServer):
             "conversations.replies": self._replies,
             "conversations.history": self._history,
             "conversations.info": self._info,
+            "conversations.members": self._members,
             "assistant.threads.setStatus": self._set_status,
             "views.publish": self._publish_view,
             "reactions.add": lambda args: {},
@@ -131,6 +132,7 @@ class FakeSlack(LoopbackServer):
             self.channels: set[str] = set()  # when non-empty, any other channel is channel_not_found
             self.not_in_channel: set[str] = set()  # channels the bot is not a member of
             self.channel_info: dict[str, dict[str, Any]] = {}  # channel → overrides for conversations.info
+            self.members: dict[str, list[str]] = {}  # channel → user ids for conversations.members
             self.enforce_pacing = False  # chat.postMessage ≈ 1 message/s/channel (docs.slack.dev rate limits)
             self.min_interval = 1.0
             self.replies_limit = REPLIES_LIMIT
@@ -379,6 +381,16 @@ class FakeSlack(LoopbackServer):
             "is_member": channel not in self.not_in_channel,
         }
         return {"channel": {**info, **self.channel_info.get(channel, {})}}
+
+    def _members(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A channel's member ids, a page at a time; the cursor is the next index, opaque as Slack's."""
+        channel = self._channel(args, "channel")
+        members = self.members.get(channel, [])
+        limit = min(_positive_int(args.get("limit"), 100), 1000)  # Slack: default 100, under 1,000
+        start = _member_index(args.get("cursor"))
+        page, rest = members[start : start + limit], members[start + limit :]
+        next_cursor = base64.b64encode(f"member:{start + limit}".encode()).decode() if rest else ""
+        return {"members": page, "response_metadata": {"next_cursor": next_cursor}}
 
     def _set_status(self, args: dict[str, Any]) -> dict[str, Any]:
         channel = self._channel(args, "channel_id")
@@ -704,3 +716,12 @@ def _cursor_index(cursor: Any, thread: list[dict[str, Any]]) -> int:
         if message["ts"] >= ts:
             return index
     return len(thread)
+
+
+def _member_index(cursor: Any) -> int:
+    if not cursor:
+        return 0
+    try:
+        return int(base64.b64decode(str(cursor), validate=True).decode().removeprefix("member:"))
+    except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
+        raise _Refused("invalid_cursor", str(cursor)) from exc

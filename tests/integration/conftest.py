@@ -49,7 +49,10 @@ def make_services() -> Iterator[ServicesFactory]:
     """Services with quick retries, closed after the test."""
     built: list[Services] = []
 
-    def factory(settings: Settings, *, kv: KV | None = None, now: datetime = NOW) -> Services:
+    # model_timeout covers a card's retries and second request: room for a loaded machine.
+    def factory(
+        settings: Settings, *, kv: KV | None = None, now: datetime = NOW, model_timeout: float = 5.0
+    ) -> Services:
         services = build_services(
             settings,
             kv=kv,
@@ -57,7 +60,7 @@ def make_services() -> Iterator[ServicesFactory]:
             warn=lambda message: None,
             github_retries=2,
             github_backoff=0.01,
-            model_timeout=1.0,
+            model_timeout=model_timeout,
             model_retries=1,
         )
         built.append(services)

@@ -8,6 +8,7 @@ import json
 import threading
 import time
 import urllib.parse
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,33 +96,58 @@ class SlackHarness:
         event = {"type": "app_mention", "channel": channel, "user": HUMAN, "text": f"<@UBOT> {text}", "ts": ts}
         return ts, self.event(event)
 
-    def command(self, text: str, channel: str = DIGEST_CHANNEL) -> tuple[str, requests.Response]:
-        response_url = self.slack.new_response_url()
+    def trigger_id(self) -> str:
+        """A fresh trigger_id: Slack gives every command and every click its own, and the app
+        handles each one once, so two requests sharing one would be a replay."""
+        return f"{next(self._ids)}.{uuid.uuid4().int % 10**12}.{uuid.uuid4().hex[:20]}"
+
+    def command_form(
+        self, text: str, channel: str = DIGEST_CHANNEL, *, user: str = HUMAN, response_url: str | None = None
+    ) -> tuple[str, bytes]:
+        """A slash command's form body, as Slack would sign it, and the id of its response_url."""
+        response_url = response_url or self.slack.new_response_url()
         form = {
             "command": self.services.settings.config.slack.command,
             "text": text,
             "channel_id": channel,
-            "user_id": HUMAN,
+            "user_id": user,
             "team_id": "T0TEST",
             "response_url": response_url,
-            "trigger_id": "1.2.3",
+            "trigger_id": self.trigger_id(),
         }
-        body = urllib.parse.urlencode(form).encode()
-        return response_url.rsplit("/", 1)[-1], self.signed(body, "application/x-www-form-urlencoded")
+        return response_url.rsplit("/", 1)[-1], urllib.parse.urlencode(form).encode()
 
-    def action(self, value: str, channel: str = DIGEST_CHANNEL) -> tuple[str, requests.Response]:
-        response_url = self.slack.new_response_url()
+    def command(self, text: str, channel: str = DIGEST_CHANNEL, **form: Any) -> tuple[str, requests.Response]:
+        hook, body = self.command_form(text, channel, **form)
+        return hook, self.signed(body, "application/x-www-form-urlencoded")
+
+    def action_form(
+        self, value: str, channel: str = DIGEST_CHANNEL, *, user: str = HUMAN, response_url: str | None = None
+    ) -> tuple[str, bytes]:
+        """A click on the Share button as Slack would sign it, and the id of its response_url."""
+        response_url = response_url or self.slack.new_response_url()
         payload = {
             "type": "block_actions",
             "team": {"id": "T0TEST"},
-            "user": {"id": HUMAN},
+            "user": {"id": user},
             "channel": {"id": channel},
             "response_url": response_url,
-            "trigger_id": "1.2.3",
-            "actions": [{"action_id": "share_card", "block_id": "b", "value": value, "type": "button"}],
+            "trigger_id": self.trigger_id(),
+            "actions": [
+                {
+                    "action_id": "share_card",
+                    "block_id": "b",
+                    "value": value,
+                    "type": "button",
+                    "action_ts": f"{time.time():.6f}",
+                }
+            ],
         }
-        body = urllib.parse.urlencode({"payload": json.dumps(payload)}).encode()
-        return response_url.rsplit("/", 1)[-1], self.signed(body, "application/x-www-form-urlencoded")
+        return response_url.rsplit("/", 1)[-1], urllib.parse.urlencode({"payload": json.dumps(payload)}).encode()
+
+    def action(self, value: str, channel: str = DIGEST_CHANNEL, **form: Any) -> tuple[str, requests.Response]:
+        hook, body = self.action_form(value, channel, **form)
+        return hook, self.signed(body, "application/x-www-form-urlencoded")
 
 
 def wait_for(condition: Callable[[], Any], timeout: float = 10.0) -> Any:
@@ -176,8 +202,10 @@ def serve_harness(github: FakeGitHub, model: FakeOpenAI, redis_url: str, config_
                 slack, github, model, services, parts, f"http://127.0.0.1:{server.effective_port}/slack/events"
             )
         finally:
-            server.close()
-            thread.join(timeout=5)
+            # The server closes its sockets in its own thread once its loop has returned; closing
+            # them from here, under its poll(), was an EBADF one run in two.
+            server.stop()
+            thread.join(timeout=10)
             services.close()
 
 

@@ -18,6 +18,8 @@ def test_every_benchmark_scenario_runs(capsys: pytest.CaptureFixture[str]) -> No
         "naive digest",
         "token budget",
         "acks under load",
+        "parsing a question",
+        "messages of 40,000 characters",
         "first visible sign",
         "answer posted",
         "Slack's pace",

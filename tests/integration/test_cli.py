@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
+import time
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from bot import waiting
 from bot.cli import main
 from bot.wiring import EMBEDDED_STORE_NOTE
 from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
+from tests.fakes.llm import FakeOpenAI, SilentServer
+from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import REPO, day
 
 CONTRACT_ITEM_KEYS = {"repo", "number", "url", "title", "author", "merged_at", "card"}
@@ -138,6 +145,111 @@ def test_doctor_reports_each_part(
     assert "secret-value" not in out and "supersecrettoken" not in out
     for name in ("config", "redis", "github", "model", "slack"):
         assert f" {name} " in out
+
+
+PASSWORD = "hunter2-pw"
+
+
+def _with_credentials(url: str) -> str:
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}://robot:{PASSWORD}@{rest}"
+
+
+@pytest.mark.parametrize("variable", ["OPENAI_BASE_URL", "REDIS_URL", "GITHUB_API_URL", "SLACK_API_URL"])
+@pytest.mark.parametrize("reachable", [True, False], ids=["reachable", "unreachable"])
+def test_doctor_never_prints_a_password_in_a_url(
+    env: FakeGitHub,
+    model: FakeOpenAI,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    variable: str,
+    reachable: bool,
+) -> None:
+    with FakeSlack() as slack:
+        urls = {
+            "OPENAI_BASE_URL": f"{model.url}/v1",
+            "REDIS_URL": redis_url,
+            "GITHUB_API_URL": env.url,
+            "SLACK_API_URL": slack.api_url,
+        }
+        for name, url in urls.items():
+            monkeypatch.setenv(name, url)
+        # Both the line of a check that passed and the line of one that failed show the URL.
+        target = urls[variable] if reachable else "http://127.0.0.1:1/v1"
+        if variable == "REDIS_URL" and not reachable:
+            target = "redis://127.0.0.1:1/0"
+        if variable == "SLACK_API_URL" and not reachable:
+            # No port: http.client then reads the password as one and its error quotes it.
+            target = "http://127.0.0.1/api/"
+        monkeypatch.setenv(variable, _with_credentials(target))
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-test")
+        main(["doctor"])
+    out, err = capsys.readouterr()
+    assert PASSWORD not in out + err and "robot" not in out + err
+    assert PASSWORD not in caplog.text  # what the libraries log goes to stderr too
+    assert "://***@" in out  # the URL is still shown, with what identifies it
+
+
+def test_card_from_a_model_that_never_answers_ends_within_model_timeout(
+    env: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    budget = 2.0
+    with open("prdigest.toml", "w", encoding="utf-8") as handle:
+        handle.write(f"[defaults]\nmodel_timeout = {budget}\n")
+    monkeypatch.setenv("PRDIGEST_CONFIG", "prdigest.toml")
+    monkeypatch.setattr(waiting, "NOTICE_AFTER_SECONDS", budget / 4)  # 5 s in real life
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the notice is for terminals only
+    with SilentServer() as silent:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        monkeypatch.setenv("OPENAI_BASE_URL", _with_credentials(f"{silent.url}/v1"))
+        started = time.monotonic()
+        assert main(["card", f"{REPO}#102", "--format", "json"]) == 0
+        elapsed = time.monotonic() - started
+        assert silent.connections == 1  # not retried: the timeout spent the budget
+        host = silent.url.removeprefix("http://")
+    out, err = capsys.readouterr()
+    assert json.loads(out)["card"]["source"] == "heuristic"
+    assert elapsed < 2 * budget + 2  # generous: about one budget, never one per attempt
+    lines = [line.strip() for line in err.splitlines() if line.strip() and EMBEDDED_STORE_NOTE not in line]
+    assert lines == [
+        f"prdigest: waiting for the model at {host} (up to 2 s)…",
+        f"prdigest: the model at {host} gave no card: it is from metadata (--debug says why)",
+    ]
+    assert PASSWORD not in err
+
+
+def test_digest_with_the_model_down_says_so_in_one_line(env: FakeGitHub) -> None:
+    for number in range(103, 106):
+        env.add_pr(REPO, number, title=f"Change {number}", merged_at=day(number - 100))
+    # A port bound but not listening: every connection is refused, as with a stopped server.
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        environ = {
+            **os.environ,
+            "GITHUB_API_URL": env.url,
+            "OPENAI_API_KEY": "sk-test",
+            "OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1",
+            "PRDIGEST_CONFIG": "",
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "digest", REPO, "--date", "2026-08-05"],
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert "5 merged" in done.stdout
+    lines = [line for line in done.stderr.splitlines() if line != f"prdigest: {EMBEDDED_STORE_NOTE}"]
+    assert lines == [
+        f"prdigest: the model at 127.0.0.1:{port} gave no card for 5 of 5 PRs: "
+        "their cards are from metadata (--debug says why)"
+    ]
 
 
 def test_doctor_fails_when_redis_is_away(

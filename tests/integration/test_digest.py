@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from bot.models import Filters, Window
 from bot.store.redis_store import RedisKV
 from tests.conftest import RedisServer
 from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
+from tests.fakes.llm import FakeOpenAI, SilentServer
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 
 WINDOW = Window(day(0), day(24))
@@ -133,21 +134,65 @@ def test_model_failures_are_retried_then_fall_back_to_heuristic(
 ) -> None:
     populate(github, count=1)
     model.responder = lambda request: card_answer()
-    for _ in range(2):  # max_retries=1: two attempts, both fail
+    # Quick failures get their retry (model_retries=1); a 200 that cannot be parsed does not, nor
+    # does a timeout: it has spent the card's whole budget (llm/deadline.py).
+    attempts = 1 if fault in ("invalid-json", "timeout") else 2
+    for _ in range(attempts):
         if fault == "429":
             model.fail_next(429, headers={"retry-after-ms": "1"})
         elif fault == "500":
             model.fail_next(500)
         elif fault == "timeout":
-            model.hang_next(2.0)
+            model.hang_next(5.0)
         else:
             model.invalid_json_next()
-    digest = make_services(settings_for(github, model)).digests.build((REPO,), WINDOW)
+    services = make_services(settings_for(github, model), model_timeout=1.0 if fault == "timeout" else 5.0)
+    digest = services.digests.build((REPO,), WINDOW)
     (item,) = digest.items
     assert item.card.source == "heuristic"
-    expected_calls = 1 if fault == "invalid-json" else 2  # the SDK does not retry a 200 it cannot parse
-    assert model.calls == expected_calls
+    assert model.calls == attempts
     assert any("model could not be reached" in note for note in digest.notes)
+    assert digest.model_failures == 1
+
+
+def test_a_model_that_never_answers_gets_one_attempt_within_the_budget(
+    github: FakeGitHub, make_services: ServicesFactory
+) -> None:
+    populate(github, count=1)
+    budget = 2.0
+    with SilentServer() as silent:
+        settings = settings_for(github, OPENAI_API_KEY="test", OPENAI_BASE_URL=f"{silent.url}/v1")
+        services = make_services(settings, model_timeout=budget)
+        listing = services.source.list_merged(REPO, WINDOW)[0]
+        snapshot = services.cards.snapshot(listing)
+        started = time.monotonic()
+        result = services.cards.card(snapshot, "en")
+        elapsed = time.monotonic() - started
+        # The SDK gave every attempt the whole timeout: (retries + 1) × timeout, plus backoff.
+        assert silent.connections == 1
+    assert result.degraded and result.card.source == "heuristic"
+    assert elapsed < 2 * budget + 1  # a generous bound: about one budget, never two
+
+
+def test_the_second_request_shares_the_cards_budget(
+    github: FakeGitHub, model: FakeOpenAI, make_services: ServicesFactory
+) -> None:
+    populate(github, count=1)
+    budget = 2.0
+
+    def respond(request: dict[str, Any]) -> dict[str, Any]:
+        if len(request["messages"]) > 2:  # the follow-up about an unsupported figure: never answered
+            model.sleep(60)
+        return {**card_answer(), "headline": "Step is 2.5x faster, saves 16 GiB"}
+
+    model.responder = respond
+    services = make_services(settings_for(github, model), model_timeout=budget)
+    started = time.monotonic()
+    (item,) = services.digests.build((REPO,), WINDOW).items
+    elapsed = time.monotonic() - started
+    assert model.calls == 2  # the follow-up timed out with what was left, and was not tried again
+    assert item.card.source == "llm" and "16 GiB" not in item.card.headline
+    assert elapsed < 2 * budget + 1
 
 
 def test_model_recovers_on_retry(github: FakeGitHub, model: FakeOpenAI, make_services: ServicesFactory) -> None:

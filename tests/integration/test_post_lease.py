@@ -10,6 +10,7 @@ from bot.errors import PublishError
 from bot.slack.lease import PostLease
 from bot.store.ledger import PostLedger
 from bot.store.redis_store import RedisKV
+from tests.conftest import RedisServer
 
 
 @pytest.fixture
@@ -46,5 +47,15 @@ def test_a_lost_lease_stops_the_next_post(ledger: PostLedger, redis_url: str) ->
         raw.set("prdigest:v1:lock:post:C1:2026-08-05", b"someone-else")  # it stalled and lost it
         raw.close()
         time.sleep(0.3)
-        with pytest.raises(PublishError, match="another process took over"):
+        with pytest.raises(PublishError, match="the posting lease was lost"):
+            lease.check()
+
+
+def test_a_lease_that_cannot_be_renewed_while_redis_is_away_stops_the_next_post(own_redis: RedisServer) -> None:
+    ledger = PostLedger(RedisKV.from_url(own_redis.url))
+    with PostLease(ledger, "C1", "2026-08-05", ttl=0.3) as lease:
+        assert lease.acquire()
+        own_redis.stop()  # meanwhile another replica may take the lease: this one must not post
+        time.sleep(0.3)  # three heartbeats
+        with pytest.raises(PublishError, match="the posting lease was lost"):
             lease.check()

@@ -7,7 +7,6 @@ The long versions (three server processes, a poster killed mid-thread, 1,000 eve
 from __future__ import annotations
 
 import json
-import logging
 import random
 import re
 import threading
@@ -21,12 +20,11 @@ from bot.models import Filters, Window
 from bot.slack.app import build_slack
 from bot.slack.lease import PostLease
 from bot.wiring import build_services
-from tests.conftest import RedisServer
 from tests.fakes.github import FakeGitHub
 from tests.fakes.llm import FakeOpenAI
 from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
-from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, app_settings, serve_harness, wait_for
+from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, app_settings, serve_harness
 
 WINDOW = Window(day(0), day(24))
 DAY = "2026-08-05"
@@ -110,23 +108,6 @@ def test_a_pr_gone_mid_digest_is_named_and_the_rest_complete(
     assert not gone.card.coverage.files_known
     assert any("#3" in note and "not found" in note for note in digest.notes)
     assert all(item.card.coverage.files_known for item in digest.items if item.listing.number != 3)
-
-
-def test_serve_keeps_answering_while_redis_is_down(
-    github: FakeGitHub, model: FakeOpenAI, own_redis: RedisServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    add_prs(github, 2)
-    model.responder = good_card
-    with serve_harness(github, model, own_redis.url, tmp_path) as harness, caplog.at_level(logging.WARNING):
-        own_redis.stop()
-        ts, response = harness.mention("C0RANDOM01", f"what does {REPO}#1 change?")
-        assert response.status_code == 200
-        wait_for(lambda: any("An answer." in json.dumps(m["blocks"]) for m in harness.slack.thread("C0RANDOM01", ts)))
-        assert any("duplicate Slack deliveries may be answered twice" in record.message for record in caplog.records)
-        own_redis.start()
-        ts, _ = harness.mention("C0RANDOM01", f"what does {REPO}#2 change?")
-        wait_for(lambda: any("An answer." in json.dumps(m["blocks"]) for m in harness.slack.thread("C0RANDOM01", ts)))
-        assert any("Redis is back" in record.message for record in caplog.records)
 
 
 def replica(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path) -> Any:

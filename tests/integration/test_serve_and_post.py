@@ -128,6 +128,42 @@ def test_serve_answers_health_and_signed_events_and_stops_on_sigterm(
     assert b"Traceback" not in err
 
 
+# 192.0.2.0/24 is TEST-NET-1 (RFC 5737): documentation only, never an address of this host.
+NOT_HERE = "192.0.2.1"
+BUSY = "busy"  # stands for the port of a socket the test holds open
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "status", "message"),
+    [
+        (["--host", "127.0.0.1", "--port", BUSY], {}, 1, "cannot serve on 127.0.0.1:{port}: port {port} is in use"),
+        (["--host", NOT_HERE, "--port", "0"], {}, 1, f"cannot serve on {NOT_HERE}:0: {NOT_HERE} is not an address"),
+        (["--host", "127.0.0.1", "--port", "0"], {"REDIS_URL": "rediss//localhost"}, 1, "REDIS_URL is not a Redis URL"),
+        (["--host", "127.0.0.1", "--port", "99999"], {}, 2, "argument --port: '99999' is not a port"),
+    ],
+    ids=["port in use", "address not on this host", "malformed REDIS_URL", "port out of range"],
+)
+def test_serve_mistakes_are_one_line_and_a_non_zero_exit(
+    operator_env: dict[str, str], args: list[str], env: dict[str, str], status: int, message: str
+) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = str(busy.getsockname()[1])
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "serve", "--http", *(port if arg == BUSY else arg for arg in args)],
+            env={**os.environ, **operator_env, **env},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            _out, err = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:  # it serves (on 99999 modulo 65536, say) instead of refusing
+            process.kill()
+            _out, err = process.communicate()
+    lines = err.decode().splitlines()
+    assert (process.returncode, len(lines)) == (status, 1), lines
+    assert lines[0].startswith("prdigest: " + message.format(port=port)), lines
+
+
 def test_scheduler_posts_each_channel_once_a_day(operator_env: dict[str, str], slack: FakeSlack) -> None:
     from bot.wiring import build_services
 

@@ -303,8 +303,9 @@ def test_share_posts_the_same_card_for_everyone(harness: SlackHarness) -> None:
     add_prs(harness, 1)
     harness.model.responder = card_answer
     hook, _ = harness.command(f"{REPO}#1001")
-    wait_for(lambda: harness.slack.responses[hook], timeout=15)
-    share_hook, response = harness.action(f"{REPO}#1001")
+    (card,) = wait_for(lambda: harness.slack.responses[hook], timeout=15)
+    (button,) = [element for block in card["blocks"] if block["type"] == "actions" for element in block["elements"]]
+    share_hook, response = harness.action(button["value"])  # what Slack sends back on the asker's click
     assert response.status_code == 200
     (shared,) = wait_for(lambda: harness.slack.messages(DIGEST_CHANNEL))
     assert "Speeds up path 1001" in all_text(shared)
@@ -348,6 +349,7 @@ def test_app_home_lists_channels_and_last_run(harness: SlackHarness) -> None:
     add_prs(harness, 2)
     harness.model.responder = card_answer
     post_digest(harness)
+    harness.slack.members[DIGEST_CHANNEL] = ["U0HUMAN001"]  # the Home shows a person's own channels
     harness.event({"type": "app_home_opened", "user": "U0HUMAN001", "channel": "D1", "tab": "home"})
     view = wait_for(lambda: harness.slack.home_views.get("U0HUMAN001"))
     text = json.dumps(view)

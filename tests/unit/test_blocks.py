@@ -7,20 +7,35 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.models import Card, CardSource, Coverage, Digest, DigestItem, Language, PRListing, SkippedFile, Verdict, Window
+from bot.models import (
+    Card,
+    CardSource,
+    Coverage,
+    Digest,
+    DigestItem,
+    Language,
+    PRListing,
+    PRRef,
+    SkippedFile,
+    Verdict,
+    Window,
+)
 from bot.render.blocks import (
     SHARE_ACTION,
     HomeRow,
     Message,
+    ShareRequest,
     card_blocks,
     card_message,
     help_message,
     home_view,
     lead_message,
     quiet_message,
+    read_share_value,
     strings,
     text_message,
     thread_messages,
@@ -168,25 +183,40 @@ def test_coverage_names_skipped_files_and_their_reasons() -> None:
 
 def test_a_card_in_chinese_uses_chinese_labels() -> None:
     card = make_card(verdict="read", minutes=8, why=("设计",), caveats=("缺少测试",), language="zh-CN")
-    message = card_message(make_listing(), card, share=True)
+    message = card_message(make_listing(), card, share_for="U0ASKER001")
     (section,) = section_texts(message)
     assert "值得精读（约 8 分钟）" in section and "*看点*" in section and "*注意*" in section
     assert context_texts(message)[0] == "acme/widgets#101 · 作者 alice · 覆盖: 已读 2/2 个文件"
     assert message.blocks[-1]["elements"][0]["text"]["text"] == "分享到频道"
 
 
-def test_share_adds_a_primary_button_that_names_the_pr() -> None:
+def test_share_adds_a_primary_button_that_names_the_pr_and_its_asker() -> None:
     assert [block["type"] for block in card_message(make_listing(), make_card()).blocks] == ["section", "context"]
-    message = card_message(make_listing(repo="vllm-project/vllm", number=51079), make_card(), share=True)
+    message = card_message(make_listing(repo="vllm-project/vllm", number=51079), make_card(), share_for="U0ASKER001")
     (button,) = message.blocks[-1]["elements"]
     assert message.blocks[-1]["type"] == "actions"
     assert button["text"]["text"] == "Share in channel"
-    assert (button["action_id"], button["value"], button["style"]) == (
-        SHARE_ACTION,
-        "vllm-project/vllm#51079",
-        "primary",
-    )
+    assert (button["action_id"], button["style"]) == (SHARE_ACTION, "primary")
+    assert read_share_value(button["value"]) == ShareRequest(PRRef("vllm-project/vllm", 51079), "U0ASKER001")
     assert_valid(message)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "vllm-project/vllm#51079",  # what the button held before it named its asker
+        '{"pr": "vllm-project/vllm#51079"}',
+        '{"pr": "vllm-project/vllm#51079", "by": ""}',
+        '{"pr": "vllm-project/vllm#51079", "by": 5}',
+        '{"pr": "not a ref", "by": "U1"}',
+        '["vllm-project/vllm#51079", "U1"]',
+        "[" * 5000,
+        "",
+        '{"pr": "a/b#1", "by": "' + "U" * 2000 + '"}',
+    ],
+)
+def test_a_share_value_we_did_not_write_stands_for_nothing(value: str) -> None:
+    assert read_share_value(value) is None
 
 
 def test_a_card_message_falls_back_to_verdict_pr_and_headline() -> None:
@@ -197,7 +227,7 @@ def test_a_card_message_falls_back_to_verdict_pr_and_headline() -> None:
 def test_huge_points_are_clipped_so_every_group_still_shows() -> None:
     point = "x" * 270 + " & <b> end"
     card = make_card(verdict="read", why=(point,) * 3, caveats=(point,) * 3, watch=(point,) * 2, headline="h" * 120)
-    message = card_message(make_listing(), card, share=True)
+    message = card_message(make_listing(), card, share_for="U0ASKER001")
     assert_valid(message)
     (section,) = section_texts(message)
     assert section.count("\n• ") == 8
@@ -206,7 +236,7 @@ def test_huge_points_are_clipped_so_every_group_still_shows() -> None:
 
 def test_points_far_over_the_section_limit_are_clipped() -> None:
     card = make_card(why=("<!here> " * 2000,) * 3, caveats=("y" * 5000,), headline="&" * 5000)
-    message = card_message(make_listing(title="<" * 5000, author=">" * 5000), card, share=True)
+    message = card_message(make_listing(title="<" * 5000, author=">" * 5000), card, share_for="U0ASKER001")
     assert_valid(message)
     assert "*Caveats*" in section_texts(message)[0]
 
@@ -226,7 +256,7 @@ def test_titles_authors_headlines_points_and_notes_cannot_ping_or_link() -> None
     messages = [
         lead_message(digest),
         *thread_messages(digest),
-        card_message(item.listing, item.card, share=True),
+        card_message(item.listing, item.card, share_for="U0ASKER001"),
         quiet_message(make_digest([], total=3, notes=(HOSTILE,))),
     ]
     for message in messages:
@@ -435,4 +465,4 @@ def test_any_text_gives_valid_messages_with_nothing_unescaped(digest: Digest) ->
     for message in thread_messages(digest):
         assert_valid(message)
     for item in digest.items:
-        assert_valid(card_message(item.listing, item.card, share=True))
+        assert_valid(card_message(item.listing, item.card, share_for="U0ASKER001"))

@@ -149,3 +149,16 @@ def test_any_answer_becomes_bounded_mrkdwn_with_only_our_links(answer: str, path
     text = answer_text(answer, PR_URL, paths)
     assert len(text) <= MAX_ANSWER_CHARS
     assert_nothing_unescaped(text)
+
+
+@pytest.mark.parametrize("unit", ["[a](", "**a", "[", "(", "** "])
+def test_markdown_conversion_of_a_long_unclosed_pattern_keeps_the_text(unit: str) -> None:
+    # Linear patterns: 40,000 repeats of an opening that never closes (quadratic before).
+    text = answer_text(unit * 40_000, None, ())
+    assert 0 < len(text) <= MAX_ANSWER_CHARS
+    assert text.strip("[]()* a…") == ""
+
+
+def test_a_heading_with_a_long_run_of_spaces_loses_only_its_closing_marks() -> None:
+    assert answer_text("# a" + " " * 1_000 + "b ##", None, ()) == "*a" + " " * 1_000 + "b*"
+    assert answer_text("# a" + " " * 40_000 + "b ##", None, ()).startswith("*a")

@@ -20,6 +20,7 @@ def test_checked_in_example_config_is_valid() -> None:
     settings = load_settings({"PRDIGEST_CONFIG": str(REPO_ROOT / "config" / "prdigest.toml")})
     assert settings.config.channels[0].repos == ("vllm-project/vllm",)
     assert settings.defaults.token_budget == 12000
+    assert settings.defaults.model_timeout == 120
 
 
 def test_unknown_key_is_named_with_the_file(tmp_path: Path) -> None:
@@ -51,6 +52,21 @@ def test_bad_values_name_the_key(tmp_path: Path, text: str, expected: str) -> No
     assert str(error.value).startswith(path)
 
 
+@pytest.mark.parametrize("value", ["0", "-5", '"120"', '"2m"', "true", "nan", "inf", "3601", "[120]"])
+def test_model_timeout_must_be_a_positive_number_of_seconds(tmp_path: Path, value: str) -> None:
+    path = write(tmp_path, f"[defaults]\nmodel_timeout = {value}\n")
+    with pytest.raises(ConfigError) as error:
+        load_settings({"PRDIGEST_CONFIG": path})
+    assert str(error.value).startswith(f"{path}: defaults.model_timeout: ")
+    assert "is not a number of seconds" in str(error.value)
+
+
+def test_model_timeout_defaults_to_two_minutes_and_takes_fractions(tmp_path: Path) -> None:
+    assert load_settings({}).defaults.model_timeout == 120
+    path = write(tmp_path, "[defaults]\nmodel_timeout = 2.5\n")
+    assert load_settings({"PRDIGEST_CONFIG": path}).defaults.model_timeout == 2.5
+
+
 def test_invalid_toml_is_reported(tmp_path: Path) -> None:
     path = write(tmp_path, "[defaults\n")
     with pytest.raises(ConfigError, match="not valid TOML"):
@@ -78,3 +94,29 @@ def test_durations() -> None:
     for bad in ("0h", "h", "24", "1w", "-1d"):
         with pytest.raises(ValueError, match="is not a duration"):
             parse_duration(bad)
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("rediss//:hunter2@localhost", "REDIS_URL is not a Redis URL"),
+        ("localhost:6379", "REDIS_URL is not a Redis URL"),
+        ("http://:hunter2@localhost:6379", "REDIS_URL is not a Redis URL"),
+        ("redis://:hunter2@localhost:99999/0", "REDIS_URL has a port that is not a number"),
+        ("redis://:hunter2@localhost:six/0", "REDIS_URL has a port that is not a number"),
+        ("redis://:hunter2@[::1:6379", "REDIS_URL has a host that cannot be read"),
+        ("unix://", "REDIS_URL names no socket"),
+    ],
+)
+def test_a_malformed_redis_url_is_named_without_its_password(url: str, message: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        load_settings({"REDIS_URL": url})
+    assert str(error.value).startswith(message)
+    assert "hunter2" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "url", ["redis://localhost:6379/0", "rediss://:secret@cache.internal", "unix:///run/redis.sock"]
+)
+def test_redis_urls_redis_py_reads_are_accepted(url: str) -> None:
+    assert load_settings({"REDIS_URL": url}).redis_url == url

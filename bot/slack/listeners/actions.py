@@ -1,4 +1,9 @@
-"""The "Share in channel" button under a /pr card: the same card, posted for everyone."""
+"""The "Share in channel" button under a /pr card: the same card, posted for everyone.
+
+Only the person who ran /pr may share: the button's value names them (render/blocks.py
+`share_value`) and Slack signs the clicker's id beside it. Each click is handled once
+(slack/guards.py), so a replayed payload posts nothing more.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,11 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.errors import PrdigestError
-from bot.render.blocks import SHARE_ACTION, card_message
+from bot.errors import PrdigestError, StoreError
+from bot.render.blocks import SHARE_ACTION, card_message, read_share_value
 from bot.render.replies import say
-from bot.services.refs import parse_ref
 from bot.slack.deps import SlackDeps
+from bot.slack.guards import first_time
 
 log = logging.getLogger(__name__)
 
@@ -32,15 +37,35 @@ def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], client
         log.exception("sharing a card failed")
 
 
+def _id(value: object) -> str:
+    """The id of a payload's `channel` or `user` object ("" when it has none)."""
+    found = value.get("id") if isinstance(value, dict) else None
+    return found if isinstance(found, str) else ""
+
+
 def _post_shared(
     deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], client: WebClient, respond: Respond
 ) -> None:
-    channel = (body.get("channel") or {}).get("id", "")
+    channel = _id(body.get("channel"))
     language = deps.directory.language(channel)
     try:
-        ref = parse_ref(str(action.get("value", "")))
-    except PrdigestError:
+        if not first_time(deps.threads, body):
+            # Slack sends a click once: this is a replay of a signed payload.
+            log.warning("a Share click seen before in %s; not shared again", channel)
+            return
+    except StoreError:
+        # Without Redis a replay cannot be told from a first click: share nothing.
+        respond(text=say(language, "try_later"), replace_original=False, response_type="ephemeral")
+        return
+    request = read_share_value(str(action.get("value", "")))
+    if request is None:
         return  # not a value we wrote: nothing to share
+    if _id(body.get("user")) != request.requester:
+        # Someone else's click (the button reached them in a message they could see): only the
+        # person the card was made for decides to post it for everyone.
+        respond(text=say(language, "share_not_yours"), replace_original=False, response_type="ephemeral")
+        return
+    ref = request.ref
     if ref.repo.lower() not in deps.access.allowed(channel):
         respond(text=say(language, "not_allowed", repo=ref.repo), replace_original=False)
         return

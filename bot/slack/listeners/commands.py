@@ -1,7 +1,8 @@
 """The slash command (`/pr` by default): a PR's card, to the asker only, with a Share button.
 
 Only parsing happens before ack(); the card follows through the response_url from the work
-pool, so Slack's 3 seconds are never spent on GitHub or the model.
+pool, so Slack's 3 seconds are never spent on GitHub, the model or Redis. A command payload is
+answered once (slack/guards.py): a replay of it is acknowledged and gets nothing more.
 """
 
 from __future__ import annotations
@@ -11,36 +12,52 @@ from typing import Any
 
 from slack_bolt import Ack, App, Respond
 
-from bot.errors import NotFound, PrdigestError, SourceError
+from bot.errors import NotFound, PrdigestError, SourceError, StoreError
 from bot.models import Language, PRRef
 from bot.render.blocks import Message, card_message, help_message, text_message
 from bot.render.mrkdwn import escape
 from bot.render.replies import say
-from bot.services.refs import parse_ref
+from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref
 from bot.slack.deps import SlackDeps
+from bot.slack.guards import first_time
 
 log = logging.getLogger(__name__)
 
 
-def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language) -> Message:
+def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: str) -> Message:
     if ref.repo.lower() not in deps.access.allowed(channel):
         return text_message(say(language, "not_allowed", repo=ref.repo))
     try:
         snapshot = deps.cards.snapshot_by_ref(ref)
         card = deps.cards.card(snapshot, language).card
-        return card_message(snapshot.listing, card, share=True)
+        # The card is shown to `user` alone, and its Share button works for them alone.
+        return card_message(snapshot.listing, card, share_for=user or None)
     except NotFound:
         return text_message(say(language, "not_found", ref=str(ref)))
     except SourceError:
         return text_message(say(language, "unavailable", ref=str(ref)))
 
 
-def _answer(deps: SlackDeps, ref: PRRef, channel: str, language: Language, respond: Respond) -> None:
+def _answer(deps: SlackDeps, command: dict[str, Any], ref: PRRef, language: Language, respond: Respond) -> None:
     try:
-        message = _card(deps, ref, channel, language)
+        if not first_time(deps.threads, command):
+            # Slack never sends a command twice: this is a replay of a signed request.
+            log.warning("/pr %s: a command payload seen before; not answered again", ref)
+            return
+    except StoreError:
+        # Without Redis a replay cannot be told from a first request: answer nothing but this.
+        _respond(respond, text_message(say(language, "try_later")), ref)
+        return
+    channel, user = str(command.get("channel_id", "")), str(command.get("user_id", ""))
+    try:
+        message = _card(deps, ref, channel, language, user)
     except Exception:
         log.exception("/pr %s failed", ref)
         message = text_message(say(language, "failed"))
+    _respond(respond, message, ref)
+
+
+def _respond(respond: Respond, message: Message, ref: PRRef) -> None:
     try:
         respond(text=message.text, blocks=list(message.blocks), replace_original=True, response_type="ephemeral")
     except Exception:
@@ -53,6 +70,9 @@ def register(app: App, deps: SlackDeps) -> None:
         text = (command.get("text") or "").strip()
         channel = command.get("channel_id", "")
         language = deps.directory.language(channel)
+        if len(text) > MAX_MESSAGE_CHARS:  # never parsed: the ack tells the asker alone
+            ack(text=say(language, "too_long", limit=f"{MAX_MESSAGE_CHARS:,}"))
+            return
         if not text or text.lower() in ("help", "?"):
             help_ = help_message(deps.command, language)
             ack(text=help_.text, blocks=list(help_.blocks))
@@ -63,4 +83,4 @@ def register(app: App, deps: SlackDeps) -> None:
             ack(text=escape(str(exc)))
             return
         ack(text=say(language, "thinking"))
-        deps.work.submit(_answer, deps, ref, channel, language, respond)
+        deps.work.submit(_answer, deps, command, ref, language, respond)

@@ -1,4 +1,10 @@
-"""App Home: the channels this workspace follows, their schedule and their last digest run."""
+"""App Home: the configured channels the person is in, their schedule and their last digest run.
+
+A person sees only the channels they are a member of, and of each only the repositories that
+channel may show (slack/access.py): a guest from another organisation learns nothing about
+channels they are not in, nor the name of a private repository. A failure text that names a
+repository not shown is left out; its count stays.
+"""
 
 from __future__ import annotations
 
@@ -14,16 +20,22 @@ from bot.slack.deps import SlackDeps
 log = logging.getLogger(__name__)
 
 
-def home_rows(deps: SlackDeps) -> list[HomeRow]:
+def home_rows(deps: SlackDeps, client: WebClient, user: str) -> list[HomeRow]:
     rows = []
     for plan in deps.directory.plans:
+        if not deps.members.is_member(client, plan.id, user):
+            continue
+        shown = tuple(repo for repo in plan.repos if deps.access.may_post(plan.id, repo))
+        hidden = [repo.lower() for repo in plan.repos if repo not in shown]
         run = deps.ledger.last_run(plan.id)
         last = None
         if run is not None:
-            failed = f", {len(run.failures)} problem(s): {run.failures[0]}" if run.failures else ""
+            told = [text for text in run.failures if not any(repo in text.lower() for repo in hidden)]
+            failed = f", {len(run.failures)} problem(s)" if run.failures else ""
+            failed += f": {told[0]}" if told else ""
             last = f"{run.day}: {run.prs} PRs, {run.posted_messages} messages, at {run.finished_at:%H:%M} UTC{failed}"
         schedule = f"{plan.post_at:%H:%M} {plan.timezone.key}, window {plan.window}"
-        rows.append(HomeRow(plan.id, plan.repos, schedule, plan.language, last))
+        rows.append(HomeRow(plan.id, shown, schedule, plan.language, last))
     return rows
 
 
@@ -38,6 +50,7 @@ def register(app: App, deps: SlackDeps) -> None:
 
 def _publish(deps: SlackDeps, client: WebClient, user: str) -> None:
     try:
-        client.views_publish(user_id=user, view=home_view(home_rows(deps)))
+        view = home_view(home_rows(deps, client, user), configured=bool(deps.directory.plans))
+        client.views_publish(user_id=user, view=view)
     except Exception:
         log.exception("publishing the App Home failed")

@@ -8,44 +8,57 @@ the asker sees something within a second; the answer replaces it.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 from slack_bolt import App
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.errors import StoreError
 from bot.render.blocks import text_message
 from bot.render.replies import failure_message, reply_message, say, thinking_message
-from bot.services.questions import find_refs
+from bot.services.qa import nothing_visible, visible_part
+from bot.services.questions import find_refs, strip_mentions
+from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.deps import SlackDeps
 
 log = logging.getLogger(__name__)
 
 # Message subtypes that are people writing; edits, joins and bot posts are not questions.
 _ANSWERED_SUBTYPES = {None, "thread_broadcast", "file_share"}
-_MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 
 
 def _first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any]) -> bool:
-    """Slack retries deliveries and sends a mention twice (app_mention and message): answer once."""
+    """Slack retries deliveries and sends a mention twice (app_mention and message): answer once.
+
+    Without Redis nobody can tell a retry from a first delivery: nothing is answered rather than
+    some questions twice (the outage is logged once, by the store).
+    """
     event_id = body.get("event_id")
-    if event_id and not deps.threads.first_delivery(f"event:{event_id}"):
+    try:
+        if event_id and not deps.threads.first_delivery(f"event:{event_id}"):
+            return False
+        return deps.threads.first_delivery(f"message:{event.get('channel')}:{event.get('ts')}")
+    except StoreError:
         return False
-    return deps.threads.first_delivery(f"message:{event.get('channel')}:{event.get('ts')}")
 
 
 def _answer(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool) -> None:
     channel = event["channel"]
     language = deps.directory.language(channel)
     text = event.get("text")
-    question = _MENTION.sub("", text if isinstance(text, str) else "").strip()
+    question = strip_mentions(text if isinstance(text, str) else "")
     allowed = deps.access.allowed(channel)
     default_repo = deps.directory.default_repo(channel)
     refused = next((ref for ref in find_refs(question, default_repo) if ref.repo.lower() not in allowed), None)
-    if refused is not None:
+    digest = deps.threads.digest(channel, thread_ts)
+    # A digest none of whose repositories this channel may see now (e.g. a private one in a
+    # channel since shared with another organisation) is refused the same way.
+    hidden_digest = digest is not None and nothing_visible(visible_part(digest, allowed))
+    if refused is not None or hidden_digest:
         # Told to the asker alone, naming only what they typed: nothing of the PR leaks.
-        refusal = text_message(say(language, "not_allowed", repo=refused.repo))
+        words = say(language, "not_allowed", repo=refused.repo) if refused else say(language, "digest_not_allowed")
+        refusal = text_message(words)
         client.chat_postEphemeral(
             channel=channel,
             user=event.get("user", ""),
@@ -54,7 +67,6 @@ def _answer(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts
             blocks=list(refusal.blocks),
         )
         return
-    digest = deps.threads.digest(channel, thread_ts)
     placeholder = client.chat_postMessage(channel=channel, thread_ts=thread_ts, **_payload(thinking_message(language)))
     try:
         if digest is not None:
@@ -97,8 +109,30 @@ def _answerable(event: dict[str, Any]) -> bool:
 
 def _reply_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool) -> None:
     try:
-        _answer(deps, client, event, thread_ts, mention=mention)
+        if _too_long(event):
+            _refuse_too_long(deps, client, event, thread_ts)
+        else:
+            _answer(deps, client, event, thread_ts, mention=mention)
     except SlackApiError as exc:
         log.warning("could not reply in %s: %s", event.get("channel"), exc.response.get("error"))
     except Exception:
         log.exception("answering in %s failed", event.get("channel"))
+
+
+def _too_long(event: dict[str, Any]) -> bool:
+    """Longer than Slack lets anyone write (MAX_MESSAGE_CHARS): not from a person, and never parsed."""
+    text = event.get("text")
+    return isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS
+
+
+def _refuse_too_long(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str) -> None:
+    # Ephemeral, to the asker alone: nobody else needs to see it, and a public reply to every
+    # over-long message would let anyone make the bot post in a channel.
+    refusal = text_message(say(deps.directory.language(event["channel"]), "too_long", limit=f"{MAX_MESSAGE_CHARS:,}"))
+    client.chat_postEphemeral(
+        channel=event["channel"],
+        user=event.get("user", ""),
+        thread_ts=thread_ts,
+        text=refusal.text,
+        blocks=list(refusal.blocks),
+    )

@@ -1,0 +1,54 @@
+"""URLs as they may be shown to a person or written to a log: without the credentials in them.
+
+Service URLs from the environment often carry a secret: `redis://:password@host:6379/0`,
+`http://user:pass@proxy/v1`, `https://TOKEN@ghe.example.com/api/v3`, `redis://host?password=…`.
+Everything that prints such a URL (doctor, error lines, "waiting for …" notes) goes through
+here, so none of them has to remember what a URL may hide.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+MASK = "***"
+# Everything up to the last "@" (user, password, a token used as a user name). Not only the
+# authority's: a password typed raw may hold "/" or "#", which would end the authority early and
+# leave the rest of it showing. Service URLs have no "@" elsewhere, so this masks no more than
+# it must in practice. Anchored, with one greedy run, so it takes linear time on any input; the
+# scheme is optional because a URL typed without one ("user:pw@host") hides a password as well.
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://)?.*@", re.DOTALL)
+# Query parameters whose value is a secret (redis-py reads `?password=`, proxies take `?token=`,
+# signed URLs `?sig=`); matched as parts of the name, case-insensitively.
+_SECRET_NAMES = ("pass", "pwd", "token", "key", "secret", "auth", "sig", "cred")
+
+
+def redact_url(url: str) -> str:
+    """`url` with its user name, password and secret-looking query values replaced by ***."""
+    text = _USERINFO.sub(lambda match: f"{match.group(1) or ''}{MASK}@", url, count=1)
+    head, question, rest = text.partition("?")
+    if not question:
+        return text
+    query, hash_mark, fragment = rest.partition("#")
+    return f"{head}?{'&'.join(_redact_param(param) for param in query.split('&'))}{hash_mark}{fragment}"
+
+
+def _redact_param(param: str) -> str:
+    name, equals, value = param.partition("=")
+    if equals and value and any(word in name.lower() for word in _SECRET_NAMES):
+        return f"{name}={MASK}"
+    return param
+
+
+def url_host(url: str) -> str:
+    """The host (and port) a URL points at, for "waiting for the model at HOST": nothing else."""
+    shown = redact_url(url)  # parsed only once redacted: a raw "/" in a password would pass for a port
+    try:
+        parts = urlsplit(shown)
+        host, port = parts.hostname, parts.port
+    except ValueError:  # "http://[::1" or a port that is not a number
+        return shown
+    if not host:
+        return shown
+    named = f"[{host}]" if ":" in host else host
+    return f"{named}:{port}" if port is not None else named

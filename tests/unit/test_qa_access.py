@@ -1,0 +1,108 @@
+"""QAService applies the rule of `/pr` before reading a digest thread: what a channel may not
+see never reaches a choice list, the model, or the history sent with a follow-up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.models import Card, Coverage, DigestItem, DigestThread, Language, PRSnapshot, Turn
+from bot.services.qa import QAService, visible_part, visible_turns
+from bot.store.memory import MemoryKV
+from bot.store.threads import ThreadStore
+from tests.unit.builders import make_listing
+
+PUBLIC, PRIVATE = "acme/public", "acme/secret"
+ALLOWED = frozenset({PUBLIC})
+CARD = Card("A change", "skim", 3, (), (), (), "llm", Coverage(1, 1))
+
+
+@dataclass
+class RecordingAnswerer:
+    """Records what each digest-wide question was asked with."""
+
+    asked: list[tuple[tuple[DigestItem, ...], dict[str, tuple[str, ...]], list[Turn]]] = field(default_factory=list)
+
+    def answer_pr(
+        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+    ) -> str:
+        raise AssertionError("no PR is asked about here")
+
+    def answer_digest(
+        self,
+        items: tuple[DigestItem, ...],
+        paths: dict[str, tuple[str, ...]],
+        question: str,
+        history: list[Turn],
+        language: Language,
+    ) -> str:
+        self.asked.append((items, paths, history))
+        return "One of them does."
+
+
+def item(repo: str, number: int, title: str, path: str) -> DigestItem:
+    return DigestItem(make_listing(repo=repo, number=number, title=title), CARD, size=10, paths=(path,))
+
+
+THREAD = DigestThread(
+    "C1",
+    "1.0",
+    "2026-08-05",
+    (PUBLIC, PRIVATE),
+    "en",
+    (
+        item(PUBLIC, 1, "Billing meter", "billing/meter.py"),
+        item(PUBLIC, 2, "Billing export", "billing/export.py"),
+        item(PRIVATE, 7, "Move billing invoices", "billing/invoices.py"),
+        item(PRIVATE, 8, "Retry billing charges", "billing/charges.py"),
+    ),
+)
+
+
+def qa_with(history: list[Turn]) -> tuple[QAService, RecordingAnswerer]:
+    threads = ThreadStore(MemoryKV())
+    for turn in history:
+        threads.add_turn("C1", "1.0", turn)
+    answerer = RecordingAnswerer()
+    return QAService(None, threads, answerer), answerer  # type: ignore[arg-type]  # no card is read
+
+
+def test_the_visible_part_of_a_digest_holds_only_allowed_repositories() -> None:
+    visible = visible_part(THREAD, ALLOWED)
+    assert visible.repos == (PUBLIC,)
+    assert [i.listing.number for i in visible.items] == [1, 2]
+    assert visible_part(THREAD, frozenset({PUBLIC, PRIVATE})) == THREAD
+
+
+def test_a_digest_wide_question_sends_neither_hidden_items_nor_earlier_turns_that_may_name_them() -> None:
+    earlier = [
+        Turn("user", "which of these touch billing?"),
+        Turn("bot", "See `billing/invoices.py` in Move billing invoices."),  # before the channel was shared
+        Turn("user", "and #7?", f"{PRIVATE}#7"),
+    ]
+    qa, answerer = qa_with(earlier)
+    reply = qa.in_digest_thread(THREAD, "which of these should I read today?", ALLOWED, "en")
+    assert reply.kind == "digest_answer"
+    ((items, paths, history),) = answerer.asked
+    assert [i.listing.repo for i in items] == [PUBLIC, PUBLIC]
+    assert list(paths) == [f"{PUBLIC}#1", f"{PUBLIC}#2"]
+    assert history == []
+
+
+def test_several_fitting_prs_are_chosen_among_the_allowed_ones_only() -> None:
+    qa, _ = qa_with([])
+    reply = qa.in_digest_thread(THREAD, "tell me about the billing one", ALLOWED, "en")
+    assert reply.kind == "choose"
+    assert [(choice.repo, choice.number) for choice in reply.choices] == [(PUBLIC, 1), (PUBLIC, 2)]
+
+
+def test_nothing_of_a_digest_whose_repositories_are_all_hidden_is_answered() -> None:
+    qa, answerer = qa_with([])
+    reply = qa.in_digest_thread(THREAD, "which of these touch billing?", frozenset(), "en")
+    assert (reply.kind, reply.ref) == ("not_allowed", None)
+    assert answerer.asked == []
+
+
+def test_earlier_turns_about_a_hidden_repository_are_not_followed_up() -> None:
+    history = [Turn("user", "what about #7?", f"{PRIVATE}#7"), Turn("user", "and #1?", f"{PUBLIC}#1")]
+    assert visible_turns(history, ALLOWED, hidden=False) == history[1:]
+    assert visible_turns([Turn("bot", "digest-wide")], ALLOWED, hidden=True) == []
