@@ -44,7 +44,7 @@ check: lint types test
 bench: setup redis-server
 	$(BIN)/python -m bench
 
-# Faults, replicas and load, as an outcome table (under 10 minutes; see docs/reliability.md).
+# Faults, replicas and load, as an outcome table (about 20 minutes; see docs/reliability.md).
 soak: setup redis-server
 	$(BIN)/python -m soak
 

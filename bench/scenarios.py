@@ -4,7 +4,6 @@ serve the real app on loopback and drive it with signed requests."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import os
@@ -14,6 +13,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -239,7 +239,6 @@ class Served:
         self.thread.start()
         self.signer = SignatureVerifier(SECRET)
         self._local = threading.local()
-        self._triggers = itertools.count(1)
 
     def close(self) -> None:
         self.server.stop()  # the server closes its sockets in its own thread, after its loop
@@ -266,7 +265,7 @@ class Served:
             "user_id": "U0BENCH",
             "response_url": response_url,
             # Slack gives every command its own trigger_id; a repeated one is a replay, not answered.
-            "trigger_id": f"T{next(self._triggers)}.bench",
+            "trigger_id": f"T{uuid.uuid4().hex}.bench",
         }
         return self.post(urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded")
 

@@ -576,7 +576,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs of the flaky-model scenario (default %(default)s)")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    post_at = datetime.now(UTC).strftime("%H:%M")  # due at once for every replica's scheduler
+    now = datetime.now(UTC)
+    # The replica rows post "today's" digest at the start time: past midnight UTC it would be due
+    # only tomorrow, and they would time out with nothing posted.
+    if now.date() != (now + timedelta(minutes=25)).date():
+        print("soak: start it at least 25 minutes before midnight UTC (its post_at is the start time)")
+        return 2
+    post_at = now.strftime("%H:%M")  # due at once for every replica's scheduler
     latencies = Latencies(model=0.3, github=0.01, slack=0.01)
     outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="prdigest-soak-") as tmp:
