@@ -33,13 +33,14 @@ _TURN = TypeAdapter(Turn)
 class ThreadStore:
     def __init__(self, kv: KV) -> None:
         self.kv = kv
+        self._strict = kv.strict()
 
     def first_delivery(self, delivery_id: str) -> bool:
         """True the first time an id is seen, by any replica; False for a retry or a twin.
 
         Raises StoreError when Redis cannot be reached.
         """
-        return self.kv.strict().set_nx(f"seen:{delivery_id}", b"1", SEEN_TTL_MS)
+        return self._strict.set_nx(f"seen:{delivery_id}", b"1", SEEN_TTL_MS)
 
     def save_digest(self, thread: DigestThread) -> None:
         self.kv.set(f"digest:{thread.channel}:{thread.thread_ts}", _THREAD.dump_json(thread), THREAD_TTL)
