@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import ClassVar, Literal
 
 Verdict = Literal["skip", "skim", "read"]
 Language = Literal["en", "zh-CN"]
@@ -267,3 +267,109 @@ class DigestRun:
     prs: int
     posted_messages: int
     failures: tuple[str, ...] = ()
+
+
+# -- what a question gets back: one small value per kind (services decide, render words) ------
+
+RuleKind = Literal["repo", "window", "author", "labels_include", "labels_exclude", "paths"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule's verdict on one PR: which rule, whether it let the PR through, and the detail."""
+
+    kind: RuleKind
+    kept: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class PRAnswer:
+    """The model's answer about one PR."""
+
+    about: PRListing
+    answer: str
+    card: Card
+    paths: tuple[str, ...]
+    kind: ClassVar[str] = "answer"
+
+
+@dataclass(frozen=True)
+class DigestAnswer:
+    """The model's answer about the whole digest."""
+
+    answer: str
+    kind: ClassVar[str] = "digest_answer"
+
+
+@dataclass(frozen=True)
+class DigestMatches:
+    """No model answer: the digest's PRs whose title, headline or files match the question."""
+
+    choices: tuple[PRListing, ...]
+    model_failed: bool
+    kind: ClassVar[str] = "digest_matches"
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Several PRs fit: the asker picks one."""
+
+    choices: tuple[PRListing, ...]
+    kind: ClassVar[str] = "choose"
+
+
+@dataclass(frozen=True)
+class CardReply:
+    """No model, or it failed: the PR's card stands in for an answer."""
+
+    about: PRListing
+    card: Card
+    paths: tuple[str, ...]
+    model_failed: bool = False
+    kind: ClassVar[str] = "card"
+
+
+@dataclass(frozen=True)
+class NotAllowed:
+    """The PR's repository (`ref`), or the whole digest (`ref` None), is not for this channel."""
+
+    ref: PRRef | None
+    kind: ClassVar[str] = "not_allowed"
+
+
+@dataclass(frozen=True)
+class PRNotFound:
+    ref: PRRef
+    kind: ClassVar[str] = "not_found"
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """GitHub could not be read."""
+
+    ref: PRRef
+    kind: ClassVar[str] = "unavailable"
+
+
+@dataclass(frozen=True)
+class Help:
+    """No PR in the question."""
+
+    kind: ClassVar[str] = "help"
+
+
+@dataclass(frozen=True)
+class Why:
+    """Which of the channel's rules brought a PR into the digest or left it out."""
+
+    about: PRListing
+    rules: tuple[Rule, ...]
+    included: bool
+    window: Window | None
+    kind: ClassVar[str] = "why"
+
+
+Reply = (
+    PRAnswer | DigestAnswer | DigestMatches | Choose | CardReply | NotAllowed | PRNotFound | Unavailable | Help | Why
+)

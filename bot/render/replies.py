@@ -7,12 +7,27 @@ block builders; links are built only from GitHub's own URLs.
 from __future__ import annotations
 
 from datetime import UTC
+from typing import assert_never
 
-from bot.models import Language, PRListing, Window
+from bot.models import (
+    CardReply,
+    Choose,
+    DigestAnswer,
+    DigestMatches,
+    Help,
+    Language,
+    NotAllowed,
+    PRAnswer,
+    PRListing,
+    PRNotFound,
+    Reply,
+    Rule,
+    Unavailable,
+    Why,
+    Window,
+)
 from bot.render.blocks import Message, card_message, help_message, text_message, title_text
 from bot.render.mrkdwn import answer_text, escape, link
-from bot.services.filters import Rule
-from bot.services.qa import Reply
 
 _WORDS = {
     "en": {
@@ -103,8 +118,7 @@ def _rule_line(rule: Rule, window: Window | None, language: Language) -> str:
     return say(language, name, detail=rule.detail, window=span)
 
 
-def why_message(reply: Reply, language: Language) -> Message:
-    assert reply.about is not None
+def why_message(reply: Why, language: Language) -> Message:
     pr = link(reply.about.url, f"#{reply.about.number}")
     header = _WORDS[language]["why_in" if reply.included else "why_out"].format(link=pr)
     window = None
@@ -115,33 +129,34 @@ def why_message(reply: Reply, language: Language) -> Message:
 
 
 def reply_message(reply: Reply, language: Language, command: str) -> Message:
-    if reply.kind == "why" and reply.about is not None:
-        return why_message(reply, language)
-    if reply.kind in ("answer", "digest_answer"):
-        pr_url = reply.about.url if reply.about else None
-        body = answer_text(reply.answer, pr_url, reply.paths)
-        if reply.about is not None:
-            header = _WORDS[language]["about"].format(link=link(reply.about.url, f"#{reply.about.number}"))
-            body = f"{header}\n{body}"
-        return text_message(body)
-    if reply.kind == "card" and reply.about is not None and reply.card is not None:
-        intro = say(language, "model_failed" if reply.model_failed else "no_model")
-        return card_message(reply.about, reply.card, intro=intro)
-    if reply.kind == "choose":
-        lines = [say(language, "choose"), *(_listing_line(listing) for listing in reply.choices)]
-        return text_message("\n".join(lines))
-    if reply.kind == "digest_matches":
-        if not reply.choices:
-            return text_message(say(language, "digest_none"))
-        lines = [say(language, "digest_matches"), *(_listing_line(listing) for listing in reply.choices)]
-        return text_message("\n".join(lines))
-    if reply.kind == "not_allowed" and reply.ref is not None:
-        return text_message(say(language, "not_allowed", repo=reply.ref.repo))
-    if reply.kind == "not_allowed":
-        return text_message(say(language, "digest_not_allowed"))
-    if reply.kind in ("not_found", "unavailable") and reply.ref is not None:
-        return text_message(say(language, reply.kind, ref=str(reply.ref)))
-    return help_message(command, language)
+    """The words for a reply; one branch per kind (mypy checks that every kind is here)."""
+    match reply:
+        case Why():
+            return why_message(reply, language)
+        case PRAnswer(about=about, answer=answer, paths=paths):
+            header = _WORDS[language]["about"].format(link=link(about.url, f"#{about.number}"))
+            return text_message(f"{header}\n{answer_text(answer, about.url, paths)}")
+        case DigestAnswer(answer=answer):
+            return text_message(answer_text(answer, None, ()))
+        case CardReply(about=about, card=card, model_failed=model_failed):
+            intro = say(language, "model_failed" if model_failed else "no_model")
+            return card_message(about, card, intro=intro)
+        case Choose(choices=choices):
+            return text_message("\n".join([say(language, "choose"), *(_listing_line(listing) for listing in choices)]))
+        case DigestMatches(choices=choices):
+            if not choices:
+                return text_message(say(language, "digest_none"))
+            lines = [say(language, "digest_matches"), *(_listing_line(listing) for listing in choices)]
+            return text_message("\n".join(lines))
+        case NotAllowed(ref=ref):
+            if ref is None:
+                return text_message(say(language, "digest_not_allowed"))
+            return text_message(say(language, "not_allowed", repo=ref.repo))
+        case PRNotFound(ref=ref) | Unavailable(ref=ref):
+            return text_message(say(language, reply.kind, ref=str(ref)))
+        case Help():
+            return help_message(command, language)
+    assert_never(reply)
 
 
 def failure_message(language: Language) -> Message:

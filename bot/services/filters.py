@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from datetime import UTC
-from typing import Literal
 
-from bot.models import Filters, PRListing, PRSnapshot, Window
+from bot.models import Filters, PRListing, PRSnapshot, Rule, Window
 
 
 @functools.lru_cache(maxsize=256)
@@ -32,18 +30,6 @@ def keeps_files(filters: Filters, snapshot: PRSnapshot) -> bool:
     if not filters.paths or not snapshot.complete:
         return True  # files unknown: keep the PR rather than lose it
     return any(first_match(change.path, filters.paths) for change in snapshot.files)
-
-
-RuleKind = Literal["repo", "window", "author", "labels_include", "labels_exclude", "paths"]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One rule's verdict on one PR: which rule, whether it let the PR through, and the detail."""
-
-    kind: RuleKind
-    kept: bool
-    detail: str = ""
 
 
 def _listing_reasons(filters: Filters, listing: PRListing) -> list[Rule]:

@@ -1,5 +1,6 @@
 """QAService: questions about PRs, answered from their cached snapshot and card, remembering
-the thread's earlier turns. Returns what to say as data (a Reply); surfaces word it.
+the thread's earlier turns. Returns what to say as data (a Reply, one small value per kind,
+in bot/models.py); surfaces word it.
 
 A channel is answered only about the repositories it may see (`allowed`), the rule of `/pr`.
 A digest thread is cut to its allowed part (`visible_part`) and the thread's earlier turns to
@@ -12,45 +13,34 @@ nothing left counts as a failed model call.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import replace
 
 from bot.errors import NotFound, SourceError, SummarizerError
 from bot.llm.sanitize import repo_url, sanitize_text
-from bot.models import Card, DigestItem, DigestThread, Language, PRListing, PRRef, Turn, Window
+from bot.models import (
+    CardReply,
+    Choose,
+    DigestAnswer,
+    DigestItem,
+    DigestMatches,
+    DigestThread,
+    Help,
+    Language,
+    NotAllowed,
+    PRAnswer,
+    PRListing,
+    PRNotFound,
+    PRRef,
+    Reply,
+    Turn,
+    Unavailable,
+    Why,
+)
 from bot.services.cards import CardService
-from bot.services.filters import Rule, explain
+from bot.services.filters import explain
 from bot.services.ports import Answerer
 from bot.services.questions import find_refs, is_why, previous_pr, resolve, words
 from bot.store.threads import ThreadStore
-
-ReplyKind = Literal[
-    "answer",  # the model's answer about one PR (`answer`, `about`, `paths`)
-    "digest_answer",  # the model's answer about the whole digest
-    "digest_matches",  # no model: the digest's PRs whose title or files match the question
-    "choose",  # several PRs fit: `choices`
-    "card",  # no model, or it failed: the PR's card stands in for an answer
-    "not_allowed",  # the PR's repository is not one this channel may see (`ref`); no `ref`: the whole digest
-    "not_found",  # no such PR (`ref`)
-    "unavailable",  # GitHub could not be read
-    "help",  # no PR in the question
-    "why",  # which of the channel's rules brought a PR in or left it out (`about`, `rules`, `included`)
-]
-
-
-@dataclass(frozen=True)
-class Reply:
-    kind: ReplyKind
-    about: PRListing | None = None
-    answer: str = ""
-    card: Card | None = None
-    paths: tuple[str, ...] = ()
-    choices: tuple[PRListing, ...] = ()
-    ref: PRRef | None = None
-    model_failed: bool = False
-    rules: tuple[Rule, ...] = ()
-    included: bool = False
-    window: Window | None = None
 
 
 class QAService:
@@ -65,21 +55,22 @@ class QAService:
         """A reply in a digest's thread: about a PR of the digest, another PR, or the digest."""
         visible = visible_part(thread, allowed)
         if nothing_visible(visible):
-            return Reply("not_allowed")  # the surface refuses to the asker alone, before this
+            return NotAllowed(None)  # the surface refuses to the asker alone, before this
         hidden = len(visible.items) < len(thread.items) or len(visible.repos) < len(thread.repos)
         thread = visible  # from here on, what this channel may not see does not exist
         history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), allowed, hidden=hidden)
         paths = {item.listing.ref: item.paths for item in thread.items}
         resolution = resolve(question, thread.items, history, paths, thread.repos[0] if thread.repos else None)
         refused = next((ref for ref in resolution.refs if ref.repo.lower() not in allowed), None)
+        reply: Reply
         if refused is not None:
-            reply = Reply("not_allowed", ref=refused)
+            reply = NotAllowed(refused)
         elif is_why(question) and resolution.kind == "pr":
             reply = self._why(thread, resolution.refs[0], allowed)
         elif resolution.kind == "choose":
             by_ref = {item.listing.ref: item.listing for item in thread.items}
             choices = tuple(by_ref[ref] if ref in by_ref else _bare(ref) for ref in resolution.refs)
-            reply = Reply("choose", choices=choices)
+            reply = Choose(choices)
         elif resolution.kind == "digest":
             reply = self._about_digest(thread.items, paths, question, history, language)
         else:
@@ -90,20 +81,20 @@ class QAService:
     def _why(self, thread: DigestThread, ref: PRRef, allowed: frozenset[str]) -> Reply:
         """Which of the channel's rules brought this PR into the digest, or left it out."""
         if ref.repo.lower() not in allowed:
-            return Reply("not_allowed", ref=ref)
+            return NotAllowed(ref)
         in_digest = next((item for item in thread.items if item.listing.ref == ref), None)
         try:
             snapshot = self._cards.snapshot_by_ref(ref)
         except NotFound:
-            return Reply("not_found", ref=ref)
+            return PRNotFound(ref)
         except SourceError:
             if in_digest is None:
-                return Reply("unavailable", ref=ref)
+                return Unavailable(ref)
             snapshot = None
         listing = snapshot.listing if snapshot else in_digest.listing if in_digest else None
         assert listing is not None
         rules = tuple(explain(listing, snapshot, thread.window, thread.filters, thread.repos))
-        return Reply("why", about=listing, rules=rules, included=in_digest is not None, window=thread.window)
+        return Why(listing, rules, in_digest is not None, thread.window)
 
     def on_mention(
         self,
@@ -118,16 +109,17 @@ class QAService:
         history = visible_turns(self._threads.turns(channel, thread_ts), allowed, hidden=False)
         refs = find_refs(question, default_repo)
         refused = next((ref for ref in refs if ref.repo.lower() not in allowed), None)
+        reply: Reply
         if refused is not None:
-            reply = Reply("not_allowed", ref=refused)
+            reply = NotAllowed(refused)
         elif len(refs) > 1:
-            reply = Reply("choose", choices=tuple(_bare(ref) for ref in refs))
+            reply = Choose(tuple(_bare(ref) for ref in refs))
         elif refs or previous_pr(history):
             ref = refs[0] if refs else previous_pr(history)
             assert ref is not None
             reply = self._about_pr(ref, question, history, allowed, language)
         else:
-            return Reply("help")
+            return Help()
         self._remember(channel, thread_ts, question, reply)
         return reply
 
@@ -135,25 +127,25 @@ class QAService:
         self, ref: PRRef, question: str, history: list[Turn], allowed: frozenset[str], language: Language
     ) -> Reply:
         if ref.repo.lower() not in allowed:
-            return Reply("not_allowed", ref=ref)
+            return NotAllowed(ref)
         try:
             snapshot = self._cards.snapshot_by_ref(ref)
         except NotFound:
-            return Reply("not_found", ref=ref)
+            return PRNotFound(ref)
         except SourceError:
-            return Reply("unavailable", ref=ref)
+            return Unavailable(ref)
         card = self._cards.card(snapshot, language).card
         paths = tuple(change.path for change in snapshot.files)
         if self._answerer is None:
-            return Reply("card", about=snapshot.listing, card=card, paths=paths)
+            return CardReply(snapshot.listing, card, paths)
         try:
             answer = self._answerer.answer_pr(snapshot, card, question, history, language)
         except SummarizerError:
             answer = ""
         answer = sanitize_text(answer, repo_url(snapshot.listing.url))
         if not answer:
-            return Reply("card", about=snapshot.listing, card=card, paths=paths, model_failed=True)
-        return Reply("answer", about=snapshot.listing, answer=answer, card=card, paths=paths)
+            return CardReply(snapshot.listing, card, paths, model_failed=True)
+        return PRAnswer(snapshot.listing, answer, card, paths)
 
     def _about_digest(
         self,
@@ -173,19 +165,20 @@ class QAService:
             repos = sorted({repo_url(item.listing.url) for item in items}) or [""]
             answer = sanitize_text(answer, *repos)
             if answer:
-                return Reply("digest_answer", answer=answer)
+                return DigestAnswer(answer)
         asked = words(question)
         matches = tuple(
             item.listing
             for item in items
             if asked & words(f"{item.listing.title} {item.card.headline} {' '.join(paths.get(item.listing.ref, ()))}")
         )
-        return Reply("digest_matches", choices=matches, model_failed=self._answerer is not None)
+        return DigestMatches(matches, model_failed=self._answerer is not None)
 
     def _remember(self, channel: str, thread_ts: str, question: str, reply: Reply) -> None:
-        about = str(reply.about.ref) if reply.about else None
+        listing = reply.about if isinstance(reply, PRAnswer | CardReply | Why) else None
+        about = str(listing.ref) if listing else None
         self._threads.add_turn(channel, thread_ts, Turn("user", question, about))
-        if reply.answer:
+        if isinstance(reply, PRAnswer | DigestAnswer) and reply.answer:
             self._threads.add_turn(channel, thread_ts, Turn("bot", reply.answer, about))
 
 
