@@ -26,13 +26,11 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
-from bot.errors import PrdigestError
 from bot.llm.sanitize import repo_url, sanitize_text
 from bot.models import Card, Digest, DigestItem, Language, PRListing, PRRef
 from bot.render.labels import counts_line, coverage_line, verdict_label, word
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
 from bot.render.terminal import window_text
-from bot.services.refs import parse_ref
 
 # "msg_blocks_too_many" above 50 blocks (Block Kit blocks reference); slack_sdk does not check it.
 MAX_BLOCKS = 50
@@ -211,6 +209,10 @@ def _card_fallback(listing: PRListing, card: Card, with_repo: bool) -> str:
     return clip(escape(line), MAX_FALLBACK_LINE_CHARS)
 
 
+# The "pr" of a value share_value wrote: owner/name#N (GitHub's name characters, N ≤ 10 digits).
+_SHARED_PR = re.compile(r"([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#([1-9][0-9]{0,9})")
+
+
 @dataclass(frozen=True)
 class ShareRequest:
     """What a Share button says: which PR, and who asked for its card (only they may share it)."""
@@ -238,10 +240,8 @@ def read_share_value(value: str) -> ShareRequest | None:
     pr, requester = data.get("pr"), data.get("by")
     if not isinstance(pr, str) or not isinstance(requester, str) or not requester:
         return None
-    try:
-        return ShareRequest(parse_ref(pr), requester)
-    except PrdigestError:
-        return None
+    match = _SHARED_PR.fullmatch(pr)
+    return ShareRequest(PRRef(match[1], int(match[2])), requester) if match else None
 
 
 def card_message(listing: PRListing, card: Card, *, share_for: str | None = None, intro: str | None = None) -> Message:

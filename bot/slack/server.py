@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl
 from slack_bolt import App, BoltContext, BoltRequest, BoltResponse
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
-from slack_bolt.request.internals import build_context
+from slack_bolt.request.internals import build_context  # private: slack-bolt is pinned to 1.30.x for it
 from slack_sdk.signature import SignatureVerifier
 
 from bot.slack.app import SlackParts

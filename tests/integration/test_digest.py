@@ -291,3 +291,18 @@ def test_json_card_of_a_pr_by_number(github: FakeGitHub, make_services: Services
     card = services.cards.card(snapshot, "en").card
     assert card.source == "heuristic"
     assert json.dumps(card.headline)
+
+
+def test_a_fallback_card_is_kept_minutes_so_the_next_run_asks_the_model_again(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
+) -> None:
+    import redis
+
+    populate(github, count=1)
+    model.fail_next(500, times=10)
+    digest = make_services(settings_for(github, model, redis_url)).digests.build((REPO,), WINDOW)
+    assert digest.items[0].card.source == "heuristic"
+    client = redis.Redis.from_url(redis_url)
+    (key,) = client.keys("prdigest:v1:card:*")
+    assert 0 < client.ttl(key) <= 600  # not the 30 days of a model's card
+    client.close()

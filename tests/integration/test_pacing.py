@@ -1,0 +1,52 @@
+"""Posting waits its turn: about one message a second per channel (Slack's chat.postMessage limit)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bot.slack.app import build_client
+from bot.slack.publisher import Publisher
+from bot.store.ledger import PostLedger
+from bot.store.memory import MemoryKV
+from bot.store.threads import ThreadStore
+from tests.fakes.github import FakeGitHub
+from tests.fakes.slack import FakeSlack
+from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
+from tests.integration.test_digest import WINDOW
+
+
+@pytest.fixture
+def slack() -> Iterator[FakeSlack]:
+    with FakeSlack() as fake:
+        yield fake
+
+
+def test_each_message_after_the_first_waits_for_the_channels_pace(
+    github: FakeGitHub, slack: FakeSlack, make_services: ServicesFactory
+) -> None:
+    for number in range(1, 41):
+        github.add_pr(
+            REPO,
+            number,
+            title=f"Change {number}",
+            merged_at=day(number * 0.5),
+            files=[{"path": f"vllm/m{number}.py", "additions": 60, "deletions": 2}],
+        )
+    digest = make_services(settings_for(github)).digests.build((REPO,), WINDOW)
+    kv = MemoryKV()
+    waits: list[float] = []
+    # A clock that stands still: every post comes right after the previous one.
+    publisher = Publisher(
+        build_client(slack.bot_token, slack.api_url),
+        PostLedger(kv),
+        ThreadStore(kv),
+        pace=1.0,
+        sleep=waits.append,
+        clock=lambda: 100.0,
+    )
+    result = publisher.publish("C0PACE0001", "2026-08-05", digest)
+    posted = len(slack.calls("chat.postMessage"))
+    assert result.posted == posted >= 3
+    assert waits == [1.0] * (posted - 1)
