@@ -1,5 +1,6 @@
-"""Builds every client once from Settings and hands them down. Nothing else constructs a
-client; tests build the same objects against loopback fakes through the same functions."""
+"""Builds the GitHub, model and Redis clients and the services once from Settings and hands them
+down (the Slack client and app are built in slack/app.py, from these); tests build the same
+objects against loopback fakes through the same functions."""
 
 from __future__ import annotations
 

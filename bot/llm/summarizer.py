@@ -1,11 +1,11 @@
 """Summarizer: one structured-output Chat Completions call per PR, validated into a Card.
 
-The only module that speaks to the model endpoint. One card gets one time budget (model_timeout)
-for all its requests, quick failures retried within it (llm/deadline.py); whatever still fails
-is raised as SummarizerError and the caller falls back to a heuristic card. Model output is
-never trusted as it comes: it is parsed against the schema, clipped to the card's limits, then
-checked for figures and identifiers the PR does not state: asked for once more, then cut out
-(DESIGN.md §1).
+With llm/answerer.py (questions), the modules that speak to the model endpoint. One card gets
+one time budget (model_timeout) for all its requests, quick failures retried within it
+(llm/deadline.py); whatever still fails is raised as SummarizerError and the caller falls back
+to a heuristic card. Model output is never trusted as it comes: it is parsed against the
+schema, clipped to the card's limits, then checked for figures and identifiers the PR does not
+state: asked for once more, then cut out (DESIGN.md §1).
 """
 
 from __future__ import annotations

@@ -10,28 +10,24 @@ import logging
 
 from bot.errors import SourceError
 from bot.services.ports import Source
-from bot.store.kv import KV
+from bot.store.facts import FactStore
 
 log = logging.getLogger(__name__)
 
-# A repository rarely changes visibility; an hour bounds how long a change goes unnoticed.
-VISIBILITY_TTL = 3600
-
 
 class Visibility:
-    def __init__(self, source: Source, kv: KV) -> None:
+    def __init__(self, source: Source, facts: FactStore) -> None:
         self._source = source
-        self._kv = kv
+        self._facts = facts
 
     def is_private(self, repo: str) -> bool:
-        key = f"visibility:{repo.lower()}"
-        cached = self._kv.get(key)
+        cached = self._facts.private(repo)
         if cached is not None:
-            return cached == b"private"
+            return cached
         try:
             private = self._source.is_private(repo)
         except SourceError as exc:
             log.warning("cannot tell whether %s is private (%s); treating it as private", repo, exc)
             return True
-        self._kv.set(key, b"private" if private else b"public", VISIBILITY_TTL)
+        self._facts.remember_private(repo, private)
         return private

@@ -17,19 +17,19 @@ from slack_sdk.errors import SlackApiError
 
 from bot.services.visibility import Visibility
 from bot.slack.channels import ChannelDirectory
-from bot.store.kv import KV
+from bot.store.facts import FactStore
 
 log = logging.getLogger(__name__)
 
-SHARING_TTL = 3600
-
 
 class AccessPolicy:
-    def __init__(self, directory: ChannelDirectory, visibility: Visibility, client: WebClient, kv: KV) -> None:
+    def __init__(
+        self, directory: ChannelDirectory, visibility: Visibility, client: WebClient, facts: FactStore
+    ) -> None:
         self._directory = directory
         self._visibility = visibility
         self._client = client
-        self._kv = kv
+        self._facts = facts
 
     def allowed(self, channel: str) -> frozenset[str]:
         plan = self._directory.plan(channel)
@@ -59,10 +59,9 @@ class AccessPolicy:
         return None
 
     def externally_shared(self, channel: str) -> bool:
-        key = f"sharing:{channel}"
-        cached = self._kv.get(key)
+        cached = self._facts.externally_shared(channel)
         if cached is not None:
-            return cached == b"external"
+            return cached
         try:
             info = self._client.conversations_info(channel=channel)
         except SlackApiError as exc:
@@ -71,5 +70,5 @@ class AccessPolicy:
             )
             return True
         external = bool((info.get("channel") or {}).get("is_ext_shared"))
-        self._kv.set(key, b"external" if external else b"internal", SHARING_TTL)
+        self._facts.remember_sharing(channel, external)
         return external

@@ -30,6 +30,7 @@ from bot.slack.listeners import actions, commands, home, questions
 from bot.slack.members import ChannelMembers
 from bot.slack.publisher import Publisher
 from bot.slack.scheduler import Scheduler
+from bot.store.facts import FactStore
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
 from bot.wiring import Services
@@ -72,7 +73,8 @@ def build_channel_digests(
     ledger = PostLedger(services.kv)
     if access is None:
         directory = ChannelDirectory(services.settings)
-        access = AccessPolicy(directory, Visibility(services.source, services.kv), client, services.kv)
+        facts = FactStore(services.kv)
+        access = AccessPolicy(directory, Visibility(services.source, facts), client, facts)
     publisher = Publisher(client, ledger, threads) if pace is None else Publisher(client, ledger, threads, pace=pace)
     return ChannelDigests(services.digests, publisher, ledger, access.refusal)
 
@@ -101,11 +103,12 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
     if services.summarizer is not None:
         answerer = Answerer(services.summarizer.client, settings.model, token_budget=settings.defaults.token_budget)
     directory = ChannelDirectory(settings)
-    access = AccessPolicy(directory, Visibility(services.source, services.kv), client, services.kv)
+    facts = FactStore(services.kv)
+    access = AccessPolicy(directory, Visibility(services.source, facts), client, facts)
     deps = SlackDeps(
         directory=directory,
         access=access,
-        members=ChannelMembers(services.kv),
+        members=ChannelMembers(facts),
         cards=services.cards,
         qa=QAService(services.cards, threads, answerer),
         threads=threads,

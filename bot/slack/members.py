@@ -10,42 +10,32 @@ from __future__ import annotations
 
 import logging
 
-from pydantic import TypeAdapter, ValidationError
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.store.kv import KV
+from bot.store.facts import FactStore
 
 log = logging.getLogger(__name__)
 
-# Someone who leaves a channel keeps seeing it on their Home for at most this long; the Home is
-# opened far more often than membership changes (conversations.members is Tier 4, 100+/min).
-MEMBERS_TTL = 300
 # Slack recommends no more than 200 results per page (pagination reference).
 PAGE_SIZE = 200
 # 50,000 members: a cursor that never ends cannot keep the Home from being published. A member
 # beyond it is not seen (fail closed).
 MAX_PAGES = 250
 
-_MEMBERS = TypeAdapter(list[str])
-
 
 class ChannelMembers:
-    def __init__(self, kv: KV) -> None:
-        self._kv = kv
+    def __init__(self, facts: FactStore) -> None:
+        self._facts = facts
 
     def is_member(self, client: WebClient, channel: str, user: str) -> bool:
         members = self._members(client, channel)
         return members is not None and user in members
 
     def _members(self, client: WebClient, channel: str) -> frozenset[str] | None:
-        key = f"members:{channel}"
-        cached = self._kv.get(key)
+        cached = self._facts.members(channel)
         if cached is not None:
-            try:
-                return frozenset(_MEMBERS.validate_json(cached))
-            except ValidationError:
-                pass  # written by another version: read it again from Slack
+            return cached
         members: list[str] = []
         cursor = ""
         try:
@@ -58,5 +48,5 @@ class ChannelMembers:
         except SlackApiError as exc:
             log.warning("cannot read the members of %s (%s)", channel, exc.response.get("error"))
             return None
-        self._kv.set(key, _MEMBERS.dump_json(members), MEMBERS_TTL)
+        self._facts.remember_members(channel, members)
         return frozenset(members)

@@ -15,9 +15,8 @@ import uuid
 
 from bot.models import Card, CardKey, PRRef, PRSnapshot
 from bot.store import codec
-from bot.store.kv import KV
+from bot.store.kv import DAY, KV
 
-DAY = 24 * 3600
 SNAPSHOT_TTL = 30 * DAY
 REVISION_TTL = 90 * DAY
 # Cards are keyed by prompt version and model, so old ones are never read again: let them go.

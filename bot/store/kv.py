@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+DAY = 24 * 3600  # seconds: TTLs are written in days
+
 
 class KV(Protocol):
     def get(self, key: str) -> bytes | None: ...

@@ -1,8 +1,9 @@
 """PostLedger: which messages of a channel's daily digest are already in Slack.
 
-- ledger:{channel}:{day}   7 days: hash of lead → ts, part:{i} → ts, pending:{i}, done.
-- run:{channel}            30 days: the last DigestRun, for the App Home.
-- lease post:{channel}:{day} (through CardStore-style set_nx): one poster at a time.
+- ledger:{channel}:{day}     7 days: a hash of part:{i} → ts (part:0 is the lead message),
+  pending:{i} (being posted), done.
+- run:{channel}              30 days: the last DigestRun, for the App Home.
+- lock:post:{channel}:{day}  60 s, renewed while posting: one poster at a time.
 
 A restarted run reads the ledger and posts only what is missing, so a thread is finished
 without any message posted twice. The ledger and the lease fail closed (StoreError when Redis
@@ -14,9 +15,8 @@ from __future__ import annotations
 from pydantic import TypeAdapter, ValidationError
 
 from bot.models import DigestRun
-from bot.store.kv import KV
+from bot.store.kv import DAY, KV
 
-DAY = 24 * 3600
 LEDGER_TTL = 7 * DAY
 RUN_TTL = 30 * DAY
 

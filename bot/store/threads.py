@@ -15,9 +15,8 @@ from dataclasses import replace
 from pydantic import TypeAdapter, ValidationError
 
 from bot.models import DigestThread, Turn
-from bot.store.kv import KV
+from bot.store.kv import DAY, KV
 
-DAY = 24 * 3600
 THREAD_TTL = 30 * DAY
 # What the next answer reads and no more (llm/answerer.py sends the last HISTORY_TURNS = 6
 # turns, each cut to HISTORY_TURN_CHARS = 1,200): three questions with their answers, enough

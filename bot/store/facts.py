@@ -1,0 +1,59 @@
+"""FactStore: what GitHub and Slack said about a repository or a channel, remembered briefly.
+
+- visibility:{owner/repo}   1 hour: whether GitHub says the repository is private.
+- sharing:{channel}         1 hour: whether Slack says the channel is shared with another
+  organisation (is_ext_shared).
+- members:{channel}         5 minutes: the channel's member ids (conversations.members).
+
+Caches: they stay open without Redis (a miss, and the question is asked again). The callers
+decide what an unanswered question means (private, shared, not a member: fail closed).
+"""
+
+from __future__ import annotations
+
+from pydantic import TypeAdapter, ValidationError
+
+from bot.store.kv import KV
+
+# A repository rarely changes visibility; an hour bounds how long a change goes unnoticed.
+VISIBILITY_TTL = 3600
+# Sharing a channel with another organisation is as rare; the same hour bounds it.
+SHARING_TTL = 3600
+# Someone who leaves a channel keeps seeing it on their Home for at most this long; the Home is
+# opened far more often than membership changes (conversations.members is Tier 4, 100+/min).
+MEMBERS_TTL = 300
+
+_MEMBERS = TypeAdapter(list[str])
+
+
+class FactStore:
+    def __init__(self, kv: KV) -> None:
+        self._kv = kv
+
+    def private(self, repo: str) -> bool | None:
+        return _flag(self._kv.get(f"visibility:{repo.lower()}"), b"private", b"public")
+
+    def remember_private(self, repo: str, private: bool) -> None:
+        self._kv.set(f"visibility:{repo.lower()}", b"private" if private else b"public", VISIBILITY_TTL)
+
+    def externally_shared(self, channel: str) -> bool | None:
+        return _flag(self._kv.get(f"sharing:{channel}"), b"external", b"internal")
+
+    def remember_sharing(self, channel: str, external: bool) -> None:
+        self._kv.set(f"sharing:{channel}", b"external" if external else b"internal", SHARING_TTL)
+
+    def members(self, channel: str) -> frozenset[str] | None:
+        raw = self._kv.get(f"members:{channel}")
+        if raw is None:
+            return None
+        try:
+            return frozenset(_MEMBERS.validate_json(raw))
+        except ValidationError:
+            return None  # written by another version: read it again from Slack
+
+    def remember_members(self, channel: str, members: list[str]) -> None:
+        self._kv.set(f"members:{channel}", _MEMBERS.dump_json(members), MEMBERS_TTL)
+
+
+def _flag(raw: bytes | None, yes: bytes, no: bytes) -> bool | None:
+    return True if raw == yes else False if raw == no else None
