@@ -5,13 +5,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
-SOURCES := bot tests scripts bench soak
+SOURCES := bot tests scripts bench soak dev
 
 .PHONY: setup run check format lint types test bench soak redis-server clean
 
 $(BIN)/prdigest: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e ".[dev]"
+	$(BIN)/pip install --quiet --disable-pip-version-check -e ".[dev]" -e ./dev
 	touch $@
 
 setup: $(BIN)/prdigest

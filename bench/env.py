@@ -7,7 +7,6 @@ import contextlib
 import shutil
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,15 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from devkit.fakes import dataset
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
+from devkit.fakes.slack import FakeSlack
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-if str(REPO_ROOT) not in sys.path:
-    sys.path.insert(0, str(REPO_ROOT))
-
-from tests.fakes import dataset  # noqa: E402
-from tests.fakes.github import FakeGitHub  # noqa: E402
-from tests.fakes.llm import FakeOpenAI  # noqa: E402
-from tests.fakes.slack import FakeSlack  # noqa: E402
 
 REPO = "vllm-project/vllm"
 CHANNEL = "C0BENCH001"

@@ -19,13 +19,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-# Run as a plain script from anywhere: make the repo root (and so `tests.fakes`) importable.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.fakes import dataset
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
-from tests.fakes.slack import FakeSlack
+from devkit.fakes import dataset
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
+from devkit.fakes.slack import FakeSlack
 
 _SKIP_WORDS = ("[ci]", "[doc", "typo")
 _READ_WORDS = ("[perf]", "[kernel]", "[feature]", "[model]")

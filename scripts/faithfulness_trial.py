@@ -21,22 +21,19 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-# Run as a plain script from anywhere: make the repo root (and so `tests.fakes`) importable.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from devkit.fakes import dataset
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
 
-from bot.llm import heuristic
-from bot.llm.claims import extract_claims
-from bot.llm.prompts import HEADLINE_MAX
+from bot.core import heuristic
+from bot.core.claims import extract_claims
+from bot.core.prompts import HEADLINE_MAX
 from bot.llm.summarizer import clip
 from bot.models import Digest, Window
 from bot.settings import load_settings
 from bot.wiring import build_services
-from tests.fakes import dataset
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
 
 REPO = "vllm-project/vllm"
 # Where a model puts a figure it made up: (figure, headline, the headline once the figure is cut).

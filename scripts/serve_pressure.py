@@ -30,13 +30,9 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 
 import requests
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.slack import FakeSlack
 from slack_sdk.signature import SignatureVerifier
-
-# Run as a plain script from anywhere: make the repo root (and so `tests.fakes`) importable.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.fakes.github import FakeGitHub
-from tests.fakes.slack import FakeSlack
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "pressure-signing-secret"

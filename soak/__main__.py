@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from devkit.fakes.server import RecordedRequest, Response
 
 from bench.env import REPO, SECRET, Latencies, World, free_port, world
 from bench.scenarios import PRODUCT_ENV_PREFIXES, REPO_ROOT, Served
 from bot.errors import PrdigestError
 from bot.models import Filters, Window
-from tests.fakes.server import RecordedRequest, Response
 
 CHANNELS = ("C0SOAK0001", "C0SOAK0002", "C0SOAK0003", "C0SOAK0004")
 NUMBER = re.compile(r"#(\d+)\b")

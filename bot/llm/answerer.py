@@ -12,11 +12,11 @@ import logging
 import openai
 from openai.types.chat import ChatCompletionMessageParam
 
+from bot.core.context import build_context
+from bot.core.prompts import answer_overhead, answer_prompt
+from bot.core.text import clean_line, estimate_tokens
 from bot.errors import SummarizerError
-from bot.llm.context import build_context
 from bot.llm.deadline import DEFAULT_RETRIES, Budget
-from bot.llm.prompts import answer_overhead, answer_prompt
-from bot.llm.text import clean_line, estimate_tokens
 from bot.models import Card, DigestItem, Language, PRSnapshot, Turn
 
 log = logging.getLogger(__name__)

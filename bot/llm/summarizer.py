@@ -19,13 +19,11 @@ import openai
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from bot.errors import SummarizerError
-from bot.llm import heuristic
-from bot.llm.context import build_context
-from bot.llm.cutting import without_claims
-from bot.llm.deadline import DEFAULT_RETRIES, DEFAULT_TIMEOUT, Budget, Deadline
-from bot.llm.faithfulness import Check, SourceText, check_card_text, check_field
-from bot.llm.prompts import (
+from bot.core import heuristic
+from bot.core.context import build_context
+from bot.core.cutting import without_claims
+from bot.core.faithfulness import Check, SourceText, check_card_text, check_field
+from bot.core.prompts import (
     CAVEATS_MAX,
     HEADLINE_MAX,
     PROMPT_VERSION,
@@ -35,7 +33,9 @@ from bot.llm.prompts import (
     card_prompt,
     unsupported_prompt,
 )
-from bot.llm.text import estimate_tokens
+from bot.core.text import estimate_tokens
+from bot.errors import SummarizerError
+from bot.llm.deadline import DEFAULT_RETRIES, DEFAULT_TIMEOUT, Budget, Deadline
 from bot.models import Card, Coverage, Language, PRSnapshot
 
 log = logging.getLogger(__name__)

@@ -26,7 +26,7 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
-from bot.llm.sanitize import repo_url, sanitize_text
+from bot.core.sanitize import repo_url, sanitize_text
 from bot.models import Card, Digest, DigestItem, Language, PRListing, PRRef
 from bot.render.labels import counts_line, coverage_line, verdict_label, word
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link

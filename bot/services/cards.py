@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from bot.core.context import build_context
+from bot.core.heuristic import headline, heuristic_card
+from bot.core.prompts import PROMPT_VERSION
+from bot.core.sanitize import repo_url, sanitize_card
 from bot.errors import SummarizerError
-from bot.llm.context import build_context
-from bot.llm.heuristic import headline, heuristic_card
-from bot.llm.prompts import PROMPT_VERSION
-from bot.llm.sanitize import repo_url, sanitize_card
 from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot
 from bot.services.ports import CardWriter, Source
 from bot.store.cards import CardStore, card_key

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.core.sanitize import repo_url, sanitize_text
 from bot.errors import NotFound, SourceError, SummarizerError
-from bot.llm.sanitize import repo_url, sanitize_text
 from bot.models import (
     CardReply,
     Choose,

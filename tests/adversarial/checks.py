@@ -1,6 +1,6 @@
 """What must never reach a reader, as checks that return every violation they find (not just the first).
 
-Written independently of bot/llm/sanitize.py: a URL, a mention or a piece of prompt is recognised
+Written independently of bot/core/sanitize.py: a URL, a mention or a piece of prompt is recognised
 here by its own rules, so a blind spot of the sanitizer is not repeated by its test.
 """
 
@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from bot.llm.prompts import CAVEATS_MAX, HEADLINE_MAX, WATCH_MAX, WHY_MAX
+from bot.core.prompts import CAVEATS_MAX, HEADLINE_MAX, WATCH_MAX, WHY_MAX
 from bot.models import Card
 from bot.render.blocks import strings
 

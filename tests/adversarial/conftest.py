@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 import redis
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
 
 from tests.conftest import RedisServer
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import SlackHarness, serve_harness
 

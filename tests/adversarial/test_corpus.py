@@ -8,12 +8,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from devkit.fakes.llm import Responder
 
 from bot.models import Card, Filters, PRRef, Window
 from tests.adversarial.checks import card_problems, message_problems, prompt_sentences, text_problems
 from tests.adversarial.corpus import CORPUS
 from tests.adversarial.responders import obedient, plain
-from tests.fakes.llm import Responder
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, SECRET, SlackHarness, wait_for
 

@@ -6,12 +6,12 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
 
 from bot.settings import Settings, load_settings
 from bot.store.kv import KV
 from bot.wiring import Services, build_services
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
 
 REPO = "vllm-project/vllm"
 NOW = datetime(2026, 8, 6, 12, 0, tzinfo=UTC)

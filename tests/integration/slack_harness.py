@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 import requests
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
+from devkit.fakes.slack import FakeSlack
 from slack_sdk.signature import SignatureVerifier
 
 from bot.settings import Settings, load_settings
 from bot.slack.app import SlackParts, build_slack
 from bot.slack.server import http_server
 from bot.wiring import Services, build_services
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
-from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import REPO
 
 SECRET = "test-signing-secret"

@@ -10,15 +10,15 @@ import sys
 import time
 
 import pytest
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI, SilentServer
+from devkit.fakes.slack import FakeSlack
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot import waiting
 from bot.cli import main
 from bot.wiring import EMBEDDED_STORE_NOTE
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI, SilentServer
-from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import REPO, day
 
 CONTRACT_ITEM_KEYS = {"repo", "number", "url", "title", "author", "merged_at", "card"}

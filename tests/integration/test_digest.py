@@ -8,12 +8,12 @@ import time
 from typing import Any
 
 import pytest
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI, SilentServer
 
 from bot.models import Filters, Window
 from bot.store.redis_store import RedisKV
 from tests.conftest import RedisServer
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI, SilentServer
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 
 WINDOW = Window(day(0), day(24))

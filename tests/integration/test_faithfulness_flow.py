@@ -11,11 +11,11 @@ import warnings
 from typing import Any
 
 import pytest
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
 
 from bot.cli import main
 from bot.models import Card, Window
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 
 WINDOW = Window(day(0), day(24))

@@ -9,13 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from devkit.fakes.slack import BOT_ID, BOT_USER_ID, FakeSlack, Problem
 from slack_bolt import App
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from slack_sdk.webhook import WebhookClient
-
-from tests.fakes.slack import BOT_ID, BOT_USER_ID, FakeSlack, Problem
 
 CHANNEL = "C0DIGEST"
 

@@ -9,11 +9,10 @@ from typing import Any
 import openai
 import pydantic
 import pytest
+from devkit.fakes import dataset
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import DEFAULT_CARD, FakeOpenAI
 from github import Auth, Github, GithubException, RateLimitExceededException, UnknownObjectException
-
-from tests.fakes import dataset
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import DEFAULT_CARD, FakeOpenAI
 
 pytestmark = pytest.mark.filterwarnings("error")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from devkit.fakes.github import FakeGitHub
 
 from bot.errors import NotFound, RateLimited
 from bot.models import PRRef, Window
-from tests.fakes.github import FakeGitHub
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 
 WINDOW = Window(day(0), day(24))

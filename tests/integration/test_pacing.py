@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.slack import FakeSlack
 
 from bot.slack.app import build_client
 from bot.slack.publisher import Publisher
 from bot.store.ledger import PostLedger
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
-from tests.fakes.github import FakeGitHub
-from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.test_digest import WINDOW
 

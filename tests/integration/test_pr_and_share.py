@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
+from devkit.fakes.slack import FakeSlack
 
 from bot.models import PRRef, Window
 from bot.render.replies import say
 from tests.conftest import RedisServer
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
-from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import NOW, REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness, wait_for
 

@@ -18,6 +18,9 @@ from typing import Any
 import pytest
 import redis
 import requests
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
+from devkit.fakes.slack import FakeSlack
 
 from bot.cli import main
 from bot.errors import StoreError
@@ -27,9 +30,6 @@ from bot.store.ledger import PostLedger
 from bot.store.redis_store import RedisKV
 from bot.wiring import build_services
 from tests.conftest import RedisServer
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
-from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, OTHER_REPO, app_settings, serve_harness, wait_for
 from tests.integration.test_reliability import DAY, WINDOW, add_prs, good_card

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
+from devkit.fakes.slack import FakeSlack
 
 from bot.models import Filters, Window
 from bot.slack.app import build_slack
 from bot.slack.lease import PostLease
 from bot.wiring import build_services
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
-from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, app_settings, serve_harness
 

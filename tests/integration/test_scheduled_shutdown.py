@@ -11,10 +11,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import requests
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
+from devkit.fakes.slack import FakeSlack
 
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
-from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, SECRET, wait_for
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 import requests
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.slack import FakeSlack
 
 from bot.cli import main
 from bot.settings import load_settings
 from bot.slack.app import build_slack
-from tests.fakes.github import FakeGitHub
-from tests.fakes.slack import FakeSlack
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SECRET, SlackHarness, wait_for
 

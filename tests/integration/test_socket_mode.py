@@ -6,14 +6,15 @@ import json
 import threading
 from pathlib import Path
 
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
+from devkit.fakes.slack import FakeSlack
+from devkit.fakes.socket_mode import FakeSocketMode
+
 from bot.settings import load_settings
 from bot.slack.app import build_slack
 from bot.slack.server import serve_socket
 from bot.wiring import build_services
-from tests.fakes.github import FakeGitHub
-from tests.fakes.llm import FakeOpenAI
-from tests.fakes.slack import FakeSlack
-from tests.fakes.socket_mode import FakeSocketMode
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, wait_for
 

@@ -7,8 +7,9 @@ import random
 import re
 from collections.abc import Callable
 
-from bot.llm.prompts import answer_prompt, card_prompt
-from tests.fakes import dataset
+from devkit.fakes import dataset
+
+from bot.core.prompts import answer_prompt, card_prompt
 
 FILLERS = [
     "banana",

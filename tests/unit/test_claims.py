@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.llm.claims import Claim, extract_claims, normalise
+from bot.core.claims import Claim, extract_claims, normalise
 
 
 def keys(text: str) -> list[str]:

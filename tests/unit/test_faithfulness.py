@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from devkit.fakes import dataset
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.llm.claims import extract_claims
-from bot.llm.context import build_context
-from bot.llm.cutting import without_claims
-from bot.llm.faithfulness import SourceText, check_card_text, grounded_in
-from bot.llm.heuristic import heuristic_card
+from bot.core.claims import extract_claims
+from bot.core.context import build_context
+from bot.core.cutting import without_claims
+from bot.core.faithfulness import SourceText, check_card_text, grounded_in
+from bot.core.heuristic import heuristic_card
 from bot.models import Card, FileChange, Language, PRSnapshot
-from tests.fakes import dataset
 from tests.unit.builders import make_comment, make_snapshot
 
 SOURCE = SourceText.of(

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.llm.context import NO_ROOM, build_context
-from bot.llm.heuristic import headline, heuristic_card
+from bot.core.context import NO_ROOM, build_context
+from bot.core.heuristic import headline, heuristic_card
 from bot.models import Card, Coverage, Language, SkippedFile
 from tests.unit.builders import FileSpec, make_file, make_snapshot
 

@@ -14,11 +14,11 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.llm import cutting, sanitize
-from bot.llm.claims import extract_claims, figure_mentions
-from bot.llm.cutting import without_claims
-from bot.llm.faithfulness import SourceText
-from bot.llm.text import MAX_COMMENT_PASSES, clean_text
+from bot.core import cutting, sanitize
+from bot.core.claims import extract_claims, figure_mentions
+from bot.core.cutting import without_claims
+from bot.core.faithfulness import SourceText
+from bot.core.text import MAX_COMMENT_PASSES, clean_text
 from bot.models import PRRef
 from bot.services.questions import find_refs, is_why, resolve, strip_mentions, words
 from bot.services.refs import MAX_MESSAGE_CHARS

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.llm.context import build_context
-from bot.llm.heuristic import heuristic_card
+from bot.core.context import build_context
+from bot.core.heuristic import heuristic_card
 from bot.models import (
     CardReply,
     Choose,

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.llm.echoes import echoes_prompt
-from bot.llm.heuristic import heuristic_card
-from bot.llm.prompts import answer_prompt, card_prompt
-from bot.llm.sanitize import NO_HEADLINE, repo_url, sanitize_card, sanitize_text
+from bot.core.echoes import echoes_prompt
+from bot.core.heuristic import heuristic_card
+from bot.core.prompts import answer_prompt, card_prompt
+from bot.core.sanitize import NO_HEADLINE, repo_url, sanitize_card, sanitize_text
 from bot.models import Card, Coverage
 from tests.unit.builders import make_file, make_snapshot
 

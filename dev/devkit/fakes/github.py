@@ -22,8 +22,8 @@ from http import HTTPStatus
 from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
 
-from tests.fakes.dataset import synth_patch
-from tests.fakes.server import LoopbackServer, RecordedRequest, Response
+from devkit.fakes.dataset import synth_patch
+from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
 T = TypeVar("T")
 

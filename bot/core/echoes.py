@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.llm.prompts import fixed_wording
+from bot.core.prompts import fixed_wording
 
 # Leet digits and signs back to the letters they stand for. "1" may be i or l: both become i.
 _LEET = str.maketrans({"0": "o", "1": "i", "l": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})

@@ -11,7 +11,7 @@ import re
 import string
 from collections.abc import Sequence
 
-from bot.llm.claims import WORD_CHARS, Claim, extract_claims
+from bot.core.claims import WORD_CHARS, Claim, extract_claims
 
 # A headline's main clause left with fewer words than this after a cut said only the figure ("saves").
 MIN_CLAUSE_WORDS = 2

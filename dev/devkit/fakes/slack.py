@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
 
-from tests.fakes.server import LoopbackServer, RecordedRequest, Response
+from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
 API_PREFIX = "/api/"
 RESPONSE_PREFIX = "/response/"

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import unquote, urlsplit
 
-from bot.llm.echoes import without_echoes
-from bot.llm.text import clean_text
+from bot.core.echoes import without_echoes
+from bot.core.text import clean_text
 from bot.models import Card, Language
 
 # Slack parses `<!here>`, `<!channel>`, `<!everyone>`, `<!subteam^S1|@team>`, `<@U1>` and `<#C1|name>`

@@ -19,10 +19,10 @@ from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tests.fakes.github import FakeGitHub
+    from devkit.fakes.github import FakeGitHub
 
 # <repo root>/../shared/data: the shared folder sits beside the work tree (and beside CI's clone).
-DATASET_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "vllm-prs.jsonl"
+DATASET_PATH = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "vllm-prs.jsonl"
 
 
 def load_rows(path: str | Path | None = None) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.llm.claims import (
+from bot.core.claims import (
     WORD_CHARS,
     Claim,
     Figure,

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.llm.files import KIND_ORDER, file_kind, skip_reason
-from bot.llm.text import CHARS_PER_TOKEN, char_counts, clean_line, clean_text, estimate_tokens, tokens_for_counts
+from bot.core.files import KIND_ORDER, file_kind, skip_reason
+from bot.core.text import CHARS_PER_TOKEN, char_counts, clean_line, clean_text, estimate_tokens, tokens_for_counts
 from bot.models import GITHUB_FILE_LIST_CAP, Comment, Coverage, FileChange, PRSnapshot, SkippedFile
 
 _HUNK_START = re.compile(r"^(?=@@)", re.MULTILINE)

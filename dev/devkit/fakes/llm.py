@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Self
 
-from tests.fakes.server import LoopbackServer, RecordedRequest, Response
+from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
 Responder = Callable[[dict[str, Any]], "dict[str, Any] | str"]
 

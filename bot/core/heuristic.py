@@ -14,9 +14,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.llm.context import NO_ROOM
-from bot.llm.files import LOCK_FILES, file_kind, skip_reason
-from bot.llm.text import clean_line, count_cjk
+from bot.core.context import NO_ROOM
+from bot.core.files import LOCK_FILES, file_kind, skip_reason
+from bot.core.text import clean_line, count_cjk
 from bot.models import Card, Coverage, FileChange, Language, PRSnapshot, Verdict
 
 # The card's headline limits (DESIGN.md, the card): CJK characters carry about twice the meaning.
