@@ -27,15 +27,12 @@ from github import Auth, Github
 from slack_sdk.signature import SignatureVerifier
 
 from bench.env import CHANNEL, HUGE_PR_NUMBER, REPO, REPO_ROOT, SECRET, Latencies, World
+from bot.builder import Builder, Timing
 from bot.models import Filters, Window
 from bot.services.questions import find_refs, is_why, resolve, strip_mentions
 from bot.settings import load_settings
-from bot.slack.app import SlackParts, build_client, build_slack
-from bot.slack.publisher import Publisher
+from bot.slack.app import SlackParts
 from bot.slack.server import http_server
-from bot.store.ledger import PostLedger
-from bot.store.threads import ThreadStore
-from bot.wiring import build_services
 
 PRODUCT_ENV_PREFIXES = ("GITHUB_", "OPENAI_", "SLACK_", "REDIS_", "PRDIGEST_")
 CONCURRENCY = 16  # the config default the cold digest runs with
@@ -231,8 +228,8 @@ class Served:
 
     def __init__(self, world: World, pace: float, model_timeout: float | None = None) -> None:
         settings = load_settings(world.env)
-        self.services = build_services(settings, warn=lambda message: None, model_timeout=model_timeout)
-        self.parts: SlackParts = build_slack(self.services, pace=pace)
+        self.services = Builder(settings, Timing(model_timeout=model_timeout, pace=pace), warn=lambda message: None)
+        self.parts: SlackParts = self.services.slack()
         self.server = http_server(self.parts, "127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self.server.effective_port}/slack/events"
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -403,9 +400,8 @@ def _wait(condition: Callable[[], bool], timeout: float = 60.0) -> None:
 def pacing_row(world: World, options: Options) -> Row:
     """Posting a thread of `thread_cards` cards at Slack's pace (cards already cached)."""
     settings = load_settings(world.env)
-    services = build_services(settings, warn=lambda message: None)
-    client = build_client(world.slack.bot_token, world.slack.api_url)
-    publisher = Publisher(client, PostLedger(services.kv), ThreadStore(services.kv), pace=1.0)
+    services = Builder(settings, Timing(pace=1.0), warn=lambda message: None)
+    publisher = services.publisher
     world.slack.enforce_pacing = True
     rejected_before = len(world.slack.rejections)
     walls: list[float] = []

@@ -12,7 +12,7 @@ import logging
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 from zoneinfo import ZoneInfo
 
 from bot.errors import ConfigError, PrdigestError, StoreError, UsageError, one_line, quoted
@@ -23,7 +23,9 @@ from bot.services.refs import parse_ref, parse_repo
 from bot.services.windows import window_for_date, window_since
 from bot.settings import Settings, load_settings
 from bot.waiting import Waiting, model_failed_line
-from bot.wiring import Services, build_services
+
+if TYPE_CHECKING:
+    from bot.builder import Builder
 
 
 class _Parser(argparse.ArgumentParser):
@@ -97,8 +99,8 @@ class _ProgressBar:
         sys.stderr.flush()
 
 
-def _run_digest(args: argparse.Namespace, services: Services) -> None:
-    settings = services.settings
+def _run_digest(args: argparse.Namespace, built: Builder) -> None:
+    settings = built.settings
     repos = tuple(dict.fromkeys(parse_repo(repo) for repo in args.repos))
     now = datetime.now(UTC)
     if args.date:
@@ -106,17 +108,17 @@ def _run_digest(args: argparse.Namespace, services: Services) -> None:
     else:
         window = window_since(now, args.since or settings.defaults.window)
     if args.post:
-        _post_digest(args, services, repos, window)
+        _post_digest(args, built, repos, window)
         return
     language = args.lang or settings.defaults.language
     bar = _ProgressBar()
-    with Waiting.for_model(settings, enabled=services.summarizer is not None, each=" a card") as waiting:
+    with Waiting.for_model(settings, enabled=built.summarizer is not None, each=" a card") as waiting:
 
         def progress(done: int, total: int) -> None:
             waiting.output()
             bar(done, total)
 
-        digest = services.digests.build(repos, window, language=language, filters=Filters(), progress=progress)
+        digest = built.digests.build(repos, window, language=language, filters=Filters(), progress=progress)
     if digest.model_failures:
         print(model_failed_line(settings, digest.model_failures, digest.shown), file=sys.stderr)
     if args.format == "json":
@@ -125,21 +127,17 @@ def _run_digest(args: argparse.Namespace, services: Services) -> None:
         sys.stdout.write(render_digest(digest, colour=_colour(settings)))
 
 
-def _post_digest(args: argparse.Namespace, services: Services, repos: tuple[str, ...], window: Window) -> None:
-    from bot.slack.app import build_channel_digests, build_client
-    from bot.slack.channels import ChannelDirectory
-
-    settings = services.settings
+def _post_digest(args: argparse.Namespace, built: Builder, repos: tuple[str, ...], window: Window) -> None:
+    settings = built.settings
     if not settings.slack_bot_token:
         raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…)")
     if not settings.redis_url:
         raise ConfigError("--post needs REDIS_URL: the ledger that keeps a digest from being posted twice is in Redis")
-    plan = ChannelDirectory(settings).plan(args.post)
+    plan = built.directory.plan(args.post)
     language = args.lang or (plan.language if plan else settings.defaults.language)
     zone = plan.timezone if plan else ZoneInfo(settings.defaults.timezone)
     day = args.date or (window.end - timedelta(seconds=1)).astimezone(zone).date().isoformat()
-    client = build_client(settings.slack_bot_token, settings.slack_api_url)
-    digests = build_channel_digests(services, client)
+    digests = built.channel_digests
     refused = digests.refusals(args.post, repos)
     if refused:
         raise UsageError("; ".join(refused.values()) + ": nothing posted")
@@ -164,32 +162,31 @@ def _post_digest(args: argparse.Namespace, services: Services, repos: tuple[str,
         print(f"{args.post} {day}: {result.posted} messages posted, {result.already} already there")
 
 
-def _run_serve(args: argparse.Namespace, services: Services) -> None:
-    from bot.slack.app import build_slack
+def _run_serve(args: argparse.Namespace, built: Builder) -> None:
     from bot.slack.server import serve_http, serve_socket
 
-    settings = services.settings
+    settings = built.settings
     if args.socket:
         if not settings.slack_app_token:
             raise ConfigError("--socket needs SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)")
-        serve_socket(build_slack(services, socket_mode=True), settings.slack_app_token)
+        serve_socket(built.slack(socket_mode=True), settings.slack_app_token)
         return
-    parts = build_slack(services)
+    parts = built.slack()
     serve_http(parts, args.host, args.port, on_ready=lambda url: print(f"prdigest: serving {url}", file=sys.stderr))
 
 
-def _run_card(args: argparse.Namespace, services: Services) -> None:
+def _run_card(args: argparse.Namespace, built: Builder) -> None:
     ref = parse_ref(args.ref)
-    language = args.lang or services.settings.defaults.language
-    snapshot = services.cards.snapshot_by_ref(ref)
-    with Waiting.for_model(services.settings, enabled=services.summarizer is not None):
-        result = services.cards.card(snapshot, language)
+    language = args.lang or built.settings.defaults.language
+    snapshot = built.cards.snapshot_by_ref(ref)
+    with Waiting.for_model(built.settings, enabled=built.summarizer is not None):
+        result = built.cards.card(snapshot, language)
     if result.degraded:
-        print(model_failed_line(services.settings, 1, 1), file=sys.stderr)
+        print(model_failed_line(built.settings, 1, 1), file=sys.stderr)
     if args.format == "json":
         print(json.dumps(item_data(snapshot.listing, result.card), ensure_ascii=False, indent=2))
     else:
-        print(render_card(snapshot.listing, result.card, colour=_colour(services.settings)))
+        print(render_card(snapshot.listing, result.card, colour=_colour(built.settings)))
 
 
 def _configure_logging(debug: bool) -> None:
@@ -232,18 +229,20 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from bot.doctor import run_doctor
 
         return run_doctor(settings)
-    services = build_services(settings)
+    from bot.builder import Builder
+
+    built = Builder(settings)
     try:
         if args.command == "digest":
-            _run_digest(args, services)
+            _run_digest(args, built)
         elif args.command == "card":
-            _run_card(args, services)
+            _run_card(args, built)
         elif args.command == "serve":
-            _run_serve(args, services)
+            _run_serve(args, built)
         else:  # pragma: no cover - argparse rejects unknown commands
             raise UsageError(f"unknown command {args.command}")
     finally:
-        services.close()
+        built.close()
     return 0
 
 

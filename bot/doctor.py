@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from bot.builder import Builder, Timing
 from bot.redact import redact_url
 from bot.settings import Settings
 
@@ -38,10 +39,8 @@ def _config(settings: Settings) -> Check:
 def _redis(settings: Settings) -> Check:
     if not settings.redis_url:
         return WARN, "redis", "REDIS_URL not set: in-memory store, nothing shared or kept between runs"
-    from bot.store.redis_store import RedisKV
-
     where = redact_url(settings.redis_url)
-    kv = RedisKV.from_url(settings.redis_url)
+    kv = Builder(settings).redis(settings.redis_url)
     answering = kv.ping()
     kv.close()
     if answering:
@@ -52,10 +51,8 @@ def _redis(settings: Settings) -> Check:
 def _github(settings: Settings) -> Check:
     from github import GithubException
 
-    from bot.sources.github import build_github
-
     where = redact_url(settings.github_api_url)
-    client = build_github(settings.github_api_url, settings.github_token, retries=0, max_rate_limit_wait=0)
+    client = Builder(settings).github_client(retries=0, rate_limit_wait=0)
     try:
         core = client.get_rate_limit().resources.core
     except GithubException as exc:
@@ -91,11 +88,10 @@ def _model(settings: Settings) -> Check:
 def _slack(settings: Settings) -> Check:
     if not settings.slack_bot_token:
         return WARN, "slack", "SLACK_BOT_TOKEN not set: terminal only"
-    from slack_sdk import WebClient
     from slack_sdk.errors import SlackApiError
 
     where = redact_url(settings.slack_api_url)
-    client = WebClient(token=settings.slack_bot_token, base_url=settings.slack_api_url, timeout=10)
+    client = Builder(settings, Timing(slack_timeout=10)).slack_client
     try:
         answer = client.auth_test()
     except SlackApiError as exc:

@@ -9,9 +9,9 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
+from bot.builder import Builder, Timing
 from bot.settings import Settings, load_settings
 from bot.store.kv import KV
-from bot.wiring import Services, build_services
 
 REPO = "vllm-project/vllm"
 NOW = datetime(2026, 8, 6, 12, 0, tzinfo=UTC)
@@ -41,28 +41,22 @@ def settings_for(
     return load_settings(env)
 
 
-ServicesFactory = Callable[..., Services]
+ServicesFactory = Callable[..., Builder]
 
 
 @pytest.fixture
 def make_services() -> Iterator[ServicesFactory]:
     """Services with quick retries, closed after the test."""
-    built: list[Services] = []
+    built: list[Builder] = []
 
     # model_timeout covers a card's retries and second request: room for a loaded machine.
     def factory(
         settings: Settings, *, kv: KV | None = None, now: datetime = NOW, model_timeout: float = 5.0
-    ) -> Services:
-        services = build_services(
-            settings,
-            kv=kv,
-            now=lambda: now,
-            warn=lambda message: None,
-            github_retries=2,
-            github_backoff=0.01,
-            model_timeout=model_timeout,
-            model_retries=1,
+    ) -> Builder:
+        timing = Timing(
+            now=lambda: now, github_retries=2, github_backoff=0.01, model_timeout=model_timeout, model_retries=1
         )
+        services = Builder(settings, timing, store_kv=kv, warn=lambda message: None)
         built.append(services)
         return services
 

@@ -21,10 +21,10 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from slack_sdk.signature import SignatureVerifier
 
+from bot.builder import Builder, Timing
 from bot.settings import Settings, load_settings
-from bot.slack.app import SlackParts, build_slack
+from bot.slack.app import SlackParts
 from bot.slack.server import http_server
-from bot.wiring import Services, build_services
 from tests.integration.conftest import REPO
 
 SECRET = "test-signing-secret"
@@ -52,7 +52,7 @@ class SlackHarness:
     slack: FakeSlack
     github: FakeGitHub
     model: FakeOpenAI
-    services: Services
+    services: Builder
     parts: SlackParts
     events_url: str
     _ids: Iterator[int] = field(default_factory=lambda: iter(range(1, 10**9)))
@@ -185,15 +185,9 @@ def serve_harness(github: FakeGitHub, model: FakeOpenAI, redis_url: str, config_
         config.write_text(CONFIG, encoding="utf-8")
         github.add_repo(OTHER_REPO)
         settings = app_settings(github, model, slack, redis_url, config)
-        services = build_services(
-            settings,
-            warn=lambda message: None,
-            github_retries=1,
-            github_backoff=0.01,
-            model_timeout=10,
-            model_retries=0,
-        )
-        parts = build_slack(services, pace=0.0)
+        timing = Timing(github_retries=1, github_backoff=0.01, model_timeout=10, model_retries=0, pace=0.0)
+        services = Builder(settings, timing, warn=lambda message: None)
+        parts = services.slack()
         server = http_server(parts, "127.0.0.1", 0)
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()

@@ -8,11 +8,8 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
 
-from bot.slack.app import build_client
-from bot.slack.publisher import Publisher
-from bot.store.ledger import PostLedger
+from bot.builder import Builder, Timing
 from bot.store.memory import MemoryKV
-from bot.store.threads import ThreadStore
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.test_digest import WINDOW
 
@@ -35,17 +32,11 @@ def test_each_message_after_the_first_waits_for_the_channels_pace(
             files=[{"path": f"vllm/m{number}.py", "additions": 60, "deletions": 2}],
         )
     digest = make_services(settings_for(github)).digests.build((REPO,), WINDOW)
-    kv = MemoryKV()
     waits: list[float] = []
     # A clock that stands still: every post comes right after the previous one.
-    publisher = Publisher(
-        build_client(slack.bot_token, slack.api_url),
-        PostLedger(kv),
-        ThreadStore(kv),
-        pace=1.0,
-        sleep=waits.append,
-        clock=lambda: 100.0,
-    )
+    timing = Timing(pace=1.0, sleep=waits.append, monotonic=lambda: 100.0)
+    settings = settings_for(github, SLACK_BOT_TOKEN=slack.bot_token, SLACK_API_URL=slack.api_url)
+    publisher = Builder(settings, timing, store_kv=MemoryKV()).publisher
     result = publisher.publish("C0PACE0001", "2026-08-05", digest)
     posted = len(slack.calls("chat.postMessage"))
     assert result.posted == posted >= 3

@@ -22,13 +22,13 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 
+from bot.builder import Builder, Timing
 from bot.cli import main
 from bot.errors import StoreError
 from bot.models import Filters
-from bot.slack.app import SlackParts, build_slack
+from bot.slack.app import SlackParts
 from bot.store.ledger import PostLedger
 from bot.store.redis_store import RedisKV
-from bot.wiring import build_services
 from tests.conftest import RedisServer
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, OTHER_REPO, app_settings, serve_harness, wait_for
@@ -47,12 +47,8 @@ def slack() -> Iterator[FakeSlack]:
 def replica(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, tmp_path: Path) -> SlackParts:
     config = tmp_path / "prdigest.toml"
     config.write_text(CONFIG, encoding="utf-8")
-    services = build_services(
-        app_settings(github, model, slack, redis_url, config), warn=lambda message: None, model_retries=0
-    )
-    parts = build_slack(services, pace=0.0)
-    parts.digests._now = lambda: POST_TIME  # the replica's clock
-    return parts
+    timing = Timing(now=lambda: POST_TIME, model_retries=0, pace=0.0)  # the replica's clock
+    return Builder(app_settings(github, model, slack, redis_url, config), timing, warn=lambda message: None).slack()
 
 
 def test_strict_view_raises_and_open_view_misses_while_redis_is_down(own_redis: RedisServer) -> None:

@@ -19,10 +19,9 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 
+from bot.builder import Builder, Timing
 from bot.models import Filters, Window
-from bot.slack.app import build_slack
 from bot.slack.lease import PostLease
-from bot.wiring import build_services
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, app_settings, serve_harness
 
@@ -110,10 +109,12 @@ def test_a_pr_gone_mid_digest_is_named_and_the_rest_complete(
     assert all(item.card.coverage.files_known for item in digest.items if item.listing.number != 3)
 
 
-def replica(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path) -> Any:
+def replica(
+    github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path, lease: float | None = None
+) -> Any:
     settings = app_settings(github, model, slack, redis_url, config)
-    services = build_services(settings, warn=lambda message: None, model_retries=0)
-    return services, build_slack(services, pace=0.0)
+    services = Builder(settings, Timing(model_retries=0, pace=0.0, post_lease_seconds=lease), warn=lambda message: None)
+    return services, services.slack()
 
 
 def test_three_replicas_at_post_time_post_one_digest(
@@ -156,10 +157,8 @@ def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
     config.write_text(CONFIG, encoding="utf-8")
     with FakeSlack() as slack:
         (services_a, dying), (services_b, survivor) = (
-            replica(github, model, slack, redis_url, config) for _ in range(2)
+            replica(github, model, slack, redis_url, config, lease=0.5) for _ in range(2)
         )
-        for parts in (dying, survivor):
-            parts.digests._lease_seconds = 0.5
         # The dying replica stops answering after two posts and never releases its lease.
         slack.fail_next("chat.postMessage", error="internal_error", after=2, times=50)
         monkeypatch.setattr(PostLease, "__exit__", lambda self, *exc: self._stop.set())

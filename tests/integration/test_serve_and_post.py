@@ -18,9 +18,9 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
 
+from bot.builder import Builder, Timing
 from bot.cli import main
 from bot.settings import load_settings
-from bot.slack.app import build_slack
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SECRET, SlackHarness, wait_for
 
@@ -165,14 +165,11 @@ def test_serve_mistakes_are_one_line_and_a_non_zero_exit(
 
 
 def test_scheduler_posts_each_channel_once_a_day(operator_env: dict[str, str], slack: FakeSlack) -> None:
-    from bot.wiring import build_services
-
     settings = load_settings(operator_env)
     now = datetime(2026, 8, 5, 9, 5, tzinfo=UTC)  # after 09:00 UTC, the default post_at
-    services = build_services(settings, now=lambda: now, warn=lambda message: None)
+    services = Builder(settings, Timing(now=lambda: now, pace=0.0), warn=lambda message: None)  # the replica's clock
     try:
-        parts = build_slack(services, pace=0.0)
-        parts.digests._now = lambda: now  # the replica's clock
+        parts = services.slack()
         parts.scheduler.tick()
         wait_for(lambda: slack.messages(DIGEST_CHANNEL))
         wait_for(lambda: "done" in parts.digests._ledger.entries(DIGEST_CHANNEL, "2026-08-05"))

@@ -11,10 +11,9 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from devkit.fakes.socket_mode import FakeSocketMode
 
+from bot.builder import Builder, Timing
 from bot.settings import load_settings
-from bot.slack.app import build_slack
 from bot.slack.server import serve_socket
-from bot.wiring import build_services
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, wait_for
 
@@ -46,9 +45,9 @@ def test_a_mention_over_socket_mode_is_acknowledged_and_answered(
                 "SLACK_API_URL": slack.api_url,
             }
         )
-        services = build_services(settings, warn=lambda message: None, model_retries=0)
+        services = Builder(settings, Timing(model_retries=0), warn=lambda message: None)
         stopped = threading.Event()
-        parts = build_slack(services, socket_mode=True)
+        parts = services.slack(socket_mode=True)
         server = threading.Thread(target=serve_socket, args=(parts, slack.app_token, stopped), daemon=True)
         server.start()
         try:

@@ -1,0 +1,290 @@
+"""The one place that builds prdigest: every client and every service, from Settings.
+
+Surfaces (the CLI, `serve`, `doctor`), tests and the benchmark ask a Builder for what they need
+and get the same objects. Each part is made on first use and then shared, so a command builds,
+and imports, only what it uses: `prdigest digest` never loads Slack's libraries, and `--help`
+loads no vendor at all. That is why this module imports no vendor at the top: each adapter is
+imported where its part is made. Clocks, sleeps and durations come from `Timing`, so tests
+change them here instead of reaching into private attributes.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from bot.errors import ConfigError
+from bot.services.cards import CardService, lease_for
+from bot.services.digest import DigestService
+from bot.settings import Settings
+from bot.store.cards import CardStore
+from bot.store.facts import FactStore
+from bot.store.kv import KV
+from bot.store.ledger import PostLedger
+from bot.store.memory import MemoryKV
+from bot.store.threads import ThreadStore
+
+if TYPE_CHECKING:
+    from github import Github
+    from slack_sdk import WebClient
+
+    from bot.llm.answerer import Answerer
+    from bot.llm.summarizer import Summarizer
+    from bot.services.qa import QAService
+    from bot.services.visibility import Visibility
+    from bot.slack.access import AccessPolicy
+    from bot.slack.app import SlackParts
+    from bot.slack.channels import ChannelDirectory
+    from bot.slack.digests import ChannelDigests
+    from bot.slack.publisher import Publisher
+    from bot.sources.github import GitHubSource
+    from bot.store.redis_store import RedisKV
+
+EMBEDDED_STORE_NOTE = "REDIS_URL is not set: using an in-memory store, so nothing is cached between runs."
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _stderr(message: str) -> None:
+    print(f"prdigest: {message}", file=sys.stderr)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Clocks, retries and durations handed to what the builder makes.
+
+    The defaults are production's; tests and the benchmark shorten them. None means "the
+    component's own default" (kept beside the behaviour it tunes).
+    """
+
+    now: Callable[[], datetime] = _utc_now
+    # The clock and the sleep of waits measured in seconds (posting pace, card leases).
+    monotonic: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    github_retries: int = 4
+    github_backoff: float = 0.5
+    github_rate_limit_wait: float | None = None
+    # Seconds a card (or an answer) may wait for the model, retries included; None: the config's.
+    model_timeout: float | None = None
+    model_retries: int | None = None
+    slack_timeout: float = 30.0
+    # Seconds between two posts in one channel (Slack allows about one a second).
+    pace: float | None = None
+    post_lease_seconds: float | None = None
+    scheduler_tick: float | None = None
+
+
+@dataclass
+class Builder:
+    settings: Settings
+    timing: Timing = field(default_factory=Timing)
+    # A store handed in (tests share one MemoryKV between replicas); else REDIS_URL's, or memory.
+    store_kv: KV | None = None
+    warn: Callable[[str], None] = _stderr
+    _closers: list[Callable[[], None]] = field(default_factory=list, repr=False)
+
+    # Storage -----------------------------------------------------------------------------
+
+    @cached_property
+    def kv(self) -> KV:
+        if self.store_kv is not None:
+            return self.store_kv
+        if self.settings.redis_url:
+            kv = self.redis(self.settings.redis_url)
+            self._closers.append(kv.close)
+            return kv
+        self.warn(EMBEDDED_STORE_NOTE)
+        return MemoryKV()
+
+    def redis(self, url: str) -> RedisKV:
+        """A Redis-backed store at `url` (the caller closes it)."""
+        from bot.store.redis_store import RedisKV
+
+        return RedisKV.from_url(url)
+
+    @cached_property
+    def store(self) -> CardStore:
+        return CardStore(self.kv)
+
+    @cached_property
+    def facts(self) -> FactStore:
+        return FactStore(self.kv)
+
+    @cached_property
+    def threads(self) -> ThreadStore:
+        return ThreadStore(self.kv)
+
+    @cached_property
+    def ledger(self) -> PostLedger:
+        return PostLedger(self.kv)
+
+    # GitHub ------------------------------------------------------------------------------
+
+    @cached_property
+    def github(self) -> Github:
+        client = self.github_client()
+        self._closers.append(client.close)
+        return client
+
+    def github_client(self, *, retries: int | None = None, rate_limit_wait: float | None = None) -> Github:
+        """A PyGithub client for the configured API (the caller closes it unless it is `github`)."""
+        from bot.sources.github import MAX_RATE_LIMIT_WAIT, build_github
+
+        timing = self.timing
+        return build_github(
+            self.settings.github_api_url,
+            self.settings.github_token,
+            retries=timing.github_retries if retries is None else retries,
+            backoff=timing.github_backoff,
+            max_rate_limit_wait=next(
+                wait
+                for wait in (rate_limit_wait, timing.github_rate_limit_wait, MAX_RATE_LIMIT_WAIT)
+                if wait is not None
+            ),
+        )
+
+    @cached_property
+    def source(self) -> GitHubSource:
+        from bot.sources.github import GitHubSource
+
+        settings = self.settings
+        return GitHubSource(
+            self.github,
+            authenticated=settings.github_token is not None,
+            api_url=settings.github_api_url,
+            now=self.timing.now,
+        )
+
+    @cached_property
+    def visibility(self) -> Visibility:
+        from bot.services.visibility import Visibility
+
+        return Visibility(self.source, self.facts)
+
+    # The model ---------------------------------------------------------------------------
+
+    @property
+    def model_timeout(self) -> float:
+        timeout = self.timing.model_timeout
+        return timeout if timeout is not None else self.settings.defaults.model_timeout
+
+    @cached_property
+    def summarizer(self) -> Summarizer | None:
+        """The card writer, or None without OPENAI_API_KEY (cards then come from metadata)."""
+        settings = self.settings
+        if not settings.openai_api_key:
+            return None
+        from bot.llm.deadline import DEFAULT_RETRIES
+        from bot.llm.summarizer import Summarizer, build_openai
+
+        client = build_openai(settings.openai_api_key, settings.openai_base_url, timeout=self.model_timeout)
+        self._closers.append(client.close)
+        retries = self.timing.model_retries
+        return Summarizer(
+            client,
+            settings.model,
+            token_budget=settings.defaults.token_budget,
+            timeout=self.model_timeout,
+            retries=DEFAULT_RETRIES if retries is None else retries,
+        )
+
+    @cached_property
+    def answerer(self) -> Answerer | None:
+        if self.summarizer is None:
+            return None
+        from bot.llm.answerer import Answerer
+
+        return Answerer(self.summarizer.client, self.settings.model, token_budget=self.settings.defaults.token_budget)
+
+    # Services ----------------------------------------------------------------------------
+
+    @cached_property
+    def cards(self) -> CardService:
+        return CardService(
+            self.source,
+            self.store,
+            self.summarizer,
+            sleep=self.timing.sleep,
+            clock=self.timing.monotonic,
+            lease_seconds=lease_for(self.model_timeout),
+        )
+
+    @cached_property
+    def digests(self) -> DigestService:
+        return DigestService(self.source, self.cards, concurrency=self.settings.defaults.concurrency)
+
+    @cached_property
+    def qa(self) -> QAService:
+        from bot.services.qa import QAService
+
+        return QAService(self.cards, self.threads, self.answerer)
+
+    # Slack -------------------------------------------------------------------------------
+
+    @cached_property
+    def slack_client(self) -> WebClient:
+        token = self.settings.slack_bot_token
+        if not token:
+            raise ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…)")
+        from bot.slack.clients import build_web_client
+
+        return build_web_client(token, self.settings.slack_api_url, timeout=self.timing.slack_timeout)
+
+    @cached_property
+    def directory(self) -> ChannelDirectory:
+        from bot.slack.channels import ChannelDirectory
+
+        return ChannelDirectory(self.settings)
+
+    @cached_property
+    def access(self) -> AccessPolicy:
+        from bot.slack.access import AccessPolicy
+
+        return AccessPolicy(self.directory, self.visibility, self.slack_client, self.facts)
+
+    @cached_property
+    def publisher(self) -> Publisher:
+        from bot.slack.publisher import PACE_SECONDS, Publisher
+
+        pace = self.timing.pace
+        return Publisher(
+            self.slack_client,
+            self.ledger,
+            self.threads,
+            pace=PACE_SECONDS if pace is None else pace,
+            sleep=self.timing.sleep,
+            clock=self.timing.monotonic,
+        )
+
+    @cached_property
+    def channel_digests(self) -> ChannelDigests:
+        from bot.slack.digests import ChannelDigests
+        from bot.slack.lease import POST_LEASE_SECONDS
+
+        lease = self.timing.post_lease_seconds
+        return ChannelDigests(
+            self.digests,
+            self.publisher,
+            self.ledger,
+            self.access.refusal,
+            now=self.timing.now,
+            lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
+        )
+
+    def slack(self, *, socket_mode: bool = False) -> SlackParts:
+        """The Bolt app with every listener, and the scheduler: what `serve` runs."""
+        from bot.slack.app import build_app
+
+        return build_app(self, socket_mode=socket_mode)
+
+    def close(self) -> None:
+        """Close every client this builder opened, newest first."""
+        while self._closers:
+            self._closers.pop()()
