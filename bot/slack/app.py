@@ -8,7 +8,6 @@ retry them or disable the subscription.
 from __future__ import annotations
 
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from slack_sdk.signature import SignatureVerifier
 from bot.errors import ConfigError
 from bot.slack.deps import SlackDeps
 from bot.slack.digests import ChannelDigests
+from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
 from bot.slack.listeners import actions, commands, home, questions
 from bot.slack.members import ChannelMembers
@@ -46,6 +46,13 @@ class SlackParts:
     digests: ChannelDigests
     scheduler: Scheduler
     verifier: SignatureVerifier  # the app's own check, for the HTTP server's checks before Bolt's
+    listeners: CountingExecutor
+    work: CountingExecutor
+
+    def idle(self) -> bool:
+        """Nothing in flight: no listener running, no work queued or running, no digest posting."""
+        # Listeners hand work on before they finish, so listeners are looked at first.
+        return self.listeners.idle() and self.work.idle() and not self.scheduler.busy
 
 
 def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
@@ -54,13 +61,15 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
     if not socket_mode and not settings.slack_signing_secret:
         raise ConfigError("SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify Slack's requests")
     client = built.slack_client
+    listener_pool = CountingExecutor(LISTENER_THREADS, "listener")
+    work = CountingExecutor(WORK_THREADS, "work")
     signing_secret = settings.slack_signing_secret or "unused-in-socket-mode"
     app = App(
         client=client,
         signing_secret=signing_secret,
         request_verification_enabled=not socket_mode,
         raise_error_for_unhandled_request=True,
-        listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="listener"),
+        listener_executor=listener_pool,
     )
     # After Bolt's own middleware (the signature check): a signed request naming a response_url
     # that is not Slack's is acknowledged and goes no further.
@@ -74,7 +83,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         threads=built.threads,
         ledger=built.ledger,
         command=settings.config.slack.command,
-        work=ThreadPoolExecutor(max_workers=WORK_THREADS, thread_name_prefix="work"),
+        work=work,
     )
     for listeners in (questions, commands, actions, home):
         listeners.register(app, deps)
@@ -88,4 +97,5 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
 
     tick = built.timing.scheduler_tick
     scheduler = Scheduler(built.directory.plans, built.channel_digests, tick=TICK_SECONDS if tick is None else tick)
-    return SlackParts(app, client, deps, built.channel_digests, scheduler, SignatureVerifier(signing_secret))
+    verifier = SignatureVerifier(signing_secret)
+    return SlackParts(app, client, deps, built.channel_digests, scheduler, verifier, listener_pool, work)

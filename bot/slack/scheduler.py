@@ -50,6 +50,12 @@ class Scheduler:
         return self._problem
 
     @property
+    def busy(self) -> bool:
+        """Whether a digest is being built or posted in this process right now."""
+        with self._lock:
+            return bool(self._running)
+
+    @property
     def stopping(self) -> bool:
         return self._stop.is_set()
 

@@ -57,6 +57,11 @@ class SlackHarness:
     events_url: str
     _ids: Iterator[int] = field(default_factory=lambda: iter(range(1, 10**9)))
 
+    def settle(self) -> None:
+        """Wait until the app has finished everything it was handed (listeners, work, digests),
+        so that "nothing else happened" can be asserted without sleeping on a guess."""
+        wait_for(self.parts.idle)
+
     # -- requests Slack would send -------------------------------------------------------
 
     def signed(

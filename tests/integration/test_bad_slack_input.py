@@ -129,7 +129,7 @@ def one_reply(harness: SlackHarness, channel: str, thread_ts: str, before: int) 
         return count > before and not pending
 
     wait_for(settled)
-    time.sleep(0.05)  # a second reply, if there were one, would be on its way by now
+    harness.settle()  # a second reply, if there were one, has been posted by now
     assert replies(harness, channel, thread_ts)[0] == before + 1
 
 
@@ -220,7 +220,7 @@ def test_a_body_slack_would_not_send_is_refused_without_side_effects(
     if status == 400:
         assert response.text and len(response.text) < 100  # a short reason, in plain text
     assert harness.signed(body, content_type, secret="wrong").status_code == 401  # the signature comes first
-    time.sleep(0.3)  # events are handled after the answer: give a listener time to misbehave
+    harness.settle()  # events are handled after the answer: let every listener finish
     assert effects(harness, redis_url) == before
     assert errors_logged(caplog) == []
 

@@ -12,6 +12,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI, SilentServer
 
 from bot.models import Filters, Window
+from bot.render.data import item_data
 from bot.store.redis_store import RedisKV
 from tests.conftest import RedisServer
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
@@ -289,8 +290,11 @@ def test_json_card_of_a_pr_by_number(github: FakeGitHub, make_services: Services
     services = make_services(settings_for(github))
     snapshot = services.cards.snapshot_by_ref(services.source.list_merged(REPO, WINDOW)[0].ref)
     card = services.cards.card(snapshot, "en").card
-    assert card.source == "heuristic"
-    assert json.dumps(card.headline)
+    data = json.loads(json.dumps(item_data(snapshot.listing, card)))
+    assert (data["number"], data["url"]) == (1, f"https://github.com/{REPO}/pull/1")
+    assert data["card"]["source"] == "heuristic"
+    assert data["card"]["headline"] == "Speed up step 1 by 2.5x"  # the title without its tag, figure kept
+    assert data["card"]["coverage"]["files_total"] == 2
 
 
 def test_a_fallback_card_is_kept_minutes_so_the_next_run_asks_the_model_again(

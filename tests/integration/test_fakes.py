@@ -14,6 +14,8 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import DEFAULT_CARD, FakeOpenAI
 from github import Auth, Github, GithubException, RateLimitExceededException, UnknownObjectException
 
+from tests.shared_data import shared_rows
+
 pytestmark = pytest.mark.filterwarnings("error")
 
 T0 = datetime(2026, 8, 5, 9, 0, tzinfo=UTC)
@@ -198,9 +200,7 @@ def test_unknown_repo_fault_injection_and_rate_limit(fake: FakeGitHub, gh: Githu
 
 
 def test_dataset_populates_the_fake(fake: FakeGitHub, gh: Github) -> None:
-    if not dataset.DATASET_PATH.exists():
-        pytest.skip("shared data set not present")
-    rows = dataset.load_rows()
+    rows = shared_rows()
     day = dataset.merged_on(rows, "2026-08-05")
     dataset.populate(fake, rows)
     found = gh.search_issues("repo:vllm-project/vllm is:pr is:merged merged:2026-08-05..2026-08-05")

@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -174,7 +173,7 @@ def test_scheduler_posts_each_channel_once_a_day(operator_env: dict[str, str], s
         wait_for(lambda: slack.messages(DIGEST_CHANNEL))
         wait_for(lambda: "done" in parts.digests._ledger.entries(DIGEST_CHANNEL, "2026-08-05"))
         parts.scheduler.tick()
-        time.sleep(0.3)
+        wait_for(parts.idle)
         assert len(slack.messages(DIGEST_CHANNEL)) == 1
         assert "3 merged" in json.dumps(slack.messages(DIGEST_CHANNEL)[0]["blocks"])
         parts.scheduler.stop()

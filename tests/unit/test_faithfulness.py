@@ -13,6 +13,7 @@ from bot.core.cutting import without_claims
 from bot.core.faithfulness import SourceText, check_card_text, grounded_in
 from bot.core.heuristic import heuristic_card
 from bot.models import Card, FileChange, Language, PRSnapshot
+from tests.shared_data import shared_rows
 from tests.unit.builders import make_comment, make_snapshot
 
 SOURCE = SourceText.of(
@@ -258,9 +259,7 @@ def test_heuristic_cards_state_only_what_the_pr_states(snapshot: PRSnapshot, lan
 def test_heuristic_cards_of_the_data_set_state_only_grounded_figures(language: Language) -> None:
     """Every figure and identifier of a heuristic card is in what the PR states (its title,
     paths and GitHub's per-file counts): a folder's summed line count would not be."""
-    rows = dataset.load_rows() if dataset.DATASET_PATH.exists() else []
-    if not rows:
-        pytest.skip("shared data set not present")
+    rows = shared_rows()
     for row in rows:
         _, unsupported = _heuristic_check(_snapshot(row), language)
         assert unsupported == [], (row["number"], unsupported)

@@ -1,0 +1,43 @@
+"""A thread pool that knows when it has nothing left to do.
+
+Listeners acknowledge Slack at once and hand their work to pools; `idle()` says whether every
+task handed over has finished, so shutdown and tests can wait for the app to settle instead of
+sleeping and hoping.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    def __init__(self, max_workers: int, thread_name_prefix: str) -> None:
+        super().__init__(max_workers=max_workers, thread_name_prefix=thread_name_prefix)
+        self._lock = threading.Lock()
+        self._pending = 0
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        with self._lock:
+            self._pending += 1
+        try:
+            future = super().submit(fn, *args, **kwargs)
+        except BaseException:
+            self._done()
+            raise
+        future.add_done_callback(lambda _future: self._done())
+        return future
+
+    def _done(self) -> None:
+        with self._lock:
+            self._pending -= 1
+
+    def idle(self) -> bool:
+        """True when every task submitted so far has finished (or was cancelled)."""
+        with self._lock:
+            return self._pending == 0
