@@ -11,10 +11,12 @@ from datetime import UTC, datetime
 
 from github import Github
 
-from bot.llm.deadline import DEFAULT_RETRIES
-from bot.llm.summarizer import Summarizer, build_openai
+from bot.core.deadline import DEFAULT_RETRIES, Budget
+from bot.llm.openai_model import OpenAIModel, build_openai
+from bot.services.answers import ModelAnswerer
 from bot.services.cards import CardService, lease_for
 from bot.services.digest import DigestService
+from bot.services.writer import ModelCardWriter
 from bot.settings import Settings
 from bot.sources.github import GitHubSource, build_github
 from bot.store.cards import CardStore
@@ -32,14 +34,21 @@ class Services:
     store: CardStore
     github: Github
     source: GitHubSource
-    summarizer: Summarizer | None
+    model: OpenAIModel | None  # None without OPENAI_API_KEY, and so are the writer and the answerer
+    writer: ModelCardWriter | None
+    answerer: ModelAnswerer | None
     cards: CardService
     digests: DigestService
 
+    @property
+    def summarizer(self) -> ModelCardWriter | None:
+        """The card writer by the name bot/cli.py reads to tell whether a model is configured."""
+        return self.writer
+
     def close(self) -> None:
         self.github.close()
-        if self.summarizer is not None:
-            self.summarizer.client.close()
+        if self.model is not None:
+            self.model.close()
         if isinstance(self.kv, RedisKV):
             self.kv.close()
 
@@ -76,12 +85,16 @@ def build_services(
     )
     # Seconds a card (or an answer) may wait for the model, its retries included.
     timeout = model_timeout if model_timeout is not None else settings.defaults.model_timeout
-    summarizer: Summarizer | None = None
+    model: OpenAIModel | None = None
+    writer: ModelCardWriter | None = None
+    answerer: ModelAnswerer | None = None
     if settings.openai_api_key:
-        client = build_openai(settings.openai_api_key, settings.openai_base_url, timeout=timeout)
-        summarizer = Summarizer(
-            client, settings.model, token_budget=settings.defaults.token_budget, timeout=timeout, retries=model_retries
+        model = OpenAIModel(
+            build_openai(settings.openai_api_key, settings.openai_base_url, timeout=timeout), settings.model
         )
-    cards = CardService(source, store, summarizer, lease_seconds=lease_for(timeout))
+        budget = Budget(timeout, model_retries)
+        writer = ModelCardWriter(model, token_budget=settings.defaults.token_budget, budget=budget)
+        answerer = ModelAnswerer(model, token_budget=settings.defaults.token_budget, budget=budget)
+    cards = CardService(source, store, writer, lease_seconds=lease_for(timeout))
     digests = DigestService(source, cards, concurrency=settings.defaults.concurrency)
-    return Services(settings, kv, store, github, source, summarizer, cards, digests)
+    return Services(settings, kv, store, github, source, model, writer, answerer, cards, digests)

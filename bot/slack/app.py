@@ -18,7 +18,6 @@ from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, R
 from slack_sdk.signature import SignatureVerifier
 
 from bot.errors import ConfigError
-from bot.llm.answerer import Answerer
 from bot.services.qa import QAService
 from bot.services.visibility import Visibility
 from bot.slack.access import AccessPolicy
@@ -99,9 +98,6 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
     app.use(ResponseUrlGuard(response_origins(settings.slack_api_url)))
     threads = ThreadStore(services.kv)
     ledger = PostLedger(services.kv)
-    answerer = None
-    if services.summarizer is not None:
-        answerer = Answerer(services.summarizer.client, settings.model, token_budget=settings.defaults.token_budget)
     directory = ChannelDirectory(settings)
     facts = FactStore(services.kv)
     access = AccessPolicy(directory, Visibility(services.source, facts), client, facts)
@@ -110,7 +106,7 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
         access=access,
         members=ChannelMembers(facts),
         cards=services.cards,
-        qa=QAService(services.cards, threads, answerer),
+        qa=QAService(services.cards, threads, services.answerer),
         threads=threads,
         ledger=ledger,
         command=settings.config.slack.command,
