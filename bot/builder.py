@@ -11,16 +11,20 @@ change them here instead of reaching into private attributes.
 from __future__ import annotations
 
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from bot.core.deadline import DEFAULT_RETRIES, Budget, Deadline
 from bot.errors import ConfigError
+from bot.models import Message
 from bot.services.cards import CardService, lease_for
 from bot.services.digest import DigestService
+from bot.services.ports import Parsed, Schema
 from bot.settings import Settings
 from bot.store.cards import CardStore
 from bot.store.facts import FactStore
@@ -33,10 +37,11 @@ if TYPE_CHECKING:
     from github import Github
     from slack_sdk import WebClient
 
-    from bot.llm.answerer import Answerer
-    from bot.llm.summarizer import Summarizer
+    from bot.llm.openai_model import OpenAIModel
+    from bot.services.answers import ModelAnswerer
     from bot.services.qa import QAService
     from bot.services.visibility import Visibility
+    from bot.services.writer import ModelCardWriter
     from bot.slack.access import AccessPolicy
     from bot.slack.app import SlackParts
     from bot.slack.channels import ChannelDirectory
@@ -54,6 +59,41 @@ def _utc_now() -> datetime:
 
 def _stderr(message: str) -> None:
     print(f"prdigest: {message}", file=sys.stderr)
+
+
+class ModelOnFirstUse:
+    """The model client, connected at its first request.
+
+    Importing the SDK and making its client take about half a second; a digest whose cards are
+    all cached never asks the model, so it never pays for them.
+    """
+
+    def __init__(self, model: str, connect: Callable[[], OpenAIModel]) -> None:
+        self.model = model
+        self._connect = connect
+        self._lock = threading.Lock()
+        self._client: OpenAIModel | None = None
+
+    def _connected(self) -> OpenAIModel:
+        with self._lock:
+            if self._client is None:
+                self._client = self._connect()
+            return self._client
+
+    def parse(self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline) -> Parsed[Schema]:
+        return self._connected().parse(messages, schema, deadline)
+
+    def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
+        return self._connected().complete(messages, deadline)
+
+    def ping(self) -> None:
+        self._connected().ping()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
 
 
 @dataclass(frozen=True)
@@ -176,32 +216,50 @@ class Builder:
         return timeout if timeout is not None else self.settings.defaults.model_timeout
 
     @cached_property
-    def summarizer(self) -> Summarizer | None:
-        """The card writer, or None without OPENAI_API_KEY (cards then come from metadata)."""
+    def model(self) -> ModelOnFirstUse | None:
+        """The model endpoint, or None without OPENAI_API_KEY (cards then come from metadata)."""
         settings = self.settings
         if not settings.openai_api_key:
             return None
-        from bot.llm.deadline import DEFAULT_RETRIES
-        from bot.llm.summarizer import Summarizer, build_openai
+        key, url, timeout = settings.openai_api_key, settings.openai_base_url, self.model_timeout
 
-        client = build_openai(settings.openai_api_key, settings.openai_base_url, timeout=self.model_timeout)
-        self._closers.append(client.close)
+        def connect() -> OpenAIModel:
+            from bot.llm.openai_model import OpenAIModel, build_openai
+
+            return OpenAIModel(build_openai(key, url, timeout=timeout), settings.model)
+
+        model = ModelOnFirstUse(settings.model, connect)
+        self._closers.append(model.close)
+        return model
+
+    @property
+    def model_budget(self) -> Budget:
+        """How long one card or one answer may wait for the model, and how often it is retried."""
         retries = self.timing.model_retries
-        return Summarizer(
-            client,
-            settings.model,
-            token_budget=settings.defaults.token_budget,
-            timeout=self.model_timeout,
-            retries=DEFAULT_RETRIES if retries is None else retries,
+        return Budget(self.model_timeout, DEFAULT_RETRIES if retries is None else retries)
+
+    @cached_property
+    def writer(self) -> ModelCardWriter | None:
+        if self.model is None:
+            return None
+        from bot.services.writer import ModelCardWriter
+
+        timing = self.timing
+        return ModelCardWriter(
+            self.model,
+            token_budget=self.settings.defaults.token_budget,
+            budget=self.model_budget,
+            clock=timing.monotonic,
+            sleep=timing.sleep,
         )
 
     @cached_property
-    def answerer(self) -> Answerer | None:
-        if self.summarizer is None:
+    def answerer(self) -> ModelAnswerer | None:
+        if self.model is None:
             return None
-        from bot.llm.answerer import Answerer
+        from bot.services.answers import ModelAnswerer
 
-        return Answerer(self.summarizer.client, self.settings.model, token_budget=self.settings.defaults.token_budget)
+        return ModelAnswerer(self.model, token_budget=self.settings.defaults.token_budget, budget=self.model_budget)
 
     # Services ----------------------------------------------------------------------------
 
@@ -210,7 +268,7 @@ class Builder:
         return CardService(
             self.source,
             self.store,
-            self.summarizer,
+            self.writer,
             sleep=self.timing.sleep,
             clock=self.timing.monotonic,
             lease_seconds=lease_for(self.model_timeout),

@@ -112,7 +112,7 @@ def _run_digest(args: argparse.Namespace, built: Builder) -> None:
         return
     language = args.lang or settings.defaults.language
     bar = _ProgressBar()
-    with Waiting.for_model(settings, enabled=built.summarizer is not None, each=" a card") as waiting:
+    with Waiting.for_model(settings, enabled=built.model is not None, each=" a card") as waiting:
 
         def progress(done: int, total: int) -> None:
             waiting.output()
@@ -179,7 +179,7 @@ def _run_card(args: argparse.Namespace, built: Builder) -> None:
     ref = parse_ref(args.ref)
     language = args.lang or built.settings.defaults.language
     snapshot = built.cards.snapshot_by_ref(ref)
-    with Waiting.for_model(built.settings, enabled=built.summarizer is not None):
+    with Waiting.for_model(built.settings, enabled=built.model is not None):
         result = built.cards.card(snapshot, language)
     if result.degraded:
         print(model_failed_line(built.settings, 1, 1), file=sys.stderr)

@@ -11,6 +11,7 @@ import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from http import HTTPStatus
 
 from bot.builder import Builder, Timing
 from bot.redact import redact_url
@@ -68,20 +69,21 @@ def _github(settings: Settings) -> Check:
 def _model(settings: Settings) -> Check:
     if not settings.openai_api_key:
         return WARN, "model", "OPENAI_API_KEY not set: cards come from metadata (heuristic)"
-    import openai
+    from bot.errors import ModelRejected, SummarizerError
 
-    from bot.llm.summarizer import build_openai
-
-    client = build_openai(settings.openai_api_key, settings.openai_base_url, timeout=10, max_retries=0)
+    model = Builder(settings, Timing(model_timeout=10)).model
+    assert model is not None  # OPENAI_API_KEY is set
     where = redact_url(settings.openai_base_url) if settings.openai_base_url else "api.openai.com"
     try:
-        client.models.list()
-    except openai.AuthenticationError:
-        return FAIL, "model", f"{where} refused OPENAI_API_KEY {mask(settings.openai_api_key)}"
-    except openai.OpenAIError as exc:
+        model.ping()
+    except ModelRejected as exc:
+        if exc.status == HTTPStatus.UNAUTHORIZED:
+            return FAIL, "model", f"{where} refused OPENAI_API_KEY {mask(settings.openai_api_key)}"
+        return FAIL, "model", f"{where} did not answer ({type(exc).__name__} {exc.status})"
+    except SummarizerError as exc:
         return FAIL, "model", f"{where} did not answer ({type(exc).__name__})"
     finally:
-        client.close()
+        model.close()
     return OK, "model", f"{where} answering; model {settings.model}; key {mask(settings.openai_api_key)}"
 
 

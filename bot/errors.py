@@ -74,3 +74,47 @@ class StoreError(PrdigestError):
 
 class PublishError(PrdigestError):
     """Slack refused or could not take a message."""
+
+
+# The model's failures, as the model adapter (llm/errors.py) names them. Callers that only need
+# to know the model gave nothing catch SummarizerError; the kinds say why, for logs and retries.
+
+
+class ModelTimeout(SummarizerError):
+    """The model did not answer within the time it was given."""
+
+
+class ModelOutOfTime(ModelTimeout):
+    """The budget was spent before another request could be made."""
+
+
+class ModelUnavailable(SummarizerError):
+    """The model could not be reached, or said it could not answer now (429, 5xx)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status  # None when no answer came at all
+
+
+class ModelRejected(SummarizerError):
+    """The model endpoint refused the request itself: a bad key, an unknown model, a request it
+    cannot serve. `code` and `message` are the server's, kept for code that must recognise a
+    refusal (never shown to people: they may quote the request)."""
+
+    def __init__(self, status: int, code: str | None, message: str) -> None:
+        super().__init__(f"the model endpoint refused the request ({status})")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class ModelBadOutput(SummarizerError):
+    """The model answered, but not with what was asked (invalid JSON, a schema mismatch, nothing)."""
+
+
+class ModelTruncated(SummarizerError):
+    """The model's answer was cut at its length limit before it was complete."""
+
+
+class ModelFiltered(SummarizerError):
+    """The model or its provider declined to answer (a content filter, a refusal)."""

@@ -244,6 +244,14 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class Message:
+    """One message of a request to the model, in the roles every chat model takes."""
+
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+@dataclass(frozen=True)
 class DigestThread:
     """What the bot posted in one channel for one day: questions in its thread refer to it."""
 

@@ -24,6 +24,7 @@ from bot.errors import ConfigError, quoted
 DEFAULT_CONFIG_PATH = "config/prdigest.toml"
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
+DEFAULT_OPENAI_URL = "https://api.openai.com/v1"  # when OPENAI_BASE_URL is not set
 REPO_PATTERN = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")  # for fullmatch: `$` allows a final newline
 DURATION_PATTERN = re.compile(r"([0-9]{1,9})([mhd])")
 # A digest looks back a year at most: longer spans are typos (365d for 36.5d), and a few

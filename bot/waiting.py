@@ -15,9 +15,8 @@ import time
 from types import TracebackType
 from typing import Self
 
-from bot.llm.summarizer import OPENAI_URL
 from bot.redact import url_host
-from bot.settings import Settings
+from bot.settings import DEFAULT_OPENAI_URL, Settings
 
 NOTICE_AFTER_SECONDS = 5.0
 # The notice overwrites a progress bar line ("\r[###…] 3/61 cards") whole before its newline.
@@ -26,7 +25,7 @@ LINE_WIDTH = 50
 
 def model_host(settings: Settings) -> str:
     """Where the model is, as a person may see it: host and port, no credentials."""
-    return url_host(settings.openai_base_url or OPENAI_URL)
+    return url_host(settings.openai_base_url or DEFAULT_OPENAI_URL)
 
 
 def _seconds(value: float) -> str:

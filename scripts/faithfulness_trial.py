@@ -30,8 +30,8 @@ from devkit.fakes.llm import FakeOpenAI
 from bot.builder import Builder, Timing
 from bot.core import heuristic
 from bot.core.claims import extract_claims
+from bot.core.drafts import clip
 from bot.core.prompts import HEADLINE_MAX
-from bot.llm.summarizer import clip
 from bot.models import Digest, Window
 from bot.settings import load_settings
 

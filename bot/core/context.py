@@ -2,8 +2,8 @@
 
 Owns the layout of the context, the budget shares and the coverage. Pure: no I/O, no vendor types.
 The budget it is given is the whole budget: the returned text never estimates above it, whatever
-the PR holds. Cleaning and token counts come from llm/text.py, file kinds and skip reasons from
-llm/files.py; it must not grow rules of either kind itself.
+the PR holds. Cleaning and token counts come from core/text.py, file kinds and skip reasons from
+core/files.py; it must not grow rules of either kind itself.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Prompt echoes: which lines of model output repeat our prompts, however disguised (pure).
 
-Owns the comparison of model output with our prompts' own words (llm/prompts.py). A PR can talk
+Owns the comparison of model output with our prompts' own words (core/prompts.py). A PR can talk
 the model into reciting them, and into hiding the recital: letters in another case, digits for
 letters (`3` for e), punctuation, a filler word every few words, one phrase a line. Words are
 compared after normalising those away, over the whole text, across lines. Must not remove

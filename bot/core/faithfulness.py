@@ -2,7 +2,8 @@
 
 Owns the PR's text indexed as a source, whether a claim is grounded in it, and the check of a
 card's fields. Must not read claims itself (claims.py) nor rewrite text (cutting.py). Pure: no I/O,
-no model, no Card; the summarizer decides when to check, ask again and drop (DESIGN.md §1).
+no model, no Card; the card writer (services/writer.py) decides when to check, ask again and
+drop (DESIGN.md §1).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Owns file classification (kind, skip reason) from a path and GitHub's per-file counts. Pure: no
 I/O. It must not read or clean file contents, nor decide how much of a file fits: that is
-llm/context.py's job.
+core/context.py's job.
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.models import Language
+from bot.models import Language, Message
 
-# "-checked": cards pass the faithfulness check (llm/faithfulness.py) and may be asked for twice.
+# "-checked": cards pass the faithfulness check (core/faithfulness.py) and may be asked for twice.
 PROMPT_VERSION = "card-2026-11-30-checked"
 ANSWER_PROMPT_VERSION = "answer-2026-11-30"
 
@@ -70,6 +70,10 @@ Write the card for this pull request.
 class Prompt:
     system: str
     user: str
+
+    def messages(self) -> list[Message]:
+        """The opening of a conversation with the model: instructions, then the data."""
+        return [Message("system", self.system), Message("user", self.user)]
 
 
 def new_marker() -> str:
@@ -154,5 +158,5 @@ def answer_overhead(language: Language) -> str:
 
 
 def fixed_wording() -> tuple[str, ...]:
-    """Our prompts' own words, placeholders unfilled: llm/sanitize.py drops model output that repeats them."""
+    """Our prompts' own words, placeholders unfilled: core/sanitize.py drops model output that repeats them."""
     return (_CARD_SYSTEM, _CARD_USER, _ANSWER_SYSTEM)

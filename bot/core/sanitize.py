@@ -3,7 +3,7 @@
 The output half of the injection defences (B7 in reference/github-openai.md): whatever a PR talked
 the model into, a card's headline and points and an answer lose every Slack mention, every link
 that does not point into the PR's own repository, and every line that repeats our instructions
-(found by llm/echoes.py). Escaping for Slack stays render/'s job; whether the text is true is not
+(found by core/echoes.py). Escaping for Slack stays render/'s job; whether the text is true is not
 judged here. The model's output is untrusted text: every pattern here runs in time linear in it.
 """
 

@@ -2,7 +2,7 @@
 
 Owns token estimation and the cleaning of text that comes from a PR (titles, bodies, paths,
 patches). Pure: no I/O, no vendor tokenizer. It must not lay out, rank or cut a context: that
-is llm/context.py's job.
+is core/context.py's job.
 """
 
 from __future__ import annotations

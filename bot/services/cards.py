@@ -4,7 +4,7 @@ Snapshots of merged PRs are read from GitHub once and then from the store. Cards
 single-flight: concurrent requests for one card, in this process or another, make one model
 call; the others wait for its result in the store. A model failure gives a heuristic card,
 kept only briefly so that a later run asks the model again. Every card, from the model or not,
-is sanitized (llm/sanitize.py) before it is stored or handed out.
+is sanitized (core/sanitize.py) before it is stored or handed out.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from bot.store.cards import CardStore, card_key
 log = logging.getLogger(__name__)
 
 # A lease outlives the model's whole budget for a card (model_timeout, retries and the second
-# request included, llm/deadline.py) so two writers never overlap; if its holder dies, waiters
+# request included, core/deadline.py) so two writers never overlap; if its holder dies, waiters
 # take over when it expires. The margin covers the store round trips and a loaded machine.
 LEASE_MARGIN_SECONDS = 30.0
 CARD_LEASE_SECONDS = 120.0 + LEASE_MARGIN_SECONDS  # for the default model_timeout

@@ -1,11 +1,20 @@
-"""What services need from the outside, as protocols. Adapters implement them; services
-import nothing else from the outside world (no github, openai, redis or slack here)."""
+"""What services need, as protocols. Adapters implement Source and ModelClient; services import
+nothing else from the outside world (no github, openai, redis or slack here). CardWriter and
+Answerer are what CardService and QAService need of the model services (writer.py, answers.py),
+so those two can be tested with fakes that return fixed cards and answers."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
-from bot.models import Card, DigestItem, Language, PRListing, PRRef, PRSnapshot, Turn, Window
+from pydantic import BaseModel
+
+from bot.core.deadline import Deadline
+from bot.models import Card, DigestItem, Language, Message, PRListing, PRRef, PRSnapshot, Turn, Window
+
+Schema = TypeVar("Schema", bound=BaseModel)
 
 
 class Source(Protocol):
@@ -18,8 +27,35 @@ class Source(Protocol):
     def is_private(self, repo: str) -> bool: ...
 
 
+@dataclass(frozen=True)
+class Parsed(Generic[Schema]):
+    """A structured answer: the value, and the JSON as the model wrote it (for a follow-up turn)."""
+
+    value: Schema
+    raw: str
+
+
+class ModelClient(Protocol):
+    """A chat model (llm.openai_model.OpenAIModel; devkit.scripted.ScriptedModel in tests).
+
+    Every call keeps within `deadline`: it raises ModelOutOfTime without asking when too little
+    time is left (Deadline.for_attempt), and retries quick failures only while time remains.
+    Failures are raised as SummarizerError subclasses (bot/errors.py), never as a library's.
+    """
+
+    model: str  # the model's name, part of every card's cache key
+
+    def parse(self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline) -> Parsed[Schema]:
+        """An answer that fills `schema` (structured output); ModelBadOutput when it does not."""
+        ...
+
+    def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
+        """A plain-text answer, "" when the model said nothing."""
+        ...
+
+
 class CardWriter(Protocol):
-    """A model that writes cards (llm.summarizer.Summarizer)."""
+    """What writes a PR's card (services.writer.ModelCardWriter)."""
 
     model: str
     prompt_version: str
@@ -28,7 +64,7 @@ class CardWriter(Protocol):
 
 
 class Answerer(Protocol):
-    """A model that answers questions (llm.answerer.Answerer)."""
+    """What answers questions (services.answers.ModelAnswerer)."""
 
     def answer_pr(
         self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language

@@ -18,7 +18,7 @@ from bot.models import DigestThread, Turn
 from bot.store.kv import DAY, KV
 
 THREAD_TTL = 30 * DAY
-# What the next answer reads and no more (llm/answerer.py sends the last HISTORY_TURNS = 6
+# What the next answer reads and no more (core/conversation.py sends the last HISTORY_TURNS = 6
 # turns, each cut to HISTORY_TURN_CHARS = 1,200): three questions with their answers, enough
 # for "and its tests?". Anything beyond it would be people's text kept for 30 days for nothing.
 TURNS_KEPT = 6

@@ -17,7 +17,7 @@ from bot.models import Card
 from bot.render.blocks import strings
 
 REPO_URL = "https://github.com/vllm-project/vllm"
-# Cards are clipped to these by the summarizer (POINT_MAX, MINUTES_MAX in llm/summarizer.py).
+# Cards are clipped to these when drafts become cards (POINT_MAX, MINUTES_MAX in core/drafts.py).
 POINT_MAX = 280
 MINUTES_RANGE = range(1, 241)
 VERDICTS = ("skip", "skim", "read")

@@ -57,10 +57,10 @@ def one_card(make_services: ServicesFactory, github: FakeGitHub, model: FakeOpen
     try:
         (item,) = services.digests.build((REPO,), WINDOW).items
     finally:
-        # Services.close() leaves the model client's pooled connection open (bot/wiring.py): close it
-        # here, or the socket is collected in a later test and reported as an unraisable warning there.
-        assert services.summarizer is not None
-        services.summarizer.client.close()
+        # Close the model client's pooled connection now, not at the fixture's teardown: a socket
+        # collected in a later test is reported as an unraisable warning there.
+        assert services.model is not None
+        services.model.close()
     return item.card
 
 

@@ -6,7 +6,7 @@ import json
 
 import redis
 
-from bot.llm.answerer import HISTORY_TURN_CHARS, HISTORY_TURNS
+from bot.core.conversation import HISTORY_TURN_CHARS, HISTORY_TURNS
 from bot.models import Turn
 from bot.store.redis_store import PREFIX, RedisKV
 from bot.store.threads import THREAD_TTL, TURN_CHARS, TURNS_KEPT, ThreadStore

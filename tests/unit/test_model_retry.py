@@ -1,4 +1,4 @@
-"""Retries within one budget (bot/llm/deadline.py), with the real openai client on a mock transport."""
+"""Retries within one budget (llm/retry.py over core/deadline.py), the real openai client on a mock transport."""
 
 from __future__ import annotations
 
@@ -7,25 +7,13 @@ from collections.abc import Iterator
 import httpx2
 import openai
 import pytest
+from devkit.scripted import Clock
 
-from bot.llm.deadline import Budget, ModelOutOfTime
+from bot.core.deadline import Budget
+from bot.errors import ModelOutOfTime
+from bot.llm.retry import call_within
 
 OK = {"object": "list", "data": []}
-
-
-class Clock:
-    """Time that moves only when slept."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.slept: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
 
 
 def client_answering(*responses: httpx2.Response) -> tuple[openai.OpenAI, list[httpx2.Request]]:
@@ -51,7 +39,7 @@ def list_models(client: openai.OpenAI) -> object:
 def test_quick_failures_are_retried_within_the_budget() -> None:
     client, seen = client_answering(error(503), error(429, **{"retry-after": "2"}), httpx2.Response(200, json=OK))
     clock = Clock()
-    Budget(60, retries=2).start(clock, clock.sleep).call(client, list_models)
+    call_within(Budget(60, retries=2).start(clock, clock.sleep), client, list_models)
     assert len(seen) == 3
     assert clock.slept[1] == 2  # the server's Retry-After
     assert 0.375 <= clock.slept[0] <= 0.5  # the SDK's first backoff, less up to a quarter
@@ -71,7 +59,7 @@ def test_failures_not_worth_a_retry_are_raised_at_once(response: httpx2.Response
     client, seen = client_answering(response, httpx2.Response(200, json=OK))
     clock = Clock()
     with pytest.raises(openai.APIStatusError):
-        Budget(55, retries=2).start(clock, clock.sleep).call(client, list_models)
+        call_within(Budget(55, retries=2).start(clock, clock.sleep), client, list_models)
     assert len(seen) == 1
 
 
@@ -79,7 +67,7 @@ def test_retries_stop_at_their_count() -> None:
     client, seen = client_answering(error(500), error(500), error(500))
     clock = Clock()
     with pytest.raises(openai.InternalServerError):
-        Budget(60, retries=1).start(clock, clock.sleep).call(client, list_models)
+        call_within(Budget(60, retries=1).start(clock, clock.sleep), client, list_models)
     assert len(seen) == 2
 
 
@@ -89,7 +77,7 @@ def test_a_spent_budget_makes_no_request() -> None:
     deadline = Budget(10).start(clock, clock.sleep)
     clock.now = 9.5  # less than a tenth of the budget left
     with pytest.raises(ModelOutOfTime):
-        deadline.call(client, list_models)
+        call_within(deadline, client, list_models)
     assert seen == []
 
 
@@ -104,7 +92,7 @@ def test_each_attempt_gets_only_what_is_left() -> None:
         api_key="k", base_url="http://model.test/v1", http_client=httpx2.Client(transport=httpx2.MockTransport(handle))
     )
     clock = Clock()
-    Budget(30).start(clock, clock.sleep).call(client, list_models)
+    call_within(Budget(30).start(clock, clock.sleep), client, list_models)
     first, second = timeouts
     assert isinstance(first, dict) and isinstance(second, dict)
     assert first["read"] == 30 and first["connect"] == 5

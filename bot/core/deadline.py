@@ -1,0 +1,69 @@
+"""One time budget for everything a card (or an answer) asks of the model, retries included.
+
+The SDK retries a call that timed out with the whole timeout again: a server that accepts the
+connection and never answers held `prdigest card` silent for (retries + 1) × timeout (3 × 90 s).
+Here one budget, `[defaults] model_timeout`, covers a card's requests, its second request for
+unsupported claims included, so a card waits for the model at most about that long however the
+model fails. This module keeps the time; how an attempt is bounded and which failures are
+retried is the model adapter's (llm/retry.py). The clock and the sleep are injected.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.errors import ModelOutOfTime
+
+# Same as settings.DEFAULT_MODEL_TIMEOUT, for budgets made without settings (bench, tests).
+DEFAULT_TIMEOUT = 120.0
+DEFAULT_RETRIES = 2
+# An attempt is not started with less than this share of the budget left: the answer would not
+# come in time, and the server would be asked for work nobody waits for.
+MIN_ATTEMPT_SHARE = 0.1
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a card or an answer may wait for the model, and how often a quick failure is retried."""
+
+    seconds: float = DEFAULT_TIMEOUT
+    retries: int = DEFAULT_RETRIES
+
+    def start(
+        self, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep
+    ) -> Deadline:
+        return Deadline(self, clock() + self.seconds, clock, sleep)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A started budget: when it ends, and the clock and sleep that measure it."""
+
+    budget: Budget
+    at: float
+    clock: Callable[[], float]
+    sleep: Callable[[float], None]
+
+    @property
+    def least(self) -> float:
+        """Seconds an attempt needs to be worth starting."""
+        return self.budget.seconds * MIN_ATTEMPT_SHARE
+
+    def left(self) -> float:
+        return self.at - self.clock()
+
+    def for_attempt(self) -> float:
+        """Seconds the next attempt may take; ModelOutOfTime when too little is left to start one.
+
+        Every ModelClient calls this before each request it makes.
+        """
+        left = self.left()
+        if left < self.least:
+            raise ModelOutOfTime(f"no time left of the model's {self.budget.seconds:g} s")
+        return left
+
+    def allows_pause(self, seconds: float) -> bool:
+        """Whether an attempt could still be made after waiting `seconds`."""
+        return self.left() - seconds >= self.least

@@ -1,0 +1,98 @@
+"""The model's draft of a card, and how a draft becomes a card we can trust (pure).
+
+CardDraft is the schema the model must fill. A draft is clipped to the card's limits
+(DESIGN.md §1), checked for figures and identifiers the PR does not state, and, when the model
+will not drop them, cut. When to ask and ask again is the card writer's (services/writer.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.core import heuristic
+from bot.core.cutting import without_claims
+from bot.core.faithfulness import Check, SourceText, check_card_text, check_field
+from bot.core.prompts import CAVEATS_MAX, HEADLINE_MAX, WATCH_MAX, WHY_MAX
+from bot.errors import ModelBadOutput
+from bot.models import Card, Coverage, Language
+
+# A point is one sentence (the prompt asks for that); this is the backstop.
+POINT_MAX = 280
+MINUTES_MAX = 240
+# A headline shorter than this once its unsupported figures are cut says too little: the PR's
+# title (as the heuristic card words it) stands in.
+MIN_HEADLINE_CHARS = 12
+UNTITLED = "(untitled)"
+
+
+class CardDraft(BaseModel):
+    """The schema the model must fill (strict: every field required, nothing else)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    headline: str
+    verdict: Literal["skip", "skim", "read"]
+    minutes: int
+    why: list[str]
+    caveats: list[str]
+    watch: list[str]
+
+
+def clip(text: str, limit: int) -> str:
+    """Collapse whitespace and cut at a word boundary, marking the cut."""
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def _points(items: list[str], limit: int) -> tuple[str, ...]:
+    cleaned = [clip(item, POINT_MAX) for item in items]
+    return tuple(item for item in cleaned if item)[:limit]
+
+
+def card_from_draft(draft: CardDraft, language: Language, coverage: Coverage) -> Card:
+    headline = clip(draft.headline, HEADLINE_MAX[language])
+    if not headline:
+        raise ModelBadOutput("the model returned an empty headline")
+    return Card(
+        headline=headline,
+        verdict=draft.verdict,
+        minutes=1 if draft.verdict == "skip" else min(max(draft.minutes, 1), MINUTES_MAX),
+        why=_points(draft.why, WHY_MAX),
+        caveats=_points(draft.caveats, CAVEATS_MAX),
+        watch=_points(draft.watch, WATCH_MAX),
+        source="llm",
+        coverage=coverage,
+        language=language,
+    )
+
+
+def check_card(card: Card, source: SourceText) -> Check:
+    return check_card_text(card.headline, (*card.why, *card.caveats, *card.watch), source)
+
+
+def without_unsupported(card: Card, check: Check, title: str, source: SourceText) -> Card:
+    """The card with its unsupported claims cut from the headline and its unsupported points dropped."""
+    headline = without_claims(card.headline, check.headline.unsupported)
+    # A cut that leaves a stub, or that could not remove a claim as written, gives way to the title.
+    if len(headline) < MIN_HEADLINE_CHARS or not check_field(headline, source).ok:
+        headline = heuristic.headline(title) or headline or UNTITLED
+    kept = {field.text for field in check.points if field.ok}
+    return replace(
+        card,
+        headline=headline,
+        why=tuple(point for point in card.why if point in kept),
+        caveats=tuple(point for point in card.caveats if point in kept),
+        watch=tuple(point for point in card.watch if point in kept),
+        checked=check.checked,
+        dropped=len(check.unsupported),
+    )

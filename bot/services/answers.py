@@ -1,0 +1,90 @@
+"""ModelAnswerer: questions about one PR, or about a whole digest, answered by the model from the
+same fenced context the card was written from, plus the card and the thread's earlier turns.
+
+Returns plain text; the Slack renderer escapes it and turns cited paths into diff links.
+Failures are raised as SummarizerError for the caller to word. The model is a port.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from bot.core.context import build_context
+from bot.core.conversation import answer_messages, card_text, digest_text
+from bot.core.deadline import Budget
+from bot.core.prompts import answer_overhead
+from bot.core.text import estimate_tokens
+from bot.errors import ModelBadOutput, SummarizerError
+from bot.models import Card, DigestItem, Language, PRSnapshot, Turn
+from bot.services.ports import ModelClient
+
+log = logging.getLogger(__name__)
+
+# A Slack section holds 3,000 characters; answers are asked to be short, this is the backstop.
+ANSWER_MAX_CHARS = 2900
+# Room kept for the conversation and the answer when the budget is counted.
+CONVERSATION_RESERVE = 2500
+# However small the configured budget, this much material is sent (the card, some context).
+MIN_DATA_TOKENS = 500
+MIN_CONTEXT_TOKENS = 300
+# estimate_tokens counts about three characters a token: a digest's text is cut by the same rule.
+CHARS_PER_TOKEN = 3
+
+
+class ModelAnswerer:
+    def __init__(
+        self,
+        model: ModelClient,
+        *,
+        token_budget: int,
+        budget: Budget | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._model = model
+        self.model = model.model
+        self._token_budget = token_budget
+        # An answer waits for the model as long as a card may (model_timeout), quick failures
+        # retried within it.
+        self.budget = budget or Budget()
+        self._clock = clock
+        self._sleep = sleep
+
+    def data_budget(self, language: Language) -> int:
+        """Tokens left for the material once the instructions and the conversation are counted."""
+        return max(
+            self._token_budget - estimate_tokens(answer_overhead(language)) - CONVERSATION_RESERVE, MIN_DATA_TOKENS
+        )
+
+    def answer_pr(
+        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+    ) -> str:
+        card_part = card_text(card)
+        budget = max(self.data_budget(language) - estimate_tokens(card_part), MIN_CONTEXT_TOKENS)
+        context = build_context(snapshot, budget)
+        return self._ask(f"{card_part}\n\n{context.text}", question, history, language, str(snapshot.ref))
+
+    def answer_digest(
+        self,
+        items: tuple[DigestItem, ...],
+        paths: dict[str, tuple[str, ...]],
+        question: str,
+        history: list[Turn],
+        language: Language,
+    ) -> str:
+        data = digest_text(items, paths)
+        limit = self.data_budget(language) * CHARS_PER_TOKEN
+        return self._ask(data[:limit], question, history, language, "the digest")
+
+    def _ask(self, data: str, question: str, history: list[Turn], language: Language, about: str) -> str:
+        messages = answer_messages(data, question, history, language)
+        try:
+            content = self._model.complete(messages, self.budget.start(self._clock, self._sleep))
+        except SummarizerError as exc:
+            log.warning("model call for a question about %s failed: %s", about, type(exc).__name__)
+            raise
+        if not content.strip():
+            raise ModelBadOutput(f"the model gave an empty answer about {about}")
+        return content.strip()[:ANSWER_MAX_CHARS]

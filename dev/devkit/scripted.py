@@ -1,0 +1,110 @@
+"""ScriptedModel: a ModelClient (bot/services/ports.py) in the test's own process, no HTTP.
+
+It answers from a queue the test fills — a parsed draft, a raw string (JSON for `parse`, text
+for `complete`), or an exception to raise — and records every call's messages, so a unit test
+asserts on what the model was asked. Each reply may take simulated time on a Clock that the
+service under test shares; like the real adapter it asks nothing once its Deadline is spent.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ValidationError
+
+from bot.core.deadline import Deadline
+from bot.errors import ModelBadOutput
+from bot.models import Message
+from bot.services.ports import Parsed, Schema
+
+Reply = BaseModel | str | Exception
+
+
+class Clock:
+    """Time that moves only when slept or when a scripted reply takes it."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request the model received."""
+
+    kind: Literal["parse", "complete"]
+    messages: tuple[Message, ...]
+    schema: type[BaseModel] | None
+    seconds_left: float  # of the caller's budget, when the request was made
+
+    @property
+    def last(self) -> str:
+        """The last message's text: the question, or the follow-up that names unsupported claims."""
+        return self.messages[-1].content if self.messages else ""
+
+
+@dataclass(frozen=True)
+class _Scripted:
+    reply: Reply
+    takes: float
+
+
+class ScriptedModel:
+    def __init__(self, *replies: Reply, model: str = "scripted-model", clock: Clock | None = None) -> None:
+        self.model = model
+        self.clock = clock or Clock()
+        self.calls: list[Call] = []
+        self._queue: deque[_Scripted] = deque()
+        self.then(*replies)
+
+    def then(self, *replies: Reply, takes: float = 0.0) -> ScriptedModel:
+        """Queue replies, each taking `takes` simulated seconds before it comes (or is raised)."""
+        self._queue.extend(_Scripted(reply, takes) for reply in replies)
+        return self
+
+    @property
+    def pending(self) -> int:
+        """Replies queued and not yet asked for."""
+        return len(self._queue)
+
+    def parse(self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline) -> Parsed[Schema]:
+        reply = self._next("parse", messages, schema, deadline)
+        if isinstance(reply, str):
+            try:
+                return Parsed(schema.model_validate_json(reply), reply)
+            except ValidationError as exc:
+                raise ModelBadOutput("the scripted answer does not match the schema") from exc
+        if not isinstance(reply, schema):
+            raise TypeError(f"a {type(reply).__name__} was scripted where a {schema.__name__} was asked for")
+        return Parsed(reply, reply.model_dump_json())
+
+    def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
+        reply = self._next("complete", messages, None, deadline)
+        return reply if isinstance(reply, str) else reply.model_dump_json()
+
+    def _next(
+        self,
+        kind: Literal["parse", "complete"],
+        messages: Sequence[Message],
+        schema: type[BaseModel] | None,
+        deadline: Deadline,
+    ) -> BaseModel | str:
+        left = deadline.for_attempt()  # ModelOutOfTime, as the adapter raises it: no request made
+        self.calls.append(Call(kind, tuple(messages), schema, left))
+        if not self._queue:
+            raise AssertionError(f"ScriptedModel: call {len(self.calls)} ({kind}) has no reply queued")
+        scripted = self._queue.popleft()
+        self.clock.now += scripted.takes
+        if isinstance(scripted.reply, Exception):
+            raise scripted.reply
+        return scripted.reply

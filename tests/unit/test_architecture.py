@@ -1,0 +1,109 @@
+"""The shape of the code, checked: which package may import which vendor, and who builds clients.
+
+Policy (core, services, store) stays testable without any vendor; each vendor sits behind one
+thin adapter; every client is made by bot/builder.py through its adapter's one factory.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+
+# Where each vendor may be imported (paths relative to bot/).
+VENDORS = {
+    "openai": ("llm/",),
+    "httpx2": ("llm/",),
+    "github": ("sources/",),
+    "requests": ("sources/",),
+    "redis": ("store/redis_store.py",),
+    "slack_bolt": ("slack/",),
+    "slack_sdk": ("slack/", "render/"),
+    "waitress": ("slack/",),
+}
+VENDOR_FREE = ("core/", "services/", "store/kv.py", "store/cards.py", "models.py", "errors.py")
+# Each client's constructor, the one module that calls it, and the factory the builder uses.
+CONSTRUCTORS = {
+    "OpenAI": "llm/",
+    "WebClient": "slack/clients.py",
+    "Github": "sources/github.py",
+    "Redis": "store/redis_store.py",
+}
+FACTORIES = ("build_openai", "build_web_client", "build_github", "RedisKV.from_url")
+
+
+def modules() -> Iterator[tuple[str, ast.Module]]:
+    for path in sorted(BOT.rglob("*.py")):
+        yield path.relative_to(BOT).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
+
+
+def imported(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return f"{dotted(node.value)}.{node.attr}"
+    return node.id if isinstance(node, ast.Name) else "?"
+
+
+def called(tree: ast.Module) -> set[str]:
+    """Every callee as written, dotted: `openai.OpenAI`, `redis.Redis.from_url`, `WebClient`."""
+    return {dotted(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+
+
+def calls(tree: ast.Module, name: str) -> bool:
+    """Whether `name` (a class or function, maybe with its attribute: `Redis.from_url`) is called."""
+    return any(callee == name or callee.endswith(f".{name}") or f".{name}." in callee for callee in called(tree))
+
+
+@pytest.mark.parametrize("vendor", sorted(VENDORS))
+def test_each_vendor_is_imported_only_by_its_adapter(vendor: str) -> None:
+    allowed = VENDORS[vendor]
+    offenders = [
+        name
+        for name, tree in modules()
+        if any(module.split(".")[0] == vendor for module in imported(tree)) and not name.startswith(allowed)
+    ]
+    assert offenders == []
+
+
+def test_policy_imports_no_vendor() -> None:
+    offenders = [
+        (name, module)
+        for name, tree in modules()
+        if name.startswith(VENDOR_FREE)
+        for module in imported(tree)
+        if module.split(".")[0] in VENDORS
+    ]
+    assert offenders == []
+
+
+def test_render_imports_nothing_from_services() -> None:
+    offenders = [
+        name
+        for name, tree in modules()
+        if name.startswith("render/") and any(module.startswith("bot.services") for module in imported(tree))
+    ]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("constructor", sorted(CONSTRUCTORS))
+def test_each_client_is_constructed_in_one_factory(constructor: str) -> None:
+    makers = [name for name, tree in modules() if calls(tree, constructor)]
+    assert len(makers) == 1 and makers[0].startswith(CONSTRUCTORS[constructor]), makers
+
+
+def test_only_the_builder_calls_the_factories() -> None:
+    callers = {name for name, tree in modules() if any(calls(tree, factory) for factory in FACTORIES)}
+    assert callers == {"builder.py"}
