@@ -28,6 +28,7 @@ from bot.slack.digests import ChannelDigests
 from bot.slack.guards import ResponseUrlGuard, response_origins
 from bot.slack.listeners import actions, commands, home, questions
 from bot.slack.members import ChannelMembers
+from bot.slack.people import PeopleLanguages
 from bot.slack.publisher import Publisher
 from bot.slack.scheduler import Scheduler
 from bot.store.facts import FactStore
@@ -109,6 +110,7 @@ def build_slack(services: Services, *, socket_mode: bool = False, pace: float | 
         directory=directory,
         access=access,
         members=ChannelMembers(facts),
+        people=PeopleLanguages(facts, settings.defaults.language),
         cards=services.cards,
         qa=QAService(services.cards, threads, answerer),
         threads=threads,
