@@ -71,9 +71,9 @@ WORDS: dict[str, str] = {
         "GitHub 速率限制已用完：{shown} 个 PR 中有 {count} 个仅依据标题判断。限额将于 {time} 重置。"
     ),
     "note.rate_limited": "GitHub 速率限制已用完：{shown} 个 PR 中有 {count} 个仅依据标题判断。限额稍后重置。",
-    "note.unreadable": "GitHub 未能提供：{prs}。这些卡片仅依据标题。",
+    "note.unreadable": "GitHub 未能返回：{prs}。这些 PR 的卡片仅依据标题生成。",
     "note.unreadable_pr": "#{number}（{error}）",
-    "note.model_degraded": "{shown} 个 PR 中有 {count} 个未能连上模型，其卡片依据元数据生成。",
+    "note.model_degraded": "{shown} 个 PR 中有 {count} 个未能连上模型，卡片改由元数据生成。",
     "list.sep": "；",
     "language.en": "英文",
     "language.zh-CN": "简体中文",

@@ -56,7 +56,7 @@ def test_a_chinese_digest_in_the_terminal_has_no_english_of_ours(
     assert main(["digest", REPO, "--date", "2026-08-05", "--lang", "zh-CN"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith(f"{REPO} · 2026-08-05 (UTC)\n合并 4 个 · ")
-    assert "GitHub 未能提供：#203" in out and "个未能连上模型" in out
+    assert "GitHub 未能返回：#203" in out and "个未能连上模型" in out
     assert "没有生成卡片" in err and "4/4 张卡片" in err
     assert english_in(out) == []
     assert english_in(err) == []

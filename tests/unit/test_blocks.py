@@ -310,7 +310,7 @@ def test_the_lead_shows_notes_with_a_warning_in_its_language() -> None:
         ":warning: The model could not be reached for 3 of 5 PRs: their cards come from metadata."
     )
     chinese = make_digest([(make_listing(), make_card(language="zh-CN"))], notes=(note,), language="zh-CN")
-    assert context_texts(lead_message(chinese))[0] == ":warning: 5 个 PR 中有 3 个未能连上模型，其卡片依据元数据生成。"
+    assert context_texts(lead_message(chinese))[0] == ":warning: 5 个 PR 中有 3 个未能连上模型，卡片改由元数据生成。"
 
 
 def test_the_lead_in_chinese() -> None:
