@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, NoReturn
 from zoneinfo import ZoneInfo
 
 from bot.errors import ConfigError, PrdigestError, StoreError, UsageError, one_line, quoted
-from bot.models import Filters, Window
+from bot.models import Filters, Language, Note, Window
 from bot.render.data import digest_data, item_data
 from bot.render.terminal import render_card, render_digest
 from bot.services.refs import parse_ref, parse_repo
 from bot.services.windows import window_for_date, window_since
 from bot.settings import Settings, load_settings
 from bot.waiting import Waiting, model_failed_line
+from bot.words import text
 
 if TYPE_CHECKING:
     from bot.builder import Builder
@@ -81,19 +82,27 @@ def _colour(settings: Settings) -> bool:
     return sys.stdout.isatty() and not settings.no_color
 
 
+def _language(args: argparse.Namespace, settings: Settings) -> Language:
+    """The terminal's language: --lang, else the configured default."""
+    chosen: Language | None = getattr(args, "lang", None)
+    return chosen or settings.defaults.language
+
+
 class _ProgressBar:
     """A one-line bar on stderr, only when stderr is a terminal."""
 
     WIDTH = 30
 
-    def __init__(self) -> None:
+    def __init__(self, language: Language) -> None:
         self.enabled = sys.stderr.isatty()
+        self.language = language
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or total == 0:
             return
         filled = self.WIDTH * done // total
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} cards")
+        cards = text(self.language, "cli.progress", done=done, total=total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {cards}")
         if done == total:
             sys.stderr.write("\r" + " " * (self.WIDTH + 20) + "\r")
         sys.stderr.flush()
@@ -110,9 +119,9 @@ def _run_digest(args: argparse.Namespace, built: Builder) -> None:
     if args.post:
         _post_digest(args, built, repos, window)
         return
-    language = args.lang or settings.defaults.language
-    bar = _ProgressBar()
-    with Waiting.for_model(settings, enabled=built.model is not None, each=" a card") as waiting:
+    language = _language(args, settings)
+    bar = _ProgressBar(language)
+    with Waiting.for_model(settings, language, enabled=built.model is not None, per_card=True) as waiting:
 
         def progress(done: int, total: int) -> None:
             waiting.output()
@@ -120,7 +129,7 @@ def _run_digest(args: argparse.Namespace, built: Builder) -> None:
 
         digest = built.digests.build(repos, window, language=language, filters=Filters(), progress=progress)
     if digest.model_failures:
-        print(model_failed_line(settings, digest.model_failures, digest.shown), file=sys.stderr)
+        print(model_failed_line(settings, digest.model_failures, digest.shown, language), file=sys.stderr)
     if args.format == "json":
         print(json.dumps(digest_data(digest), ensure_ascii=False, indent=2))
     else:
@@ -140,7 +149,7 @@ def _post_digest(args: argparse.Namespace, built: Builder, repos: tuple[str, ...
     digests = built.channel_digests
     refused = digests.refusals(args.post, repos)
     if refused:
-        raise UsageError("; ".join(refused.values()) + ": nothing posted")
+        raise UsageError("error.not_posted_refused", reasons=tuple(refused.values()))
     try:
         result = digests.run(
             args.post,
@@ -152,14 +161,12 @@ def _post_digest(args: argparse.Namespace, built: Builder, repos: tuple[str, ...
             quiet_days=plan.quiet_days if plan else settings.defaults.quiet_days,
         )
     except StoreError as exc:
-        raise StoreError(
-            f"{exc}: nothing was posted, since the ledger that keeps a digest from being posted twice is there; "
-            "run it again when Redis answers"
-        ) from exc
+        raise StoreError("error.not_posted_store", error=exc.note or Note("error.internal")) from exc
+    terminal = _language(args, settings)
     if result is None:
-        print(f"prdigest: another process is posting the {day} digest in {args.post}; nothing posted", file=sys.stderr)
+        print(f"prdigest: {text(terminal, 'cli.posting_elsewhere', day=day, channel=args.post)}", file=sys.stderr)
     else:
-        print(f"{args.post} {day}: {result.posted} messages posted, {result.already} already there")
+        print(text(terminal, "cli.posted", channel=args.post, day=day, posted=result.posted, already=result.already))
 
 
 def _run_serve(args: argparse.Namespace, built: Builder) -> None:
@@ -172,17 +179,22 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
         serve_socket(built.slack(socket_mode=True), settings.slack_app_token)
         return
     parts = built.slack()
-    serve_http(parts, args.host, args.port, on_ready=lambda url: print(f"prdigest: serving {url}", file=sys.stderr))
+    language = settings.defaults.language
+
+    def ready(url: str) -> None:
+        print(f"prdigest: {text(language, 'cli.serving', url=url)}", file=sys.stderr)
+
+    serve_http(parts, args.host, args.port, on_ready=ready)
 
 
 def _run_card(args: argparse.Namespace, built: Builder) -> None:
     ref = parse_ref(args.ref)
-    language = args.lang or built.settings.defaults.language
+    language = _language(args, built.settings)
     snapshot = built.cards.snapshot_by_ref(ref)
-    with Waiting.for_model(built.settings, enabled=built.model is not None):
+    with Waiting.for_model(built.settings, language, enabled=built.model is not None):
         result = built.cards.card(snapshot, language)
     if result.degraded:
-        print(model_failed_line(built.settings, 1, 1), file=sys.stderr)
+        print(model_failed_line(built.settings, 1, 1, language), file=sys.stderr)
     if args.format == "json":
         print(json.dumps(item_data(snapshot.listing, result.card), ensure_ascii=False, indent=2))
     else:
@@ -211,16 +223,19 @@ def _not_bolt_token_note(record: logging.LogRecord) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     _configure_logging(args.debug)
+    # English until the config is read: a ConfigError is English anyway (bot/errors.py).
+    language: Language = "en"
     try:
         settings = load_settings()
+        language = _language(args, settings)
         return _dispatch(args, settings)
     except PrdigestError as exc:
         if args.debug:
             raise
-        print(f"prdigest: {one_line(str(exc))}", file=sys.stderr)
+        print(f"prdigest: {one_line(exc.in_language(language))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("prdigest: interrupted", file=sys.stderr)
+        print(f"prdigest: {text(language, 'cli.interrupted')}", file=sys.stderr)
         return 130
 
 
@@ -237,10 +252,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
             _run_digest(args, built)
         elif args.command == "card":
             _run_card(args, built)
-        elif args.command == "serve":
+        else:  # "serve": argparse rejects any other command
             _run_serve(args, built)
-        else:  # pragma: no cover - argparse rejects unknown commands
-            raise UsageError(f"unknown command {args.command}")
     finally:
         built.close()
     return 0

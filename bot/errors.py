@@ -1,13 +1,17 @@
 """The one exception tree. Adapters translate library errors into it; surfaces turn it into words.
 
-Every message here is written for the person who ran the command: what was wrong and what
-would work. Library exception text is never echoed (it may hold URLs with tokens).
+An error a person meets carries a note (a sentence of bot/words and its values), written for
+them: what was wrong and what would work, in the language of the surface that shows it.
+Library exception text is never echoed (it may hold URLs with tokens).
 """
 
 from __future__ import annotations
 
 import unicodedata
 from datetime import datetime
+
+from bot.models import Language, Note
+from bot.words import said
 
 # How much of what someone typed an error message repeats: enough to recognise it, short enough
 # for one terminal line and a Slack ack (a pasted diff must not come back as a wall of text).
@@ -34,18 +38,42 @@ def quoted(text: str) -> str:
 
 
 class PrdigestError(Exception):
-    """Base of every error prdigest raises on purpose."""
+    """Base of every error prdigest raises on purpose.
+
+    `note` is what a person is told: a sentence of bot/words by key, with its values, worded by
+    each surface in its own language (`in_language`). An error without one carries an English
+    message of its own (ConfigError, SummarizerError).
+    """
+
+    note: Note | None = None
+
+    def in_language(self, language: Language) -> str:
+        return said(language, self.note) if self.note is not None else str(self)
+
+
+class ToldError(PrdigestError):
+    """An error a person meets: raised with its sentence's key and values. str() is the sentence
+    in English, for logs and for whoever matches on it; values that repeat someone's input arrive
+    `quoted`."""
+
+    def __init__(self, kind: str, /, **values: str | int | Note | tuple[Note, ...]) -> None:
+        self.note = Note(kind, values)
+        super().__init__(said("en", self.note))
 
 
 class ConfigError(PrdigestError):
-    """A bad config file, environment variable or command-line value."""
+    """A bad config file, environment variable or command-line value.
+
+    Stays English: it is written for the operator who edits config/prdigest.toml or the
+    environment, whose keys, like the logs and `prdigest doctor`, are English.
+    """
 
 
-class UsageError(PrdigestError):
+class UsageError(ToldError):
     """Input a person typed that cannot be understood (a PR reference, a date, a window)."""
 
 
-class SourceError(PrdigestError):
+class SourceError(ToldError):
     """GitHub could not give what was asked."""
 
 
@@ -59,20 +87,27 @@ class RateLimited(SourceError):
     def __init__(self, reset_at: datetime | None, authenticated: bool) -> None:
         self.reset_at = reset_at
         self.authenticated = authenticated
-        when = reset_at.strftime("%H:%M UTC") if reset_at else "later"
-        hint = "" if authenticated else " Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
-        super().__init__(f"GitHub's rate limit is used up until {when}.{hint}")
+        kind = "error.rate_limited_until" if reset_at else "error.rate_limited"
+        anonymous = "" if authenticated else "_anonymous"
+        if reset_at:
+            super().__init__(kind + anonymous, time=reset_at.strftime("%H:%M UTC"))
+        else:
+            super().__init__(kind + anonymous)
 
 
 class SummarizerError(PrdigestError):
-    """The model could not produce a valid card or answer."""
+    """The model could not produce a valid card or answer.
+
+    Its message is for the logs: surfaces never show it, they say in their own words that the
+    model is not answering (a reply's `model_failed`, a digest's note, the CLI's one line).
+    """
 
 
-class StoreError(PrdigestError):
+class StoreError(ToldError):
     """Redis could not be reached or answered with an error."""
 
 
-class PublishError(PrdigestError):
+class PublishError(ToldError):
     """Slack refused or could not take a message."""
 
 

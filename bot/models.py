@@ -6,6 +6,7 @@ renderers read them, the store serialises them (see store/codec.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import ClassVar, Literal
@@ -18,6 +19,30 @@ VERDICT_ORDER: dict[Verdict, int] = {"read": 0, "skim": 1, "skip": 2}
 
 # "Responses include a maximum of 3000 files" (GitHub REST docs, pulls/list-files).
 GITHUB_FILE_LIST_CAP = 3000
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something a person must be told, as data: `kind` is the key of its sentence in every
+    language's catalogue (bot/words), `values` fill that sentence's placeholders.
+
+    Services and errors make notes; surfaces word them in the reader's language. A value is a
+    number, an identifier or quoted input (never a sentence of ours), or notes worded in turn.
+    """
+
+    kind: str
+    values: Mapping[str, str | int | Note | tuple[Note, ...]] = field(default_factory=dict)
+
+    def strings(self) -> Iterator[str]:
+        """Every text value, nested notes' too: what the note would name (a repository, a channel)."""
+        for value in self.values.values():
+            if isinstance(value, str):
+                yield value
+            elif isinstance(value, Note):
+                yield from value.strings()
+            elif isinstance(value, tuple):
+                for note in value:
+                    yield from note.strings()
 
 
 @dataclass(frozen=True)
@@ -221,7 +246,7 @@ class Digest:
     items: tuple[DigestItem, ...]
     language: Language = "en"
     # Things the reader must know about how this digest was made (rate limit, degraded model).
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Note, ...] = field(default=())
     filters: Filters = Filters()
     # Cards from metadata although a model is configured (it failed): a terminal says it once.
     model_failures: int = 0
@@ -274,7 +299,7 @@ class DigestRun:
     finished_at: datetime
     prs: int
     posted_messages: int
-    failures: tuple[str, ...] = ()
+    failures: tuple[Note, ...] = ()
 
 
 # -- what a question gets back: one small value per kind (services decide, render words) ------

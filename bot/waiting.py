@@ -15,8 +15,10 @@ import time
 from types import TracebackType
 from typing import Self
 
+from bot.models import Language
 from bot.redact import url_host
 from bot.settings import DEFAULT_OPENAI_URL, Settings
+from bot.words import text
 
 NOTICE_AFTER_SECONDS = 5.0
 # The notice overwrites a progress bar line ("\r[###…] 3/61 cards") whole before its newline.
@@ -47,9 +49,11 @@ class Waiting:
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def for_model(cls, settings: Settings, *, enabled: bool, each: str = "") -> Waiting:
+    def for_model(cls, settings: Settings, language: Language, *, enabled: bool, per_card: bool = False) -> Waiting:
+        """The notice for a model call; `per_card`: the limit holds for each card of several."""
         seconds = _seconds(settings.defaults.model_timeout)
-        return cls(f"waiting for the model at {model_host(settings)} (up to {seconds} s{each})…", enabled=enabled)
+        key = "cli.waiting_each" if per_card else "cli.waiting"
+        return cls(text(language, key, host=model_host(settings), seconds=seconds), enabled=enabled)
 
     def output(self) -> None:
         with self._lock:
@@ -83,9 +87,9 @@ class Waiting:
         sys.stderr.flush()
 
 
-def model_failed_line(settings: Settings, failed: int, total: int) -> str:
+def model_failed_line(settings: Settings, failed: int, total: int, language: Language = "en") -> str:
     """The one line a terminal gets when cards had to come from metadata."""
-    where = f"prdigest: the model at {model_host(settings)} gave no card"
+    host = model_host(settings)
     if total == 1:
-        return f"{where}: it is from metadata (--debug says why)"
-    return f"{where} for {failed} of {total} PRs: their cards are from metadata (--debug says why)"
+        return f"prdigest: {text(language, 'cli.model_failed_one', host=host)}"
+    return f"prdigest: {text(language, 'cli.model_failed', host=host, failed=failed, total=total)}"

@@ -19,6 +19,7 @@ from bot.core.faithfulness import Check, SourceText, check_card_text, check_fiel
 from bot.core.prompts import CAVEATS_MAX, HEADLINE_MAX, WATCH_MAX, WHY_MAX
 from bot.errors import ModelBadOutput
 from bot.models import Card, Coverage, Language
+from bot.words import text
 
 # A point is one sentence (the prompt asks for that); this is the backstop.
 POINT_MAX = 280
@@ -26,7 +27,6 @@ MINUTES_MAX = 240
 # A headline shorter than this once its unsupported figures are cut says too little: the PR's
 # title (as the heuristic card words it) stands in.
 MIN_HEADLINE_CHARS = 12
-UNTITLED = "(untitled)"
 
 
 class CardDraft(BaseModel):
@@ -85,7 +85,7 @@ def without_unsupported(card: Card, check: Check, title: str, source: SourceText
     headline = without_claims(card.headline, check.headline.unsupported)
     # A cut that leaves a stub, or that could not remove a claim as written, gives way to the title.
     if len(headline) < MIN_HEADLINE_CHARS or not check_field(headline, source).ok:
-        headline = heuristic.headline(title) or headline or UNTITLED
+        headline = heuristic.headline(title) or headline or text(card.language, "card.untitled")
     kept = {field.text for field in check.points if field.ok}
     return replace(
         card,

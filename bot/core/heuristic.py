@@ -18,6 +18,7 @@ from bot.core.context import NO_ROOM
 from bot.core.files import LOCK_FILES, file_kind, skip_reason
 from bot.core.text import clean_line, count_cjk
 from bot.models import Card, Coverage, FileChange, Language, PRSnapshot, Verdict
+from bot.words import text
 
 # The card's headline limits (DESIGN.md, the card): CJK characters carry about twice the meaning.
 MAX_HEADLINE_CHARS = 120
@@ -62,76 +63,33 @@ _PERMISSIONS_LINE = re.compile(r"permissions|:\s*write\b")
 # configuration, so a change there is not by itself a dependency change.
 _DEPENDENCY_NAMES = frozenset({"go.mod", "Pipfile", "Gemfile", "environment.yml"})
 
-_TEXTS: dict[Language, dict[str, str]] = {
-    "en": {
-        "untitled": "(untitled)",
-        "only_ci": "Only CI files changed: {paths}",
-        "only_docs": "Only docs changed: {paths}",
-        "most_in": "Most of the change is in {area}{size}",
-        "size": " (+{adds} -{dels})",
-        "largest": "Largest part of the change: {area}{size}",
-        "also": "Next: {area}{size}",
-        "areas": "Cross-cutting: source changes in {count} areas ({paths})",
-        "adds_tests": "Adds tests: {paths}",
-        "updates_tests": "Updates tests: {paths}",
-        "new_files": "New file: {paths}",
-        "title_only": "Files not read: GitHub's rate limit ran out; verdict from the title only",
-        "permissions": "Workflow permissions changed: {paths}",
-        "no_tests": "Code changed, no test changed",
-        "deps": "Dependency versions changed: {paths}",
-        "large": "Large change: {files} files, +{adds} -{dels}",
-        "binary": "Binary files changed: {count}",
-        "partial": "Only part of the diff was read",
-        "revert": "Reverts {ref}: watch for a re-land",
-        "revert_plain": "A revert: watch for a re-land",
-        "follow_up": "Follow-up likely: the title says “{word}”",
-        "more": "{paths} and {count} more",
-        "sep": ", ",
-    },
-    "zh-CN": {
-        "untitled": "（无标题）",
-        "only_ci": "只改了 CI 配置：{paths}",
-        "only_docs": "只改了文档：{paths}",
-        "most_in": "改动主要集中在 {area}{size}",
-        "size": "（+{adds} -{dels}）",
-        "largest": "改动最多的部分：{area}{size}",
-        "also": "其次是 {area}{size}",
-        "areas": "跨模块改动：源码涉及 {count} 个目录（{paths}）",
-        "adds_tests": "新增测试：{paths}",
-        "updates_tests": "更新了测试：{paths}",
-        "new_files": "新增文件：{paths}",
-        "title_only": "未读取文件：GitHub 速率限制已用完，结论仅依据标题",
-        "permissions": "工作流权限有改动：{paths}",
-        "no_tests": "改了代码，但没有改测试",
-        "deps": "依赖版本有改动：{paths}",
-        "large": "改动较大：{files} 个文件，+{adds} -{dels}",
-        "binary": "包含二进制文件改动：{count} 个",
-        "partial": "只读取了部分 diff",
-        "revert": "回滚了 {ref}：留意之后是否重新合入",
-        "revert_plain": "这是一次回滚：留意之后是否重新合入",
-        "follow_up": "可能还有后续：标题写着“{word}”",
-        "more": "{paths} 等 {total} 个",
-        "sep": "、",
-    },
-}
+
+class _Texts:
+    """The heuristic card's sentences in one language (bot/words `heuristic.*`)."""
+
+    def __init__(self, language: Language) -> None:
+        self.language = language
+
+    def __call__(self, name: str, **values: str | int) -> str:
+        return text(self.language, f"heuristic.{name}", **values)
 
 
 def heuristic_card(snapshot: PRSnapshot, coverage: Coverage, language: Language) -> Card:
     """A card from metadata alone: real signal (what changed, where, what is missing), no model."""
-    texts = _TEXTS[language]
+    texts = _Texts(language)
     title = clean_line(snapshot.listing.title, len(snapshot.listing.title))
     if not snapshot.complete:
         verdict: Verdict = "skip" if _is_trivial_title(title) else "skim"
         minutes = SKIP_MINUTES if verdict == "skip" else UNKNOWN_SIZE_SKIM_MINUTES
         why: list[str] = []
-        caveats = [texts["title_only"]]
+        caveats = [texts("title_only")]
     else:
         stats = _Stats.of(snapshot.files)
         verdict, minutes = _verdict(title, stats)
         why = _why(stats, verdict, texts)
         caveats = _caveats(snapshot, title, stats, coverage, texts)
     return Card(
-        headline=headline(title) or texts["untitled"],
+        headline=headline(title) or text(language, "card.untitled"),
         verdict=verdict,
         minutes=minutes,
         why=tuple(why[:MAX_WHY]),
@@ -272,10 +230,10 @@ def _minutes(lines: int, per_minute: int, bounds: tuple[int, int]) -> int:
 # -- points --------------------------------------------------------------------------------------
 
 
-def _why(stats: _Stats, verdict: Verdict, texts: dict[str, str]) -> list[str]:
+def _why(stats: _Stats, verdict: Verdict, texts: _Texts) -> list[str]:
     for kind, key in (("ci", "only_ci"), ("docs", "only_docs")):
         if stats.only(kind):
-            return [texts[key].format(paths=_paths(_largest(stats.files), texts))]
+            return [texts(key, paths=_paths(_largest(stats.files), texts))]
     if stats.only_dependencies():  # the dependency caveat names the files
         return []
     points = _area_points(stats, texts)
@@ -284,15 +242,15 @@ def _why(stats: _Stats, verdict: Verdict, texts: dict[str, str]) -> list[str]:
     areas = stats.source_areas()
     if len(areas) >= CROSS_CUTTING_AREAS:  # the spread says more than the runner-up
         ranked = sorted(areas, key=lambda area: -sum(change.changes for change in areas[area]))
-        points[1:] = [texts["areas"].format(count=len(areas), paths=_paths(ranked, texts))]
+        points[1:] = [texts("areas", count=len(areas), paths=_paths(ranked, texts))]
     points += _test_points(stats, texts)
     added = [change for change in stats.of_kind("source") if change.status == "added"]
     if added:
-        points.append(texts["new_files"].format(paths=_paths(_largest(added), texts)))
+        points.append(texts("new_files", paths=_paths(_largest(added), texts)))
     return points
 
 
-def _area_points(stats: _Stats, texts: dict[str, str]) -> list[str]:
+def _area_points(stats: _Stats, texts: _Texts) -> list[str]:
     """The biggest area by changed lines, and the runner-up when the biggest holds under half."""
     reading = stats.of_kind("source") or [c for c, k in zip(stats.files, stats.kinds, strict=True) if k != "ci"]
     groups: dict[str, list[FileChange]] = defaultdict(list)
@@ -307,10 +265,10 @@ def _area_points(stats: _Stats, texts: dict[str, str]) -> list[str]:
             break
         # Line counts only for a single file: GitHub states those; a folder's sum is ours, and a
         # card states no figure the PR does not (DESIGN.md §1).
-        size = texts["size"].format(adds=adds, dels=dels) if len(group) == 1 else ""
+        size = texts("size", adds=adds, dels=dels) if len(group) == 1 else ""
         if not points and 2 * (adds + dels) >= total:
-            return [texts["most_in"].format(area=_common_place(group), size=size)]
-        points.append(texts[key].format(area=_common_place(group), size=size))
+            return [texts("most_in", area=_common_place(group), size=size)]
+        points.append(texts(key, area=_common_place(group), size=size))
     return points
 
 
@@ -322,37 +280,35 @@ def _common_place(group: Sequence[FileChange]) -> str:
     return clean_line(common) or "."
 
 
-def _test_points(stats: _Stats, texts: dict[str, str]) -> list[str]:
+def _test_points(stats: _Stats, texts: _Texts) -> list[str]:
     tests = stats.of_kind("test")
     added = [change for change in tests if change.status == "added"]
     if added:
-        return [texts["adds_tests"].format(paths=_paths(_largest(added), texts))]
+        return [texts("adds_tests", paths=_paths(_largest(added), texts))]
     if tests:
-        return [texts["updates_tests"].format(paths=_paths(_largest(tests), texts))]
+        return [texts("updates_tests", paths=_paths(_largest(tests), texts))]
     return []
 
 
-def _caveats(snapshot: PRSnapshot, title: str, stats: _Stats, coverage: Coverage, texts: dict[str, str]) -> list[str]:
+def _caveats(snapshot: PRSnapshot, title: str, stats: _Stats, coverage: Coverage, texts: _Texts) -> list[str]:
     caveats: list[str] = []
     workflows = [change.path for change in snapshot.files if _widens_permissions(change)]
     if workflows:
-        caveats.append(texts["permissions"].format(paths=_paths(workflows, texts)))
+        caveats.append(texts("permissions", paths=_paths(workflows, texts)))
     # A [Doc] PR that edits docstrings in code does not need a test.
     documents = bool(_tags(title) & {"doc", "docs"})
     if stats.source_lines > UNTESTED_SOURCE_LINES and not stats.of_kind("test") and not documents:
-        caveats.append(texts["no_tests"])
+        caveats.append(texts("no_tests"))
     dependencies = [change.path for change in snapshot.files if _is_dependency_file(change.path)]
     if dependencies:
-        caveats.append(texts["deps"].format(paths=_paths(dependencies, texts)))
+        caveats.append(texts("deps", paths=_paths(dependencies, texts)))
     if stats.lines > LARGE_CHANGE_CAVEAT_LINES:
-        caveats.append(
-            texts["large"].format(files=snapshot.files_total, adds=snapshot.additions, dels=snapshot.deletions)
-        )
+        caveats.append(texts("large", files=snapshot.files_total, adds=snapshot.additions, dels=snapshot.deletions))
     binaries = sum(1 for change in snapshot.files if skip_reason(change) == "binary file")
     if binaries:
-        caveats.append(texts["binary"].format(count=binaries))
+        caveats.append(texts("binary", count=binaries))
     if coverage.partial or any(skipped.reason == NO_ROOM for skipped in coverage.skipped):
-        caveats.append(texts["partial"])
+        caveats.append(texts("partial"))
     return caveats
 
 
@@ -364,15 +320,15 @@ def _widens_permissions(change: FileChange) -> bool:
     return any(_PERMISSIONS_LINE.search(line) for line in added)
 
 
-def _watch(title: str, texts: dict[str, str]) -> list[str]:
+def _watch(title: str, texts: _Texts) -> list[str]:
     points: list[str] = []
     if _is_revert(title):
         reference = _PR_REFERENCE.search(title)
-        points.append(texts["revert"].format(ref=reference.group()) if reference else texts["revert_plain"])
+        points.append(texts("revert", ref=reference.group()) if reference else texts("revert_plain"))
     follow_up = _FOLLOW_UP.search(title)
     # "(2/2)" is the last part: nothing more to wait for.
     if follow_up and not (follow_up.group("n") and follow_up.group("n") == follow_up.group("of")):
-        points.append(texts["follow_up"].format(word=follow_up.group()))
+        points.append(texts("follow_up", word=follow_up.group()))
     return points
 
 
@@ -383,9 +339,9 @@ def _largest(files: Iterable[FileChange]) -> list[str]:
     return [change.path for change in sorted(files, key=lambda change: -change.changes)]
 
 
-def _paths(paths: Sequence[str], texts: dict[str, str]) -> str:
+def _paths(paths: Sequence[str], texts: _Texts) -> str:
     """The first paths by name (cleaned: paths are untrusted text), then a count of the rest."""
-    named = texts["sep"].join(clean_line(path) for path in paths[:MAX_PATHS_NAMED])
+    named = texts("sep").join(clean_line(path) for path in paths[:MAX_PATHS_NAMED])
     if len(paths) <= MAX_PATHS_NAMED:
         return named
-    return texts["more"].format(paths=named, count=len(paths) - MAX_PATHS_NAMED, total=len(paths))
+    return texts("more", paths=named, count=len(paths) - MAX_PATHS_NAMED)

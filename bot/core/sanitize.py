@@ -18,7 +18,8 @@ from urllib.parse import unquote, urlsplit
 
 from bot.core.echoes import without_echoes
 from bot.core.text import clean_text
-from bot.models import Card, Language
+from bot.models import Card
+from bot.words import text as sentence
 
 # Slack parses `<!here>`, `<!channel>`, `<!everyone>`, `<!subteam^S1|@team>`, `<@U1>` and `<#C1|name>`
 # (formatting reference; slack-platform.md §5). They go whole, and so does any `<` that would open one.
@@ -69,9 +70,6 @@ _RUNS_OF_SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
 # Only from where the spaces begin: tried inside them, each place scans the rest of the run.
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"(?<![ \t])[ \t]++(?=[,.;:?])")
 _BLANK_LINES = re.compile(r"\n{3,}")
-
-# A headline that loses every word still needs one: the card's slot must not be empty.
-NO_HEADLINE: dict[Language, str] = {"en": "(untitled)", "zh-CN": "（无标题）"}
 
 
 @dataclass(frozen=True)
@@ -257,7 +255,8 @@ def _one_line(text: str, repo_url: str) -> str:
 def sanitize_card(card: Card, repo_url: str, *, fallback_headline: str = "") -> Card:
     """The card with its headline and every point sanitized; points left empty are dropped.
 
-    A headline left empty becomes `fallback_headline` (sanitized too), else NO_HEADLINE.
+    A headline left empty becomes `fallback_headline` (sanitized too), else the card language's
+    "untitled" (the card's slot must not be empty).
     """
     headline = _one_line(card.headline, repo_url)
     why, caveats, watch = (
@@ -272,7 +271,7 @@ def sanitize_card(card: Card, repo_url: str, *, fallback_headline: str = "") -> 
 
     return replace(
         card,
-        headline=kept[0] or _one_line(fallback_headline, repo_url) or NO_HEADLINE[card.language],
+        headline=kept[0] or _one_line(fallback_headline, repo_url) or sentence(card.language, "card.untitled"),
         why=take(len(why)),
         caveats=take(len(caveats)),
         watch=take(len(watch)),

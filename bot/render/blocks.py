@@ -1,4 +1,4 @@
-"""Slack messages as Block Kit: the digest's lead, its cards, one card, help, answers, the App Home (pure).
+"""Slack messages as Block Kit: the digest's lead, its cards, one card, help, answers (pure).
 
 Owns Slack's size limits: every Message here is valid as posted. Blocks are built through
 slack_sdk's models (which check per-block limits) plus our guards for what the SDK does not
@@ -15,7 +15,6 @@ from typing import Any
 
 from slack_sdk.models.blocks import (
     ActionsBlock,
-    Block,
     ButtonElement,
     ContextBlock,
     DividerBlock,
@@ -24,18 +23,16 @@ from slack_sdk.models.blocks import (
     PlainTextObject,
     SectionBlock,
 )
-from slack_sdk.models.views import View
 
+from bot import words
 from bot.core.sanitize import repo_url, sanitize_text
 from bot.models import Card, Digest, DigestItem, Language, PRListing, PRRef
-from bot.render.labels import counts_line, coverage_line, verdict_label, word
+from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
 from bot.render.terminal import window_text
 
 # "msg_blocks_too_many" above 50 blocks (Block Kit blocks reference); slack_sdk does not check it.
 MAX_BLOCKS = 50
-# A Home tab holds 100 blocks (home-tab-views reference; slack_sdk View.blocks_max_length).
-MAX_HOME_BLOCKS = 100
 # A text object in a section or context holds 3,000 characters (slack_sdk SectionBlock.text_max_length).
 MAX_TEXT_CHARS = 3000
 # Header text is plain_text of at most 150 characters (slack_sdk HeaderBlock.text_max_length).
@@ -58,40 +55,8 @@ SHARE_ACTION = "share_card"
 MAX_BUTTON_VALUE = 2000
 
 _VERDICT_EMOJI = {"read": ":books:", "skim": ":eyes:", "skip": ":fast_forward:"}
-_CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
 _DIVIDER = DividerBlock().to_dict()
 _DIVIDER_CHARS = sum(len(value) for value in _DIVIDER.values())
-
-_WORDS: dict[Language, dict[str, str]] = {
-    "en": {
-        "share": "Share in channel",
-        "thread": "Cards and questions in the thread",
-        "more": "… and {n} more in the thread",
-        "help": (
-            "*How to use prdigest*\n"
-            "• `{cmd} owner/repo#123`: a PR's card, shown only to you, with a button to share it\n"
-            "• `{cmd} #123`: the same, for a repo this channel follows\n"
-            "• `{cmd} <PR URL>`: the same, from a link to the PR\n"
-            "• `@prdigest <question about owner/repo#123>`: an answer in a thread\n"
-            "• Reply in a digest's thread to ask about its PRs, or about the digest as a whole\n"
-            "• `{cmd} help`: this message"
-        ),
-    },
-    "zh-CN": {
-        "share": "分享到频道",
-        "thread": "卡片与问答见讨论串",
-        "more": "… 另有 {n} 个见讨论串",
-        "help": (
-            "*prdigest 使用方法*\n"
-            "• `{cmd} owner/repo#123`：查看 PR 的卡片（仅你可见），可一键分享到频道\n"
-            "• `{cmd} #123`：同上，用于本频道关注的仓库\n"
-            "• `{cmd} <PR URL>`：同上，使用 PR 链接\n"
-            "• `@prdigest <关于 owner/repo#123 的问题>`：在讨论串中回答\n"
-            "• 在每日摘要的讨论串中回复，即可询问其中的 PR 或整份摘要\n"
-            "• `{cmd} help`：显示本说明"
-        ),
-    },
-}
 
 
 @dataclass(frozen=True)
@@ -100,17 +65,6 @@ class Message:
 
     text: str
     blocks: tuple[dict[str, Any], ...]
-
-
-@dataclass(frozen=True)
-class HomeRow:
-    """One channel on the App Home: its id comes from our config, never from a user."""
-
-    channel_id: str
-    repos: tuple[str, ...]
-    schedule: str  # e.g. "09:30 Asia/Shanghai"
-    language: Language
-    last_run: str | None = None
 
 
 def message_chars(blocks: Iterable[Any]) -> int:
@@ -172,7 +126,7 @@ def _card_text(listing: PRListing, card: Card) -> str:
     if card.source == "llm" and title and listing.title != card.headline:
         # A heuristic headline is the title itself; a model's is a rewrite, so show both.
         lines.append(clip(title, MAX_TITLE_CHARS))
-    groups = [(word(card.language, name), points) for name, points in _point_groups(card) if points]
+    groups = [(words.text(card.language, f"card.{name}"), points) for name, points in _point_groups(card) if points]
     count = sum(len(points) for _, points in groups)
     fixed = sum(len(line) + 1 for line in lines) + sum(len(name) + 3 for name, _ in groups)
     # Share what is left of the section evenly, so a long first point cannot push out the caveats.
@@ -191,11 +145,11 @@ def _card_context(listing: PRListing, card: Card) -> str:
     language = card.language
     parts = [
         f"{listing.repo}#{listing.number}",
-        f"{word(language, 'by')} {listing.author}",
-        f"{word(language, 'coverage')}: {coverage_line(card.coverage, language)}",
+        words.text(language, "card.by", author=listing.author),
+        words.text(language, "card.coverage", coverage=coverage_line(card.coverage, language)),
     ]
     if card.source == "heuristic":
-        parts.append(word(language, "heuristic"))
+        parts.append(words.text(language, "card.heuristic"))
     return escape(" · ".join(parts))
 
 
@@ -250,7 +204,7 @@ def card_message(listing: PRListing, card: Card, *, share_for: str | None = None
     blocks = ([_section(intro)] if intro else []) + card_blocks(listing, card)
     if share_for is not None:
         button = ButtonElement(
-            text=PlainTextObject(text=_WORDS[card.language]["share"]),
+            text=PlainTextObject(text=words.text(card.language, "card.share")),
             action_id=SHARE_ACTION,
             value=share_value(listing, share_for),
             style="primary",
@@ -268,24 +222,28 @@ def _digest_title(digest: Digest) -> str:
 def _notes(digest: Digest) -> list[dict[str, Any]]:
     if not digest.notes:
         return []
-    return [_context(clip("\n".join(f":warning: {escape(note)}" for note in digest.notes), MAX_NOTES_CHARS))]
+    lines = (f":warning: {escape(words.said(digest.language, note))}" for note in digest.notes)
+    return [_context(clip("\n".join(lines), MAX_NOTES_CHARS))]
 
 
 def _lead_text(digest: Digest) -> str:
-    more = _WORDS[digest.language]["more"]
     reads = [item for item in digest.items if item.card.verdict == "read"]
     with_repo = len(digest.repos) > 1
     lines = [escape(counts_line(digest))]
-    room = MAX_TEXT_CHARS - len(lines[0]) - len(more.format(n=len(reads))) - 2
+    room = MAX_TEXT_CHARS - len(lines[0]) - len(_more(digest, len(reads))) - 2
     for index, item in enumerate(reads):
         headline = clip(escape(item.card.headline), MAX_FALLBACK_LINE_CHARS)
         line = f"• {link(item.listing.url, _pr_label(item.listing, with_repo))} {headline}"
         if len(line) + 1 > room:
-            lines.append(more.format(n=len(reads) - index))
+            lines.append(_more(digest, len(reads) - index))
             break
         lines.append(line)
         room -= len(line) + 1
     return "\n".join(lines)
+
+
+def _more(digest: Digest, count: int) -> str:
+    return escape(words.text(digest.language, "digest.more", n=count))
 
 
 def lead_message(digest: Digest) -> Message:
@@ -294,18 +252,14 @@ def lead_message(digest: Digest) -> Message:
         return quiet_message(digest)
     title = _digest_title(digest)
     blocks = [_header(title), _section(_lead_text(digest)), *_notes(digest)]
-    blocks.append(_context(_WORDS[digest.language]["thread"]))
+    blocks.append(_context(escape(words.text(digest.language, "digest.thread"))))
     return _message(f"{escape(title)}: {escape(counts_line(digest))}", blocks)
 
 
 def quiet_message(digest: Digest) -> Message:
     """A digest with no card: one line saying whether nothing merged or nothing matched the filters."""
-    if digest.total_merged == 0:
-        note = word(digest.language, "nothing")
-    else:
-        note = word(digest.language, "filtered", n=digest.total_merged)
-    text = f"*{escape(_digest_title(digest))}* · {escape(note)}"
-    return _message(text, [_section(text), *_notes(digest)])
+    line = f"*{escape(_digest_title(digest))}* · {escape(quiet_line(digest))}"
+    return _message(line, [_section(line), *_notes(digest)])
 
 
 def _thread_message(batch: Sequence[tuple[DigestItem, list[dict[str, Any]]]], with_repo: bool) -> Message:
@@ -341,38 +295,10 @@ def thread_messages(digest: Digest) -> list[Message]:
 
 def help_message(command: str, language: Language) -> Message:
     """How to ask: the slash command's forms, an @mention, a reply in a digest thread."""
-    text = escape(_WORDS[language]["help"]).replace("{cmd}", escape(command))
-    return _message(text, [_section(text)])
+    line = escape(words.text(language, "help.slack", cmd=command))
+    return _message(line, [_section(line)])
 
 
 def text_message(text: str) -> Message:
     """A section of mrkdwn that is already safe (answers from mrkdwn.answer_text, refusals)."""
     return _message(text, [_section(text)])
-
-
-def _home_row(row: HomeRow) -> SectionBlock:
-    channel = f"<#{row.channel_id}>" if _CHANNEL_ID.fullmatch(row.channel_id) else escape(row.channel_id)
-    last = escape(row.last_run) if row.last_run else "no digest yet"
-    # No repositories: every one of them is hidden from this person (a private one in a shared channel).
-    text = f"*{channel}* · {escape(', '.join(row.repos))}\n" if row.repos else f"*{channel}*\n"
-    text += f"Daily at {escape(row.schedule)} · {escape(row.language)} · last digest: {last}"
-    return SectionBlock(text=_mrkdwn(text))
-
-
-def home_view(rows: Sequence[HomeRow], *, configured: bool = True) -> dict[str, Any]:
-    """The App Home tab: one section per channel with its repos, schedule, language and last run.
-
-    `rows` are the channels this person may see; `configured` says whether any channel at all
-    gets a digest (the person may simply be in none of them).
-    """
-    blocks: list[Block] = [HeaderBlock(text=PlainTextObject(text="prdigest"))]
-    room = MAX_HOME_BLOCKS - 2  # the header, and the line saying how many did not fit
-    blocks.extend(_home_row(row) for row in rows[:room])
-    if not rows and configured:
-        blocks.append(SectionBlock(text=_mrkdwn("None of the channels you are in gets a digest.")))
-    elif not rows:
-        blocks.append(SectionBlock(text=_mrkdwn("No channel gets a digest yet: add one under `[[channels]]`.")))
-    elif len(rows) > room:
-        blocks.append(ContextBlock(elements=[_mrkdwn(f"… and {len(rows) - room} more channels")]))
-    view: dict[str, Any] = View(type="home", blocks=blocks).to_dict()
-    return view

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.models import Card, Digest, DigestItem, PRListing
+from bot.words import said
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -62,6 +63,8 @@ def digest_data(digest: Digest) -> dict[str, Any]:
         "shown": digest.shown,
         "counts": {verdict: digest.count(verdict) for verdict in ("read", "skim", "skip")},
         "language": digest.language,
-        "notes": list(digest.notes),
+        # Sentences in the digest's language, as the terminal shows them; their kinds for programs.
+        "notes": [said(digest.language, note) for note in digest.notes],
+        "note_kinds": [note.kind for note in digest.notes],
         "items": [item(entry) for entry in digest.items],
     }

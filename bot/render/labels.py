@@ -1,81 +1,41 @@
-"""Words shared by every renderer, per language: verdict labels, counts, coverage (pure)."""
+"""Lines every renderer shares, in the card's or digest's language: verdict, counts, coverage (pure).
+
+The words come from bot/words; this module only puts them together.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from bot.models import Card, Coverage, Digest, Language
+from bot.words import text
 
-# DESIGN.md §1: the verdict labels readers know, per channel language.
-_VERDICT = {
-    "en": {"skip": "Skip", "skim": "Skim (~{n} min)", "read": "Read carefully (~{n} min)"},
-    "zh-CN": {"skip": "无需精读", "skim": "快速浏览（约 {n} 分钟）", "read": "值得精读（约 {n} 分钟）"},
-}
-
-# "unlisted" names GitHub's cap: its pulls/files endpoint lists at most 3,000 files per PR.
-_WORDS = {
-    "en": {
-        "counts": "{merged} merged · {read} worth a careful read · {skim} to skim · {skip} to skip",
-        "why": "Why",
-        "caveats": "Caveats",
-        "watch": "Watch",
-        "coverage": "Coverage",
-        "read_files": "read {read} of {total} files",
-        "partly": "{n} partly",
-        "skipped": "skipped {n}",
-        "unlisted": "{n} not listed by GitHub (it lists at most 3,000)",
-        "unknown_files": "files not read (GitHub's rate limit); judged from the title",
-        "heuristic": "summary from metadata, no model",
-        "nothing": "No PR was merged in this window.",
-        "filtered": "{n} merged, none matching this channel's filters.",
-        "by": "by",
-    },
-    "zh-CN": {
-        "counts": "合并 {merged} 个 · 值得精读 {read} · 快速浏览 {skim} · 无需精读 {skip}",
-        "why": "看点",
-        "caveats": "注意",
-        "watch": "关注",
-        "coverage": "覆盖",
-        "read_files": "已读 {read}/{total} 个文件",
-        "partly": "其中 {n} 个部分读取",
-        "skipped": "跳过 {n} 个",
-        "unlisted": "GitHub 未列出 {n} 个（最多列出 3,000 个）",
-        "unknown_files": "未能读取文件（GitHub 速率限制），仅依据标题判断",
-        "heuristic": "依据元数据生成，未使用模型",
-        "nothing": "该时间段内没有合并的 PR。",
-        "filtered": "合并 {n} 个，均不符合本频道的筛选条件。",
-        "by": "作者",
-    },
-}
-
-
-# The skip reasons of llm/files.py and llm/context.py, for channels that read Chinese.
-_REASONS_ZH = {
-    "binary file": "二进制文件",
-    "lock file": "锁文件",
-    "generated file": "生成文件",
-    "vendored": "第三方代码",
-    "no diff from GitHub (too large)": "GitHub 未提供 diff（过大）",
-    "did not fit the token budget": "超出 token 预算",
+# The skip reasons of core/files.py and core/context.py are codes (cards keep them, the JSON
+# output shows them, the model reads them); these are their sentences.
+_REASONS = {
+    "binary file": "reason.binary",
+    "lock file": "reason.lock",
+    "generated file": "reason.generated",
+    "vendored": "reason.vendored",
+    "no diff from GitHub (too large)": "reason.too_large",
+    "did not fit the token budget": "reason.no_room",
 }
 
 
 def reason_text(reason: str, language: Language) -> str:
-    return _REASONS_ZH.get(reason, reason) if language == "zh-CN" else reason
-
-
-def word(language: Language, name: str, **values: object) -> str:
-    return _WORDS[language][name].format(**values)
+    """A skip reason in `language`; one this version does not know (an older card) as it was stored."""
+    key = _REASONS.get(reason)
+    return text(language, key) if key else reason
 
 
 def verdict_label(card: Card) -> str:
-    return _VERDICT[card.language][card.verdict].format(n=card.minutes)
+    return text(card.language, f"verdict.{card.verdict}", n=card.minutes)
 
 
 def counts_line(digest: Digest) -> str:
-    return word(
+    return text(
         digest.language,
-        "counts",
+        "digest.counts",
         merged=digest.total_merged,
         read=digest.count("read"),
         skim=digest.count("skim"),
@@ -83,16 +43,26 @@ def counts_line(digest: Digest) -> str:
     )
 
 
+def quiet_line(digest: Digest) -> str:
+    """A digest with no card: nothing merged, or nothing that matched the filters."""
+    if digest.total_merged == 0:
+        return text(digest.language, "digest.nothing")
+    return text(digest.language, "digest.filtered", n=digest.total_merged)
+
+
 def coverage_line(coverage: Coverage, language: Language) -> str:
     if not coverage.files_known:
-        return word(language, "unknown_files")
-    parts = [word(language, "read_files", read=coverage.files_read, total=coverage.files_total)]
+        return text(language, "coverage.unknown")
+    parts = [text(language, "coverage.read", read=coverage.files_read, total=coverage.files_total)]
     if coverage.partial:
-        parts.append(word(language, "partly", n=len(coverage.partial)))
+        parts.append(text(language, "coverage.partly", n=len(coverage.partial)))
     if coverage.skipped:
         reasons = Counter(skipped.reason for skipped in coverage.skipped)
-        detail = ", ".join(f"{count} {reason_text(reason, language)}" for reason, count in reasons.most_common())
-        parts.append(f"{word(language, 'skipped', n=len(coverage.skipped))} ({detail})")
+        detail = text(language, "coverage.detail_sep").join(
+            text(language, "coverage.reason_count", count=count, reason=reason_text(reason, language))
+            for reason, count in reasons.most_common()
+        )
+        parts.append(text(language, "coverage.skipped", n=len(coverage.skipped), detail=detail))
     if coverage.files_unlisted:
-        parts.append(word(language, "unlisted", n=coverage.files_unlisted))
-    return "; ".join(parts)
+        parts.append(text(language, "coverage.unlisted", n=coverage.files_unlisted))
+    return text(language, "coverage.sep").join(parts)

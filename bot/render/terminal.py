@@ -5,10 +5,11 @@ Colour only when asked (the CLI asks when stdout is a terminal and NO_COLOR is u
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, timedelta
 
 from bot.models import Card, Digest, DigestItem, PRListing, Window
-from bot.render.labels import counts_line, coverage_line, verdict_label, word
+from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label
+from bot.words import said, text
 
 _COLOURS = {"read": "\033[1;32m", "skim": "\033[1;33m", "skip": "\033[2m", "dim": "\033[2m", "bold": "\033[1m"}
 _RESET = "\033[0m"
@@ -31,27 +32,24 @@ def window_text(window: Window) -> str:
     return f"{start.astimezone(UTC).strftime(fmt)} – {end.astimezone(UTC).strftime(fmt)} UTC"
 
 
-def _when(moment: datetime | None) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment else "not merged"
-
-
 def render_card(listing: PRListing, card: Card, *, colour: bool = False) -> str:
     paint = _Paint(colour)
     language = card.language
+    by = text(language, "card.by", author=listing.author)
     lines = [
         f"{paint(verdict_label(card), card.verdict)}  {paint(card.headline, 'bold')}",
-        paint(f"  {listing.repo}#{listing.number} · {listing.url} · {word(language, 'by')} {listing.author}", "dim"),
+        paint(f"  {listing.repo}#{listing.number} · {listing.url} · {by}", "dim"),
     ]
     if card.source == "llm":
         # A heuristic headline is the title itself; a model's is a rewrite, so show both.
         lines.append(f"  {listing.title}")
     for name, points in (("why", card.why), ("caveats", card.caveats), ("watch", card.watch)):
         if points:
-            lines.append(f"  {word(language, name)}:")
+            lines.append(f"  {text(language, f'card.{name}')}:")
             lines.extend(f"    - {point}" for point in points)
     coverage = coverage_line(card.coverage, language)
-    source = "" if card.source == "llm" else f" · {word(language, 'heuristic')}"
-    lines.append(paint(f"  {word(language, 'coverage')}: {coverage}{source}", "dim"))
+    source = "" if card.source == "llm" else f" · {text(language, 'card.heuristic')}"
+    lines.append(paint(f"  {text(language, 'card.coverage', coverage=coverage)}{source}", "dim"))
     return "\n".join(lines)
 
 
@@ -63,13 +61,8 @@ def render_digest(digest: Digest, *, colour: bool = False) -> str:
     paint = _Paint(colour)
     header = f"{', '.join(digest.repos)} · {window_text(digest.window)}"
     lines = [paint(header, "bold")]
-    if digest.total_merged == 0:
-        lines.append(word(digest.language, "nothing"))
-    elif not digest.items:
-        lines.append(word(digest.language, "filtered", n=digest.total_merged))
-    else:
-        lines.append(counts_line(digest))
-    lines.extend(paint(f"! {note}", "skim") for note in digest.notes)
+    lines.append(counts_line(digest) if digest.items else quiet_line(digest))
+    lines.extend(paint(f"! {said(digest.language, note)}", "skim") for note in digest.notes)
     for item in digest.items:
         lines.append("")
         lines.append(render_item(item, colour=colour))

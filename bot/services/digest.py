@@ -12,7 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from bot.errors import RateLimited, SourceError
-from bot.models import VERDICT_ORDER, Digest, DigestItem, Filters, Language, PRListing, PRSnapshot, Window
+from bot.models import VERDICT_ORDER, Digest, DigestItem, Filters, Language, Note, PRListing, PRSnapshot, Window
 from bot.services.cards import CardService
 from bot.services.filters import keeps_files, keeps_listing
 from bot.services.ports import Source
@@ -33,7 +33,7 @@ class _Run:
     rate_limit: RateLimited | None = None
     from_titles: int = 0
     degraded: int = 0
-    unreadable: list[str] | None = None
+    unreadable: list[tuple[int, Note]] | None = None
 
 
 class DigestService:
@@ -113,29 +113,31 @@ class DigestService:
             except SourceError as exc:
                 with run.lock:
                     assert run.unreadable is not None
-                    run.unreadable.append(f"#{listing.number} ({exc})")
+                    run.unreadable.append((listing.number, exc.note or Note("error.internal")))
                 return PRSnapshot(listing=listing, complete=False)
         with run.lock:
             run.from_titles += 1
         return PRSnapshot(listing=listing, complete=False)
 
 
-def _notes(run: _Run, shown: int) -> tuple[str, ...]:
-    notes: list[str] = []
+def _notes(run: _Run, shown: int) -> tuple[Note, ...]:
+    """What the reader must know about how the digest was made, as notes (bot/words has the sentences)."""
+    notes: list[Note] = []
     if run.rate_limit is not None and run.from_titles:
         limit = run.rate_limit
-        when = limit.reset_at.strftime("%H:%M UTC") if limit.reset_at else "later"
-        advice = (
-            "Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
-            if not limit.authenticated
-            else f"The limit resets at {when}."
-        )
-        count = f"{run.from_titles} of {shown} PRs"
-        notes.append(f"GitHub's rate limit ran out: {count} were judged from their titles only. {advice}")
+        counts: dict[str, str | int] = {"count": run.from_titles, "shown": shown}
+        if not limit.authenticated:
+            notes.append(Note("note.rate_limited_anonymous", counts))
+        elif limit.reset_at is not None:
+            notes.append(Note("note.rate_limited_until", {**counts, "time": limit.reset_at.strftime("%H:%M UTC")}))
+        else:
+            notes.append(Note("note.rate_limited", counts))
     if run.unreadable:
-        notes.append("GitHub could not give: " + "; ".join(sorted(run.unreadable)) + ". Their cards rest on titles.")
-    if run.degraded:
-        notes.append(
-            f"The model could not be reached for {run.degraded} of {shown} PRs: their cards come from metadata."
+        prs = tuple(
+            Note("note.unreadable_pr", {"number": number, "error": error})
+            for number, error in sorted(run.unreadable, key=lambda pair: pair[0])
         )
+        notes.append(Note("note.unreadable", {"prs": prs}))
+    if run.degraded:
+        notes.append(Note("note.model_degraded", {"count": run.degraded, "shown": shown}))
     return tuple(notes)

@@ -21,7 +21,6 @@ _SHORT = re.compile(r"#?(\d+)")
 _URL = re.compile(rf"https?://[^/\s]+/({_NAME}/{_NAME})/pull/(\d+)(?:[/?#].*)?")
 _REPO = re.compile(rf"{_NAME}/{_NAME}")
 
-EXAMPLES = "owner/repo#123, #123 or https://github.com/owner/repo/pull/123"
 # Numbers people may type: int() of a few thousand digits raises ValueError (CPython's
 # int_max_str_digits), and no repository has a billion pull requests.
 MAX_NUMBER = 10**9
@@ -39,14 +38,14 @@ def parse_ref(text: str, default_repo: str | None = None) -> PRRef:
     if match:
         if default_repo is None:
             digits = match.group(1) if len(match.group(1)) <= MAX_DIGITS else "123"
-            raise UsageError(f"{quoted(text)} does not say which repository; write owner/repo#{digits}")
+            raise UsageError("error.ref_no_repo", text=quoted(text), digits=digits)
         return PRRef(default_repo, _number(match.group(1), text))
-    raise UsageError(f"{quoted(text)} is not a pull request reference; use {EXAMPLES}")
+    raise UsageError("error.not_a_ref", text=quoted(text))
 
 
 def parse_repo(text: str) -> str:
     if not _REPO.fullmatch(text):
-        raise UsageError(f"{quoted(text)} is not a repository; use owner/name such as vllm-project/vllm")
+        raise UsageError("error.not_a_repo", text=quoted(text))
     return text
 
 
@@ -61,5 +60,5 @@ def pr_number(digits: str) -> int | None:
 def _number(digits: str, text: str) -> int:
     number = pr_number(digits)
     if number is None:
-        raise UsageError(f"{quoted(text)}: {quoted(digits)} is not a pull request number; use {EXAMPLES}")
+        raise UsageError("error.not_a_number", text=quoted(text), digits=quoted(digits))
     return number

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 from bot.errors import UsageError, quoted
 from bot.models import Window
-from bot.settings import parse_duration
+from bot.settings import DURATION_PATTERN, parse_duration
 
 # GitHub opened in 2008: no pull request was merged before. Refusing earlier days also keeps
 # the window's UTC conversion clear of datetime's year-1 edge (OverflowError).
@@ -17,8 +17,11 @@ FIRST_DAY = date(2008, 1, 1)
 def window_since(now: datetime, since: str) -> Window:
     try:
         span = parse_duration(since)
-    except ValueError as exc:
-        raise UsageError(f"--since: {exc}") from None
+    except ValueError:
+        # parse_duration refuses what is not a duration (0h included), and well-formed ones over its maximum.
+        match = DURATION_PATTERN.fullmatch(since.strip())
+        kind = "error.since_too_long" if match and int(match[1]) > 0 else "error.since_not_duration"
+        raise UsageError(kind, text=quoted(since)) from None
     return Window(start=now - span, end=now)
 
 
@@ -26,11 +29,11 @@ def window_for_date(day: str, timezone: str, now: datetime) -> Window:
     try:
         parsed = date.fromisoformat(day)
     except ValueError:
-        raise UsageError(f"--date: {quoted(day)} is not a date; use YYYY-MM-DD such as 2026-08-05") from None
+        raise UsageError("error.date_not_date", text=quoted(day)) from None
     if parsed < FIRST_DAY:
-        raise UsageError(f"--date: {day} is before GitHub had pull requests; use a day from 2008 on")
+        raise UsageError("error.date_too_early", day=day)
     zone = ZoneInfo(timezone)
     start = datetime.combine(parsed, time(0, 0), tzinfo=zone)
     if start > now:
-        raise UsageError(f"--date: {day} has not started yet in {timezone}")
+        raise UsageError("error.date_not_started", day=day, zone=timezone)
     return Window(start=start, end=start + timedelta(days=1))

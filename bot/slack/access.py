@@ -15,6 +15,7 @@ import logging
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.models import Note
 from bot.services.visibility import Visibility
 from bot.slack.channels import ChannelDirectory
 from bot.store.facts import FactStore
@@ -43,7 +44,7 @@ class AccessPolicy:
         """Whether a channel may show this repository's PRs."""
         return self.refusal(channel, repo) is None
 
-    def refusal(self, channel: str, repo: str) -> str | None:
+    def refusal(self, channel: str, repo: str) -> Note | None:
         """Why `channel` may not show `repo`'s PRs (for operators), or None when it may.
 
         A private repository only in a channel configured for it, and never in one shared with
@@ -53,9 +54,9 @@ class AccessPolicy:
             return None
         plan = self._directory.plan(channel)
         if plan is None or repo.lower() not in {name.lower() for name in plan.repos}:
-            return f"{repo} is private and {channel} is not configured for it in the config file"
+            return Note("refusal.not_configured", {"repo": repo, "channel": channel})
         if self.externally_shared(channel):
-            return f"{repo} is private and {channel} is shared with another organisation"
+            return Note("refusal.shared", {"repo": repo, "channel": channel})
         return None
 
     def externally_shared(self, channel: str) -> bool:

@@ -23,6 +23,7 @@ from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
 from bot.slack.listeners import actions, commands, home, questions
 from bot.slack.members import ChannelMembers
+from bot.slack.people import PeopleLanguages
 from bot.slack.scheduler import TICK_SECONDS, Scheduler
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         directory=built.directory,
         access=built.access,
         members=ChannelMembers(built.facts),
+        people=PeopleLanguages(built.facts, settings.defaults.language),
         cards=built.cards,
         qa=built.qa,
         threads=built.threads,

@@ -10,6 +10,7 @@ from bot.services.qa import QAService
 from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
 from bot.slack.members import ChannelMembers
+from bot.slack.people import PeopleLanguages
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
 
@@ -19,6 +20,7 @@ class SlackDeps:
     directory: ChannelDirectory
     access: AccessPolicy
     members: ChannelMembers
+    people: PeopleLanguages
     cards: CardService
     qa: QAService
     threads: ThreadStore

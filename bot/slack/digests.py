@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from bot.errors import PrdigestError, PublishError
-from bot.models import DigestRun, Filters, Language, Window
+from bot.models import DigestRun, Filters, Language, Note, Window
 from bot.services.digest import DigestService
 from bot.settings import parse_duration
 from bot.slack.channels import ChannelPlan
@@ -37,7 +37,7 @@ class ChannelDigests:
         digests: DigestService,
         publisher: Publisher,
         ledger: PostLedger,
-        refusal: Callable[[str, str], str | None],
+        refusal: Callable[[str, str], Note | None],
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         lease_seconds: float = POST_LEASE_SECONDS,
     ) -> None:
@@ -55,7 +55,7 @@ class ChannelDigests:
         """Raise StoreError when the ledger cannot be read (one round trip)."""
         self._ledger.check()
 
-    def refusals(self, channel: str, repos: tuple[str, ...]) -> dict[str, str]:
+    def refusals(self, channel: str, repos: tuple[str, ...]) -> dict[str, Note]:
         """Why some of `repos` may not be posted in `channel`, by repository (empty when all may)."""
         return {repo: reason for repo in repos if (reason := self._refusal(channel, repo)) is not None}
 
@@ -79,13 +79,13 @@ class ChannelDigests:
         def before_post() -> None:
             lease.check()
             if stopping is not None and stopping.is_set():
-                raise PublishError(f"stopped posting in {channel}: shutting down")
+                raise PublishError("error.shutting_down", channel=channel)
 
         with PostLease(self._ledger, channel, day, self._lease_seconds) as lease:
             if not lease.acquire():
                 log.info("digest of %s for %s: another process holds the lease", channel, day)
                 return None
-            failures: list[str] = []
+            failures: list[Note] = []
             prs = 0
             result: PublishResult | None = None
             try:
@@ -93,7 +93,7 @@ class ChannelDigests:
                 failures.extend(refused.values())
                 repos = tuple(repo for repo in repos if repo not in refused)
                 if not repos:
-                    raise PublishError(f"nothing to post in {channel}: " + "; ".join(failures))
+                    raise PublishError("error.nothing_to_post", channel=channel, reasons=tuple(failures))
                 digest = self._digests.build(repos, window, language=language, filters=filters)
                 prs = digest.shown
                 failures.extend(digest.notes)
@@ -109,7 +109,7 @@ class ChannelDigests:
                 result = self._publisher.publish(channel, day, digest, quiet_days=quiet_days, before_post=before_post)
                 return result
             except PrdigestError as exc:
-                failures.append(str(exc))
+                failures.append(exc.note or Note("error.internal"))
                 raise
             finally:
                 posted = result.posted + result.already if result else 0

@@ -48,7 +48,7 @@ class PostLease:
     def check(self) -> None:
         """Raise before posting if the lease went to someone else."""
         if self._lost.is_set():
-            raise LeaseLost(f"stopped posting in {self._channel}: the posting lease was lost")
+            raise LeaseLost("error.lease_lost", channel=self._channel)
 
     def _beat(self) -> None:
         while not self._stop.wait(self._ttl / 3):

@@ -20,7 +20,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.errors import PublishError
-from bot.models import Digest, DigestThread
+from bot.models import Digest, DigestThread, Note
 from bot.render.blocks import Message, lead_message, quiet_message, thread_messages
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
@@ -135,7 +135,9 @@ class Publisher:
             )
         except SlackApiError as exc:
             error = exc.response.get("error", "unknown_error") if exc.response is not None else "unknown_error"
-            raise PublishError(_explain(channel, str(error))) from exc
+            raise PublishError(
+                "error.slack_refused", channel=channel, error=str(error), hint=_hint(str(error))
+            ) from exc
         finally:
             self._last_post[channel] = self._clock()
         ts = str(response["ts"])
@@ -196,13 +198,10 @@ class Publisher:
         return found
 
 
-def _explain(channel: str, error: str) -> str:
-    hints = {
-        "not_in_channel": "invite the bot to the channel first (/invite @prdigest)",
-        "channel_not_found": "check the channel id in config/prdigest.toml",
-        "invalid_auth": "check SLACK_BOT_TOKEN",
-        "not_authed": "set SLACK_BOT_TOKEN",
-        "ratelimited": "Slack kept rate-limiting; the next run finishes the thread",
-    }
-    hint = hints.get(error, "the next run finishes what is missing")
-    return f"Slack refused a message in {channel} ({error}): {hint}"
+# Slack's errors that an operator can act on; any other gets the generic hint.
+_HINTED = frozenset({"not_in_channel", "channel_not_found", "invalid_auth", "not_authed", "ratelimited"})
+
+
+def _hint(error: str) -> Note:
+    """What to do about a message Slack refused with `error` (a sentence of bot/words)."""
+    return Note(f"slack_hint.{error}" if error in _HINTED else "slack_hint.other")

@@ -105,13 +105,15 @@ class GitHubSource:
             self._exhausted = RateLimited(_reset_time(exc.headers), self._authenticated)
             raise self._exhausted from exc
         except UnknownObjectException as exc:
-            raise NotFound(f"{what}: not found on GitHub (or the token cannot see it)") from exc
+            raise NotFound("error.github_not_found", what=what) from exc
         except GithubException as exc:
             if exc.status in (401, 403):
-                raise SourceError(f"{what}: GitHub refused the request ({exc.status}); check GITHUB_TOKEN") from exc
-            raise SourceError(f"{what}: GitHub answered {exc.status}") from exc
+                raise SourceError("error.github_refused", what=what, status=exc.status) from exc
+            raise SourceError("error.github_status", what=what, status=exc.status) from exc
         except requests.RequestException as exc:
-            raise SourceError(f"{what}: cannot reach GitHub at {self._api_url} ({type(exc).__name__})") from exc
+            raise SourceError(
+                "error.github_unreachable", what=what, url=self._api_url, error=type(exc).__name__
+            ) from exc
 
     # -- discovery -------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 - sharing:{channel}         1 hour: whether Slack says the channel is shared with another
   organisation (is_ext_shared).
 - members:{channel}         5 minutes: the channel's member ids (conversations.members).
+- language:{user}           10 minutes: the language of a person's Slack locale (users.info).
 
 Caches: they stay open without Redis (a miss, and the question is asked again). The callers
 decide what an unanswered question means (private, shared, not a member: fail closed).
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from pydantic import TypeAdapter, ValidationError
 
+from bot.models import Language
 from bot.store.kv import KV
 
 # A repository rarely changes visibility; an hour bounds how long a change goes unnoticed.
@@ -22,6 +24,9 @@ SHARING_TTL = 3600
 # Someone who leaves a channel keeps seeing it on their Home for at most this long; the Home is
 # opened far more often than membership changes (conversations.members is Tier 4, 100+/min).
 MEMBERS_TTL = 300
+
+# Someone who switches Slack's language sees the App Home in the old one for at most this long.
+LANGUAGE_TTL = 600
 
 _MEMBERS = TypeAdapter(list[str])
 
@@ -53,6 +58,13 @@ class FactStore:
 
     def remember_members(self, channel: str, members: list[str]) -> None:
         self._kv.set(f"members:{channel}", _MEMBERS.dump_json(members), MEMBERS_TTL)
+
+    def language(self, user: str) -> Language | None:
+        raw = self._kv.get(f"language:{user}")
+        return "zh-CN" if raw == b"zh-CN" else "en" if raw == b"en" else None
+
+    def remember_language(self, user: str, language: Language) -> None:
+        self._kv.set(f"language:{user}", language.encode(), LANGUAGE_TTL)
 
 
 def _flag(raw: bytes | None, yes: bytes, no: bytes) -> bool | None:

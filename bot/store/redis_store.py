@@ -86,7 +86,7 @@ class RedisKV:
                     "Redis is unreachable (%s): going on without the cache until it is back", type(exc).__name__
                 )
             if self._fail_closed:
-                raise StoreError(f"Redis cannot be reached ({type(exc).__name__})") from exc
+                raise StoreError("error.redis_unreachable", error=type(exc).__name__) from exc
             return fallback
         if self._degraded.is_set():
             self._degraded.clear()

@@ -10,8 +10,10 @@ import pytest
 
 from bot.errors import PublishError
 from bot.models import Filters, Window
+from bot.render.blocks import strings
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, OTHER_CHANNEL, OTHER_REPO, SlackHarness, wait_for
+from tests.unit.test_catalogue import english_in
 
 WINDOW = Window(day(0), day(24))
 GUEST = "U0GUEST001"  # a person from another organisation
@@ -83,3 +85,32 @@ def test_a_member_of_the_channel_configured_for_a_private_repository_sees_its_na
     view = open_home(harness, HUMAN)
     assert OTHER_CHANNEL in view and OTHER_REPO in view
     assert open_home(harness, GUEST).count(OTHER_REPO) == 0
+
+
+def home_texts(harness: SlackHarness, user: str) -> str:
+    """The words of the Home view `user` gets when opening the App Home."""
+    harness.slack.home_views.pop(user, None)
+    harness.event({"type": "app_home_opened", "user": user, "channel": "D1", "tab": "home"})
+    view: dict[str, Any] = wait_for(lambda: harness.slack.home_views.get(user))
+    return "\n".join(strings(view["blocks"]))
+
+
+def test_the_home_tab_speaks_the_language_of_the_persons_slack(harness: SlackHarness) -> None:
+    harness.slack.members = {DIGEST_CHANNEL: [HUMAN]}
+    harness.slack.locales[HUMAN] = "zh-CN"
+    shown = home_texts(harness, HUMAN)
+    assert DIGEST_CHANNEL in shown and "每天 09:00（UTC）发送" in shown and "尚无摘要" in shown
+    assert english_in(shown) == []
+    (asked,) = harness.slack.calls("users.info")
+    assert asked["user"] == HUMAN and str(asked["include_locale"]).lower() in ("1", "true")
+    home_texts(harness, HUMAN)
+    assert len(harness.slack.calls("users.info")) == 1  # remembered, not asked at every visit
+    harness.slack.locales[GUEST] = "en-GB"
+    assert "None of the channels you are in" in home_texts(harness, GUEST)
+
+
+def test_when_slack_cannot_say_a_persons_language_the_default_one_is_used(harness: SlackHarness) -> None:
+    harness.slack.locales[GUEST] = "zh-TW"
+    harness.slack.fail_next("users.info", "ratelimited")
+    assert "None of the channels you are in" in home_texts(harness, GUEST)
+    assert "你所在的频道都没有配置每日摘要。" in home_texts(harness, GUEST)  # asked again, and remembered

@@ -14,6 +14,7 @@ from devkit.fakes.llm import FakeOpenAI, SilentServer
 from bot.models import Filters, Window
 from bot.render.data import item_data
 from bot.store.redis_store import RedisKV
+from bot.words import said
 from tests.conftest import RedisServer
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 
@@ -152,7 +153,7 @@ def test_model_failures_are_retried_then_fall_back_to_heuristic(
     (item,) = digest.items
     assert item.card.source == "heuristic"
     assert model.calls == attempts
-    assert any("model could not be reached" in note for note in digest.notes)
+    assert any("model could not be reached" in said("en", note) for note in digest.notes)
     assert digest.model_failures == 1
 
 
@@ -260,7 +261,8 @@ def test_no_token_rate_limit_still_completes_from_titles(github: FakeGitHub, mak
     unread = [item for item in digest.items if not item.card.coverage.files_known]
     # Requests run concurrently, so which PRs got both of theirs in varies; at most two did.
     assert len(unread) >= 4
-    assert any("Set GITHUB_TOKEN" in note and f"{len(unread)} of 6" in note for note in digest.notes)
+    notes = [said("en", note) for note in digest.notes]
+    assert any("Set GITHUB_TOKEN" in note and f"{len(unread)} of 6" in note for note in notes)
     refused = [request for request in github.requests if request.path != f"/repos/{REPO}/pulls"][4:]
     assert len(refused) <= 4  # the requests in flight when the limit ran out; none after
 

@@ -156,8 +156,8 @@ def test_card_json_shows_the_faithfulness_of_the_card(
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     monkeypatch.setenv("OPENAI_BASE_URL", f"{model.url}/v1")
     assert main(["card", f"{REPO}#7", "--format", "json"]) == 0
-    # main() leaves the model client's connection open (Services.close() does not close it,
-    # bot/wiring.py): collect it here, or its socket is reported in whichever test runs later.
+    # main() ends without collecting the model client's pooled connection: collect it here, or
+    # its socket is reported in whichever test runs later.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)
         gc.collect()

@@ -22,6 +22,7 @@ from devkit.fakes.slack import FakeSlack
 from bot.builder import Builder, Timing
 from bot.models import Filters, Window
 from bot.slack.lease import PostLease
+from bot.words import said
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, app_settings, serve_harness
 
@@ -105,7 +106,7 @@ def test_a_pr_gone_mid_digest_is_named_and_the_rest_complete(
     assert digest.shown == 5
     gone = next(item for item in digest.items if item.listing.number == 3)
     assert not gone.card.coverage.files_known
-    assert any("#3" in note and "not found" in note for note in digest.notes)
+    assert any("#3" in said("en", note) and "not found" in said("en", note) for note in digest.notes)
     assert all(item.card.coverage.files_known for item in digest.items if item.listing.number != 3)
 
 

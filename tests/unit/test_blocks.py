@@ -18,6 +18,7 @@ from bot.models import (
     Digest,
     DigestItem,
     Language,
+    Note,
     PRListing,
     PRRef,
     SkippedFile,
@@ -26,13 +27,11 @@ from bot.models import (
 )
 from bot.render.blocks import (
     SHARE_ACTION,
-    HomeRow,
     Message,
     ShareRequest,
     card_blocks,
     card_message,
     help_message,
-    home_view,
     lead_message,
     quiet_message,
     read_share_value,
@@ -80,11 +79,15 @@ def make_digest(
     total: int | None = None,
     repos: tuple[str, ...] = ("acme/widgets",),
     language: Language = "en",
-    notes: tuple[str, ...] = (),
+    notes: Sequence[str | Note] = (),
 ) -> Digest:
+    """A digest; a note given as text stands for a note naming it (as an error names a PR)."""
     items = tuple(DigestItem(listing, card, 10) for listing, card in cards)
     merged = len(items) if total is None else total
-    return Digest(repos=repos, window=DAY, total_merged=merged, items=items, language=language, notes=notes)
+    said = tuple(
+        note if isinstance(note, Note) else Note("error.github_status", {"what": note, "status": 502}) for note in notes
+    )
+    return Digest(repos=repos, window=DAY, total_merged=merged, items=items, language=language, notes=said)
 
 
 def many(count: int, **card_fields: Any) -> Digest:
@@ -186,7 +189,7 @@ def test_a_card_in_chinese_uses_chinese_labels() -> None:
     message = card_message(make_listing(), card, share_for="U0ASKER001")
     (section,) = section_texts(message)
     assert "值得精读（约 8 分钟）" in section and "*看点*" in section and "*注意*" in section
-    assert context_texts(message)[0] == "acme/widgets#101 · 作者 alice · 覆盖: 已读 2/2 个文件"
+    assert context_texts(message)[0] == "acme/widgets#101 · 作者 alice · 覆盖：已读 2/2 个文件"
     assert message.blocks[-1]["elements"][0]["text"]["text"] == "分享到频道"
 
 
@@ -300,9 +303,14 @@ def test_the_lead_has_the_day_the_counts_the_read_worthy_headlines_and_a_pointer
     assert message.text == "acme/widgets · 2026-08-05 (UTC): 5 merged · 2 worth a careful read · 1 to skim · 0 to skip"
 
 
-def test_the_lead_shows_notes_with_a_warning() -> None:
-    digest = make_digest([(make_listing(), make_card())], notes=("GitHub rate limit: 3 PRs without files",))
-    assert context_texts(lead_message(digest))[0] == ":warning: GitHub rate limit: 3 PRs without files"
+def test_the_lead_shows_notes_with_a_warning_in_its_language() -> None:
+    note = Note("note.model_degraded", {"count": 3, "shown": 5})
+    digest = make_digest([(make_listing(), make_card())], notes=(note,))
+    assert context_texts(lead_message(digest))[0] == (
+        ":warning: The model could not be reached for 3 of 5 PRs: their cards come from metadata."
+    )
+    chinese = make_digest([(make_listing(), make_card(language="zh-CN"))], notes=(note,), language="zh-CN")
+    assert context_texts(lead_message(chinese))[0] == ":warning: 5 个 PR 中有 3 个未能连上模型，卡片改由元数据生成。"
 
 
 def test_the_lead_in_chinese() -> None:
@@ -401,30 +409,6 @@ def test_text_message_keeps_safe_mrkdwn_and_fits_one_section() -> None:
         "*Yes*, see <https://github.com/a/b/pull/1|#1>"
     ]
     assert_valid(text_message("word " * 2000))
-
-
-def test_the_home_tab_lists_each_channel_with_repos_schedule_and_last_run() -> None:
-    rows = [
-        HomeRow("C0123456789", ("vllm-project/vllm",), "09:30 Asia/Shanghai", "zh-CN", "2026-08-05 09:30"),
-        HomeRow("C0000000002", ("acme/a", "acme/b"), "09:00 UTC", "en"),
-    ]
-    view = home_view(rows)
-    assert view["type"] == "home"
-    assert view["blocks"][0]["text"]["text"] == "prdigest"
-    first, second = (block["text"]["text"] for block in view["blocks"][1:])
-    assert first.startswith("*<#C0123456789>* · vllm-project/vllm")
-    assert "09:30 Asia/Shanghai" in first and "2026-08-05 09:30" in first
-    assert "acme/a, acme/b" in second and "no digest yet" in second
-    assert_nothing_unescaped(view)
-
-
-def test_the_home_tab_stays_within_100_blocks_and_escapes_odd_channel_ids() -> None:
-    rows = [HomeRow(f"C{n:09d}", ("acme/a",), "09:00 UTC", "en") for n in range(150)]
-    view = home_view([HomeRow("<!channel>", ("acme/<b>",), "09:00 UTC", "en"), *rows])
-    assert len(view["blocks"]) <= 100
-    assert view["blocks"][-1]["elements"][0]["text"] == "… and 53 more channels"
-    assert_nothing_unescaped(view)
-    assert len(home_view([])["blocks"]) == 2
 
 
 # -- any text at all ------------------------------------------------------------------------------

@@ -239,10 +239,10 @@ def test_zh_cn_incomplete_cards_say_the_files_were_not_read() -> None:
     assert card.caveats == ("未读取文件：GitHub 速率限制已用完，结论仅依据标题",)
 
 
-def test_zh_cn_path_lists_count_every_file() -> None:
+def test_zh_cn_path_lists_count_the_files_not_named() -> None:
     files = [(f"docs/page_{i}.md", 3, 1) for i in range(5)]
     card = card_for(files, language="zh-CN")
-    assert card.why == ("只改了文档：docs/page_0.md、docs/page_1.md 等 5 个",)
+    assert card.why == ("只改了文档：docs/page_0.md、docs/page_1.md 及其他 3 个",)
 
 
 # -- headline -------------------------------------------------------------------------------------

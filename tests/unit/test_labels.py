@@ -96,7 +96,7 @@ def test_partial_and_skipped_files_are_counted_with_their_reasons() -> None:
         ),
         (
             "zh-CN",
-            "已读 40/3200 个文件; 跳过 2960 个 (2960 超出 token 预算); GitHub 未列出 200 个（最多列出 3,000 个）",
+            "已读 40/3200 个文件；跳过 2960 个（超出 token 预算 2960 个）；GitHub 未列出 200 个（最多列出 3,000 个）",
         ),
     ],
 )

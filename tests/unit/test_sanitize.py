@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from bot.core.echoes import echoes_prompt
 from bot.core.heuristic import heuristic_card
 from bot.core.prompts import answer_prompt, card_prompt
-from bot.core.sanitize import NO_HEADLINE, repo_url, sanitize_card, sanitize_text
+from bot.core.sanitize import repo_url, sanitize_card, sanitize_text
 from bot.models import Card, Coverage
 from tests.unit.builders import make_file, make_snapshot
 
@@ -300,9 +300,9 @@ def test_a_card_loses_hostile_text_and_empty_points_but_keeps_its_verdict() -> N
 def test_a_headline_with_nothing_left_falls_back_to_the_title_then_a_placeholder() -> None:
     card = make_card("<!channel> https://evil.test")
     assert sanitize_card(card, REPO_URL, fallback_headline="Faster <!here> sampler").headline == "Faster sampler"
-    assert sanitize_card(card, REPO_URL, fallback_headline="@here").headline == NO_HEADLINE["en"]
+    assert sanitize_card(card, REPO_URL, fallback_headline="@here").headline == "(untitled)"
     zh = make_card("@channel", language="zh-CN")
-    assert sanitize_card(zh, REPO_URL).headline == NO_HEADLINE["zh-CN"]
+    assert sanitize_card(zh, REPO_URL).headline == "（无标题）"
 
 
 def test_a_multiline_point_becomes_one_line() -> None:

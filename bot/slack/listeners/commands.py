@@ -80,7 +80,7 @@ def register(app: App, deps: SlackDeps) -> None:
         try:
             ref = parse_ref(text, deps.directory.default_repo(channel))
         except PrdigestError as exc:
-            ack(text=escape(str(exc)))
+            ack(text=escape(exc.in_language(language)))
             return
         ack(text=say(language, "thinking"))
         deps.work.submit(_answer, deps, command, ref, language, respond)

@@ -2,8 +2,9 @@
 
 A person sees only the channels they are a member of, and of each only the repositories that
 channel may show (slack/access.py): a guest from another organisation learns nothing about
-channels they are not in, nor the name of a private repository. A failure text that names a
-repository not shown is left out; its count stays.
+channels they are not in, nor the name of a private repository. A problem of the last run that
+names a repository not shown is left out; its count stays. The tab is the person's own, so it is
+worded in their Slack language (slack/people.py), not a channel's.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot.render.blocks import HomeRow, home_view
+from bot.models import DigestRun, Note
+from bot.render.home import HomeRow, home_view
 from bot.slack.deps import SlackDeps
 
 log = logging.getLogger(__name__)
@@ -28,15 +30,33 @@ def home_rows(deps: SlackDeps, client: WebClient, user: str) -> list[HomeRow]:
         shown = tuple(repo for repo in plan.repos if deps.access.may_post(plan.id, repo))
         hidden = [repo.lower() for repo in plan.repos if repo not in shown]
         run = deps.ledger.last_run(plan.id)
-        last = None
-        if run is not None:
-            told = [text for text in run.failures if not any(repo in text.lower() for repo in hidden)]
-            failed = f", {len(run.failures)} problem(s)" if run.failures else ""
-            failed += f": {told[0]}" if told else ""
-            last = f"{run.day}: {run.prs} PRs, {run.posted_messages} messages, at {run.finished_at:%H:%M} UTC{failed}"
-        schedule = f"{plan.post_at:%H:%M} {plan.timezone.key}, window {plan.window}"
-        rows.append(HomeRow(plan.id, shown, schedule, plan.language, last))
+        rows.append(
+            HomeRow(
+                plan.id,
+                shown,
+                f"{plan.post_at:%H:%M}",
+                plan.timezone.key,
+                plan.window,
+                plan.language,
+                run,
+                _told(run, hidden),
+            )
+        )
     return rows
+
+
+def _told(run: DigestRun | None, hidden: list[str]) -> Note | None:
+    """The first problem of the run that names no repository hidden from this person."""
+    if run is None:
+        return None
+    return next(
+        (
+            note
+            for note in run.failures
+            if not any(repo in value.lower() for value in note.strings() for repo in hidden)
+        ),
+        None,
+    )
 
 
 def register(app: App, deps: SlackDeps) -> None:
@@ -50,7 +70,8 @@ def register(app: App, deps: SlackDeps) -> None:
 
 def _publish(deps: SlackDeps, client: WebClient, user: str) -> None:
     try:
-        view = home_view(home_rows(deps, client, user), configured=bool(deps.directory.plans))
+        language = deps.people.language(client, user)
+        view = home_view(home_rows(deps, client, user), language, configured=bool(deps.directory.plans))
         client.views_publish(user_id=user, view=view)
     except Exception:
         log.exception("publishing the App Home failed")

@@ -118,6 +118,7 @@ class FakeSlack(LoopbackServer):
             "conversations.history": self._history,
             "conversations.info": self._info,
             "conversations.members": self._members,
+            "users.info": self._user_info,
             "assistant.threads.setStatus": self._set_status,
             "views.publish": self._publish_view,
             "reactions.add": lambda args: {},
@@ -133,6 +134,7 @@ class FakeSlack(LoopbackServer):
             self.not_in_channel: set[str] = set()  # channels the bot is not a member of
             self.channel_info: dict[str, dict[str, Any]] = {}  # channel → overrides for conversations.info
             self.members: dict[str, list[str]] = {}  # channel → user ids for conversations.members
+            self.locales: dict[str, str] = {}  # user → Slack locale for users.info (default "en-US")
             self.enforce_pacing = False  # chat.postMessage ≈ 1 message/s/channel (docs.slack.dev rate limits)
             self.min_interval = 1.0
             self.replies_limit = REPLIES_LIMIT
@@ -391,6 +393,16 @@ class FakeSlack(LoopbackServer):
         page, rest = members[start : start + limit], members[start + limit :]
         next_cursor = base64.b64encode(f"member:{start + limit}".encode()).decode() if rest else ""
         return {"members": page, "response_metadata": {"next_cursor": next_cursor}}
+
+    def _user_info(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A person; `locale` only when asked for with include_locale, as Slack does (users.info reference)."""
+        user = args.get("user")
+        if not isinstance(user, str) or not user:
+            raise _Refused("user_not_found", "user is required")
+        info: dict[str, Any] = {"id": user, "team_id": TEAM_ID, "name": user.lower(), "is_bot": False}
+        if _flag(args.get("include_locale")):
+            info["locale"] = self.locales.get(user, "en-US")
+        return {"user": info}
 
     def _set_status(self, args: dict[str, Any]) -> dict[str, Any]:
         channel = self._channel(args, "channel_id")

@@ -1,0 +1,199 @@
+"""Every sentence prdigest shows, in English. zh_cn.py has the same keys and placeholders.
+
+Keys are `area.name`; placeholders are filled by bot/words `text`, with numbers, identifiers,
+quoted input or other sentences of this catalogue. Mrkdwn (`*bold*`, backquotes) only in the
+Slack-only sentences (reply.*, help.*, home.*): the terminal shows the rest as written.
+"""
+
+from __future__ import annotations
+
+WORDS: dict[str, str] = {
+    # -- the card (DESIGN.md §1: the verdict labels readers know) -------------------------------
+    "verdict.skip": "Skip",
+    "verdict.skim": "Skim (~{n} min)",
+    "verdict.read": "Read carefully (~{n} min)",
+    "card.why": "Why",
+    "card.caveats": "Caveats",
+    "card.watch": "Watch",
+    "card.coverage": "Coverage: {coverage}",
+    "card.by": "by {author}",
+    "card.heuristic": "summary from metadata, no model",
+    # A headline that loses every word still needs one: the card's slot must not be empty.
+    "card.untitled": "(untitled)",
+    "card.share": "Share in channel",
+    # -- coverage: what the model read ("unlisted": GitHub lists at most 3,000 files per PR) ----
+    "coverage.read": "read {read} of {total} files",
+    "coverage.partly": "{n} partly",
+    "coverage.skipped": "skipped {n} ({detail})",
+    "coverage.reason_count": "{count} {reason}",
+    "coverage.unlisted": "{n} not listed by GitHub (it lists at most 3,000)",
+    "coverage.unknown": "files not read (GitHub's rate limit); judged from the title",
+    "coverage.sep": "; ",
+    "coverage.detail_sep": ", ",
+    # Why a file was not given to the model (core/files.py, core/context.py).
+    "reason.binary": "binary file",
+    "reason.lock": "lock file",
+    "reason.generated": "generated file",
+    "reason.vendored": "vendored",
+    "reason.too_large": "no diff from GitHub (too large)",
+    "reason.no_room": "did not fit the token budget",
+    # -- cards without a model (core/heuristic.py) --------------------------------------------
+    "heuristic.only_ci": "Only CI files changed: {paths}",
+    "heuristic.only_docs": "Only docs changed: {paths}",
+    "heuristic.most_in": "Most of the change is in {area}{size}",
+    "heuristic.size": " (+{adds} -{dels})",
+    "heuristic.largest": "Largest part of the change: {area}{size}",
+    "heuristic.also": "Next: {area}{size}",
+    "heuristic.areas": "Cross-cutting: source changes in {count} areas ({paths})",
+    "heuristic.adds_tests": "Adds tests: {paths}",
+    "heuristic.updates_tests": "Updates tests: {paths}",
+    "heuristic.new_files": "New file: {paths}",
+    "heuristic.title_only": "Files not read: GitHub's rate limit ran out; verdict from the title only",
+    "heuristic.permissions": "Workflow permissions changed: {paths}",
+    "heuristic.no_tests": "Code changed, no test changed",
+    "heuristic.deps": "Dependency versions changed: {paths}",
+    "heuristic.large": "Large change: {files} files, +{adds} -{dels}",
+    "heuristic.binary": "Binary files changed: {count}",
+    "heuristic.partial": "Only part of the diff was read",
+    "heuristic.revert": "Reverts {ref}: watch for a re-land",
+    "heuristic.revert_plain": "A revert: watch for a re-land",
+    "heuristic.follow_up": "Follow-up likely: the title says “{word}”",
+    "heuristic.more": "{paths} and {count} more",
+    "heuristic.sep": ", ",
+    # -- the digest ---------------------------------------------------------------------------
+    "digest.counts": "{merged} merged · {read} worth a careful read · {skim} to skim · {skip} to skip",
+    "digest.nothing": "No PR was merged in this window.",
+    "digest.filtered": "{n} merged, none matching this channel's filters.",
+    "digest.thread": "Cards and questions in the thread",
+    "digest.more": "… and {n} more in the thread",
+    # How a digest was made, when the reader must know (services/digest.py).
+    "note.rate_limited_anonymous": (
+        "GitHub's rate limit ran out: {count} of {shown} PRs were judged from their titles only. "
+        "Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
+    ),
+    "note.rate_limited_until": (
+        "GitHub's rate limit ran out: {count} of {shown} PRs were judged from their titles only. "
+        "The limit resets at {time}."
+    ),
+    "note.rate_limited": (
+        "GitHub's rate limit ran out: {count} of {shown} PRs were judged from their titles only. "
+        "The limit resets later."
+    ),
+    "note.unreadable": "GitHub could not give: {prs}. Their cards rest on titles.",
+    "note.unreadable_pr": "#{number} ({error})",
+    "note.model_degraded": "The model could not be reached for {count} of {shown} PRs: their cards come from metadata.",
+    "list.sep": "; ",
+    "language.en": "English",
+    "language.zh-CN": "Simplified Chinese",
+    # -- replies in Slack ---------------------------------------------------------------------
+    "reply.thinking": ":hourglass_flowing_sand: Looking into it…",
+    "reply.too_long": "Your message is over Slack's limit of {limit} characters, so I did not read it.",
+    "reply.choose": "Several PRs fit your question. Which one do you mean? Reply with its number:",
+    "reply.not_allowed": "This channel is set up for other repositories, so I can't answer about {repo} here.",
+    "reply.digest_not_allowed": "This digest's repositories can't be discussed in this channel any more.",
+    "reply.not_found": "I can't find {ref} on GitHub (or I am not allowed to see it).",
+    "reply.unavailable": "GitHub is not answering right now, so I can't read {ref}. Try again in a few minutes.",
+    "reply.no_model": "No model is configured, so here is the card instead of an answer:",
+    "reply.model_failed": "The model is not answering right now, so here is the card instead:",
+    "reply.digest_none": "None of today's PRs match those words in their titles, headlines or files.",
+    "reply.digest_matches": "These PRs of the digest match your question (titles, headlines, files):",
+    "reply.about": "About {link}:",
+    "reply.failed": "Something went wrong while answering. Please ask again in a minute.",
+    "reply.share_not_yours": "Only the person who asked for this card can share it. Ask for it yourself to share it.",
+    "reply.try_later": "I can't keep track of requests right now. Please try again in a minute.",
+    "reply.why_in": "Why {link} is in this digest:",
+    "reply.why_out": "Why {link} is not in this digest:",
+    "reply.repo_in": "{detail} is one of this channel's repositories",
+    "reply.repo_out": "this channel follows {detail}, not this repository",
+    "reply.window_in": "it was merged at {detail}, inside the digest's window ({window})",
+    "reply.window_out": "it was merged at {detail}, outside the digest's window ({window})",
+    "reply.window_unmerged": "it is not merged",
+    "reply.author_in": "its author {detail} is not among the excluded authors",
+    "reply.author_out": "its author matches the excluded pattern {detail}",
+    "reply.labels_include_in": "it has the label {detail}, which this channel asks for",
+    "reply.labels_include_out": "it has none of the labels this channel asks for ({detail})",
+    "reply.labels_exclude_out": "it has the label {detail}, which this channel leaves out",
+    "reply.paths_in": "it changes {detail}",
+    "reply.paths_out": "it changes no path this channel follows ({detail})",
+    "help.slack": (
+        "*How to use prdigest*\n"
+        "• `{cmd} owner/repo#123`: a PR's card, shown only to you, with a button to share it\n"
+        "• `{cmd} #123`: the same, for a repo this channel follows\n"
+        "• `{cmd} <PR URL>`: the same, from a link to the PR\n"
+        "• `@prdigest <question about owner/repo#123>`: an answer in a thread\n"
+        "• Reply in a digest's thread to ask about its PRs, or about the digest as a whole\n"
+        "• `{cmd} help`: this message"
+    ),
+    # -- the App Home -------------------------------------------------------------------------
+    "home.schedule": "Daily at {time} {zone}, window {window} · {language} · last digest: {last}",
+    "home.never": "no digest yet",
+    "home.run": "{day}: {prs} PRs, {messages} messages, at {time} UTC",
+    "home.run_problems": "{run}, {n} problem(s)",
+    "home.run_problem_told": "{run}, {n} problem(s): {told}",
+    "home.none_yours": "None of the channels you are in gets a digest.",
+    "home.none_configured": "No channel gets a digest yet: add one under `[[channels]]`.",
+    "home.more": "… and {n} more channels",
+    # -- what may not be posted where (slack/access.py) ----------------------------------------
+    "refusal.not_configured": "{repo} is private and {channel} is not configured for it in the config file",
+    "refusal.shared": "{repo} is private and {channel} is shared with another organisation",
+    # -- errors a person meets (bot/errors.py); `text` values arrive quoted (errors.quoted) ----
+    "error.ref_no_repo": "{text} does not say which repository; write owner/repo#{digits}",
+    "error.not_a_ref": (
+        "{text} is not a pull request reference; use owner/repo#123, #123 or https://github.com/owner/repo/pull/123"
+    ),
+    "error.not_a_number": (
+        "{text}: {digits} is not a pull request number; "
+        "use owner/repo#123, #123 or https://github.com/owner/repo/pull/123"
+    ),
+    "error.not_a_repo": "{text} is not a repository; use owner/name such as vllm-project/vllm",
+    "error.since_not_duration": "--since: {text} is not a duration; use minutes, hours or days such as 90m, 24h or 7d",
+    "error.since_too_long": "--since: {text} is longer than a year; use at most 365d",
+    "error.date_not_date": "--date: {text} is not a date; use YYYY-MM-DD such as 2026-08-05",
+    "error.date_too_early": "--date: {day} is before GitHub had pull requests; use a day from 2008 on",
+    "error.date_not_started": "--date: {day} has not started yet in {zone}",
+    "error.github_not_found": "{what}: not found on GitHub (or the token cannot see it)",
+    "error.github_refused": "{what}: GitHub refused the request ({status}); check GITHUB_TOKEN",
+    "error.github_status": "{what}: GitHub answered {status}",
+    "error.github_unreachable": "{what}: cannot reach GitHub at {url} ({error})",
+    "error.rate_limited_until": "GitHub's rate limit is used up until {time}.",
+    "error.rate_limited_until_anonymous": (
+        "GitHub's rate limit is used up until {time}. "
+        "Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
+    ),
+    "error.rate_limited": "GitHub's rate limit is used up; try again later.",
+    "error.rate_limited_anonymous": (
+        "GitHub's rate limit is used up; try again later. "
+        "Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
+    ),
+    "error.redis_unreachable": "Redis cannot be reached ({error})",
+    "error.slack_refused": "Slack refused a message in {channel} ({error}): {hint}",
+    "error.lease_lost": "stopped posting in {channel}: the posting lease was lost",
+    "error.shutting_down": "stopped posting in {channel}: shutting down",
+    "error.nothing_to_post": "nothing to post in {channel}: {reasons}",
+    "error.not_posted_refused": "{reasons}: nothing posted",
+    "error.not_posted_store": (
+        "{error}: nothing was posted, since the ledger that keeps a digest from being posted twice is there; "
+        "run it again when Redis answers"
+    ),
+    # An error raised with an operator's or an internal message: the logs have its detail.
+    "error.internal": "something went wrong (the logs say what)",
+    # What to do about a message Slack refused (slack/publisher.py), by Slack's error name.
+    "slack_hint.not_in_channel": "invite the bot to the channel first (/invite @prdigest)",
+    "slack_hint.channel_not_found": "check the channel id in config/prdigest.toml",
+    "slack_hint.invalid_auth": "check SLACK_BOT_TOKEN",
+    "slack_hint.not_authed": "set SLACK_BOT_TOKEN",
+    "slack_hint.ratelimited": "Slack kept rate-limiting; the next run finishes the thread",
+    "slack_hint.other": "the next run finishes what is missing",
+    # -- the terminal (bot/cli.py, bot/waiting.py); the CLI puts "prdigest: " before each ------
+    "cli.progress": "{done}/{total} cards",
+    "cli.waiting": "waiting for the model at {host} (up to {seconds} s)…",
+    "cli.waiting_each": "waiting for the model at {host} (up to {seconds} s a card)…",
+    "cli.model_failed_one": "the model at {host} gave no card: it is from metadata (--debug says why)",
+    "cli.model_failed": (
+        "the model at {host} gave no card for {failed} of {total} PRs: their cards are from metadata (--debug says why)"
+    ),
+    "cli.posted": "{channel} {day}: {posted} messages posted, {already} already there",
+    "cli.posting_elsewhere": "another process is posting the {day} digest in {channel}; nothing posted",
+    "cli.serving": "serving {url}",
+    "cli.interrupted": "interrupted",
+}
