@@ -1,4 +1,7 @@
-"""Digest windows from what people type: '24h' back from now, or one calendar day in a zone."""
+"""Digest windows from what people type: '24h' back from now, or one calendar day in a zone.
+
+`--since` takes the durations the config's `window` takes, read by the same parser.
+"""
 
 from __future__ import annotations
 
@@ -14,23 +17,31 @@ from bot.settings import parse_duration
 FIRST_DAY = date(2008, 1, 1)
 
 
-def window_since(now: datetime, since: str) -> Window:
+def parse_since(text: str) -> timedelta:
+    """`--since 90m`: a duration back from now."""
     try:
-        span = parse_duration(since)
+        return parse_duration(text)
     except ValueError as exc:
         raise UsageError(f"--since: {exc}") from None
+
+
+def parse_date(text: str) -> date:
+    """`--date 2026-08-05`: one calendar day, from GitHub's first year on."""
+    try:
+        parsed = date.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"--date: {quoted(text)} is not a date; use YYYY-MM-DD such as 2026-08-05") from None
+    if parsed < FIRST_DAY:
+        raise UsageError(f"--date: {text} is before GitHub had pull requests; use a day from 2008 on")
+    return parsed
+
+
+def window_since(now: datetime, span: timedelta) -> Window:
     return Window(start=now - span, end=now)
 
 
-def window_for_date(day: str, timezone: str, now: datetime) -> Window:
-    try:
-        parsed = date.fromisoformat(day)
-    except ValueError:
-        raise UsageError(f"--date: {quoted(day)} is not a date; use YYYY-MM-DD such as 2026-08-05") from None
-    if parsed < FIRST_DAY:
-        raise UsageError(f"--date: {day} is before GitHub had pull requests; use a day from 2008 on")
-    zone = ZoneInfo(timezone)
-    start = datetime.combine(parsed, time(0, 0), tzinfo=zone)
+def window_for_date(day: date, zone: ZoneInfo, now: datetime) -> Window:
+    start = datetime.combine(day, time(0, 0), tzinfo=zone)
     if start > now:
-        raise UsageError(f"--date: {day} has not started yet in {timezone}")
+        raise UsageError(f"--date: {day} has not started yet in {zone.key}")
     return Window(start=start, end=start + timedelta(days=1))

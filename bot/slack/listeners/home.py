@@ -15,6 +15,7 @@ from slack_bolt import App
 from slack_sdk import WebClient
 
 from bot.render.blocks import HomeRow, home_view
+from bot.settings import duration_text
 from bot.slack.deps import SlackDeps
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ def home_rows(deps: SlackDeps, client: WebClient, user: str) -> list[HomeRow]:
             failed = f", {len(run.failures)} problem(s)" if run.failures else ""
             failed += f": {told[0]}" if told else ""
             last = f"{run.day}: {run.prs} PRs, {run.posted_messages} messages, at {run.finished_at:%H:%M} UTC{failed}"
-        schedule = f"{plan.post_at:%H:%M} {plan.timezone.key}, window {plan.window}"
+        schedule = f"{plan.post_at:%H:%M} {plan.timezone.key}, window {duration_text(plan.window)}"
         rows.append(HomeRow(plan.id, shown, schedule, plan.language, last))
     return rows
 
