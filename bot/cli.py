@@ -11,16 +11,15 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, NoReturn
-from zoneinfo import ZoneInfo
+from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING, NoReturn, get_args
 
 from bot.errors import ConfigError, PrdigestError, StoreError, UsageError, one_line, quoted
 from bot.models import Filters, Language, Note, Window
 from bot.render.data import digest_data, item_data
 from bot.render.terminal import render_card, render_digest
 from bot.services.refs import parse_ref, parse_repo
-from bot.services.windows import window_for_date, window_since
+from bot.services.windows import parse_date, parse_since, window_for_date, window_since
 from bot.settings import Settings, load_settings
 from bot.waiting import Waiting, model_failed_line
 from bot.words import text
@@ -59,13 +58,13 @@ def build_parser() -> argparse.ArgumentParser:
     when.add_argument("--since", metavar="DURATION", help="window back from now: 90m, 24h, 7d (default: config window)")
     when.add_argument("--date", metavar="YYYY-MM-DD", help="one calendar day in the configured time zone")
     digest.add_argument("--format", choices=("text", "json"), default="text")
-    digest.add_argument("--lang", choices=("en", "zh-CN"), help="language of the cards (default: config language)")
+    digest.add_argument("--lang", choices=get_args(Language), help="language of the cards (default: config language)")
     digest.add_argument("--post", metavar="CHANNEL", help="post to this Slack channel id, as the scheduler does")
 
     card = commands.add_parser("card", help="the card of one pull request")
     card.add_argument("ref", metavar="OWNER/REPO#N", help="owner/repo#123 or a PR URL")
     card.add_argument("--format", choices=("text", "json"), default="text")
-    card.add_argument("--lang", choices=("en", "zh-CN"))
+    card.add_argument("--lang", choices=get_args(Language))
 
     serve = commands.add_parser("serve", help="run the Slack app and the daily scheduler")
     mode = serve.add_mutually_exclusive_group()
@@ -112,12 +111,13 @@ def _run_digest(args: argparse.Namespace, built: Builder) -> None:
     settings = built.settings
     repos = tuple(dict.fromkeys(parse_repo(repo) for repo in args.repos))
     now = datetime.now(UTC)
-    if args.date:
-        window = window_for_date(args.date, settings.defaults.timezone, now)
+    day = parse_date(args.date) if args.date else None
+    if day is not None:
+        window = window_for_date(day, settings.defaults.timezone, now)
     else:
-        window = window_since(now, args.since or settings.defaults.window)
+        window = window_since(now, parse_since(args.since) if args.since else settings.defaults.window)
     if args.post:
-        _post_digest(args, built, repos, window)
+        _post_digest(args, built, repos, window, day)
         return
     language = _language(args, settings)
     bar = _ProgressBar(language)
@@ -136,7 +136,9 @@ def _run_digest(args: argparse.Namespace, built: Builder) -> None:
         sys.stdout.write(render_digest(digest, colour=_colour(settings)))
 
 
-def _post_digest(args: argparse.Namespace, built: Builder, repos: tuple[str, ...], window: Window) -> None:
+def _post_digest(
+    args: argparse.Namespace, built: Builder, repos: tuple[str, ...], window: Window, asked_day: date | None
+) -> None:
     settings = built.settings
     if not settings.slack_bot_token:
         raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…)")
@@ -144,8 +146,8 @@ def _post_digest(args: argparse.Namespace, built: Builder, repos: tuple[str, ...
         raise ConfigError("--post needs REDIS_URL: the ledger that keeps a digest from being posted twice is in Redis")
     plan = built.directory.plan(args.post)
     language = args.lang or (plan.language if plan else settings.defaults.language)
-    zone = plan.timezone if plan else ZoneInfo(settings.defaults.timezone)
-    day = args.date or (window.end - timedelta(seconds=1)).astimezone(zone).date().isoformat()
+    zone = plan.timezone if plan else settings.defaults.timezone
+    day = (asked_day or (window.end - timedelta(seconds=1)).astimezone(zone).date()).isoformat()
     digests = built.channel_digests
     refused = digests.refusals(args.post, repos)
     if refused:

@@ -13,6 +13,8 @@ from typing import ClassVar, Literal
 
 Verdict = Literal["skip", "skim", "read"]
 Language = Literal["en", "zh-CN"]
+# What a channel is sent on a day without merged PRs: a short note, or nothing.
+QuietDays = Literal["note", "silent"]
 CardSource = Literal["llm", "heuristic"]
 
 VERDICT_ORDER: dict[Verdict, int] = {"read": 0, "skim": 1, "skip": 2}

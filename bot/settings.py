@@ -1,7 +1,8 @@
 """Settings from the environment and config/prdigest.toml, read once.
 
 The only module that reads os.environ. Unknown keys and bad values are errors that name the
-key and the file, so a typo in the config never silently falls back to a default.
+key and the file, so a typo in the config never silently falls back to a default. Values are
+parsed here, once, into their types (ZoneInfo, time, timedelta): nothing downstream re-reads text.
 """
 
 from __future__ import annotations
@@ -9,17 +10,19 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import time, timedelta
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, TypeVar
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
 from bot.errors import ConfigError, quoted
+from bot.models import Language, QuietDays
 
 DEFAULT_CONFIG_PATH = "config/prdigest.toml"
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
@@ -27,6 +30,7 @@ DEFAULT_SLACK_API_URL = "https://slack.com/api/"
 DEFAULT_OPENAI_URL = "https://api.openai.com/v1"  # when OPENAI_BASE_URL is not set
 REPO_PATTERN = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")  # for fullmatch: `$` allows a final newline
 DURATION_PATTERN = re.compile(r"([0-9]{1,9})([mhd])")
+TIME_OF_DAY_PATTERN = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 # A digest looks back a year at most: longer spans are typos (365d for 36.5d), and a few
 # thousand years would overflow datetime (OverflowError, not a message).
 MAX_DURATION = timedelta(days=365)
@@ -44,29 +48,57 @@ def parse_duration(text: str) -> timedelta:
     return span
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+def duration_text(span: timedelta) -> str:
+    """A duration as the config spells one ('24h', '7d', '90m'): parse_duration reads it back."""
+    minutes = int(span.total_seconds()) // 60
+    if minutes % (24 * 60) == 0 and minutes > 24 * 60:
+        return f"{minutes // (24 * 60)}d"
+    if minutes % 60 == 0:
+        return f"{minutes // 60}h"
+    return f"{minutes}m"
 
 
-def _check_timezone(value: str) -> str:
+def parse_time_of_day(text: str) -> time:
+    """'09:30' -> time(9, 30): HH:MM in ASCII digits. Raises ValueError like parse_duration."""
+    match = TIME_OF_DAY_PATTERN.fullmatch(text)
+    if not match:
+        raise ValueError(f"{quoted(text)} is not a time of day; use HH:MM such as 09:30")
+    return time(int(match.group(1)), int(match.group(2)))
+
+
+def parse_timezone(text: str) -> ZoneInfo:
+    """An IANA name such as 'Asia/Shanghai' -> ZoneInfo. Raises ValueError like parse_duration."""
     try:
-        ZoneInfo(value)
+        return ZoneInfo(text)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         # OSError: ZoneInfo opens the name as a file, so "America" is IsADirectoryError and a
         # 300-character name is "File name too long".
-        raise ValueError(f"unknown time zone {quoted(value)} (use an IANA name such as Europe/Paris)") from None
-    return value
+        raise ValueError(f"unknown time zone {quoted(text)} (use an IANA name such as Europe/Paris)") from None
 
 
-def _check_post_at(value: str) -> str:
-    if not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", value):
-        raise ValueError(f"{quoted(value)} is not a time of day; use HH:MM such as 09:30")
-    return value
+T = TypeVar("T")
 
 
-def _check_window(value: str) -> str:
-    parse_duration(value)
-    return value
+def _from_text(parse: Callable[[str], T]) -> BeforeValidator:
+    """A config value written as a string, parsed once into its type by `parse`."""
+
+    def validate(value: object) -> T:
+        if not isinstance(value, str):
+            # What pydantic says of a str field: a TOML time (09:30:00) or a number stays an
+            # error, with the message it always had.
+            raise PydanticCustomError("string_type", "Input should be a valid string")
+        return parse(value)
+
+    return BeforeValidator(validate)
+
+
+TimeZone = Annotated[ZoneInfo, _from_text(parse_timezone)]
+TimeOfDay = Annotated[time, _from_text(parse_time_of_day)]
+Duration = Annotated[timedelta, _from_text(parse_duration)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 # Seconds one card may wait for the model, its retries included (llm/deadline.py). A small
@@ -89,20 +121,17 @@ def _check_model_timeout(value: object) -> object:
 
 
 class Defaults(_Strict):
-    language: Literal["en", "zh-CN"] = "en"
-    timezone: str = "UTC"
-    post_at: str = "09:00"
-    window: str = "24h"
+    language: Language = "en"
+    timezone: TimeZone = ZoneInfo("UTC")
+    post_at: TimeOfDay = time(9, 0)
+    window: Duration = timedelta(hours=24)
     model: str = "gpt-5-mini"
     concurrency: int = Field(default=16, ge=1, le=64)
     token_budget: int = Field(default=12000, ge=2000, le=400000)
-    quiet_days: Literal["note", "silent"] = "note"
+    quiet_days: QuietDays = "note"
     model_timeout: float = DEFAULT_MODEL_TIMEOUT
 
-    _tz = field_validator("timezone")(_check_timezone)
     _model_timeout = field_validator("model_timeout", mode="before")(_check_model_timeout)
-    _post = field_validator("post_at")(_check_post_at)
-    _window = field_validator("window")(_check_window)
 
 
 class SlackConfig(_Strict):
@@ -119,11 +148,11 @@ class SlackConfig(_Strict):
 class ChannelConfig(_Strict):
     id: str
     repos: tuple[str, ...] = Field(min_length=1)
-    language: Literal["en", "zh-CN"] | None = None
-    timezone: str | None = None
-    post_at: str | None = None
-    window: str | None = None
-    quiet_days: Literal["note", "silent"] | None = None
+    language: Language | None = None
+    timezone: TimeZone | None = None
+    post_at: TimeOfDay | None = None
+    window: Duration | None = None
+    quiet_days: QuietDays | None = None
     exclude_authors: tuple[str, ...] = ()
     labels_include: tuple[str, ...] = ()
     labels_exclude: tuple[str, ...] = ()
@@ -143,21 +172,6 @@ class ChannelConfig(_Strict):
             if not REPO_PATTERN.fullmatch(repo):
                 raise ValueError(f"{quoted(repo)} is not a repository; use owner/name")
         return value
-
-    @field_validator("timezone")
-    @classmethod
-    def _tz(cls, value: str | None) -> str | None:
-        return None if value is None else _check_timezone(value)
-
-    @field_validator("post_at")
-    @classmethod
-    def _post(cls, value: str | None) -> str | None:
-        return None if value is None else _check_post_at(value)
-
-    @field_validator("window")
-    @classmethod
-    def _window(cls, value: str | None) -> str | None:
-        return None if value is None else _check_window(value)
 
 
 class FileConfig(_Strict):

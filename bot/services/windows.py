@@ -1,4 +1,7 @@
-"""Digest windows from what people type: '24h' back from now, or one calendar day in a zone."""
+"""Digest windows from what people type: '24h' back from now, or one calendar day in a zone.
+
+`--since` takes the durations the config's `window` takes, read by the same parser.
+"""
 
 from __future__ import annotations
 
@@ -14,26 +17,34 @@ from bot.settings import DURATION_PATTERN, parse_duration
 FIRST_DAY = date(2008, 1, 1)
 
 
-def window_since(now: datetime, since: str) -> Window:
+def parse_since(text: str) -> timedelta:
+    """`--since 90m`: a duration back from now."""
     try:
-        span = parse_duration(since)
+        return parse_duration(text)
     except ValueError:
         # parse_duration refuses what is not a duration (0h included), and well-formed ones over its maximum.
-        match = DURATION_PATTERN.fullmatch(since.strip())
+        match = DURATION_PATTERN.fullmatch(text.strip())
         kind = "error.since_too_long" if match and int(match[1]) > 0 else "error.since_not_duration"
-        raise UsageError(kind, text=quoted(since)) from None
+        raise UsageError(kind, text=quoted(text)) from None
+
+
+def parse_date(text: str) -> date:
+    """`--date 2026-08-05`: one calendar day, from GitHub's first year on."""
+    try:
+        parsed = date.fromisoformat(text)
+    except ValueError:
+        raise UsageError("error.date_not_date", text=quoted(text)) from None
+    if parsed < FIRST_DAY:
+        raise UsageError("error.date_too_early", day=text)
+    return parsed
+
+
+def window_since(now: datetime, span: timedelta) -> Window:
     return Window(start=now - span, end=now)
 
 
-def window_for_date(day: str, timezone: str, now: datetime) -> Window:
-    try:
-        parsed = date.fromisoformat(day)
-    except ValueError:
-        raise UsageError("error.date_not_date", text=quoted(day)) from None
-    if parsed < FIRST_DAY:
-        raise UsageError("error.date_too_early", day=day)
-    zone = ZoneInfo(timezone)
-    start = datetime.combine(parsed, time(0, 0), tzinfo=zone)
+def window_for_date(day: date, zone: ZoneInfo, now: datetime) -> Window:
+    start = datetime.combine(day, time(0, 0), tzinfo=zone)
     if start > now:
-        raise UsageError("error.date_not_started", day=day, zone=timezone)
+        raise UsageError("error.date_not_started", day=day.isoformat(), zone=zone.key)
     return Window(start=start, end=start + timedelta(days=1))

@@ -6,11 +6,14 @@ Who may be told what is decided in slack/access.py from these plans.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import time
+from datetime import time, timedelta
+from typing import TypeVar
 from zoneinfo import ZoneInfo
 
-from bot.models import Filters, Language
+from bot.models import Filters, Language, QuietDays
 from bot.settings import ChannelConfig, Settings
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -22,22 +25,26 @@ class ChannelPlan:
     language: Language
     timezone: ZoneInfo
     post_at: time
-    window: str
-    quiet_days: str
+    window: timedelta
+    quiet_days: QuietDays
     filters: Filters
+
+
+def _or(value: T | None, default: T) -> T:
+    # Not `value or default`: a value may be falsy and still set.
+    return default if value is None else value
 
 
 def plan_for(config: ChannelConfig, settings: Settings) -> ChannelPlan:
     defaults = settings.defaults
-    hours, minutes = (config.post_at or defaults.post_at).split(":")
     return ChannelPlan(
         id=config.id,
         repos=config.repos,
-        language=config.language or defaults.language,
-        timezone=ZoneInfo(config.timezone or defaults.timezone),
-        post_at=time(int(hours), int(minutes)),
-        window=config.window or defaults.window,
-        quiet_days=config.quiet_days or defaults.quiet_days,
+        language=_or(config.language, defaults.language),
+        timezone=_or(config.timezone, defaults.timezone),
+        post_at=_or(config.post_at, defaults.post_at),
+        window=_or(config.window, defaults.window),
+        quiet_days=_or(config.quiet_days, defaults.quiet_days),
         filters=Filters(
             exclude_authors=config.exclude_authors,
             labels_include=config.labels_include,

@@ -13,9 +13,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from bot.errors import PrdigestError, PublishError
-from bot.models import DigestRun, Filters, Language, Note, Window
+from bot.models import DigestRun, Filters, Language, Note, QuietDays, Window
 from bot.services.digest import DigestService
-from bot.settings import parse_duration
 from bot.slack.channels import ChannelPlan
 from bot.slack.lease import POST_LEASE_SECONDS, PostLease
 from bot.slack.publisher import Publisher, PublishResult
@@ -28,7 +27,7 @@ def scheduled_window(plan: ChannelPlan, now: datetime) -> tuple[Window, str]:
     """The window a channel's digest covers today: `window` back from today's post time."""
     local = now.astimezone(plan.timezone)
     end = datetime.combine(local.date(), plan.post_at, tzinfo=plan.timezone)
-    return Window(end - parse_duration(plan.window), end), local.date().isoformat()
+    return Window(end - plan.window, end), local.date().isoformat()
 
 
 class ChannelDigests:
@@ -68,7 +67,7 @@ class ChannelDigests:
         *,
         language: Language,
         filters: Filters,
-        quiet_days: str,
+        quiet_days: QuietDays,
         stopping: threading.Event | None = None,
     ) -> PublishResult | None:
         """Post the digest unless another process is posting it; None when it is.

@@ -20,7 +20,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.errors import PublishError
-from bot.models import Digest, DigestThread, Note
+from bot.models import Digest, DigestThread, Note, QuietDays
 from bot.render.blocks import Message, lead_message, quiet_message, thread_messages
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
@@ -68,7 +68,7 @@ class Publisher:
         day: str,
         digest: Digest,
         *,
-        quiet_days: str = "note",
+        quiet_days: QuietDays = "note",
         before_post: Callable[[], None] | None = None,
     ) -> PublishResult:
         """Post what the ledger lacks; `before_post` may stop the run (a lost lease)."""

@@ -51,6 +51,7 @@ def test_a_member_sees_their_channel_and_not_the_others(harness: SlackHarness) -
     view = open_home(harness, HUMAN)
     assert DIGEST_CHANNEL in view and REPO in view
     assert OTHER_CHANNEL not in view and OTHER_REPO not in view
+    assert "09:00 UTC, window 24h" in view  # the schedule as the config writes it
 
 
 def test_membership_is_read_page_by_page_and_remembered(harness: SlackHarness) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import example, given, settings
@@ -19,7 +20,7 @@ from bot.errors import MAX_QUOTED, ConfigError, UsageError, one_line
 from bot.models import Card, Coverage, DigestItem, PRRef, Turn, Window
 from bot.services.questions import find_refs, resolve
 from bot.services.refs import MAX_NUMBER, parse_ref, parse_repo
-from bot.services.windows import window_for_date, window_since
+from bot.services.windows import parse_date, parse_since, window_for_date, window_since
 from bot.settings import Settings, load_settings
 from tests.unit.builders import make_listing
 
@@ -151,14 +152,14 @@ def a_window_or_usage_error(make: Callable[[], Window], option: str) -> None:
 @example(now=datetime(2026, 8, 6, tzinfo=UTC), since="999999999d")  # now - span overflows
 @example(now=datetime(2026, 8, 6, tzinfo=UTC), since="1" * 5000 + "d")
 def test_since_is_a_window_or_a_usage_error(now: datetime, since: str) -> None:
-    a_window_or_usage_error(lambda: window_since(now, since), "--since: ")
+    a_window_or_usage_error(lambda: window_since(now, parse_since(since)), "--since: ")
 
 
 @settings(max_examples=400, deadline=None)
 @given(now=NOWS, day=DATES, zone=ZONES)
 @example(now=datetime(2026, 8, 6, tzinfo=UTC), day="0001-01-01", zone="Pacific/Kiritimati")
 def test_date_is_a_window_or_a_usage_error(now: datetime, day: str, zone: str) -> None:
-    a_window_or_usage_error(lambda: window_for_date(day, zone, now), "--date: ")
+    a_window_or_usage_error(lambda: window_for_date(parse_date(day), ZoneInfo(zone), now), "--date: ")
 
 
 # -- the config file ----------------------------------------------------------------------------

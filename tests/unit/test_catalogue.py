@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -50,7 +51,7 @@ from bot.render.labels import reason_text
 from bot.render.replies import failure_message, reply_message, say, thinking_message
 from bot.render.terminal import render_card, render_digest
 from bot.services.refs import parse_ref, parse_repo
-from bot.services.windows import window_for_date, window_since
+from bot.services.windows import parse_date, parse_since, window_for_date
 from bot.words import CATALOGUES, en, said, text, zh_cn
 from tests.unit.builders import make_listing, make_snapshot
 
@@ -220,11 +221,11 @@ def every_error() -> list[PrdigestError]:
         lambda: parse_ref("what"),
         lambda: parse_ref("acme/widgets#99999999999"),
         lambda: parse_repo("vllm"),
-        lambda: window_since(now, "forever"),
-        lambda: window_since(now, "900d"),
-        lambda: window_for_date("2026-02-30", "UTC", now),
-        lambda: window_for_date("2001-01-01", "UTC", now),
-        lambda: window_for_date("2027-01-01", "UTC", now),
+        lambda: parse_since("forever"),
+        lambda: parse_since("900d"),
+        lambda: parse_date("2026-02-30"),
+        lambda: parse_date("2001-01-01"),
+        lambda: window_for_date(date(2027, 1, 1), ZoneInfo("UTC"), now),
     ]
     for attempt in attempts:
         with pytest.raises(UsageError) as raised:

@@ -1,13 +1,14 @@
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.errors import UsageError
 from bot.models import PRRef
 from bot.services.refs import parse_ref, parse_repo
-from bot.services.windows import window_for_date, window_since
+from bot.services.windows import parse_date, parse_since, window_for_date, window_since
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -47,15 +48,16 @@ def test_repository_names() -> None:
 
 
 def test_window_since() -> None:
-    window = window_since(NOW, "24h")
+    window = window_since(NOW, parse_since("24h"))
     assert window.end == NOW
     assert window.start == datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    assert parse_since("90m") == timedelta(minutes=90)
     with pytest.raises(UsageError, match="--since"):
-        window_since(NOW, "yesterday")
+        parse_since("yesterday")
 
 
 def test_window_for_date_in_a_time_zone() -> None:
-    window = window_for_date("2026-08-05", "Asia/Shanghai", NOW)
+    window = window_for_date(parse_date("2026-08-05"), ZoneInfo("Asia/Shanghai"), NOW)
     assert window.start.astimezone(UTC) == datetime(2026, 8, 4, 16, 0, tzinfo=UTC)
     assert (window.end - window.start).days == 1
 
@@ -63,9 +65,14 @@ def test_window_for_date_in_a_time_zone() -> None:
 @pytest.mark.parametrize("text", ["2026-13-01", "05/08/2026", "tomorrow"])
 def test_bad_date(text: str) -> None:
     with pytest.raises(UsageError, match="is not a date; use YYYY-MM-DD"):
-        window_for_date(text, "UTC", NOW)
+        parse_date(text)
+
+
+def test_a_day_before_github_is_refused() -> None:
+    with pytest.raises(UsageError, match="before GitHub had pull requests"):
+        parse_date("2007-12-31")
 
 
 def test_future_date_is_refused() -> None:
-    with pytest.raises(UsageError, match="has not started yet"):
-        window_for_date("2027-01-01", "UTC", NOW)
+    with pytest.raises(UsageError, match="has not started yet in UTC"):
+        window_for_date(parse_date("2027-01-01"), ZoneInfo("UTC"), NOW)

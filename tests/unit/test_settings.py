@@ -1,11 +1,14 @@
 from __future__ import annotations
 
+from datetime import time, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.errors import ConfigError
-from bot.settings import load_settings, parse_duration
+from bot.settings import duration_text, load_settings, parse_duration
+from bot.slack.channels import ChannelDirectory
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,6 +70,39 @@ def test_model_timeout_defaults_to_two_minutes_and_takes_fractions(tmp_path: Pat
     assert load_settings({"PRDIGEST_CONFIG": path}).defaults.model_timeout == 2.5
 
 
+def test_values_are_parsed_once_into_their_types(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '[defaults]\ntimezone = "Asia/Shanghai"\npost_at = "08:15"\nwindow = "36h"\n\n'
+        '[[channels]]\nid = "C0123456789"\nrepos = ["a/b"]\npost_at = "00:00"\nwindow = "90m"\nquiet_days = "silent"\n',
+    )
+    settings = load_settings({"PRDIGEST_CONFIG": path})
+    assert settings.defaults.timezone == ZoneInfo("Asia/Shanghai")
+    assert settings.defaults.post_at == time(8, 15)
+    assert settings.defaults.window == timedelta(hours=36)
+    (plan,) = ChannelDirectory(settings).plans
+    assert (plan.timezone, plan.post_at, plan.window, plan.quiet_days) == (
+        ZoneInfo("Asia/Shanghai"),
+        time(0, 0),
+        timedelta(minutes=90),
+        "silent",
+    )
+
+
+def test_built_in_defaults_are_typed_values() -> None:
+    defaults = load_settings({}).defaults
+    assert (defaults.timezone, defaults.post_at, defaults.window) == (ZoneInfo("UTC"), time(9, 0), timedelta(hours=24))
+
+
+@pytest.mark.parametrize("value", ["09:30:00", "930", '["09:30"]'])
+def test_a_time_of_day_must_be_written_as_text(tmp_path: Path, value: str) -> None:
+    # TOML has its own time type; the config has always taken "HH:MM" strings only.
+    path = write(tmp_path, f"[defaults]\npost_at = {value}\n")
+    with pytest.raises(ConfigError) as error:
+        load_settings({"PRDIGEST_CONFIG": path})
+    assert str(error.value) == f"{path}: defaults.post_at: Input should be a valid string"
+
+
 def test_invalid_toml_is_reported(tmp_path: Path) -> None:
     path = write(tmp_path, "[defaults\n")
     with pytest.raises(ConfigError, match="not valid TOML"):
@@ -94,6 +130,14 @@ def test_durations() -> None:
     for bad in ("0h", "h", "24", "1w", "-1d"):
         with pytest.raises(ValueError, match="is not a duration"):
             parse_duration(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"), [("24h", "24h"), ("1d", "24h"), ("7d", "7d"), ("90m", "90m"), ("120m", "2h")]
+)
+def test_a_duration_is_shown_as_the_config_writes_one(text: str, shown: str) -> None:
+    assert duration_text(parse_duration(text)) == shown
+    assert parse_duration(shown) == parse_duration(text)
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from slack_sdk import WebClient
 
 from bot.models import DigestRun, Note
 from bot.render.home import HomeRow, home_view
+from bot.settings import duration_text
 from bot.slack.deps import SlackDeps
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,7 @@ def home_rows(deps: SlackDeps, client: WebClient, user: str) -> list[HomeRow]:
                 shown,
                 f"{plan.post_at:%H:%M}",
                 plan.timezone.key,
-                plan.window,
+                duration_text(plan.window),
                 plan.language,
                 run,
                 _told(run, hidden),
