@@ -50,17 +50,23 @@ def _redis(settings: Settings) -> Check:
 
 
 def _github(settings: Settings) -> Check:
-    from github import GithubException
-
+    from bot.errors import NotFound, RateLimited, SourceRefused, SourceUnreachable
     from bot.sources.github import build_github
+    from bot.sources.github_errors import github_errors
 
     where = redact_url(settings.github_api_url)
     client = build_github(settings.github_api_url, settings.github_token, retries=0, max_rate_limit_wait=0)
     try:
-        core = client.get_rate_limit().resources.core
-    except GithubException as exc:
-        return FAIL, "github", f"{where} answered {exc.status}; check GITHUB_TOKEN"
-    except Exception as exc:  # any transport failure is a failed check, not a crash
+        with github_errors("rate limit", api_url=where, authenticated=settings.github_token is not None):
+            core = client.get_rate_limit().resources.core
+    except SourceUnreachable as exc:
+        return FAIL, "github", f"cannot reach {where} ({exc.kind})"
+    except (SourceRefused, NotFound) as exc:
+        status = exc.status if isinstance(exc, SourceRefused) else 404
+        return FAIL, "github", f"{where} answered {status}; check GITHUB_TOKEN"
+    except RateLimited as exc:
+        return FAIL, "github", f"{where}: {exc}"
+    except Exception as exc:  # anything else is a failed check too, not a crash
         return FAIL, "github", f"cannot reach {where} ({type(exc).__name__})"
     finally:
         client.close()
@@ -92,15 +98,20 @@ def _slack(settings: Settings) -> Check:
     if not settings.slack_bot_token:
         return WARN, "slack", "SLACK_BOT_TOKEN not set: terminal only"
     from slack_sdk import WebClient
-    from slack_sdk.errors import SlackApiError
+
+    from bot.errors import SlackError
+    from bot.slack.errors import slack_errors
 
     where = redact_url(settings.slack_api_url)
     client = WebClient(token=settings.slack_bot_token, base_url=settings.slack_api_url, timeout=10)
     try:
-        answer = client.auth_test()
-    except SlackApiError as exc:
-        return FAIL, "slack", f"auth.test at {where} failed: {exc.response.get('error', 'unknown error')}"
-    except Exception as exc:  # transport failure
+        with slack_errors():
+            answer = client.auth_test()
+    except SlackError as exc:
+        if exc.code == SlackError.TRANSPORT:
+            return FAIL, "slack", f"cannot reach {where} ({exc.kind})"
+        return FAIL, "slack", f"auth.test at {where} failed: {exc.code}"
+    except Exception as exc:  # anything else is a failed check too, not a crash
         return FAIL, "slack", f"cannot reach {where} ({type(exc).__name__})"
     secret = "signing secret " + mask(settings.slack_signing_secret)
     return OK, "slack", f"team {answer.get('team')}, bot {answer.get('user')}; {secret}"

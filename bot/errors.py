@@ -74,3 +74,46 @@ class StoreError(PrdigestError):
 
 class PublishError(PrdigestError):
     """Slack refused or could not take a message."""
+
+
+# -- Vendor failures, with what callers branch on kept as values (mapped in one helper per vendor:
+# sources/github_errors.py, slack/errors.py, store/redis_store.py).
+
+
+class SourceUnreachable(SourceError):
+    """No HTTP answer from GitHub: connection, TLS or timeout. `kind` names the failure (ConnectTimeout)."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class SourceRefused(SourceError):
+    """GitHub answered with an HTTP error other than not-found or a spent rate limit (401, 403, 5xx…)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class SlackError(PublishError):
+    """A Slack Web API call that failed.
+
+    `code` is Slack's error name (not_in_channel, channel_not_found, ratelimited, invalid_auth,
+    missing_scope…), or TRANSPORT when no answer came; then `kind` names the failure (URLError).
+    """
+
+    TRANSPORT = "transport"
+
+    def __init__(
+        self, code: str, *, kind: str | None = None, needed: str | None = None, retry_after: float | None = None
+    ) -> None:
+        self.code = code
+        self.kind = kind
+        self.needed = needed  # missing_scope: the scope the call needs
+        self.retry_after = retry_after  # ratelimited: seconds, from Slack's Retry-After
+        if code == self.TRANSPORT:
+            message = f"Slack could not be reached ({kind})"
+        else:
+            message = f"Slack answered {code}" + (f" (it needs the {needed} scope)" if needed else "")
+        super().__init__(message)

@@ -2,7 +2,8 @@
 
 Owns the request budget: list pages, then two requests per PR (files, review comments).
 Reads only attributes that list items carry, since any other one costs a hidden GET.
-Translates every PyGithub and requests error into bot.errors in one place (`_translated`).
+Every PyGithub and requests error becomes one of bot.errors through `_translated`, which maps
+them with sources/github_errors.py and remembers a spent rate limit.
 """
 
 from __future__ import annotations
@@ -13,13 +14,12 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import requests
-from github import Auth, Github, GithubException, GithubRetry
-from github.GithubException import RateLimitExceededException, UnknownObjectException
+from github import Auth, Github, GithubRetry
 
-from bot.errors import NotFound, RateLimited, SourceError
+from bot.errors import RateLimited
 from bot.models import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.redact import redact_url
+from bot.sources.github_errors import github_errors
 
 # GitHub's largest page (docs: "per_page ... max 100").
 PER_PAGE = 100
@@ -65,13 +65,6 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _reset_time(headers: dict[str, Any] | None) -> datetime | None:
-    value = (headers or {}).get("x-ratelimit-reset") or (headers or {}).get("X-RateLimit-Reset")
-    if value and str(value).isdigit():
-        return datetime.fromtimestamp(int(value), UTC)
-    return None
-
-
 class GitHubSource:
     def __init__(
         self,
@@ -100,18 +93,11 @@ class GitHubSource:
                 raise RateLimited(exhausted.reset_at, exhausted.authenticated)
             self._exhausted = None
         try:
-            yield
-        except RateLimitExceededException as exc:
-            self._exhausted = RateLimited(_reset_time(exc.headers), self._authenticated)
-            raise self._exhausted from exc
-        except UnknownObjectException as exc:
-            raise NotFound(f"{what}: not found on GitHub (or the token cannot see it)") from exc
-        except GithubException as exc:
-            if exc.status in (401, 403):
-                raise SourceError(f"{what}: GitHub refused the request ({exc.status}); check GITHUB_TOKEN") from exc
-            raise SourceError(f"{what}: GitHub answered {exc.status}") from exc
-        except requests.RequestException as exc:
-            raise SourceError(f"{what}: cannot reach GitHub at {self._api_url} ({type(exc).__name__})") from exc
+            with github_errors(what, api_url=self._api_url, authenticated=self._authenticated):
+                yield
+        except RateLimited as exc:
+            self._exhausted = exc
+            raise
 
     # -- discovery -------------------------------------------------------------------------
 
