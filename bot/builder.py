@@ -34,9 +34,6 @@ from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
 
 if TYPE_CHECKING:
-    from github import Github
-    from slack_sdk import WebClient
-
     from bot.llm.openai_model import OpenAIModel
     from bot.services.answers import ModelAnswerer
     from bot.services.qa import QAService
@@ -45,6 +42,7 @@ if TYPE_CHECKING:
     from bot.slack.access import AccessPolicy
     from bot.slack.app import SlackParts
     from bot.slack.channels import ChannelDirectory
+    from bot.slack.clients import SlackClient
     from bot.slack.digests import ChannelDigests
     from bot.slack.publisher import Publisher
     from bot.sources.github import GitHubSource
@@ -168,17 +166,17 @@ class Builder:
     # GitHub ------------------------------------------------------------------------------
 
     @cached_property
-    def github(self) -> Github:
-        client = self.github_client()
-        self._closers.append(client.close)
-        return client
+    def source(self) -> GitHubSource:
+        source = self.github_source()
+        self._closers.append(source.close)
+        return source
 
-    def github_client(self, *, retries: int | None = None, rate_limit_wait: float | None = None) -> Github:
-        """A PyGithub client for the configured API (the caller closes it unless it is `github`)."""
-        from bot.sources.github import MAX_RATE_LIMIT_WAIT, build_github
+    def github_source(self, *, retries: int | None = None, rate_limit_wait: float | None = None) -> GitHubSource:
+        """GitHub through its own client (the caller closes it, unless it is `source`)."""
+        from bot.sources.github import MAX_RATE_LIMIT_WAIT, GitHubSource, build_github
 
         timing = self.timing
-        return build_github(
+        client = build_github(
             self.settings.github_api_url,
             self.settings.github_token,
             retries=timing.github_retries if retries is None else retries,
@@ -189,18 +187,9 @@ class Builder:
                 if wait is not None
             ),
         )
-
-    @cached_property
-    def source(self) -> GitHubSource:
-        from bot.sources.github import GitHubSource
-
         settings = self.settings
-        return GitHubSource(
-            self.github,
-            authenticated=settings.github_token is not None,
-            api_url=settings.github_api_url,
-            now=self.timing.now,
-        )
+        authenticated = settings.github_token is not None
+        return GitHubSource(client, authenticated=authenticated, api_url=settings.github_api_url, now=timing.now)
 
     @cached_property
     def visibility(self) -> Visibility:
@@ -287,7 +276,7 @@ class Builder:
     # Slack -------------------------------------------------------------------------------
 
     @cached_property
-    def slack_client(self) -> WebClient:
+    def slack_client(self) -> SlackClient:
         token = self.settings.slack_bot_token
         if not token:
             raise ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…)")

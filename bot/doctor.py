@@ -50,20 +50,25 @@ def _redis(settings: Settings) -> Check:
 
 
 def _github(settings: Settings) -> Check:
-    from github import GithubException
+    from bot.errors import NotFound, RateLimited, SourceRefused, SourceUnreachable
 
     where = redact_url(settings.github_api_url)
-    client = Builder(settings).github_client(retries=0, rate_limit_wait=0)
+    source = Builder(settings).github_source(retries=0, rate_limit_wait=0)
     try:
-        core = client.get_rate_limit().resources.core
-    except GithubException as exc:
-        return FAIL, "github", f"{where} answered {exc.status}; check GITHUB_TOKEN"
-    except Exception as exc:  # any transport failure is a failed check, not a crash
+        remaining, limit = source.rate_limit()
+    except SourceUnreachable as exc:
+        return FAIL, "github", f"cannot reach {where} ({exc.kind})"
+    except (SourceRefused, NotFound) as exc:
+        status = exc.status if isinstance(exc, SourceRefused) else 404
+        return FAIL, "github", f"{where} answered {status}; check GITHUB_TOKEN"
+    except RateLimited as exc:
+        return FAIL, "github", f"{where}: {exc}"
+    except Exception as exc:  # anything else is a failed check too, not a crash
         return FAIL, "github", f"cannot reach {where} ({type(exc).__name__})"
     finally:
-        client.close()
+        source.close()
     who = "token " + mask(settings.github_token) if settings.github_token else "anonymous (60 requests an hour)"
-    return OK, "github", f"{where}, {who}, {core.remaining}/{core.limit} requests left"
+    return OK, "github", f"{where}, {who}, {remaining}/{limit} requests left"
 
 
 def _model(settings: Settings) -> Check:
@@ -90,15 +95,19 @@ def _model(settings: Settings) -> Check:
 def _slack(settings: Settings) -> Check:
     if not settings.slack_bot_token:
         return WARN, "slack", "SLACK_BOT_TOKEN not set: terminal only"
-    from slack_sdk.errors import SlackApiError
+    from bot.errors import SlackError
+    from bot.slack.errors import slack_errors
 
     where = redact_url(settings.slack_api_url)
     client = Builder(settings, Timing(slack_timeout=10)).slack_client
     try:
-        answer = client.auth_test()
-    except SlackApiError as exc:
-        return FAIL, "slack", f"auth.test at {where} failed: {exc.response.get('error', 'unknown error')}"
-    except Exception as exc:  # transport failure
+        with slack_errors():
+            answer = client.auth_test()
+    except SlackError as exc:
+        if exc.code == SlackError.TRANSPORT:
+            return FAIL, "slack", f"cannot reach {where} ({exc.kind})"
+        return FAIL, "slack", f"auth.test at {where} failed: {exc.code}"
+    except Exception as exc:  # anything else is a failed check too, not a crash
         return FAIL, "slack", f"cannot reach {where} ({type(exc).__name__})"
     secret = "signing secret " + mask(settings.slack_signing_secret)
     return OK, "slack", f"team {answer.get('team')}, bot {answer.get('user')}; {secret}"

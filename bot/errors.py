@@ -153,3 +153,52 @@ class ModelTruncated(SummarizerError):
 
 class ModelFiltered(SummarizerError):
     """The model or its provider declined to answer (a content filter, a refusal)."""
+
+
+# -- Vendor failures, with what callers branch on kept as values (mapped in one helper per vendor:
+# sources/github_errors.py, slack/errors.py, store/redis_store.py).
+
+
+class SourceUnreachable(SourceError):
+    """No HTTP answer from GitHub: connection, TLS or timeout. `kind` names the failure (ConnectTimeout)."""
+
+    def __init__(self, what: str, url: str, kind: str) -> None:
+        super().__init__("error.github_unreachable", what=what, url=url, error=kind)
+        self.kind = kind
+
+
+class SourceRefused(SourceError):
+    """GitHub answered with an HTTP error other than not-found or a spent rate limit (401, 403, 5xx…)."""
+
+    # 401: a bad or expired token; 403 without a rate-limit message: the token lacks a
+    # permission, or SSO has not authorised it for the organisation.
+    TOKEN_REFUSED = (401, 403)
+
+    def __init__(self, what: str, status: int) -> None:
+        kind = "error.github_refused" if status in self.TOKEN_REFUSED else "error.github_status"
+        super().__init__(kind, what=what, status=status)
+        self.status = status
+
+
+class SlackError(PublishError):
+    """A Slack Web API call that failed.
+
+    `code` is Slack's error name (not_in_channel, channel_not_found, ratelimited, invalid_auth,
+    missing_scope…), or TRANSPORT when no answer came; then `kind` names the failure (URLError).
+    """
+
+    TRANSPORT = "transport"
+
+    def __init__(
+        self, code: str, *, kind: str | None = None, needed: str | None = None, retry_after: float | None = None
+    ) -> None:
+        self.code = code
+        self.kind = kind
+        self.needed = needed  # missing_scope: the scope the call needs
+        self.retry_after = retry_after  # ratelimited: seconds, from Slack's Retry-After
+        if code == self.TRANSPORT:
+            super().__init__("error.slack_unreachable", error=kind or "unknown")
+        elif needed:
+            super().__init__("error.slack_needs_scope", error=code, needed=needed)
+        else:
+            super().__init__("error.slack_answered", error=code)

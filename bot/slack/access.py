@@ -13,11 +13,12 @@ from __future__ import annotations
 import logging
 
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
+from bot.errors import SlackError
 from bot.models import Note
 from bot.services.visibility import Visibility
 from bot.slack.channels import ChannelDirectory
+from bot.slack.errors import slack_errors
 from bot.store.facts import FactStore
 
 log = logging.getLogger(__name__)
@@ -64,11 +65,12 @@ class AccessPolicy:
         if cached is not None:
             return cached
         try:
-            info = self._client.conversations_info(channel=channel)
-        except SlackApiError as exc:
-            log.warning(
-                "cannot tell whether %s is shared (%s); treating it as shared", channel, exc.response.get("error")
-            )
+            with slack_errors():
+                info = self._client.conversations_info(channel=channel)
+        except SlackError as exc:
+            if exc.code == SlackError.TRANSPORT:
+                raise  # no answer at all: the caller fails, rather than refuse for a wrong reason
+            log.warning("cannot tell whether %s is shared (%s); treating it as shared", channel, exc.code)
             return True
         external = bool((info.get("channel") or {}).get("is_ext_shared"))
         self._facts.remember_sharing(channel, external)

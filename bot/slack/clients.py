@@ -5,6 +5,9 @@ from __future__ import annotations
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 
+# The client's type, for code outside slack/ that hands it on (the builder) without importing slack_sdk.
+SlackClient = WebClient
+
 # 429s are waited out (Retry-After) in the posting thread, never on the ack path.
 RATE_LIMIT_RETRIES = 5
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import logging
 
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
+from bot.errors import SlackError
+from bot.slack.errors import slack_errors
 from bot.store.facts import FactStore
 
 log = logging.getLogger(__name__)
@@ -39,14 +40,17 @@ class ChannelMembers:
         members: list[str] = []
         cursor = ""
         try:
-            for _ in range(MAX_PAGES):
-                page = client.conversations_members(channel=channel, limit=PAGE_SIZE, cursor=cursor or None)
-                members.extend(member for member in page.get("members") or [] if isinstance(member, str))
-                cursor = (page.get("response_metadata") or {}).get("next_cursor") or ""
-                if not cursor:
-                    break
-        except SlackApiError as exc:
-            log.warning("cannot read the members of %s (%s)", channel, exc.response.get("error"))
+            with slack_errors():
+                for _ in range(MAX_PAGES):
+                    page = client.conversations_members(channel=channel, limit=PAGE_SIZE, cursor=cursor or None)
+                    members.extend(member for member in page.get("members") or [] if isinstance(member, str))
+                    cursor = (page.get("response_metadata") or {}).get("next_cursor") or ""
+                    if not cursor:
+                        break
+        except SlackError as exc:
+            if exc.code == SlackError.TRANSPORT:
+                raise  # no answer at all: the Home is not published (its caller logs why)
+            log.warning("cannot read the members of %s (%s)", channel, exc.code)
             return None
         self._facts.remember_members(channel, members)
         return frozenset(members)

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
-from bot.errors import PublishError
+from bot.errors import PublishError, SlackError
 from bot.models import Digest, DigestThread, Note, QuietDays
 from bot.render.blocks import Message, lead_message, quiet_message, thread_messages
+from bot.slack.errors import slack_errors
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
 
@@ -124,20 +124,20 @@ class Publisher:
         check()
         self._ledger.record(channel, day, f"pending:{part}", "1")
         try:
-            response = self._client.chat_postMessage(
-                channel=channel,
-                text=message.text,
-                blocks=list(message.blocks),
-                thread_ts=thread_ts,
-                unfurl_links=False,
-                unfurl_media=False,
-                metadata={"event_type": METADATA_EVENT, "event_payload": {"day": day, "part": part}},
-            )
-        except SlackApiError as exc:
-            error = exc.response.get("error", "unknown_error") if exc.response is not None else "unknown_error"
-            raise PublishError(
-                "error.slack_refused", channel=channel, error=str(error), hint=_hint(str(error))
-            ) from exc
+            with slack_errors():
+                response = self._client.chat_postMessage(
+                    channel=channel,
+                    text=message.text,
+                    blocks=list(message.blocks),
+                    thread_ts=thread_ts,
+                    unfurl_links=False,
+                    unfurl_media=False,
+                    metadata={"event_type": METADATA_EVENT, "event_payload": {"day": day, "part": part}},
+                )
+        except SlackError as exc:
+            if exc.code == SlackError.TRANSPORT:
+                raise  # not a refusal: no hint fits; the part stays pending and the next run finishes it
+            raise PublishError("error.slack_refused", channel=channel, error=exc.code, hint=_hint(exc.code)) from exc
         finally:
             self._last_post[channel] = self._clock()
         ts = str(response["ts"])
@@ -174,26 +174,31 @@ class Publisher:
         """Our digest's parts for `day` found in the channel (thread_ts None) or in a thread, by part."""
         found: dict[int, str] = {}
         try:
-            if thread_ts is None:
-                # The newest HISTORY_LIMIT top-level messages, one page: a lead is posted on its
-                # day, and a busy channel's whole history must not be read page by page.
-                pages: Any = [
-                    self._client.conversations_history(channel=channel, include_all_metadata=True, limit=HISTORY_LIMIT)
-                ]
-            else:
-                pages = self._client.conversations_replies(channel=channel, ts=thread_ts, include_all_metadata=True)
-            for page in pages:
-                for message in page.get("messages", []):
-                    metadata = message.get("metadata") or {}
-                    payload = metadata.get("event_payload") or {}
-                    part = payload.get("part")
-                    if (
-                        metadata.get("event_type") == METADATA_EVENT
-                        and payload.get("day") == day
-                        and isinstance(part, int)
-                    ):
-                        found.setdefault(part, str(message["ts"]))
-        except SlackApiError as exc:
+            with slack_errors():
+                if thread_ts is None:
+                    # The newest HISTORY_LIMIT top-level messages, one page: a lead is posted on its
+                    # day, and a busy channel's whole history must not be read page by page.
+                    pages: Any = [
+                        self._client.conversations_history(
+                            channel=channel, include_all_metadata=True, limit=HISTORY_LIMIT
+                        )
+                    ]
+                else:
+                    pages = self._client.conversations_replies(channel=channel, ts=thread_ts, include_all_metadata=True)
+                for page in pages:  # further pages are requests too
+                    for message in page.get("messages", []):
+                        metadata = message.get("metadata") or {}
+                        payload = metadata.get("event_payload") or {}
+                        part = payload.get("part")
+                        if (
+                            metadata.get("event_type") == METADATA_EVENT
+                            and payload.get("day") == day
+                            and isinstance(part, int)
+                        ):
+                            found.setdefault(part, str(message["ts"]))
+        except SlackError as exc:
+            if exc.code == SlackError.TRANSPORT:
+                raise  # no answer: nothing is posted on a guess (the run fails and is retried)
             log.warning("could not read back %s's digest of %s: %s", channel, day, exc)
         return found
 

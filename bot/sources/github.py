@@ -2,7 +2,8 @@
 
 Owns the request budget: list pages, then two requests per PR (files, review comments).
 Reads only attributes that list items carry, since any other one costs a hidden GET.
-Translates every PyGithub and requests error into bot.errors in one place (`_translated`).
+Every PyGithub and requests error becomes one of bot.errors through `_translated`, which maps
+them with sources/github_errors.py and remembers a spent rate limit.
 """
 
 from __future__ import annotations
@@ -13,13 +14,12 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import requests
-from github import Auth, Github, GithubException, GithubRetry
-from github.GithubException import RateLimitExceededException, UnknownObjectException
+from github import Auth, Github, GithubRetry
 
-from bot.errors import NotFound, RateLimited, SourceError
+from bot.errors import RateLimited
 from bot.models import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.redact import redact_url
+from bot.sources.github_errors import github_errors
 
 # GitHub's largest page (docs: "per_page ... max 100").
 PER_PAGE = 100
@@ -65,13 +65,6 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _reset_time(headers: dict[str, Any] | None) -> datetime | None:
-    value = (headers or {}).get("x-ratelimit-reset") or (headers or {}).get("X-RateLimit-Reset")
-    if value and str(value).isdigit():
-        return datetime.fromtimestamp(int(value), UTC)
-    return None
-
-
 class GitHubSource:
     def __init__(
         self,
@@ -100,20 +93,20 @@ class GitHubSource:
                 raise RateLimited(exhausted.reset_at, exhausted.authenticated)
             self._exhausted = None
         try:
-            yield
-        except RateLimitExceededException as exc:
-            self._exhausted = RateLimited(_reset_time(exc.headers), self._authenticated)
-            raise self._exhausted from exc
-        except UnknownObjectException as exc:
-            raise NotFound("error.github_not_found", what=what) from exc
-        except GithubException as exc:
-            if exc.status in (401, 403):
-                raise SourceError("error.github_refused", what=what, status=exc.status) from exc
-            raise SourceError("error.github_status", what=what, status=exc.status) from exc
-        except requests.RequestException as exc:
-            raise SourceError(
-                "error.github_unreachable", what=what, url=self._api_url, error=type(exc).__name__
-            ) from exc
+            with github_errors(what, api_url=self._api_url, authenticated=self._authenticated):
+                yield
+        except RateLimited as exc:
+            self._exhausted = exc
+            raise
+
+    def rate_limit(self) -> tuple[int, int]:
+        """Requests left this hour, and the hour's limit (free: /rate_limit does not count)."""
+        with self._translated("rate limit"):
+            core = self._gh.get_rate_limit().resources.core
+        return core.remaining, core.limit
+
+    def close(self) -> None:
+        self._gh.close()
 
     # -- discovery -------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ Redis going away never stops a digest from being built or a card from being show
 fails answers as a miss (set_nx grants: work may be done twice, never not at all). The strict
 view (`strict()`) raises StoreError instead, for what must happen at most once (posting, answering
 a delivery). Either way the outage is logged once; redis-py reconnects by itself on the next
-call, so everything comes back without a restart.
+call, so everything comes back without a restart. redis-py's errors become ours in `store_error`.
 """
 
 from __future__ import annotations
@@ -36,6 +36,15 @@ return 0
 """
 
 T = TypeVar("T")
+
+
+def store_error(exc: redis.RedisError) -> StoreError:
+    """Ours for any redis-py failure (ConnectionError, TimeoutError, ResponseError…).
+
+    Only the failure's kind is kept: redis-py's text may name the host, or repeat a command's
+    arguments (our keys and values).
+    """
+    return StoreError("error.redis_unreachable", error=type(exc).__name__)
 
 
 class RedisKV:
@@ -86,7 +95,7 @@ class RedisKV:
                     "Redis is unreachable (%s): going on without the cache until it is back", type(exc).__name__
                 )
             if self._fail_closed:
-                raise StoreError("error.redis_unreachable", error=type(exc).__name__) from exc
+                raise store_error(exc) from exc
             return fallback
         if self._degraded.is_set():
             self._degraded.clear()

@@ -166,6 +166,9 @@ WORDS: dict[str, str] = {
         "Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
     ),
     "error.redis_unreachable": "Redis cannot be reached ({error})",
+    "error.slack_unreachable": "Slack could not be reached ({error})",
+    "error.slack_answered": "Slack answered {error}",
+    "error.slack_needs_scope": "Slack answered {error} (it needs the {needed} scope)",
     "error.slack_refused": "Slack refused a message in {channel} ({error}): {hint}",
     "error.lease_lost": "stopped posting in {channel}: the posting lease was lost",
     "error.shutting_down": "stopped posting in {channel}: shutting down",

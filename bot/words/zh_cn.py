@@ -153,6 +153,9 @@ WORDS: dict[str, str] = {
         "GitHub 速率限制已用完，请稍后再试。设置 GITHUB_TOKEN 可将上限从每小时 60 次提高到 5,000 次。"
     ),
     "error.redis_unreachable": "无法连接 Redis（{error}）",
+    "error.slack_unreachable": "无法连接 Slack（{error}）",
+    "error.slack_answered": "Slack 返回错误 {error}",
+    "error.slack_needs_scope": "Slack 返回错误 {error}（需要 {needed} 权限）",
     "error.slack_refused": "Slack 拒绝了 {channel} 中的一条消息（{error}）：{hint}",
     "error.lease_lost": "已停止在 {channel} 发布：发布租约已丢失",
     "error.shutting_down": "已停止在 {channel} 发布：进程正在关闭",

@@ -302,3 +302,23 @@ def test_whatever_is_typed_the_answer_is_a_result_or_one_line(
     else:
         assert code in (1, 2), (argv, code, err)
         assert len(lines) == 1 and lines[0].startswith("prdigest: "), (argv, err)
+
+
+def test_doctor_says_what_github_answered(
+    env: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A GitHub Enterprise URL without its /api/v3: the server answers, with a 404.
+    monkeypatch.setenv("GITHUB_API_URL", f"{env.url}/wrong")
+    assert main(["doctor"]) == 1
+    assert f"FAIL  github  {env.url}/wrong answered 404; check GITHUB_TOKEN" in capsys.readouterr().out
+
+
+def test_doctor_says_what_slack_answered(
+    env: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FakeSlack() as slack:
+        monkeypatch.setenv("SLACK_API_URL", slack.api_url)
+        monkeypatch.setenv("SLACK_BOT_TOKEN", slack.bot_token)
+        slack.fail_next("auth.test", "invalid_auth")
+        assert main(["doctor"]) == 1
+        assert f"FAIL  slack   auth.test at {slack.api_url} failed: invalid_auth" in capsys.readouterr().out

@@ -12,12 +12,12 @@ from typing import Any
 
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
-from bot.errors import PrdigestError, StoreError
+from bot.errors import PrdigestError, SlackError, StoreError
 from bot.render.blocks import SHARE_ACTION, card_message, read_share_value
 from bot.render.replies import say
 from bot.slack.deps import SlackDeps
+from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
 
 log = logging.getLogger(__name__)
@@ -72,11 +72,14 @@ def _post_shared(
     try:
         snapshot = deps.cards.snapshot_by_ref(ref)
         message = card_message(snapshot.listing, deps.cards.card(snapshot, language).card)
-        client.chat_postMessage(
-            channel=channel, text=message.text, blocks=list(message.blocks), unfurl_links=False, unfurl_media=False
-        )
-    except SlackApiError as exc:
-        log.warning("sharing %s in %s failed: %s", ref, channel, exc.response.get("error"))
+        with slack_errors():
+            client.chat_postMessage(
+                channel=channel, text=message.text, blocks=list(message.blocks), unfurl_links=False, unfurl_media=False
+            )
+    except SlackError as exc:
+        if exc.code == SlackError.TRANSPORT:
+            raise  # no answer from Slack: logged by _share, like any other failure to post
+        log.warning("sharing %s in %s failed: %s", ref, channel, exc.code)
         respond(text=say(language, "failed"), replace_original=False)
         return
     except PrdigestError:

@@ -12,15 +12,15 @@ from typing import Any
 
 from slack_bolt import App
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
-from bot.errors import StoreError
+from bot.errors import SlackError, StoreError
 from bot.render.blocks import text_message
 from bot.render.replies import failure_message, reply_message, say, thinking_message
 from bot.services.qa import nothing_visible, visible_part
 from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.deps import SlackDeps
+from bot.slack.errors import slack_errors
 
 log = logging.getLogger(__name__)
 
@@ -109,14 +109,16 @@ def _answerable(event: dict[str, Any]) -> bool:
 
 def _reply_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool) -> None:
     try:
-        if _too_long(event):
-            _refuse_too_long(deps, client, event, thread_ts)
+        with slack_errors():
+            if _too_long(event):
+                _refuse_too_long(deps, client, event, thread_ts)
+            else:
+                _answer(deps, client, event, thread_ts, mention=mention)
+    except Exception as exc:
+        if isinstance(exc, SlackError) and exc.code != SlackError.TRANSPORT:
+            log.warning("could not reply in %s: %s", event.get("channel"), exc.code)  # Slack refused: its reason
         else:
-            _answer(deps, client, event, thread_ts, mention=mention)
-    except SlackApiError as exc:
-        log.warning("could not reply in %s: %s", event.get("channel"), exc.response.get("error"))
-    except Exception:
-        log.exception("answering in %s failed", event.get("channel"))
+            log.exception("answering in %s failed", event.get("channel"))
 
 
 def _too_long(event: dict[str, Any]) -> bool:
