@@ -17,6 +17,7 @@ import pytest
 import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
+from devkit.ports import free_port
 
 from bot.cli import main
 from bot.settings import load_settings
@@ -85,16 +86,10 @@ def test_post_needs_slack_and_redis(
     assert message in capsys.readouterr().err
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def test_serve_answers_health_and_signed_events_and_stops_on_sigterm(
     operator_env: dict[str, str], slack: FakeSlack, tmp_path: Path
 ) -> None:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, **operator_env}
     process = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "serve", "--http", "--host", "127.0.0.1", "--port", str(port)],
