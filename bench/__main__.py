@@ -14,6 +14,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from devkit.tables import table
+
 from bench.env import Latencies, world
 from bench.scenarios import (
     Options,
@@ -47,9 +49,10 @@ SMOKE = Options(
     ack_requests=20,
     ack_concurrency=5,
     questions=1,
-    memory_questions=20,
+    memory_questions=5,
     thread_cards=12,
     stall_messages=1,
+    parse_repeats=1,
 )
 
 
@@ -83,19 +86,20 @@ def options_from(args: argparse.Namespace) -> Options:
         memory_questions=base.memory_questions,
         thread_cards=base.thread_cards,
         stall_messages=base.stall_messages,
+        parse_repeats=base.parse_repeats,
     )
 
 
-def table(rows: list[Row]) -> str:
-    headers = ("scenario", "figure", "compared with", "target", "")
-    cells = [
-        headers,
-        *((row.scenario, row.figure, row.bound, row.target, "pass" if row.ok else "MISS") for row in rows),
-    ]
-    widths = [max(len(cell[column]) for cell in cells) for column in range(len(headers))]
-    lines = [" | ".join(cell[column].ljust(widths[column]) for column in range(len(headers))) for cell in cells]
-    lines.insert(1, "-+-".join("-" * width for width in widths))
-    return "\n".join(lines)
+def verdict(row: Row) -> str:
+    return "ERROR" if row.error else "pass" if row.ok else "MISS"
+
+
+def status(rows: list[Row], smoke: bool) -> int:
+    """1 for an error in any run; a missed target counts only in the full run, since --smoke's
+    latencies are too small for its figures to be compared with the bounds."""
+    if any(row.error for row in rows):
+        return 1
+    return 0 if smoke or all(row.ok for row in rows) else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(token_budget_row(bench_world, workdir))
             acks, thread_ts = ack_rows(bench_world, options)
             rows.extend(acks)
-            rows.append(parse_row(options.runs))
+            rows.append(parse_row(options))
             rows.append(stall_row(bench_world, options, thread_ts))
             rows.append(pacing_row(bench_world, options))
             rows.append(server_memory_row(bench_world, options, workdir))
@@ -122,9 +126,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{_cores()} cores, Python {platform.python_version()} · {options.prs} PRs, {options.runs} run(s) · "
         f"latencies: model {latency.model:g} s, GitHub {latency.github * 1000:g} ms, Slack {latency.slack * 1000:g} ms"
     )
-    print(table(rows))
+    headers = ("scenario", "figure", "compared with", "target", "")
+    print(table(headers, [(row.scenario, row.figure, row.bound, row.target, verdict(row)) for row in rows]))
+    for row in rows:
+        if row.error:
+            print(f"ERROR {row.scenario}: {row.error}")
     print(f"({time.monotonic() - started:.0f} s)")
-    return 0 if all(row.ok for row in rows) or args.smoke else 1
+    return status(rows, args.smoke)
 
 
 def _cores() -> int:

@@ -4,10 +4,6 @@ set shaped like vLLM's, and the environment a `prdigest` process needs to use th
 from __future__ import annotations
 
 import contextlib
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -19,6 +15,7 @@ from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
+from devkit.redis_server import RedisServer, RedisServerError
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,38 +32,6 @@ class Latencies:
     model: float = 2.0
     github: float = 0.05
     slack: float = 0.03
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise SystemExit("bench: redis-server is not installed (make bench installs it)")
-    port = free_port()
-    process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    try:
-        for _ in range(250):
-            with contextlib.suppress(redis.ConnectionError):
-                client.ping()
-                break
-            time.sleep(0.02)
-        yield url
-    finally:
-        client.close()
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def card_responder(request: dict[str, Any]) -> dict[str, Any] | str:
@@ -91,10 +56,14 @@ class World:
     github: FakeGitHub
     model: FakeOpenAI
     slack: FakeSlack
-    redis_url: str
+    redis: RedisServer  # the soak stops and restarts it
     rows: list[dict[str, Any]]
     config_path: Path
     env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def redis_url(self) -> str:
+        return self.redis.url
 
     def flush_redis(self) -> None:
         client = redis.Redis.from_url(self.redis_url)
@@ -132,8 +101,13 @@ def world(
     rows = bench_rows(count, dataset_path, now)
     config = workdir / "prdigest.toml"
     config.write_text(config_text or f'[[channels]]\nid = "{CHANNEL}"\nrepos = ["{REPO}"]\n', encoding="utf-8")
+    redis_server = RedisServer()
+    try:
+        redis_server.start()
+    except RedisServerError as exc:
+        raise SystemExit(f"bench: {exc}") from exc
     with (
-        redis_server() as redis_url,
+        redis_server,
         FakeGitHub(latency=latencies.github) as github,
         FakeOpenAI(latency=latencies.model, responder=card_responder) as model,
         FakeSlack(latency=latencies.slack) as slack,
@@ -152,9 +126,9 @@ def world(
             "GITHUB_TOKEN": "bench",
             "OPENAI_API_KEY": "bench",
             "OPENAI_BASE_URL": f"{model.url}/v1",
-            "REDIS_URL": redis_url,
+            "REDIS_URL": redis_server.url,
             "SLACK_BOT_TOKEN": slack.bot_token,
             "SLACK_SIGNING_SECRET": SECRET,
             "SLACK_API_URL": slack.api_url,
         }
-        yield World(github, model, slack, redis_url, rows, config, env)
+        yield World(github, model, slack, redis_server, rows, config, env)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from devkit import tables
 from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
@@ -168,13 +169,7 @@ def table(rows: list[Row]) -> str:
         "checked",
         "dropped",
     )
-    lines = [[str(value) for value in vars(row).values()] for row in rows]
-    widths = [max(len(cell) for cell in column) for column in zip(header, *lines, strict=True)]
-    render = [
-        " | ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)) for line in [header, *lines]
-    ]
-    render.insert(1, "-+-".join("-" * width for width in widths))
-    return "\n".join(render)
+    return tables.table(header, [[str(value) for value in vars(row).values()] for row in rows])
 
 
 def main(argv: list[str] | None = None) -> int:

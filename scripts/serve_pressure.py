@@ -32,26 +32,15 @@ from tempfile import TemporaryDirectory
 import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
-from slack_sdk.signature import SignatureVerifier
+from devkit.ports import free_port
+from devkit.proc import rss_mb
+from devkit.slack_signing import signed_headers
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "pressure-signing-secret"
 CHANNEL = "C0PRESS001"
 REPO = "acme/pressure"
 MB = 1024 * 1024
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
 
 
 class Server:
@@ -104,12 +93,7 @@ class Server:
             "response_url": response_url,
         }
         body = urllib.parse.urlencode(form).encode()
-        timestamp = str(int(time.time()))
-        headers = {
-            "Content-Type": "application/x-www-form-urlencoded",
-            "X-Slack-Request-Timestamp": timestamp,
-            "X-Slack-Signature": SignatureVerifier(SECRET).generate_signature(timestamp=timestamp, body=body),
-        }
+        headers = signed_headers(SECRET, body, "application/x-www-form-urlencoded")
         return requests.post(f"{self.base}/slack/events", data=body, headers=headers, timeout=30)
 
 

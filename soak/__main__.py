@@ -27,8 +27,12 @@ from typing import Any
 
 import redis
 from devkit.fakes.server import RecordedRequest, Response
+from devkit.ports import free_port
+from devkit.proc import rss_mb
+from devkit.slack_signing import signed_headers
+from devkit.tables import table
 
-from bench.env import REPO, SECRET, Latencies, World, free_port, world
+from bench.env import REPO, SECRET, Latencies, World, world
 from bench.scenarios import PRODUCT_ENV_PREFIXES, REPO_ROOT, Served
 from bot.errors import PrdigestError
 from bot.models import Filters, Window
@@ -266,8 +270,8 @@ def redis_fault(world: World) -> Outcome:
             posts["n"] += 1
             if posts["n"] == 2 and not stopped.is_set():  # the lead and one thread message are in
                 stopped.set()
-                _stop_redis(world)
-                threading.Timer(5.0, lambda: RESTARTED.append(_start_redis(_redis_port(world)))).start()
+                world.redis.stop()
+                threading.Timer(5.0, world.redis.start).start()
         return None
 
     window, day = window_and_day()
@@ -293,7 +297,7 @@ def redis_down_at_post_time(world: World, workdir: Path, outage: float) -> Outco
     it is away, every digest exactly once after it comes back."""
     outcome = Outcome(f"Redis down at post_at for {outage:.0f} s, 3 replicas, {len(CHANNELS)} channels", runs=1)
     fresh(world)
-    _stop_redis(world)
+    world.redis.stop()
     replicas = [Replica(world, workdir) for _ in range(3)]
     expected = expected_numbers(world)
     try:
@@ -302,7 +306,7 @@ def redis_down_at_post_time(world: World, workdir: Path, outage: float) -> Outco
         time.sleep(outage)
         posted_while_down = len(world.slack.calls("chat.postMessage"))
         health = {_health_text(replica) for replica in replicas}
-        RESTARTED.append(_start_redis(_redis_port(world)))
+        world.redis.start()
         back = time.monotonic()
         done = wait_until(
             lambda: all(len(thread_numbers(world, channel, expected)) == len(expected) for channel in CHANNELS), 240
@@ -322,16 +326,6 @@ def redis_down_at_post_time(world: World, workdir: Path, outage: float) -> Outco
     return outcome
 
 
-def _redis_port(world: World) -> int:
-    return int(world.redis_url.rsplit(":", 1)[1].split("/")[0])
-
-
-def _stop_redis(world: World) -> None:
-    with contextlib.suppress(redis.RedisError):
-        redis.Redis.from_url(world.redis_url).shutdown(nosave=True)
-    wait_until(lambda: not _redis_up(world.redis_url), 10)
-
-
 def _health_text(replica: Replica) -> str:
     import requests
 
@@ -339,17 +333,6 @@ def _health_text(replica: Replica) -> str:
         return requests.get(replica.url.replace("/slack/events", "/healthz"), timeout=2).text.strip()
     except requests.RequestException as exc:
         return type(exc).__name__
-
-
-RESTARTED: list[subprocess.Popen[bytes]] = []
-
-
-def _start_redis(port: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
 
 
 def _redis_up(url: str) -> bool:
@@ -388,14 +371,11 @@ class Replica:
             self.process.wait(timeout=15)
 
     def rss_mb(self) -> float:
-        with open(f"/proc/{self.process.pid}/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        return float("nan")
+        return rss_mb(self.process.pid)
 
 
-def wait_until(condition: Callable[[], bool], timeout: float) -> bool:
+# `...`: callers in loops bind the loop's values as lambda defaults, which Callable[[], bool] refuses.
+def wait_until(condition: Callable[..., bool], timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
@@ -525,15 +505,8 @@ def _healthy(replica: Replica) -> bool:
 def _signed_event(session: Any, url: str, event: dict[str, Any], event_id: str, retry: int = 0) -> None:
     import json
 
-    from slack_sdk.signature import SignatureVerifier
-
     body = json.dumps({"type": "event_callback", "team_id": "T0TEST", "event_id": event_id, "event": event}).encode()
-    stamp = str(int(time.time()))
-    headers = {
-        "Content-Type": "application/json",
-        "X-Slack-Request-Timestamp": stamp,
-        "X-Slack-Signature": SignatureVerifier(SECRET).generate_signature(timestamp=stamp, body=body),
-    }
+    headers = signed_headers(SECRET, body, "application/json")
     if retry:
         headers |= {"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"}
     session.post(url, data=body, headers=headers, timeout=30)
@@ -542,9 +515,9 @@ def _signed_event(session: Any, url: str, event: dict[str, Any], event_id: str, 
 # -- the table ---------------------------------------------------------------------------------------
 
 
-def table(outcomes: list[Outcome]) -> str:
+def outcome_table(outcomes: list[Outcome]) -> str:
     headers = ("fault", "runs", "PRs expected", "posted", "twice", "questions sent", "answered", "twice", "", "note")
-    rows = [headers] + [
+    rows = [
         (
             o.fault,
             str(o.runs),
@@ -559,10 +532,7 @@ def table(outcomes: list[Outcome]) -> str:
         )
         for o in outcomes
     ]
-    widths = [max(len(row[column]) for row in rows) for column in range(len(headers))]
-    lines = [" | ".join(row[column].ljust(widths[column]) for column in range(len(headers))) for row in rows]
-    lines.insert(1, "-+-".join("-" * width for width in widths))
-    return "\n".join(lines)
+    return table(headers, rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -596,10 +566,8 @@ def main(argv: list[str] | None = None) -> int:
             outcomes.append(replicas_at_post_time(soak_world, workdir))
             outcomes.append(poster_killed(soak_world, workdir))
             outcomes.append(load(soak_world, workdir, args.events, args.seconds))
-    for process in RESTARTED:
-        process.terminate()
     print(f"prdigest soak · {datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {args.prs} PRs per digest")
-    print(table(outcomes))
+    print(outcome_table(outcomes))
     print(f"({time.monotonic() - started:.0f} s)")
     return 0 if all(outcome.ok for outcome in outcomes) else 1
 

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import redis
+from devkit.redis_server import RedisServer
 
 # Variables that would let a developer's real credentials or services leak into a test.
 PRODUCT_ENV = (
@@ -38,48 +35,6 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # No config file unless a test writes one.
     monkeypatch.setenv("PRDIGEST_CONFIG", "")
     monkeypatch.chdir(tmp_path)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class RedisServer:
-    """A redis-server process on loopback that a test may stop and start again."""
-
-    def __init__(self) -> None:
-        self.port = _free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self._process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            pytest.fail("redis-server is not installed: run the tests through `make check`, which installs it")
-        self._process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port)
-        try:
-            for _ in range(200):
-                try:
-                    client.ping()
-                    return
-                except redis.ConnectionError:
-                    time.sleep(0.02)
-        finally:
-            client.close()
-        pytest.fail("redis-server did not start")
-
-    def stop(self) -> None:
-        if self._process is not None:
-            self._process.terminate()
-            self._process.wait(timeout=10)
-            self._process = None
 
 
 @pytest.fixture(scope="session")

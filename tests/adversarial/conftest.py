@@ -9,8 +9,8 @@ import pytest
 import redis
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
+from devkit.redis_server import RedisServer
 
-from tests.conftest import RedisServer
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import SlackHarness, serve_harness
 

@@ -77,8 +77,9 @@ def test_a_hostile_pr_gets_a_safe_card_and_a_safe_answer(
         quiet_days="note",
     )
     assert result is not None and result.thread_ts, "the digest did not complete"
-    stack.thread_reply(DIGEST_CHANNEL, result.thread_ts, f"what does #{number} change?")
-    (answer,) = wait_for(lambda: _answers(stack, result.thread_ts))
+    thread_ts = result.thread_ts  # a lambda does not keep the narrowing above
+    stack.thread_reply(DIGEST_CHANNEL, thread_ts, f"what does #{number} change?")
+    (answer,) = wait_for(lambda: _answers(stack, thread_ts))
     assert "Something went wrong" not in json.dumps(answer), "the answer did not complete"
 
     requests = stack.model.chat_requests()[requests_before:]

@@ -9,7 +9,7 @@ import threading
 import time
 import urllib.parse
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
-from slack_sdk.signature import SignatureVerifier
+from devkit.slack_signing import signed_headers
 
 from bot.builder import Builder, Timing
 from bot.settings import Settings, load_settings
@@ -65,16 +65,9 @@ class SlackHarness:
     # -- requests Slack would send -------------------------------------------------------
 
     def signed(
-        self, body: bytes, content_type: str, *, secret: str = SECRET, age: int = 0, **headers: str
+        self, body: bytes, content_type: str, *, secret: str = SECRET, age: int = 0, headers: Mapping[str, str] = {}
     ) -> requests.Response:
-        timestamp = str(int(time.time()) - age)
-        signature = SignatureVerifier(secret).generate_signature(timestamp=timestamp, body=body)
-        sent = {
-            "Content-Type": content_type,
-            "X-Slack-Request-Timestamp": timestamp,
-            "X-Slack-Signature": signature,
-            **headers,
-        }
+        sent = signed_headers(secret, body, content_type, timestamp=int(time.time()) - age) | dict(headers)
         return requests.post(self.events_url, data=body, headers=sent, timeout=10)
 
     def event(
@@ -89,7 +82,7 @@ class SlackHarness:
             "event": event,
         }
         headers = {"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"} if retry else {}
-        return self.signed(json.dumps(envelope).encode(), "application/json", **headers)
+        return self.signed(json.dumps(envelope).encode(), "application/json", headers=headers)
 
     def thread_reply(self, channel: str, thread_ts: str, text: str, **extra: Any) -> tuple[str, requests.Response]:
         ts = self.slack.add_message(channel, text, thread_ts=thread_ts)

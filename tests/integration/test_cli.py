@@ -291,7 +291,7 @@ def test_whatever_is_typed_the_answer_is_a_result_or_one_line(
 ) -> None:
     capsys.readouterr()
     try:
-        code = main(argv)
+        code: int | str | None = main(argv)
     except SystemExit as exit_info:  # argparse: --help (0) or a usage mistake (2)
         code = exit_info.code
     out, err = capsys.readouterr()

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI, SilentServer
+from devkit.redis_server import RedisServer
 
 from bot.models import Filters, Window
 from bot.render.data import item_data
 from bot.store.redis_store import RedisKV
 from bot.words import said
-from tests.conftest import RedisServer
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 
 WINDOW = Window(day(0), day(24))

@@ -5,12 +5,12 @@ from __future__ import annotations
 import time
 
 import pytest
+from devkit.redis_server import RedisServer
 
 from bot.errors import PublishError
 from bot.slack.lease import PostLease
 from bot.store.ledger import PostLedger
 from bot.store.redis_store import RedisKV
-from tests.conftest import RedisServer
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
+from devkit.redis_server import RedisServer
 
 from bot.models import PRRef, Window
 from bot.render.replies import say
-from tests.conftest import RedisServer
 from tests.integration.conftest import NOW, REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness, wait_for
 

@@ -21,6 +21,7 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
+from devkit.redis_server import RedisServer
 
 from bot.builder import Builder, Timing
 from bot.cli import main
@@ -29,7 +30,6 @@ from bot.models import Filters
 from bot.slack.app import SlackParts
 from bot.store.ledger import PostLedger
 from bot.store.redis_store import RedisKV
-from tests.conftest import RedisServer
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, OTHER_REPO, app_settings, serve_harness, wait_for
 from tests.integration.test_reliability import DAY, WINDOW, add_prs, good_card

@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 
 import pytest
 import redis
+from devkit.redis_server import RedisServer
 
 from bot.models import Card, CardKey, Comment, Coverage, FileChange, PRListing, PRRef, PRSnapshot, SkippedFile
 from bot.store.cards import CARD_TTL, CardStore
 from bot.store.redis_store import PREFIX, RedisKV
-from tests.conftest import RedisServer
 
 LISTING = PRListing(
     repo="o/r",
@@ -70,8 +70,8 @@ def test_card_round_trip_with_ttl_under_versioned_prefix(redis_url: str) -> None
     store = store_at(redis_url)
     store.put_card(KEY, CARD)
     assert store.get_card(KEY) == CARD
-    raw = redis.Redis.from_url(redis_url)
-    keys = [key.decode() for key in raw.keys("*")]
+    raw = redis.Redis.from_url(redis_url, decode_responses=True)
+    keys = raw.keys("*")
     assert keys == [f"{PREFIX}card:o/r#7:{'a' * 40}:p1:m:zh-CN"]
     assert CARD_TTL - 5 < raw.ttl(keys[0]) <= CARD_TTL
     store.put_card(KEY, CARD, ttl_seconds=600)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -14,6 +13,7 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
+from devkit.ports import free_port
 
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, SECRET, wait_for
@@ -28,12 +28,6 @@ post_at = "00:00"
 id = "{DIGEST_CHANNEL}"
 repos = ["{REPO}"]
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def test_sigterm_during_a_scheduled_digest_stops_cleanly_and_posts_nothing(
@@ -51,7 +45,7 @@ def test_sigterm_during_a_scheduled_digest_stops_cleanly_and_posts_nothing(
     model.latency = 5.0  # the digest is still being built when SIGTERM arrives
     config = tmp_path / "prdigest.toml"
     config.write_text(CONFIG, encoding="utf-8")
-    port = _free_port()
+    port = free_port()
     with FakeSlack() as slack:
         env = {
             **os.environ,

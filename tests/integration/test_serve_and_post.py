@@ -16,12 +16,14 @@ import pytest
 import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
+from devkit.ports import free_port
+from devkit.slack_signing import signed_headers
 
 from bot.builder import Builder, Timing
 from bot.cli import main
 from bot.settings import load_settings
 from tests.integration.conftest import REPO, day
-from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SECRET, SlackHarness, wait_for
+from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SECRET, wait_for
 
 
 @pytest.fixture
@@ -84,16 +86,10 @@ def test_post_needs_slack_and_redis(
     assert message in capsys.readouterr().err
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def test_serve_answers_health_and_signed_events_and_stops_on_sigterm(
     operator_env: dict[str, str], slack: FakeSlack, tmp_path: Path
 ) -> None:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, **operator_env}
     process = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "serve", "--http", "--host", "127.0.0.1", "--port", str(port)],
@@ -111,13 +107,16 @@ def test_serve_answers_health_and_signed_events_and_stops_on_sigterm(
                 return False
 
         wait_for(healthy, timeout=20)
-        harness = SlackHarness.__new__(SlackHarness)
-        harness.events_url = f"{base}/slack/events"
         ts = slack.add_message("C0RANDOM01", "<@UBOT> hello")
         event = {"type": "app_mention", "channel": "C0RANDOM01", "user": "U1", "text": "<@UBOT> hello", "ts": ts}
         envelope = json.dumps({"type": "event_callback", "event_id": "Ev1", "event": event}).encode()
-        assert harness.signed(envelope, "application/json").status_code == 200
-        assert harness.signed(envelope, "application/json", secret="nope").status_code == 401
+
+        def post(secret: str) -> int:
+            headers = signed_headers(secret, envelope, "application/json")
+            return requests.post(f"{base}/slack/events", data=envelope, headers=headers, timeout=10).status_code
+
+        assert post(SECRET) == 200
+        assert post("nope") == 401
         wait_for(lambda: any("/pr" in (m.get("text") or "") for m in slack.thread("C0RANDOM01", ts)))
     finally:
         process.send_signal(signal.SIGTERM)

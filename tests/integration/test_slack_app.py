@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.errors import PublishError
-from bot.models import Filters, Window
+from bot.models import Filters, QuietDays, Window
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import (
     DIGEST_CHANNEL,
@@ -405,7 +405,7 @@ def test_tokens_never_reach_the_logs(harness: SlackHarness, caplog: pytest.LogCa
 
 
 @pytest.mark.parametrize(("quiet_days", "posted"), [("note", 1), ("silent", 0)])
-def test_a_quiet_day_posts_a_note_or_nothing(harness: SlackHarness, quiet_days: str, posted: int) -> None:
+def test_a_quiet_day_posts_a_note_or_nothing(harness: SlackHarness, quiet_days: QuietDays, posted: int) -> None:
     result = harness.parts.digests.run(
         DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days=quiet_days
     )

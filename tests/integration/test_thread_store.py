@@ -15,10 +15,10 @@ from bot.store.threads import THREAD_TTL, TURN_CHARS, TURNS_KEPT, ThreadStore
 SLACK_MESSAGE_CHARS = 40_000
 
 
-def stored_entries(redis_url: str, channel: str, thread_ts: str) -> list[bytes]:
+def stored_entries(redis_url: str, channel: str, thread_ts: str) -> list[bytes | str]:
     raw = redis.Redis.from_url(redis_url)
     try:
-        entries: list[bytes] = raw.lrange(f"{PREFIX}turns:{channel}:{thread_ts}", 0, -1)
+        entries: list[bytes | str] = raw.lrange(f"{PREFIX}turns:{channel}:{thread_ts}", 0, -1)
         return entries
     finally:
         raw.close()

@@ -87,7 +87,7 @@ def in_lines(text: str, words: int) -> str:
 def evasions(seed: int = 0, repeats: int = 3) -> list[tuple[str, str]]:
     """(kind, text): excerpts of our prompts with one or several disguises."""
     rng = random.Random(seed)
-    disguises: dict[str, Callable[[str], str]] = {
+    disguises: dict[str, Callable[..., str]] = {
         "plain": lambda text: text,
         "leet": lambda text: leet(rng, text),
         "leet-half": lambda text: leet(rng, text, 0.5),

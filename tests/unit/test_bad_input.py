@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any
@@ -111,7 +111,7 @@ HISTORIES = st.sampled_from([[], [Turn("user", "what about #1?", pr="default/rep
 def test_questions_never_raise_and_name_only_real_prs(text: str, default_repo: str | None, history: list[Turn]) -> None:
     refs = find_refs(text, default_repo)
     assert all(valid_ref(ref) for ref in refs), refs
-    paths = {ITEMS[0].listing.ref: ("vllm/moe/router.py",)}
+    paths: dict[PRRef, tuple[str, ...]] = {ITEMS[0].listing.ref: ("vllm/moe/router.py",)}
     resolution = resolve(text, ITEMS, history, paths, default_repo)
     assert resolution.kind in ("pr", "choose", "digest")
 
@@ -235,7 +235,7 @@ VALID: dict[str, Any] = {
         }
     ],
 }
-TABLES = [("defaults",), ("slack",), ("channels", 0)]
+TABLES: list[tuple[str, *tuple[int, ...]]] = [("defaults",), ("slack",), ("channels", 0)]
 LEAVES = [
     (*table, key) for table in TABLES for key in (VALID[table[0]][table[1]] if len(table) == 2 else VALID[table[0]])
 ]
@@ -268,7 +268,7 @@ def almost_valid(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
     }
 
     def table(where: tuple[str | int, ...]) -> dict[str, Any]:
-        return config[where[0]] if len(where) == 1 else config[where[0]][where[1]]  # type: ignore[no-any-return]
+        return config[where[0]] if len(where) == 1 else config[where[0]][where[1]]  # type: ignore[index]
 
     kind = draw(st.sampled_from(["wrong type", "unknown key", "bad value"]))
     if kind == "unknown key":
@@ -301,7 +301,7 @@ def almost_valid(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
     return config, dotted(where)
 
 
-def path(table: str | tuple[str, int], key: str) -> tuple[str | int, ...]:
+def path(table: str | Sequence[str | int], key: str) -> tuple[str | int, ...]:
     return (table, key) if isinstance(table, str) else (*table, key)
 
 

@@ -57,9 +57,8 @@ def test_verdict_labels_carry_the_minutes_in_the_card_language(
     ],
 )
 def test_counts_line_counts_shown_cards_by_verdict(language: Language, line: str) -> None:
-    items = tuple(
-        DigestItem(make_listing(number=n), make_card(verdict), 10) for n, verdict in ((1, "read"), (2, "skip"))
-    )
+    shown: tuple[tuple[int, Verdict], ...] = ((1, "read"), (2, "skip"))
+    items = tuple(DigestItem(make_listing(number=n), make_card(verdict), 10) for n, verdict in shown)
     window = Window(MERGED_AT, MERGED_AT + timedelta(days=1))
     digest = Digest(repos=("acme/widgets",), window=window, total_merged=3, items=items, language=language)
     assert counts_line(digest) == line

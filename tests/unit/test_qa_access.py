@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.models import Card, Coverage, DigestItem, DigestThread, Language, PRSnapshot, Turn
+from bot.models import Card, Choose, Coverage, DigestItem, DigestThread, Language, NotAllowed, PRSnapshot, Turn
 from bot.services.qa import QAService, visible_part, visible_turns
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
@@ -91,14 +91,15 @@ def test_a_digest_wide_question_sends_neither_hidden_items_nor_earlier_turns_tha
 def test_several_fitting_prs_are_chosen_among_the_allowed_ones_only() -> None:
     qa, _ = qa_with([])
     reply = qa.in_digest_thread(THREAD, "tell me about the billing one", ALLOWED, "en")
-    assert reply.kind == "choose"
+    assert isinstance(reply, Choose)
     assert [(choice.repo, choice.number) for choice in reply.choices] == [(PUBLIC, 1), (PUBLIC, 2)]
 
 
 def test_nothing_of_a_digest_whose_repositories_are_all_hidden_is_answered() -> None:
     qa, answerer = qa_with([])
     reply = qa.in_digest_thread(THREAD, "which of these touch billing?", frozenset(), "en")
-    assert (reply.kind, reply.ref) == ("not_allowed", None)
+    assert isinstance(reply, NotAllowed)
+    assert reply.ref is None
     assert answerer.asked == []
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.models import CardKey, DigestItem, DigestThread, PRRef, Window
+from bot.models import CardKey, DigestItem, DigestThread, PRRef, Why, Window
 from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
 from tests.unit.builders import MERGED_AT, make_listing, make_snapshot
@@ -42,5 +42,5 @@ def test_why_in_a_digest_whose_config_spells_the_repository_otherwise() -> None:
     window = Window(MERGED_AT.replace(hour=0), MERGED_AT.replace(hour=23))
     thread = DigestThread("C1", "1.0", "2026-08-04", ("ACME/Widgets",), "en", (item,), window=window)
     reply = wired.qa.in_digest_thread(thread, "why is #101 in this digest?", frozenset({"acme/widgets"}), "en")
-    assert reply.kind == "why"
+    assert isinstance(reply, Why)
     assert reply.included

@@ -5,7 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.errors import SummarizerError
-from bot.models import Card, Coverage, DigestItem, DigestThread, Language, PRListing, PRRef, PRSnapshot, Turn, Window
+from bot.models import (
+    Card,
+    CardReply,
+    Coverage,
+    DigestAnswer,
+    DigestItem,
+    DigestThread,
+    Language,
+    PRAnswer,
+    PRListing,
+    PRRef,
+    PRSnapshot,
+    Turn,
+    Window,
+)
 from bot.services.cards import CardService
 from bot.services.qa import QAService
 from bot.store.cards import CardStore
@@ -118,7 +132,7 @@ def test_a_heuristic_card_is_sanitized_and_falls_back_to_a_placeholder_headline(
 def test_an_answer_is_returned_and_remembered_sanitized() -> None:
     wired = services(answer=f"It adds a cache. {HOSTILE}\nSee {ENTERPRISE_PR}.")
     reply = wired.qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
-    assert reply.kind == "answer"
+    assert isinstance(reply, PRAnswer)
     assert reply.answer == f"It adds a cache. see docs\nSee {ENTERPRISE_PR}."
     assert wired.threads.turns("C1", "1.0")[-1].text == reply.answer
 
@@ -126,7 +140,8 @@ def test_an_answer_is_returned_and_remembered_sanitized() -> None:
 def test_an_answer_with_nothing_left_after_sanitizing_gives_the_card_instead() -> None:
     wired = services(answer="<!channel>\nhttps://evil.test/steal?k=\nReturn JSON with exactly these fields")
     reply = wired.qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
-    assert (reply.kind, reply.model_failed) == ("card", True)
+    assert isinstance(reply, CardReply)
+    assert reply.model_failed is True
     assert [turn.role for turn in wired.threads.turns("C1", "1.0")] == ["user"]
 
 
@@ -136,5 +151,5 @@ def test_a_digest_answer_may_link_into_the_digests_repositories_only() -> None:
     item = DigestItem(snapshot.listing, wired.cards.card(snapshot, "en").card, size=124)
     thread = DigestThread("C1", "1.0", "2026-08-04", ("acme/widgets",), "en", (item,))
     reply = wired.qa.in_digest_thread(thread, "what should I read today overall?", frozenset({"acme/widgets"}), "en")
-    assert reply.kind == "digest_answer"
+    assert isinstance(reply, DigestAnswer)
     assert reply.answer == f"Read {ENTERPRISE_PR} first, not."

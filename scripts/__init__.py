@@ -1,0 +1,1 @@
+"""Scripts run by hand (`python scripts/NAME.py`); a package only so that mypy names them scripts.*."""
