@@ -27,6 +27,7 @@ from bench.scenarios import (
     parse_row,
     server_memory_row,
     stall_row,
+    startup_row,
     token_budget_row,
 )
 
@@ -110,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="prdigest-bench-") as tmp:
         workdir = Path(tmp)
         with world(options.prs, options.latencies, workdir, args.dataset) as bench_world:
+            rows.append(startup_row(options))
             digest, cold_median = digest_rows(bench_world, options, workdir)
             rows.extend(digest)
             rows.append(naive_row(bench_world, options, cold_median))

@@ -1,31 +1,22 @@
-"""The `prdigest` command: digest, card and doctor in a terminal.
+"""The `prdigest` command line: arguments in, one line per error out.
 
-A surface: it turns arguments into service calls and our errors into one line on stderr with
-a non-zero exit (a traceback only with --debug). Output goes to stdout, progress to stderr.
+A surface: it parses arguments and turns our errors into one line on stderr with a non-zero
+exit (a traceback only with --debug). The commands themselves (bot/commands.py), the settings
+and every vendor library are imported only after the arguments are read, so `--help` and a
+mistyped option answer at once.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from collections.abc import Sequence
-from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, NoReturn, get_args
+from typing import NoReturn, get_args
 
-from bot.errors import ConfigError, PrdigestError, StoreError, UsageError, one_line, quoted
-from bot.models import Filters, Language, Note, Window
-from bot.render.data import digest_data, item_data
-from bot.render.terminal import render_card, render_digest
-from bot.services.refs import parse_ref, parse_repo
-from bot.services.windows import parse_date, parse_since, window_for_date, window_since
-from bot.settings import Settings, load_settings
-from bot.waiting import Waiting, model_failed_line
+from bot.errors import PrdigestError, one_line, quoted
+from bot.models import Language
 from bot.words import text
-
-if TYPE_CHECKING:
-    from bot.builder import Builder
 
 
 class _Parser(argparse.ArgumentParser):
@@ -77,132 +68,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _colour(settings: Settings) -> bool:
-    return sys.stdout.isatty() and not settings.no_color
-
-
-def _language(args: argparse.Namespace, settings: Settings) -> Language:
-    """The terminal's language: --lang, else the configured default."""
-    chosen: Language | None = getattr(args, "lang", None)
-    return chosen or settings.defaults.language
-
-
-class _ProgressBar:
-    """A one-line bar on stderr, only when stderr is a terminal."""
-
-    WIDTH = 30
-
-    def __init__(self, language: Language) -> None:
-        self.enabled = sys.stderr.isatty()
-        self.language = language
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or total == 0:
-            return
-        filled = self.WIDTH * done // total
-        cards = text(self.language, "cli.progress", done=done, total=total)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {cards}")
-        if done == total:
-            sys.stderr.write("\r" + " " * (self.WIDTH + 20) + "\r")
-        sys.stderr.flush()
-
-
-def _run_digest(args: argparse.Namespace, built: Builder) -> None:
-    settings = built.settings
-    repos = tuple(dict.fromkeys(parse_repo(repo) for repo in args.repos))
-    now = datetime.now(UTC)
-    day = parse_date(args.date) if args.date else None
-    if day is not None:
-        window = window_for_date(day, settings.defaults.timezone, now)
-    else:
-        window = window_since(now, parse_since(args.since) if args.since else settings.defaults.window)
-    if args.post:
-        _post_digest(args, built, repos, window, day)
-        return
-    language = _language(args, settings)
-    bar = _ProgressBar(language)
-    with Waiting.for_model(settings, language, enabled=built.model is not None, per_card=True) as waiting:
-
-        def progress(done: int, total: int) -> None:
-            waiting.output()
-            bar(done, total)
-
-        digest = built.digests.build(repos, window, language=language, filters=Filters(), progress=progress)
-    if digest.model_failures:
-        print(model_failed_line(settings, digest.model_failures, digest.shown, language), file=sys.stderr)
-    if args.format == "json":
-        print(json.dumps(digest_data(digest), ensure_ascii=False, indent=2))
-    else:
-        sys.stdout.write(render_digest(digest, colour=_colour(settings)))
-
-
-def _post_digest(
-    args: argparse.Namespace, built: Builder, repos: tuple[str, ...], window: Window, asked_day: date | None
-) -> None:
-    settings = built.settings
-    if not settings.slack_bot_token:
-        raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…)")
-    if not settings.redis_url:
-        raise ConfigError("--post needs REDIS_URL: the ledger that keeps a digest from being posted twice is in Redis")
-    plan = built.directory.plan(args.post)
-    language = args.lang or (plan.language if plan else settings.defaults.language)
-    zone = plan.timezone if plan else settings.defaults.timezone
-    day = (asked_day or (window.end - timedelta(seconds=1)).astimezone(zone).date()).isoformat()
-    digests = built.channel_digests
-    refused = digests.refusals(args.post, repos)
-    if refused:
-        raise UsageError("error.not_posted_refused", reasons=tuple(refused.values()))
-    try:
-        result = digests.run(
-            args.post,
-            day,
-            window,
-            repos,
-            language=language,
-            filters=plan.filters if plan else Filters(),
-            quiet_days=plan.quiet_days if plan else settings.defaults.quiet_days,
-        )
-    except StoreError as exc:
-        raise StoreError("error.not_posted_store", error=exc.note or Note("error.internal")) from exc
-    terminal = _language(args, settings)
-    if result is None:
-        print(f"prdigest: {text(terminal, 'cli.posting_elsewhere', day=day, channel=args.post)}", file=sys.stderr)
-    else:
-        print(text(terminal, "cli.posted", channel=args.post, day=day, posted=result.posted, already=result.already))
-
-
-def _run_serve(args: argparse.Namespace, built: Builder) -> None:
-    from bot.slack.server import serve_http, serve_socket
-
-    settings = built.settings
-    if args.socket:
-        if not settings.slack_app_token:
-            raise ConfigError("--socket needs SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)")
-        serve_socket(built.slack(socket_mode=True), settings.slack_app_token)
-        return
-    parts = built.slack()
-    language = settings.defaults.language
-
-    def ready(url: str) -> None:
-        print(f"prdigest: {text(language, 'cli.serving', url=url)}", file=sys.stderr)
-
-    serve_http(parts, args.host, args.port, on_ready=ready)
-
-
-def _run_card(args: argparse.Namespace, built: Builder) -> None:
-    ref = parse_ref(args.ref)
-    language = _language(args, built.settings)
-    snapshot = built.cards.snapshot_by_ref(ref)
-    with Waiting.for_model(built.settings, language, enabled=built.model is not None):
-        result = built.cards.card(snapshot, language)
-    if result.degraded:
-        print(model_failed_line(built.settings, 1, 1, language), file=sys.stderr)
-    if args.format == "json":
-        print(json.dumps(item_data(snapshot.listing, result.card), ensure_ascii=False, indent=2))
-    else:
-        print(render_card(snapshot.listing, result.card, colour=_colour(built.settings)))
-
-
 def _configure_logging(debug: bool) -> None:
     logging.basicConfig(
         level=logging.DEBUG if debug else logging.WARNING,
@@ -228,9 +93,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # English until the config is read: a ConfigError is English anyway (bot/errors.py).
     language: Language = "en"
     try:
+        from bot.commands import dispatch, language_of
+        from bot.settings import load_settings
+
         settings = load_settings()
-        language = _language(args, settings)
-        return _dispatch(args, settings)
+        language = language_of(args, settings)
+        return dispatch(args, settings)
     except PrdigestError as exc:
         if args.debug:
             raise
@@ -239,26 +107,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"prdigest: {text(language, 'cli.interrupted')}", file=sys.stderr)
         return 130
-
-
-def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
-    if args.command == "doctor":
-        from bot.doctor import run_doctor
-
-        return run_doctor(settings)
-    from bot.builder import Builder
-
-    built = Builder(settings)
-    try:
-        if args.command == "digest":
-            _run_digest(args, built)
-        elif args.command == "card":
-            _run_card(args, built)
-        else:  # "serve": argparse rejects any other command
-            _run_serve(args, built)
-    finally:
-        built.close()
-    return 0
 
 
 if __name__ == "__main__":

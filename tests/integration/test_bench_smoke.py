@@ -11,6 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = (
+    "prdigest --help",
     "cold digest",
     "warm digest",
     "GitHub requests per PR",

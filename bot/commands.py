@@ -1,0 +1,167 @@
+"""The commands behind `prdigest`: digest, card and serve, each a few service calls.
+
+The CLI (bot/cli.py) parses arguments and words errors; it imports this module only once the
+arguments are read, so `prdigest --help` loads none of what is here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, date, datetime, timedelta
+
+from bot.builder import Builder
+from bot.errors import ConfigError, StoreError, UsageError
+from bot.models import Filters, Language, Note, Window
+from bot.render.data import digest_data, item_data
+from bot.render.terminal import render_card, render_digest
+from bot.services.refs import parse_ref, parse_repo
+from bot.services.windows import parse_date, parse_since, window_for_date, window_since
+from bot.settings import Settings
+from bot.waiting import Waiting, model_failed_line
+from bot.words import text
+
+
+def _colour(settings: Settings) -> bool:
+    return sys.stdout.isatty() and not settings.no_color
+
+
+def language_of(args: argparse.Namespace, settings: Settings) -> Language:
+    """The terminal's language: --lang, else the configured default."""
+    chosen: Language | None = getattr(args, "lang", None)
+    return chosen or settings.defaults.language
+
+
+class _ProgressBar:
+    """A one-line bar on stderr, only when stderr is a terminal."""
+
+    WIDTH = 30
+
+    def __init__(self, language: Language) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.language = language
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total == 0:
+            return
+        filled = self.WIDTH * done // total
+        cards = text(self.language, "cli.progress", done=done, total=total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {cards}")
+        if done == total:
+            sys.stderr.write("\r" + " " * (self.WIDTH + 20) + "\r")
+        sys.stderr.flush()
+
+
+def _run_digest(args: argparse.Namespace, built: Builder) -> None:
+    settings = built.settings
+    repos = tuple(dict.fromkeys(parse_repo(repo) for repo in args.repos))
+    now = datetime.now(UTC)
+    day = parse_date(args.date) if args.date else None
+    if day is not None:
+        window = window_for_date(day, settings.defaults.timezone, now)
+    else:
+        window = window_since(now, parse_since(args.since) if args.since else settings.defaults.window)
+    if args.post:
+        _post_digest(args, built, repos, window, day)
+        return
+    language = language_of(args, settings)
+    bar = _ProgressBar(language)
+    with Waiting.for_model(settings, language, enabled=built.model is not None, per_card=True) as waiting:
+
+        def progress(done: int, total: int) -> None:
+            waiting.output()
+            bar(done, total)
+
+        digest = built.digests.build(repos, window, language=language, filters=Filters(), progress=progress)
+    if digest.model_failures:
+        print(model_failed_line(settings, digest.model_failures, digest.shown, language), file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps(digest_data(digest), ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(render_digest(digest, colour=_colour(settings)))
+
+
+def _post_digest(
+    args: argparse.Namespace, built: Builder, repos: tuple[str, ...], window: Window, asked_day: date | None
+) -> None:
+    settings = built.settings
+    if not settings.slack_bot_token:
+        raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…)")
+    if not settings.redis_url:
+        raise ConfigError("--post needs REDIS_URL: the ledger that keeps a digest from being posted twice is in Redis")
+    plan = built.directory.plan(args.post)
+    language = args.lang or (plan.language if plan else settings.defaults.language)
+    zone = plan.timezone if plan else settings.defaults.timezone
+    day = (asked_day or (window.end - timedelta(seconds=1)).astimezone(zone).date()).isoformat()
+    digests = built.channel_digests
+    refused = digests.refusals(args.post, repos)
+    if refused:
+        raise UsageError("error.not_posted_refused", reasons=tuple(refused.values()))
+    try:
+        result = digests.run(
+            args.post,
+            day,
+            window,
+            repos,
+            language=language,
+            filters=plan.filters if plan else Filters(),
+            quiet_days=plan.quiet_days if plan else settings.defaults.quiet_days,
+        )
+    except StoreError as exc:
+        raise StoreError("error.not_posted_store", error=exc.note or Note("error.internal")) from exc
+    terminal = language_of(args, settings)
+    if result is None:
+        print(f"prdigest: {text(terminal, 'cli.posting_elsewhere', day=day, channel=args.post)}", file=sys.stderr)
+    else:
+        print(text(terminal, "cli.posted", channel=args.post, day=day, posted=result.posted, already=result.already))
+
+
+def _run_serve(args: argparse.Namespace, built: Builder) -> None:
+    from bot.slack.server import serve_http, serve_socket
+
+    settings = built.settings
+    if args.socket:
+        if not settings.slack_app_token:
+            raise ConfigError("--socket needs SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)")
+        serve_socket(built.slack(socket_mode=True), settings.slack_app_token)
+        return
+    parts = built.slack()
+    language = settings.defaults.language
+
+    def ready(url: str) -> None:
+        print(f"prdigest: {text(language, 'cli.serving', url=url)}", file=sys.stderr)
+
+    serve_http(parts, args.host, args.port, on_ready=ready)
+
+
+def _run_card(args: argparse.Namespace, built: Builder) -> None:
+    ref = parse_ref(args.ref)
+    language = language_of(args, built.settings)
+    snapshot = built.cards.snapshot_by_ref(ref)
+    with Waiting.for_model(built.settings, language, enabled=built.model is not None):
+        result = built.cards.card(snapshot, language)
+    if result.degraded:
+        print(model_failed_line(built.settings, 1, 1, language), file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps(item_data(snapshot.listing, result.card), ensure_ascii=False, indent=2))
+    else:
+        print(render_card(snapshot.listing, result.card, colour=_colour(built.settings)))
+
+
+def dispatch(args: argparse.Namespace, settings: Settings) -> int:
+    if args.command == "doctor":
+        from bot.doctor import run_doctor
+
+        return run_doctor(settings)
+    built = Builder(settings)
+    try:
+        if args.command == "digest":
+            _run_digest(args, built)
+        elif args.command == "card":
+            _run_card(args, built)
+        else:  # "serve": argparse rejects any other command
+            _run_serve(args, built)
+    finally:
+        built.close()
+    return 0
