@@ -79,15 +79,15 @@ class Publisher:
         if digest.shown == 0:
             posted = 0
             if quiet_days != "silent" and "part:0" not in entries:
-                self._post_part(channel, day, LEAD, quiet_message(digest), None, entries, check)
-                posted = 1
+                _, new = self._post_part(channel, day, LEAD, quiet_message(digest), None, entries, check)
+                posted = int(new)
             self._ledger.record(channel, day, "done", "1")
             return PublishResult(None, posted, 0)
         posted = already = 0
         lead_ts = entries.get("part:0")
         if lead_ts is None:
-            lead_ts = self._post_part(channel, day, LEAD, lead_message(digest), None, entries, check)
-            posted += 1
+            lead_ts, new = self._post_part(channel, day, LEAD, lead_message(digest), None, entries, check)
+            posted, already = int(new), int(not new)
         else:
             already += 1
         # Questions in the thread may come while the cards are still being posted.
@@ -100,8 +100,8 @@ class Publisher:
             if f"part:{part}" in entries:
                 already += 1
                 continue
-            self._post_part(channel, day, part, message, lead_ts, entries, check)
-            posted += 1
+            _, new = self._post_part(channel, day, part, message, lead_ts, entries, check)
+            posted, already = posted + new, already + (not new)
         self._ledger.record(channel, day, "done", "1")
         return PublishResult(lead_ts, posted, already)
 
@@ -114,12 +114,13 @@ class Publisher:
         thread_ts: str | None,
         entries: dict[str, str],
         check: Callable[[], None],
-    ) -> str:
+    ) -> tuple[str, bool]:
+        """The part's ts, and whether this call posted it (False: an earlier run's post was found)."""
         if f"pending:{part}" in entries:
             found = self._find_posted(channel, day, part, thread_ts)
             if found is not None:
                 self._ledger.record(channel, day, f"part:{part}", found)
-                return found
+                return found, False
         self._wait_turn(channel)
         check()
         self._ledger.record(channel, day, f"pending:{part}", "1")
@@ -142,7 +143,7 @@ class Publisher:
             self._last_post[channel] = self._clock()
         ts = str(response["ts"])
         self._ledger.record(channel, day, f"part:{part}", ts)
-        return ts
+        return ts, True
 
     def _wait_turn(self, channel: str) -> None:
         last = self._last_post.get(channel)

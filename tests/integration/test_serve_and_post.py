@@ -170,7 +170,7 @@ def test_scheduler_posts_each_channel_once_a_day(operator_env: dict[str, str], s
         parts = services.slack()
         parts.scheduler.tick()
         wait_for(lambda: slack.messages(DIGEST_CHANNEL))
-        wait_for(lambda: "done" in parts.digests._ledger.entries(DIGEST_CHANNEL, "2026-08-05"))
+        wait_for(lambda: "done" in services.ledger.entries(DIGEST_CHANNEL, "2026-08-05"))
         parts.scheduler.tick()
         wait_for(parts.idle)
         assert len(slack.messages(DIGEST_CHANNEL)) == 1
