@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 SOURCES := bot tests scripts bench soak dev
 
-.PHONY: setup run check format lint types test bench soak redis-server clean
+.PHONY: setup run check format lint types test bench soak e2e-model redis-server clean
 
 $(BIN)/prdigest: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,11 @@ bench: setup redis-server
 # Faults, replicas and load, as an outcome table (about 20 minutes; see docs/reliability.md).
 soak: setup redis-server
 	$(BIN)/python -m soak
+
+# A real model server (llama-cpp-python with Gemma 3 270M) writing the example PRs' cards. Not part
+# of `check`: the first run compiles llama.cpp (~20 minutes on 2 cores) in a venv outside the repo.
+e2e-model: setup
+	scripts/e2e_model.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -1,0 +1,115 @@
+"""The eight example PRs, and a question about one, through a real model server.
+
+`make e2e-model` starts llama-cpp-python's server with a small local model and runs this. The
+PRs come from shared/data (titles, descriptions, file lists; patches synthesised from the
+counts) through the loopback fake GitHub; the model is real. Every card must come from the
+model (source llm), sanitised, with unsupported figures cut: a small model writes poor text, so
+what is measured is that prdigest gets a valid card out of it every time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from devkit.fakes import dataset
+from devkit.fakes.github import FakeGitHub
+from devkit.tables import table
+
+from bot.builder import Builder, Timing
+from bot.models import PRRef
+from bot.settings import load_settings
+
+REPO = "vllm-project/vllm"
+SEEDS = dataset.DATASET_PATH.with_name("seed-prs.json")
+QUESTION = "What does this PR change, and what should a reviewer check?"
+
+
+def seed_rows() -> list[dict[str, Any]]:
+    """The example PRs as data-set rows, with the seed file's description as their body."""
+    seeds = {seed["number"]: seed for seed in json.loads(SEEDS.read_text(encoding="utf-8"))["seeds"] if seed["found"]}
+    rows = [row for row in dataset.load_rows() if row["number"] in seeds]
+    for row in rows:
+        seed = seeds[row["number"]]
+        row["body"] = f"{seed['description']}\n\n{seed.get('verified_in_git', '')}".strip()
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds a card may wait (default: %(default)s)")
+    parser.add_argument("--out", type=Path, help="also write the cards as JSON here")
+    args = parser.parse_args(argv)
+    rows = seed_rows()
+    results: list[dict[str, Any]] = []
+    with FakeGitHub() as github:
+        dataset.populate(github, rows, REPO)
+        env = {
+            "GITHUB_API_URL": github.url,
+            "GITHUB_TOKEN": "e2e",
+            "OPENAI_API_KEY": "e2e",
+            "OPENAI_BASE_URL": args.base_url,
+            "PRDIGEST_MODEL": args.model,
+        }
+        built = Builder(load_settings(env), Timing(model_timeout=args.timeout), warn=lambda message: None)
+        try:
+            for row in rows:
+                snapshot = built.cards.snapshot_by_ref(PRRef(REPO, row["number"]))
+                started = time.monotonic()
+                card = built.cards.card(snapshot, "en").card
+                seconds = time.monotonic() - started
+                results.append({"number": row["number"], "seconds": seconds, "card": card})
+                print(f"#{row['number']}: {card.source} in {seconds:.0f} s: {card.headline}", file=sys.stderr)
+            asked = rows[0]
+            answer = ""
+            started = time.monotonic()
+            if built.answerer is not None:
+                snapshot = built.cards.snapshot_by_ref(PRRef(REPO, asked["number"]))
+                card = next(result["card"] for result in results if result["number"] == asked["number"])
+                answer = built.answerer.answer_pr(snapshot, card, QUESTION, [], "en")
+            answer_seconds = time.monotonic() - started
+        finally:
+            built.close()
+    model_cards = sum(result["card"].source == "llm" for result in results)
+    cut = sum(result["card"].dropped for result in results)
+    regenerated = sum(result["card"].regenerated for result in results)
+    per_card = sorted(result["seconds"] for result in results)
+    rows_out = [
+        (
+            f"#{result['number']}",
+            result["card"].source,
+            result["card"].verdict,
+            f"{result['seconds']:.0f} s",
+            str(result["card"].dropped),
+            result["card"].headline[:70],
+        )
+        for result in results
+    ]
+    print(table(("PR", "source", "verdict", "time", "cut", "headline"), rows_out))
+    print(
+        f"model cards {model_cards}/{len(results)} · asked again {regenerated} · claims cut {cut} · "
+        f"seconds per card: median {per_card[len(per_card) // 2]:.0f}, max {per_card[-1]:.0f} · "
+        f"question answered in {answer_seconds:.0f} s ({len(answer)} characters)"
+    )
+    print(f"answer: {answer[:400]!r}")
+    if args.out:
+        args.out.write_text(
+            json.dumps(
+                [{"number": r["number"], "seconds": r["seconds"], "card": r["card"].__dict__} for r in results],
+                default=str,
+                ensure_ascii=False,
+                indent=2,
+            ),
+            encoding="utf-8",
+        )
+    return 0 if model_cards == len(results) and answer else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
