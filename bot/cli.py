@@ -57,6 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
     card.add_argument("--format", choices=("text", "json"), default="text")
     card.add_argument("--lang", choices=get_args(Language))
 
+    ask = commands.add_parser("ask", help="ask a question about one pull request")
+    ask.add_argument("ref", metavar="OWNER/REPO#N", help="owner/repo#123 or a PR URL")
+    # Several words are one question, so quotes are optional (but keep the shell off `?` and `*`).
+    ask.add_argument("question", nargs="+", metavar="QUESTION", help='such as "what changed in the workflow?"')
+    ask.add_argument("--format", choices=("text", "json"), default="text")
+    ask.add_argument("--lang", choices=get_args(Language), help="language of the answer (default: config language)")
+
     serve = commands.add_parser("serve", help="run the Slack app and the daily scheduler")
     mode = serve.add_mutually_exclusive_group()
     mode.add_argument("--http", action="store_true", help="serve POST /slack/events (the default)")

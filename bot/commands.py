@@ -1,4 +1,4 @@
-"""The commands behind `prdigest`: digest, card and serve, each a few service calls.
+"""The commands behind `prdigest`: digest, card, ask and serve, each a few service calls.
 
 The CLI (bot/cli.py) parses arguments and words errors; it imports this module only once the
 arguments are read, so `prdigest --help` loads none of what is here.
@@ -14,12 +14,13 @@ from datetime import UTC, date, datetime, timedelta
 from bot.builder import Builder
 from bot.errors import ConfigError, StoreError, UsageError
 from bot.models import Filters, Language, Note, Window
-from bot.render.data import digest_data, item_data
-from bot.render.terminal import render_card, render_digest
+from bot.render.data import answer_data, digest_data, item_data
+from bot.render.terminal import no_answer_line, render_answer, render_card, render_digest
+from bot.services.ask import ask_about_pr
 from bot.services.refs import parse_ref, parse_repo
 from bot.services.windows import parse_date, parse_since, window_for_date, window_since
 from bot.settings import Settings
-from bot.waiting import Waiting, model_failed_line
+from bot.waiting import Waiting, model_failed_line, model_host
 from bot.words import text
 
 
@@ -149,6 +150,31 @@ def _run_card(args: argparse.Namespace, built: Builder) -> None:
         print(render_card(snapshot.listing, result.card, colour=_colour(built.settings)))
 
 
+def _run_ask(args: argparse.Namespace, built: Builder) -> None:
+    """The answer a Slack thread would give, or the card and one line on stderr saying why not.
+
+    Exit 0 either way, as `card` exits 0 with a card from metadata: the card is an answer of
+    sorts, and `--format json`'s `source` and `reason` tell a program which one it got.
+    """
+    ref = parse_ref(args.ref)
+    question = " ".join(args.question).strip()
+    if not question:
+        raise UsageError("error.empty_question")
+    language = language_of(args, built.settings)
+    snapshot = built.cards.snapshot_by_ref(ref)
+    with Waiting.for_model(built.settings, language, enabled=built.model is not None):
+        asked = ask_about_pr(built.cards, built.answerer, snapshot, question, language)
+    note = None
+    if asked.no_answer is not None:
+        host = model_host(built.settings)
+        note = no_answer_line(asked.no_answer, language, host=host, seconds=built.model_timeout)
+        print(f"prdigest: {note}", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps(answer_data(asked, note), ensure_ascii=False, indent=2))
+    else:
+        print(render_answer(asked, colour=_colour(built.settings)))
+
+
 def dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "doctor":
         from bot.doctor import run_doctor
@@ -160,6 +186,8 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
             _run_digest(args, built)
         elif args.command == "card":
             _run_card(args, built)
+        elif args.command == "ask":
+            _run_ask(args, built)
         else:  # "serve": argparse rejects any other command
             _run_serve(args, built)
     finally:

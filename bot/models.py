@@ -408,3 +408,34 @@ class Why:
 Reply = (
     PRAnswer | DigestAnswer | DigestMatches | Choose | CardReply | NotAllowed | PRNotFound | Unavailable | Help | Why
 )
+
+
+# -- `prdigest ask`: one question about one PR, in the terminal (services/ask.py) ----------------
+
+# Why the card stands in for an answer. A Slack thread only says "the model is not answering";
+# a terminal is where someone sets the model up, so it is told which of these happened.
+NoAnswer = Literal[
+    "no_model",  # no OPENAI_API_KEY: questions need a model
+    "model_timeout",  # no answer within model_timeout
+    "model_unavailable",  # not reachable, or busy (429, 5xx)
+    "model_refused",  # the endpoint refused the request (a bad key, an unknown model)
+    "model_failed",  # an answer that was none: empty, cut off, declined
+    "answer_unusable",  # nothing left once sanitised (all mentions, foreign links, prompt echo)
+]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question about one PR and what answers it: the model's answer (sanitised, as in a Slack
+    thread), or, when `no_answer` says why there is none, the PR's card."""
+
+    about: PRListing
+    question: str
+    card: Card
+    paths: tuple[str, ...]  # the PR's changed files: those the answer names are its cited files
+    answer: str = ""
+    no_answer: NoAnswer | None = None
+
+    @property
+    def source(self) -> Literal["llm", "card"]:
+        return "card" if self.no_answer is not None else "llm"

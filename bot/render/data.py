@@ -1,4 +1,4 @@
-"""Digests and cards as JSON-ready dicts: the `--format json` contract of DESIGN.md §4 (pure).
+"""Digests, cards and answers as JSON-ready dicts: the `--format json` contract of DESIGN.md §4 (pure).
 
 Keys named there may not change; extra keys are allowed.
 """
@@ -8,7 +8,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.models import Card, Digest, DigestItem, PRListing
+from bot.models import Asked, Card, Digest, DigestItem, PRListing
+from bot.render.mrkdwn import cited_paths, diff_url
 from bot.words import said
 
 
@@ -67,4 +68,25 @@ def digest_data(digest: Digest) -> dict[str, Any]:
         "notes": [said(digest.language, note) for note in digest.notes],
         "note_kinds": [note.kind for note in digest.notes],
         "items": [item(entry) for entry in digest.items],
+    }
+
+
+def answer_data(asked: Asked, note: str | None) -> dict[str, Any]:
+    """`prdigest ask --format json`. `source` is "llm" for the model's answer, "card" when the
+    card stands in (then `answer` is null and `reason` says why, `note` says it in words)."""
+    listing = asked.about
+    cited = cited_paths(asked.answer, asked.paths)
+    return {
+        "repo": listing.repo,
+        "number": listing.number,
+        "url": listing.url,
+        "title": listing.title,
+        "question": asked.question,
+        "language": asked.card.language,
+        "source": asked.source,
+        "answer": asked.answer or None,
+        "cited_files": [{"path": path, "url": diff_url(listing.url, path)} for path in cited],
+        "reason": asked.no_answer,
+        "note": note,
+        "card": card_data(asked.card),
     }

@@ -107,3 +107,11 @@ def answer_text(answer: str, pr_url: str | None, paths: Iterable[str]) -> str:
     if pr_url is not None:
         text = _link_paths(text, pr_url, paths)
     return clip(text, MAX_ANSWER_CHARS)
+
+
+def cited_paths(answer: str, paths: Iterable[str]) -> tuple[str, ...]:
+    """The PR's changed files an answer names in backticks, in the order named, each once: the
+    files answer_text links to their diffs, for a surface that lists them (terminal, JSON)."""
+    changed = set(paths)
+    named = (match[1] for match in _CODE_SPAN.finditer(answer))
+    return tuple(dict.fromkeys(path for path in named if path in changed))

@@ -1,4 +1,4 @@
-"""Digests and cards as text for a terminal: verdict, headline, link, points, coverage (pure).
+"""Digests, cards and answers as text for a terminal: verdict, headline, link, points, coverage (pure).
 
 Colour only when asked (the CLI asks when stdout is a terminal and NO_COLOR is unset).
 """
@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from datetime import UTC, timedelta
 
-from bot.models import Card, Digest, DigestItem, PRListing, Window
+from bot.core.text import clean_line
+from bot.models import Asked, Card, Digest, DigestItem, Language, NoAnswer, PRListing, Window
 from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label
+from bot.render.mrkdwn import cited_paths, diff_url
 from bot.words import said, text
 
 _COLOURS = {"read": "\033[1;32m", "skim": "\033[1;33m", "skip": "\033[2m", "dim": "\033[2m", "bold": "\033[1m"}
@@ -67,3 +69,42 @@ def render_digest(digest: Digest, *, colour: bool = False) -> str:
         lines.append("")
         lines.append(render_item(item, colour=colour))
     return "\n".join(lines) + "\n"
+
+
+# The reason inside the ask.no_answer line, by why the model gave none ("no_model": a line of its own).
+_NO_ANSWER_REASONS: dict[NoAnswer, str] = {
+    "model_timeout": "ask.model_timeout",
+    "model_unavailable": "ask.model_unavailable",
+    "model_refused": "ask.model_refused",
+    "model_failed": "ask.model_failed",
+    "answer_unusable": "ask.answer_unusable",
+}
+
+
+def no_answer_line(reason: NoAnswer, language: Language, *, host: str, seconds: float) -> str:
+    """Why `prdigest ask` shows the card instead of an answer, in one line."""
+    if reason == "no_model":
+        return text(language, "ask.no_model")
+    why = text(language, _NO_ANSWER_REASONS[reason], seconds=f"{seconds:g}")
+    return text(language, "ask.no_answer", host=host, reason=why)
+
+
+def render_answer(asked: Asked, *, colour: bool = False) -> str:
+    """The answer under the PR it is about, then the PR's files it cites with their diffs' links;
+    the card when there is no answer (the CLI says why on stderr)."""
+    listing = asked.about
+    if asked.no_answer is not None:
+        return render_card(listing, asked.card, colour=colour)
+    paint = _Paint(colour)
+    title = clean_line(listing.title)
+    lines = [
+        paint(" · ".join(part for part in (f"{listing.repo}#{listing.number}", title) if part), "bold"),
+        paint(listing.url, "dim"),
+        "",
+        asked.answer,
+    ]
+    cited = cited_paths(asked.answer, asked.paths)
+    if cited:
+        lines += ["", text(asked.card.language, "ask.files_cited")]
+        lines += [f"  - {path}  {paint(diff_url(listing.url, path), 'dim')}" for path in cited]
+    return "\n".join(lines)

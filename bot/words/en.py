@@ -199,4 +199,16 @@ WORDS: dict[str, str] = {
     "cli.posting_elsewhere": "another process is posting the {day} digest in {channel}; nothing posted",
     "cli.serving": "serving {url}",
     "cli.interrupted": "interrupted",
+    # -- `prdigest ask` (bot/commands.py): an answer, or the card and one line saying why -------
+    "ask.files_cited": "Files cited:",
+    "ask.no_model": "questions need a model (set OPENAI_API_KEY): here is the card instead",
+    "ask.no_answer": "the model at {host} gave no answer ({reason}): here is the card instead",
+    "ask.model_timeout": "it took longer than {seconds} s",
+    "ask.model_unavailable": "it cannot be reached or is busy",
+    "ask.model_refused": "it refused the request; check OPENAI_API_KEY and the model name",
+    "ask.model_failed": "its reply was empty, cut off or declined; --debug says more",
+    "ask.answer_unusable": "nothing of it was left once mentions and outside links were removed",
+    "error.empty_question": (
+        'the question is empty; write it after the PR, such as: prdigest ask owner/repo#123 "what changed?"'
+    ),
 }

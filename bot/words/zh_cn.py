@@ -181,4 +181,14 @@ WORDS: dict[str, str] = {
     "cli.posting_elsewhere": "另一个进程正在 {channel} 发布 {day} 的摘要，本次未发布",
     "cli.serving": "已在 {url} 提供服务",
     "cli.interrupted": "已中断",
+    # -- `prdigest ask`（bot/commands.py）：回答，或者卡片加一行原因 ---------------------------
+    "ask.files_cited": "引用的文件：",
+    "ask.no_model": "回答问题需要模型（请设置 OPENAI_API_KEY），以下是这个 PR 的卡片",
+    "ask.no_answer": "模型 {host} 没有给出回答（{reason}），以下是这个 PR 的卡片",
+    "ask.model_timeout": "超过 {seconds} 秒",
+    "ask.model_unavailable": "无法连接或正忙",
+    "ask.model_refused": "请求被拒绝，请检查 OPENAI_API_KEY 和模型名称",
+    "ask.model_failed": "回复为空、被截断或被拒答，--debug 可查看详情",
+    "ask.answer_unusable": "去掉提及和外部链接后没有剩下任何内容",
+    "error.empty_question": '问题为空，请写在 PR 之后，例如：prdigest ask owner/repo#123 "改了什么？"',
 }

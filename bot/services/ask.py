@@ -1,0 +1,46 @@
+"""`prdigest ask`: one question about one PR, answered as a Slack thread answers it.
+
+The steps of QAService._about_pr (services/qa.py): the PR's card, then the answerer's answer
+from the card and the PR (the same grounding prompt, "the PR does not say" included), sanitised
+by the same rule before anyone reads it; with nothing left, the card stands in. Unlike a thread,
+the result says why there is no answer (Asked.no_answer): a terminal is where the model is set up.
+No thread, so no earlier turns and nothing remembered; the CLI may name any repository.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.core.sanitize import repo_url, sanitize_text
+from bot.errors import ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
+from bot.models import Asked, Language, NoAnswer, PRSnapshot
+from bot.services.cards import CardService
+from bot.services.ports import Answerer
+
+
+def ask_about_pr(
+    cards: CardService, answerer: Answerer | None, snapshot: PRSnapshot, question: str, language: Language
+) -> Asked:
+    """The answer to `question` about the PR of `snapshot`, or its card and why it has no answer."""
+    card = cards.card(snapshot, language).card
+    asked = Asked(snapshot.listing, question, card, tuple(change.path for change in snapshot.files))
+    if answerer is None:
+        return replace(asked, no_answer="no_model")
+    try:
+        answer = answerer.answer_pr(snapshot, card, question, [], language)
+    except SummarizerError as exc:
+        return replace(asked, no_answer=_no_answer(exc))
+    answer = sanitize_text(answer, repo_url(snapshot.listing.url))
+    if not answer:
+        return replace(asked, no_answer="answer_unusable")
+    return replace(asked, answer=answer)
+
+
+def _no_answer(error: SummarizerError) -> NoAnswer:
+    if isinstance(error, ModelTimeout):
+        return "model_timeout"
+    if isinstance(error, ModelUnavailable):
+        return "model_unavailable"
+    if isinstance(error, ModelRejected):
+        return "model_refused"
+    return "model_failed"
