@@ -306,12 +306,42 @@ class DigestRun:
 
 # -- what a question gets back: one small value per kind (services decide, render words) ------
 
-RuleKind = Literal["repo", "window", "author", "labels_include", "labels_exclude", "paths"]
+FilterKind = Literal["repo", "window", "author", "labels_include", "labels_exclude", "paths"]
+# What moved a card's verdict when it was made without a model (core/signals.py): its size, what
+# its description holds, and the marks of a mechanical change.
+SignalKind = Literal[
+    "size",
+    "unread",
+    "large",
+    "cross_cutting",
+    "tagged",
+    "root_cause",
+    "benchmark",
+    "figure",
+    "design",
+    "reviews",
+    "fixes",
+    "cause",
+    "explains",
+    "bot",
+    "dependencies",
+    "bump",
+    "ci_only",
+    "docs_only",
+    "typo",
+    "revert",
+    "no_source",
+]
+RuleKind = FilterKind | SignalKind
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule's verdict on one PR: which rule, whether it let the PR through, and the detail."""
+    """One rule's verdict on one PR: which rule, whether it let the PR through, and the detail.
+
+    A channel's filter rules say whether a PR is in its digest; a signal rule says what raised
+    (`kept` True) or lowered (False) a heuristic card's verdict.
+    """
 
     kind: RuleKind
     kept: bool

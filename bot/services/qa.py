@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.core.heuristic import verdict_rules
 from bot.core.sanitize import repo_url, sanitize_text
 from bot.errors import NotFound, SourceError, SummarizerError
 from bot.models import (
@@ -94,6 +95,11 @@ class QAService:
         listing = snapshot.listing if snapshot else in_digest.listing if in_digest else None
         assert listing is not None
         rules = tuple(explain(listing, snapshot, thread.window, thread.filters, thread.repos))
+        if snapshot is not None and in_digest is not None and in_digest.card.source == "heuristic":
+            # A card made without a model: what set its verdict is said as the channel's rules are.
+            # Details quote the PR (a heading, a figure), so they are sanitized as its text is.
+            url = repo_url(listing.url)
+            rules += tuple(replace(rule, detail=sanitize_text(rule.detail, url)) for rule in verdict_rules(snapshot))
         return Why(listing, rules, in_digest is not None, thread.window)
 
     def on_mention(

@@ -60,6 +60,19 @@ WORDS: dict[str, str] = {
     "heuristic.follow_up": "Follow-up likely: the title says “{word}”",
     "heuristic.more": "{paths} and {count} more",
     "heuristic.sep": ", ",
+    # -- heuristic cards that read the description (core/heuristic.py, core/signals.py) ---------
+    "heuristic.title_and_description": (
+        "Files not read: GitHub's rate limit ran out; verdict from the title and description"
+    ),
+    "heuristic.headline_figure": "{title} — {figure}",
+    "heuristic.table_figure": "up to {figure}",
+    "heuristic.table_figure_at": "up to {figure} ({condition})",
+    "heuristic.point_cause": "Root cause: {text}",
+    "heuristic.point_why": "Why: {text}",
+    "heuristic.point_result": "Result: {text}",
+    "heuristic.point_decision": "Design: {text}",
+    "heuristic.point_change": "Change: {text}",
+    "heuristic.point_summary": "Summary: {text}",
     # -- the digest ---------------------------------------------------------------------------
     "digest.counts": "{merged} merged · {read} worth a careful read · {skim} to skim · {skip} to skip",
     "digest.nothing": "No PR was merged in this window.",
@@ -115,6 +128,30 @@ WORDS: dict[str, str] = {
     "reply.labels_exclude_out": "it has the label {detail}, which this channel leaves out",
     "reply.paths_in": "it changes {detail}",
     "reply.paths_out": "it changes no path this channel follows ({detail})",
+    # What raised or lowered a heuristic card's verdict (core/signals.py): `_in` raised it, `_out` lowered it.
+    "reply.size_in": "raises its verdict: {detail} lines of code and tests changed",
+    "reply.size_out": "keeps its verdict low: only {detail} lines of code and tests changed",
+    "reply.unread_in": "its files could not be read, and its title does not look trivial",
+    "reply.unread_out": "its files could not be read, and its title looks trivial",
+    "reply.large_in": "raises its verdict: {detail} lines of source changed",
+    "reply.cross_cutting_in": "raises its verdict: source changes in {detail} areas",
+    "reply.tagged_in": "raises its verdict: tagged {detail}, with a fair amount of source changed",
+    "reply.root_cause_in": "raises its verdict: its description has a root-cause section ({detail})",
+    "reply.benchmark_in": "raises its verdict: its description has a benchmark table ({detail})",
+    "reply.figure_in": "raises its verdict: it states a measured result ({detail})",
+    "reply.design_in": "raises its verdict: its description explains its design or a decision",
+    "reply.reviews_in": "raises its verdict: {detail} review comments",
+    "reply.fixes_in": "raises its verdict: it says it fixes {detail}",
+    "reply.cause_in": "raises its verdict: its description explains what went wrong",
+    "reply.explains_in": "raises its verdict: its description explains the change and names the code",
+    "reply.bot_out": "lowers its verdict: its author {detail} is a bot",
+    "reply.dependencies_out": "lowers its verdict: only dependency files changed ({detail})",
+    "reply.bump_out": "lowers its verdict: its title is a version bump",
+    "reply.ci_only_out": "lowers its verdict: only CI files changed ({detail})",
+    "reply.docs_only_out": "lowers its verdict: only docs changed ({detail})",
+    "reply.typo_out": "lowers its verdict: its title is about a typo",
+    "reply.revert_out": "lowers its verdict: it is a revert, so at most a skim",
+    "reply.no_source_out": "no source code changed, so at most a skim",
     "help.slack": (
         "*How to use prdigest*\n"
         "• `{cmd} owner/repo#123`: a PR's card, shown only to you, with a button to share it\n"

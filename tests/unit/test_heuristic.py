@@ -1,4 +1,6 @@
-"""Cards without a model: verdicts, points and headlines from a PR's title and file list."""
+"""Cards without a model: verdicts, points and headlines from a PR's title and file list.
+
+These PRs have no description; test_heuristic_description.py has those that do."""
 
 from __future__ import annotations
 
@@ -64,7 +66,7 @@ def test_a_lock_file_refresh_is_skipped() -> None:
     assert card_for([("uv.lock", 900, 850), ("requirements/common.txt", 2, 2)]).verdict == "skip"
 
 
-def test_a_tiny_source_change_is_skipped() -> None:
+def test_a_tiny_source_change_without_a_description_is_skipped() -> None:
     card = card_for([("vllm/models/kimi.py", 1, 0)], title="[MoE] Support SiTU activation for Kimi-K3")
     assert (card.verdict, card.minutes) == ("skip", 1)
     assert len(card.why) <= 1

@@ -1,0 +1,163 @@
+"""A heuristic card's points read off the file list and the title: areas, tests, caveats, watch.
+
+Pure. Every figure or identifier in a point is a path, a count GitHub states, or a word of the
+title, never a sum of ours: a card states no figure the PR does not (DESIGN.md §1).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from bot.core.context import NO_ROOM
+from bot.core.files import skip_reason
+from bot.core.shape import Stats, area, is_dependency_file, is_revert, tags
+from bot.core.signals import CROSS_CUTTING_AREAS
+from bot.core.text import clean_line
+from bot.models import Coverage, FileChange, Language, PRSnapshot, Verdict
+from bot.words import text
+
+# Paths named in one point before "and N more": a point is a line, not a listing.
+MAX_PATHS_NAMED = 2
+LARGE_CHANGE_CAVEAT_LINES = 1500  # ~p98 of the vLLM sample: a reader should budget for it
+UNTESTED_SOURCE_LINES = 20  # below this a missing test is not worth a caveat
+
+_PR_REFERENCE = re.compile(r"#\d+")
+_FOLLOW_UP = re.compile(
+    r"\b(?:TODO|WIP|part\s*\d+|step\s*\d+|phase\s*\d+)\b|[(\[](?P<n>\d+)\s*/\s*(?P<of>\d+|N)[)\]]", re.IGNORECASE
+)
+_PERMISSIONS_LINE = re.compile(r"permissions|:\s*write\b")
+
+
+class Texts:
+    """The heuristic card's sentences in one language (bot/words `heuristic.*`)."""
+
+    def __init__(self, language: Language) -> None:
+        self.language = language
+
+    def __call__(self, name: str, **values: str | int) -> str:
+        return text(self.language, f"heuristic.{name}", **values)
+
+
+# -- why --------------------------------------------------------------------------------------------
+
+
+def file_points(stats: Stats, verdict: Verdict, texts: Texts) -> list[str]:
+    for kind, key in (("ci", "only_ci"), ("docs", "only_docs")):
+        if stats.only(kind):
+            return [texts(key, paths=_paths(_largest(stats.files), texts))]
+    if stats.only_dependencies():  # the dependency caveat names the files
+        return []
+    points = _area_points(stats, texts)
+    if verdict == "skip":  # trivia: where it is, at most
+        return points[:1]
+    areas = stats.source_areas()
+    if len(areas) >= CROSS_CUTTING_AREAS:  # the spread says more than the runner-up
+        ranked = sorted(areas, key=lambda name: -sum(change.changes for change in areas[name]))
+        points[1:] = [texts("areas", count=len(areas), paths=_paths(ranked, texts))]
+    points += _test_points(stats, texts)
+    added = [change for change in stats.of_kind("source") if change.status == "added"]
+    if added:
+        points.append(texts("new_files", paths=_paths(_largest(added), texts)))
+    return points
+
+
+def _area_points(stats: Stats, texts: Texts) -> list[str]:
+    """The biggest area by changed lines, and the runner-up when the biggest holds under half."""
+    reading = stats.of_kind("source") or [c for c, k in zip(stats.files, stats.kinds, strict=True) if k != "ci"]
+    groups: dict[str, list[FileChange]] = defaultdict(list)
+    for change in reading:
+        groups[area(change.path)].append(change)
+    total = sum(change.changes for change in reading)
+    ranked = sorted(groups.values(), key=lambda group: -sum(change.changes for change in group))
+    points: list[str] = []
+    for key, group in zip(("largest", "also"), ranked, strict=False):
+        adds, dels = sum(c.additions for c in group), sum(c.deletions for c in group)
+        if adds + dels == 0:
+            break
+        # Line counts only for a single file: GitHub states those; a folder's sum is ours, and a
+        # card states no figure the PR does not (DESIGN.md §1).
+        size = texts("size", adds=adds, dels=dels) if len(group) == 1 else ""
+        if not points and 2 * (adds + dels) >= total:
+            return [texts("most_in", area=_common_place(group), size=size)]
+        points.append(texts(key, area=_common_place(group), size=size))
+    return points
+
+
+def _common_place(group: Sequence[FileChange]) -> str:
+    """The one file, or the deepest directory holding every file of the group."""
+    if len(group) == 1:
+        return clean_line(group[0].path)
+    common = posixpath.commonpath([posixpath.dirname(change.path) for change in group])
+    return clean_line(common) or "."
+
+
+def _test_points(stats: Stats, texts: Texts) -> list[str]:
+    tests = stats.of_kind("test")
+    added = [change for change in tests if change.status == "added"]
+    if added:
+        return [texts("adds_tests", paths=_paths(_largest(added), texts))]
+    if tests:
+        return [texts("updates_tests", paths=_paths(_largest(tests), texts))]
+    return []
+
+
+def caveats(snapshot: PRSnapshot, title: str, stats: Stats, coverage: Coverage, texts: Texts) -> list[str]:
+    caveats: list[str] = []
+    workflows = [change.path for change in snapshot.files if _widens_permissions(change)]
+    if workflows:
+        caveats.append(texts("permissions", paths=_paths(workflows, texts)))
+    # A [Doc] PR that edits docstrings in code does not need a test.
+    documents = bool(tags(title) & {"doc", "docs"})
+    # Lock files count as source by their kind (core/files.py); they need no test.
+    untested = stats.source_lines > UNTESTED_SOURCE_LINES and not stats.only_dependencies()
+    if untested and not stats.of_kind("test") and not documents:
+        caveats.append(texts("no_tests"))
+    dependencies = [change.path for change in snapshot.files if is_dependency_file(change.path)]
+    if dependencies:
+        caveats.append(texts("deps", paths=_paths(dependencies, texts)))
+    if stats.lines > LARGE_CHANGE_CAVEAT_LINES:
+        caveats.append(texts("large", files=snapshot.files_total, adds=snapshot.additions, dels=snapshot.deletions))
+    binaries = sum(1 for change in snapshot.files if skip_reason(change) == "binary file")
+    if binaries:
+        caveats.append(texts("binary", count=binaries))
+    if coverage.partial or any(skipped.reason == NO_ROOM for skipped in coverage.skipped):
+        caveats.append(texts("partial"))
+    return caveats
+
+
+def _widens_permissions(change: FileChange) -> bool:
+    """A workflow whose diff adds a `permissions` block or a `: write` scope."""
+    if not change.path.startswith(".github/workflows/") or not change.patch:
+        return False
+    added = (line for line in change.patch.splitlines() if line.startswith("+") and not line.startswith("+++"))
+    return any(_PERMISSIONS_LINE.search(line) for line in added)
+
+
+def watch(title: str, texts: Texts) -> list[str]:
+    points: list[str] = []
+    if is_revert(title):
+        reference = _PR_REFERENCE.search(title)
+        points.append(texts("revert", ref=reference.group()) if reference else texts("revert_plain"))
+    follow_up = _FOLLOW_UP.search(title)
+    # "(2/2)" is the last part: nothing more to wait for.
+    if follow_up and not (follow_up.group("n") and follow_up.group("n") == follow_up.group("of")):
+        points.append(texts("follow_up", word=follow_up.group()))
+    return points
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _largest(files: Iterable[FileChange]) -> list[str]:
+    return [change.path for change in sorted(files, key=lambda change: -change.changes)]
+
+
+def _paths(paths: Sequence[str], texts: Texts) -> str:
+    """The first paths by name (cleaned: paths are untrusted text), then a count of the rest."""
+    named = texts("sep").join(clean_line(path) for path in paths[:MAX_PATHS_NAMED])
+    if len(paths) <= MAX_PATHS_NAMED:
+        return named
+    return texts("more", paths=named, count=len(paths) - MAX_PATHS_NAMED)
