@@ -41,7 +41,7 @@ WORDS: dict[str, str] = {
     "heuristic.size": "（+{adds} -{dels}）",
     "heuristic.largest": "改动最多的部分：{area}{size}",
     "heuristic.also": "其次是 {area}{size}",
-    "heuristic.areas": "跨模块改动：源码涉及 {count} 个目录（{paths}）",
+    "heuristic.areas": "跨模块改动：源码改动分布在 {paths}",
     "heuristic.adds_tests": "新增测试：{paths}",
     "heuristic.updates_tests": "更新了测试：{paths}",
     "heuristic.new_files": "新增文件：{paths}",
@@ -181,4 +181,7 @@ WORDS: dict[str, str] = {
     "cli.posting_elsewhere": "另一个进程正在 {channel} 发布 {day} 的摘要，本次未发布",
     "cli.serving": "已在 {url} 提供服务",
     "cli.interrupted": "已中断",
+    # -- answers a model gave but that could not be used (services/qa.py, core/templates.py) -----
+    "reply.answer_unusable": "模型的回答无法使用，以下是这个 PR 的卡片：",
+    "fact.files": "{n} 个文件",
 }
