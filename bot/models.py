@@ -386,12 +386,17 @@ class Choose:
 
 @dataclass(frozen=True)
 class CardReply:
-    """No model, or it failed: the PR's card stands in for an answer."""
+    """No model, or it failed: the PR's card stands in for an answer.
+
+    `unusable`: the model did answer, but nothing usable was left once sanitized (chat-template
+    tokens, thinking, mentions); `model_failed` is set then too, for whoever only asks that.
+    """
 
     about: PRListing
     card: Card
     paths: tuple[str, ...]
     model_failed: bool = False
+    unusable: bool = False
     kind: ClassVar[str] = "card"
 
 

@@ -7,9 +7,11 @@ fake OpenAI on loopback, and runs the digest exactly as the CLI does. The fake m
 headline from the PR's title, keeping the title's own figures, and adds ONE invented figure
 ("saving 3.7 GiB", "1.9x faster") that is in neither the title nor the diff; one point names a
 real file. Two models are tried: one that repeats its invention when told (stubborn) and one that
-drops it (compliant). Prints one row per model: cards, invented figures that reached the output
-(the target is 0), true claims wrongly dropped, model calls, and how many headlines were served
-exactly as a careful editor would have cut them ("Fix X, saving 3.7 GiB" → "Fix X").
+drops it (compliant). A third row has the stubborn model invent a small count instead ("removing
+3 kernel launches"): its number is in every diff, its noun next to it in none. Prints one row per
+model: cards, invented figures that reached the output (the target is 0), true claims wrongly
+dropped, model calls, and how many headlines were served exactly as a careful editor would have
+cut them ("Fix X, saving 3.7 GiB" → "Fix X").
 """
 
 from __future__ import annotations
@@ -44,6 +46,11 @@ INVENTIONS = (
     ("{a}.{b} ms", "{base} ({figure} less per step)", "{base}"),
     ("{a}{b}%", "{base} with {figure} lower latency", "{base} with lower latency"),
 )
+# Small counts with a noun (two to nine: the numbers any diff holds somewhere).
+COUNT_INVENTIONS = (
+    ("{a} kernel launches", "{base}, removing {figure}", "{base}"),
+    ("{a} fewer warps", "{base}, {figure} per block", "{base}, fewer warps per block"),
+)
 _FILE_HEADER = re.compile(r"^### (\S+) \(", re.MULTILINE)
 _TITLE = re.compile(r"^Title: (.*)$", re.MULTILINE)
 _NUMBER = re.compile(r"^PR: #(\d+)$", re.MULTILINE)
@@ -61,8 +68,11 @@ class _Plan:
 class InventingModel:
     """A fake model's answers: the title's headline plus one invented figure; `stubborn` keeps it when told."""
 
-    def __init__(self, stubborn: bool) -> None:
+    def __init__(self, stubborn: bool, inventions: tuple[tuple[str, str, str], ...] = INVENTIONS) -> None:
         self.stubborn = stubborn
+        self.inventions = inventions
+        # A count of one is no invention worth catching ("1 kernel launch" reads as "a launch").
+        self.lowest = 1 if inventions is INVENTIONS else 2
         self.plans: dict[int, _Plan] = {}
         self._lock = threading.Lock()
 
@@ -83,13 +93,12 @@ class InventingModel:
             plan.true_keys |= _keys(base, *why)
         return {"headline": headline, "verdict": "skim", "minutes": 3, "why": why, "caveats": [], "watch": []}
 
-    @staticmethod
-    def _invention(number: int, data: str) -> tuple[str, str, str]:
+    def _invention(self, number: int, data: str) -> tuple[str, str, str]:
         rng = random.Random(number)
         while True:
-            figure, template, ideal = rng.choice(INVENTIONS)
-            figure = figure.format(a=rng.randint(1, 9), b=rng.randint(1, 9))
-            if not _keys(figure) & _keys(data):  # invented: the PR never says it
+            figure, template, ideal = rng.choice(self.inventions)
+            figure = figure.format(a=rng.randint(self.lowest, 9), b=rng.randint(1, 9))
+            if not _keys(figure) & _keys(data) and figure not in data:  # invented: the PR never says it
                 return figure, template, ideal
 
 
@@ -116,9 +125,9 @@ class Row:
     dropped: int
 
 
-def run(day: str, stubborn: bool) -> Row:
+def run(day: str, stubborn: bool, *, counts: bool = False) -> Row:
     rows = dataset.merged_on(dataset.load_rows(), day)
-    model = InventingModel(stubborn)
+    model = InventingModel(stubborn, COUNT_INVENTIONS if counts else INVENTIONS)
     with FakeGitHub() as github, FakeOpenAI(responder=model) as fake_model:
         dataset.populate(github, rows, REPO)
         env = {"GITHUB_API_URL": github.url, "GITHUB_TOKEN": "trial", "OPENAI_API_KEY": "trial"}
@@ -129,7 +138,8 @@ def run(day: str, stubborn: bool) -> Row:
             digest = services.digests.build((REPO,), Window(start, start + timedelta(1)))
         finally:
             services.close()
-        return _score("stubborn" if stubborn else "compliant", digest, model, fake_model.calls)
+        name = ("stubborn" if stubborn else "compliant") + (", counts" if counts else "")
+        return _score(name, digest, model, fake_model.calls)
 
 
 def _score(name: str, digest: Digest, model: InventingModel, calls: int) -> Row:
@@ -138,7 +148,8 @@ def _score(name: str, digest: Digest, model: InventingModel, calls: int) -> Row:
         card = item.card
         served = _keys(card.headline, *card.why, *card.caveats, *card.watch)
         plan = model.plans[item.listing.number]
-        reached += bool(_keys(plan.invented) & served)
+        # By its text too: a count the check does not read as a claim has no key.
+        reached += bool(_keys(plan.invented) & served) or plan.invented in " ".join((card.headline, *card.why))
         true_claims += len(plan.true_keys)
         true_dropped += len(plan.true_keys - served)
     cards = [item.card for item in digest.items]
@@ -177,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--date", default="2026-08-04", help="UTC day of the data set to digest (YYYY-MM-DD)")
     args = parser.parse_args(argv)
     print(f"{REPO} · {args.date}: one invented figure per card")
-    print(table([run(args.date, stubborn=True), run(args.date, stubborn=False)]))
+    print(table([run(args.date, stubborn=True), run(args.date, stubborn=False), run(args.date, True, counts=True)]))
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Claims: the figures, ranges, versions, #refs, paths, flags and code names a text states.
+"""Claims: the figures, counts, ranges, versions, #refs, paths, flags and code names a text states.
 
 Owns how claims (and a source's figures) are read out of text and normalised into lookup keys.
 Must not judge whether a claim is supported (faithfulness.py) nor rewrite text (cutting.py).
@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
-ClaimKind = Literal["figure", "range", "version", "reference", "identifier", "name"]
+ClaimKind = Literal["figure", "count", "range", "version", "reference", "identifier", "name"]
 
-# A bare integer up to ten ("2 files", "fixes 3 kernels") is too weak to check: small counts
-# occur in every diff's line numbers, so finding one in the source would prove nothing.
+# A bare integer up to ten with nothing after it to say what it counts ("step 2", "and 3 more")
+# is too weak to check: small numbers occur in every diff's line numbers, so finding one in the
+# source would prove nothing. A count with its noun ("3 kernel launches") is checked whatever its
+# size, noun and all (count_mentions).
 MAX_UNCHECKED_INTEGER = 10
 
 # Spellings of one unit that mean the same thing; the key is how the text writes it (lower case).
@@ -117,7 +119,9 @@ class Claim:
     text: str  # as the card writes it
     kind: ClaimKind
     key: str  # normalised: what is looked up in the source
-    figures: tuple[Figure, ...] = ()  # one for a figure, the two ends of a range
+    figures: tuple[Figure, ...] = ()  # one for a figure or a count, the two ends of a range
+    noun: str = ""  # a count's noun, as noun_key reads it ("launch" for "3 kernel launches")
+    cut: str = ""  # what a cut removes of `text` when not all of it: a count's number, not its noun
 
 
 def fold(text: str) -> str:
@@ -173,6 +177,9 @@ def _claim(match: re.Match[str]) -> Claim | None:
         return Claim(text, "range", f"{low.value}-{_figure_key(high)}", (low, high))
     if kind == "figure":
         figure = _make_figure(match["num"], match["unit"] or match["spaced"])
+        count = _count(match, figure)
+        if count is not None:
+            return count
         return None if figure.weak else Claim(text, "figure", _figure_key(figure), (figure,))
     if kind == "version":
         return Claim(text, "version", fold(text).removeprefix("v"))
@@ -243,3 +250,159 @@ def unit_keys(text: str) -> list[str]:
     """The canonical units standing alone in `text` ("GiB" in "(GiB)", not the "s" of "it's"); "k" is none."""
     keys = (_make_figure("0", unit).unit for unit in _UNIT_TOKEN.findall(text))
     return [key for key in keys if key]
+
+
+# -- counts: a number and the noun it counts --------------------------------------------------------
+#
+# The rule (README, "How a card is made"): a number without a unit that a card writes
+# before what it counts ("3 kernel launches", "8 warps", "3 个文件") is grounded only where the PR
+# writes the same number with the same noun, singular or plural, within COUNT_WINDOW words on the
+# same line, before it or after it ("3 kernel launches", "launches per layer: 3",
+# "NUM_LAUNCHES = 3"). A stray "3" in a table, a version or a line number grounds nothing, nor
+# does one across brackets or a comment sign.
+# The card's noun is the first plural among the (at most three) words after the number, else the
+# last of them: "3 kernel launches per layer" counts launches, "4 more files" files. Words such as
+# "more" or "new" only qualify a noun, and a number followed by none ("and 4 more") is no count.
+# A Chinese card's noun is the (at most two) Han characters after the number and an optional
+# classifier (个…): grounded only where the PR writes them so, which an English PR does not; a
+# count that keeps the PR's own word ("8 个 warps") is checked as the English one.
+
+COUNT_WINDOW = 3
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
+# Measure words between a number and its noun in Chinese: "3 个文件", "2 处修改". Alone they say
+# nothing of what is counted ("其他 4 个").
+_CLASSIFIERS = "个项处种位名份张条块台组类轮次款"
+# A number the source may count with: not part of a date, a time, a ratio or a range
+# ("2026-08-04", "10:30", "1/3", "2-6"), nor of a version or an identifier. An attached "k" is
+# thousands; other attached letters are a unit or an ordinal, and such a number counts nothing.
+_COUNT_NUMBER = re.compile(rf"(?<![{_W}.\-/:])(?P<num>{_NUM})(?P<suffix>[A-Za-z]*)(?![{_W}]|[.\-/:]\d)")
+_WORD = r"[A-Za-z]+(?![A-Za-z0-9_])"
+# What a card writes after a count's number: a Han noun (after a classifier or not), or up to
+# three words joined by spaces or hyphens (after a classifier, or after at least one space).
+_COUNTED = re.compile(
+    rf"[ \t]*(?:[{_CLASSIFIERS}][ \t]*)?(?P<han>(?![{_CLASSIFIERS}])[{_HAN}]{{1,2}})"
+    rf"|(?:[ \t]*[{_CLASSIFIERS}][ \t]*|[ \t]+)(?P<words>{_WORD}(?:(?:[ \t]+|-){_WORD}){{0,{COUNT_WINDOW - 1}}})"
+)
+# The source's words, numbers and Han runs, and what ends a window: a sentence's end, a line's,
+# and code's brackets and comments ("launch(fused)  # shape [3, 4096]" counts no launches).
+# Parentheses do not: "## Files (3 of 24 shown)", our context's own header, states 24 files.
+_COUNT_TOKEN = re.compile(
+    rf"{_COUNT_NUMBER.pattern}|(?P<word>[A-Za-z]+)|(?P<han>[{_HAN}]+)"
+    r"|(?P<stop>[.!?;。！？；](?=\s|$)|[\n#\[\]{}<>;])"
+)
+_COUNT_WORD_SEP = re.compile(r"[ \t]+|-")
+# Words that end the words a count may take before its noun: "3 of the kernels" is no count.
+_STOP_WORDS = frozenset((
+    "a", "an", "the", "of", "in", "on", "at", "by", "for", "to", "from", "with", "and", "or", "but", "nor",
+    "per", "than", "as", "into", "onto", "via", "over", "under", "between", "across", "through", "within",
+    "without", "about", "after", "before", "during", "since", "until", "while", "when", "where", "which",
+    "that", "who", "whom", "whose", "this", "these", "those", "it", "its", "is", "are", "was", "were", "be",
+    "been", "being", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "should",
+    "may", "might", "must", "not", "no", "so", "if", "then", "each", "every", "all", "any", "both", "either",
+    "neither", "such", "only", "also", "just", "very",
+))  # fmt: skip
+# Words that qualify what is counted but are not it: "4 more files", "and 4 more".
+_QUALIFIERS = frozenset((
+    "more", "fewer", "less", "new", "other", "extra", "additional", "different", "separate", "distinct",
+    "unique", "total", "remaining", "existing", "further", "many", "few", "several", "same", "old",
+))  # fmt: skip
+
+
+def noun_key(word: str) -> str:
+    """One key for a noun's singular and plural: launch = launches, file = files, entry = entries,
+    GPU = GPUs. Both sides of a check read nouns this way, so a rough stem is enough."""
+    key = word.translate(_ASCII_LOWER)
+    if len(key) > 4 and key.endswith("ies"):
+        return key[:-3] + "y"
+    if _plural(word):
+        key = key[:-1]
+    return key[:-1] if len(key) > 3 and key.endswith("e") else key
+
+
+def _plural(word: str) -> bool:
+    """Looks like a plural: "launches", "GPUs"; not "class", "status", "axis"."""
+    if len(word) > 2 and word.endswith("s") and word[:-1].isupper():
+        return True  # an acronym's plural
+    lowered = word.translate(_ASCII_LOWER)
+    return len(lowered) > 2 and lowered.endswith("s") and not lowered.endswith(("ss", "us", "is"))
+
+
+def _han_key(run: str) -> str:
+    """A Han noun's key: its first two characters once a leading classifier is gone."""
+    return run[1:3] if run[:1] in _CLASSIFIERS else run[:2]
+
+
+def _count_value(match: re.Match[str]) -> str | None:
+    """The number a _COUNT_NUMBER match counts with, or None when it carries a unit."""
+    suffix = match["suffix"].translate(_ASCII_LOWER)
+    if suffix not in ("", _THOUSAND):
+        return None
+    return _make_figure(match["num"], suffix).value
+
+
+def _after_ordinal_sign(text: str, start: int) -> bool:
+    """ "第 3 步" is the third step, not three of them (looking back over the spaces only)."""
+    index = start - 1
+    while index >= 0 and text[index] in " \t":
+        index -= 1
+    return index >= 0 and text[index] == "第"
+
+
+def _count(match: re.Match[str], figure: Figure) -> Claim | None:
+    """The figure read as a count when the card writes what it counts, else None."""
+    text = match.string
+    number = _COUNT_NUMBER.match(text, match.start())
+    if figure.unit or number is None or number.end() != match.end() or _count_value(number) is None:
+        return None
+    if Decimal(figure.value) != Decimal(figure.value).to_integral_value() or _after_ordinal_sign(text, match.start()):
+        return None  # "2.5 layers" is no count, "第 3 步" an ordinal
+    counted = _COUNTED.match(text, match.end())
+    if counted is None:
+        return None
+    if counted["han"]:
+        noun, end = counted["han"], counted.end()
+    else:
+        found = _noun(counted["words"])
+        if found is None:
+            return None
+        noun, length = found
+        end = counted.start("words") + length
+    key = _han_key(noun) if counted["han"] else noun_key(noun)
+    # The number and a classifier go; the noun stays ("3 个文件" → "文件").
+    cut = text[match.start() : counted.start("han" if counted["han"] else "words")].rstrip()
+    return Claim(text[match.start() : end], "count", f"{figure.value} {key}", (figure,), noun=key, cut=cut)
+
+
+def _noun(words: str) -> tuple[str, int] | None:
+    """The noun among the words after a count, and where it ends in them; None when there is none."""
+    found: list[tuple[str, int]] = []
+    position = 0
+    for word in _COUNT_WORD_SEP.split(words):
+        position = words.index(word, position) + len(word)
+        if word.translate(_ASCII_LOWER) in _STOP_WORDS:
+            break
+        found.append((word, position))
+    nouns = [(word, end) for word, end in found if word.translate(_ASCII_LOWER) not in _QUALIFIERS]
+    plural = next(((word, end) for word, end in nouns if _plural(word)), None)
+    return plural or (nouns[-1] if nouns and nouns[-1] == found[-1] else None)
+
+
+def count_mentions(text: str) -> Iterator[tuple[str, str]]:
+    """(number, noun key) for every number of `text` and each word within COUNT_WINDOW words of it,
+    before or after, in the same sentence of the same line: what grounds a card's counts."""
+    window: list[tuple[str | None, str | None]] = []  # (count value, noun key) of the last tokens
+    for match in _COUNT_TOKEN.finditer(text):
+        if match["stop"] is not None:
+            window.clear()
+            continue
+        value = _count_value(match) if match["num"] is not None else None
+        word = match["word"] or match["han"]
+        noun = None if word is None else noun_key(word) if match["word"] else _han_key(word)
+        if noun in _STOP_WORDS:
+            noun = None  # never a card's noun: it only takes its place in the window
+        for before_value, before_noun in window[-COUNT_WINDOW:]:
+            if value is not None and before_noun:
+                yield value, before_noun
+            if noun and before_value is not None:
+                yield before_value, noun
+        window = [*window[-COUNT_WINDOW + 1 :], (value, noun)]

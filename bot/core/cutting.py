@@ -25,7 +25,9 @@ _W = WORD_CHARS
 # tried inside a run of spaces, only where it begins: from each place inside it, the rest of the
 # run was scanned.
 _CLAUSE_BREAK = re.compile(r"(?:(?<!\s)|(?!\s))(\s*+[,;]\s++|\s*+[，；、]\s*+|\s++[—–-]\s++|\s*+:\s++)")
-_WORDS = re.compile(r"\w+")
+_WORDS = re.compile(r"[^\W\u3400-\u4dbf\u4e00-\u9fff]+")
+# Chinese writes no spaces: two Han characters count as about one word.
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _PARENTHETICAL = re.compile(r"\(([^()]*)\)")
 # Words that only lead up to a figure: once the figure is cut they would dangle ("faster by").
 _LEAD_WORDS = r"(?:up to|by|of|to|from|at|about|around|approximately|roughly|nearly|almost|over|under)\s+|[~≈]\s*"
@@ -35,6 +37,8 @@ _EMPTY_BRACKETS = re.compile(r"\(\s*+\)|\[\s*+\]")
 _SPACE_BEFORE_CLOSER = re.compile(r"(?<!\s)\s++(?=[,.;:!?)\]])")
 _SPACE_AFTER_OPENER = re.compile(r"(?<=[(\[])\s++")
 _LEADING_HYPHENS = re.compile(r"(?:-\s+)+")
+# Chinese puts no space between words: a cut between two Han characters leaves none.
+_SPACE_BETWEEN_HAN = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff])[ \t]++(?=[\u3400-\u4dbf\u4e00-\u9fff])")
 # Where a claim was cut, while the words around it are tidied.
 _CUT = "\ue000"
 # A preposition whose object was cut, left before the end, punctuation or another preposition:
@@ -71,12 +75,16 @@ def without_claims(text: str, claims: Sequence[Claim]) -> str:
     return _tidy("".join(kept))
 
 
+def _word_count(text: str) -> int:
+    return len(_WORDS.findall(text)) + (len(_HAN.findall(text)) + 1) // 2
+
+
 def _is_stub(text: str) -> bool:
-    return len(_WORDS.findall(text)) < MIN_CLAUSE_WORDS
+    return _word_count(text) < MIN_CLAUSE_WORDS
 
 
 def _is_addon(text: str) -> bool:
-    return len(_WORDS.findall(text)) <= MAX_ADDON_WORDS and not extract_claims(text)
+    return _word_count(text) <= MAX_ADDON_WORDS and not extract_claims(text)
 
 
 def _cut_aside(match: re.Match[str], claims: Sequence[Claim]) -> str:
@@ -89,7 +97,14 @@ def _cut_claims(clause: str, claims: Sequence[Claim]) -> tuple[str, int]:
     clause = clause.replace(_CUT, "")
     cuts = 0
     for claim in claims:
-        pattern = rf"(?:(?<![{_W}])(?:{_LEAD_WORDS}))?(?<![{_W}.]){re.escape(claim.text)}(?![{_W}])(?:\s+of(?![{_W}]))?"
+        if claim.cut:
+            # A count loses its number and keeps its noun: "Removes 3 kernel launches" → "Removes kernel launches".
+            rest = re.escape(claim.text[len(claim.cut) :])
+            pattern = rf"(?:(?<![{_W}])(?:{_LEAD_WORDS}))?(?<![{_W}.]){re.escape(claim.cut)}(?={rest})\s*"
+        else:
+            pattern = (
+                rf"(?:(?<![{_W}])(?:{_LEAD_WORDS}))?(?<![{_W}.]){re.escape(claim.text)}(?![{_W}])(?:\s+of(?![{_W}]))?"
+            )
         clause, count = re.subn(pattern, f" {_CUT} ", clause, flags=re.IGNORECASE)
         cuts += count
     if cuts:
@@ -131,7 +146,7 @@ def _tidy(text: str) -> str:
     text = _EMPTY_BRACKETS.sub(" ", text)
     text = _SPACE_BEFORE_CLOSER.sub("", text)
     text = _SPACE_AFTER_OPENER.sub("", text)
-    text = " ".join(text.split()).strip(" ,;:—–，；、")
+    text = _SPACE_BETWEEN_HAN.sub("", " ".join(text.split())).strip(" ,;:—–，；、")
     # A hyphen left alone at either end; "--flag" keeps its dashes. (The end is read backwards:
     # a pattern anchored at `$` is tried from every place before it.)
     start = leading.end() if (leading := _LEADING_HYPHENS.match(text)) else 0

@@ -17,6 +17,7 @@ from bot.core import heuristic
 from bot.core.cutting import without_claims
 from bot.core.faithfulness import Check, SourceText, check_card_text, check_field
 from bot.core.prompts import CAVEATS_MAX, HEADLINE_MAX, WATCH_MAX, WHY_MAX
+from bot.core.templates import without_template
 from bot.errors import ModelBadOutput
 from bot.models import Card, Coverage, Language
 from bot.words import text
@@ -55,12 +56,13 @@ def clip(text: str, limit: int) -> str:
 
 
 def _points(items: list[str], limit: int) -> tuple[str, ...]:
-    cleaned = [clip(item, POINT_MAX) for item in items]
+    cleaned = [clip(without_template(item), POINT_MAX) for item in items]
     return tuple(item for item in cleaned if item)[:limit]
 
 
 def card_from_draft(draft: CardDraft, language: Language, coverage: Coverage) -> Card:
-    headline = clip(draft.headline, HEADLINE_MAX[language])
+    # A local server's template tokens go before the check reads claims: `<|im_end|>` is no identifier.
+    headline = clip(without_template(draft.headline), HEADLINE_MAX[language])
     if not headline:
         raise ModelBadOutput("the model returned an empty headline")
     return Card(

@@ -1,4 +1,4 @@
-"""Faithfulness: every figure and identifier a card states must be found in the PR's own text.
+"""Faithfulness: every figure, count and identifier a card states must be found in the PR's own text.
 
 Owns the PR's text indexed as a source, whether a claim is grounded in it, and the check of a
 card's fields. Must not read claims itself (claims.py) nor rewrite text (cutting.py). Pure: no I/O,
@@ -17,12 +17,15 @@ from bot.core.claims import (
     Claim,
     Figure,
     FigureMention,
+    count_mentions,
     extract_claims,
     figure_mentions,
     fold,
     loosen,
     unit_keys,
 )
+from bot.models import Language
+from bot.words import text as sentence
 
 # How far after a number of the source its unit may stand and still be its unit:
 # "16.98 (GiB)", "from 18.2 to 16.98 GiB" (DESIGN: the unit must come from the PR too).
@@ -45,17 +48,19 @@ class SourceText:
     written: frozenset[tuple[str, str]]  # (value, unit) written together: "16.98 GiB"
     near: frozenset[tuple[str, str]]  # (value, unit) with the unit within UNIT_WINDOW_CHARS after
     ranges: frozenset[tuple[str, str, str]]  # (low, high, unit)
+    counts: frozenset[tuple[str, str]]  # (number, noun key) written within a few words: "3 kernel launches"
 
     @classmethod
-    def of(cls, context_text: str, paths: Iterable[str] = ()) -> SourceText:
-        """From what the model saw (PRContext.text) and every path of the PR, shown or not."""
-        raw = "\n\n".join([context_text, *paths])
+    def of(cls, context_text: str, paths: Iterable[str] = (), facts: Iterable[str] = ()) -> SourceText:
+        """From what the model saw (PRContext.text), every path of the PR, shown or not, and
+        `facts`: sentences of ours stating what GitHub's data says of the PR (file_facts)."""
+        raw = "\n\n".join([context_text, *paths, *facts])
         figures = _FigureIndex()
         for mention in figure_mentions(raw):
             figures.add_mention(mention, raw)
         keys: set[str] = set()
         for claim in extract_claims(raw):  # the same reading as a card's, so a claim of the source is found
-            if claim.kind in ("figure", "range"):
+            if claim.kind in ("figure", "count", "range"):
                 figures.add(claim.figures, is_range=claim.kind == "range")
             else:
                 keys.add(claim.key)
@@ -69,7 +74,14 @@ class SourceText:
             written=frozenset(figures.written),
             near=frozenset(figures.near),
             ranges=frozenset(figures.ranges),
+            counts=frozenset(count_mentions(raw)),
         )
+
+
+def file_facts(files_total: int, language: Language) -> tuple[str, ...]:
+    """What GitHub's file list states of a PR, as a card in `language` says it ("24 files", "24 个文件"),
+    for SourceText.of: a count of the PR's files is a fact of the PR whichever language states it."""
+    return (sentence(language, "fact.files", n=files_total),) if files_total else ()
 
 
 class _FigureIndex:
@@ -99,6 +111,8 @@ def grounded_in(claim: Claim, source: SourceText) -> bool:
     """True when the PR's text states the claim (DESIGN.md §1)."""
     if claim.kind == "figure":
         return _figure_grounded(claim.figures[0], source)
+    if claim.kind == "count":
+        return (claim.figures[0].value, claim.noun) in source.counts
     if claim.kind == "range":
         low, high = claim.figures
         return (low.value, high.value, high.unit) in source.ranges or all(

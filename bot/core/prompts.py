@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from bot.models import Language, Message
 
 # "-checked": cards pass the faithfulness check (core/faithfulness.py) and may be asked for twice.
-PROMPT_VERSION = "card-2026-11-30-checked"
+# "-counts": a count must state its noun as the PR does (core/claims.py); a card cached before
+# was checked without that rule.
+PROMPT_VERSION = "card-2026-12-01-counts"
 ANSWER_PROMPT_VERSION = "answer-2026-11-30"
 
 # DESIGN.md §1: headline ≤ 120 characters, ≤ 60 for CJK; why/caveats ≤ 3, watch ≤ 2.
@@ -52,6 +54,8 @@ limits of applicability, fallbacks.
 Rules:
 - Every number, version, flag, function, identifier or file name you write must appear in the \
 PR data. If the PR does not state a figure, do not give one.
+- A count names what it counts with the PR's own word, untranslated ("8 warps"); if the PR \
+does not count it, give no count.
 - When the data says files were not shown, do not guess what they contain.
 - No links, no @-mentions, no Markdown headings. One sentence per point.
 - Write the headline and the points in {language}; keep code identifiers as they are.

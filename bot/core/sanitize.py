@@ -3,7 +3,8 @@
 The output half of the injection defences (B7 in reference/github-openai.md): whatever a PR talked
 the model into, a card's headline and points and an answer lose every Slack mention, every link
 that does not point into the PR's own repository, and every line that repeats our instructions
-(found by core/echoes.py). Escaping for Slack stays render/'s job; whether the text is true is not
+(found by core/echoes.py). What the model wrote loses its chat template's tokens and its thinking
+first (core/templates.py). Escaping for Slack stays render/'s job; whether the text is true is not
 judged here. The model's output is untrusted text: every pattern here runs in time linear in it.
 """
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass, replace
 from urllib.parse import unquote, urlsplit
 
 from bot.core.echoes import without_echoes
+from bot.core.templates import without_template
 from bot.core.text import clean_text
 from bot.models import Card
 from bot.words import text as sentence
@@ -65,6 +67,9 @@ _MARKDOWN_LINK = re.compile(r"!?\[([^\[\]\n]*+)\]\(([^()\n]*+(?:\([^()\n]*+\)[^(
 # A removal can join the halves of another attack (`<<!here>!channel>`): passes repeat until
 # nothing changes. A line still changing after this many is hostile by construction and goes.
 MAX_PASSES = 50
+# The same for the template's tokens and this module's rules taken in turn: a few rounds end any
+# text a model writes; one still changing after these is built to, and nothing of it is kept.
+MAX_MODEL_TEXT_ROUNDS = 4
 
 _RUNS_OF_SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
 # Only from where the spaces begin: tried inside them, each place scans the rest of the run.
@@ -246,21 +251,45 @@ def sanitize_text(text: str, repo_url: str, *more_repo_urls: str) -> str:
     return _BLANK_LINES.sub("\n\n", "\n".join(kept)).strip()
 
 
-def _one_line(text: str, repo_url: str) -> str:
+def _model_text(text: str, repo_url: str, *more_repo_urls: str) -> str:
+    """sanitize_text of what the model wrote, without its template's tokens and thinking first
+    (core/templates.py); "" when that leaves nothing usable. Both rules run until neither changes
+    anything, since a removal by one can join the halves of the other's (`<<bos>!here>`, `<|im_<!here>end|>`)."""
+    current = text
+    for _ in range(MAX_MODEL_TEXT_ROUNDS):
+        cleaned = sanitize_text(without_template(clean_text(current)), repo_url, *more_repo_urls)
+        if cleaned == current:
+            return cleaned
+        current = cleaned
+    return ""
+
+
+def sanitize_answer(text: str, repo_url: str, *more_repo_urls: str) -> str | None:
+    """A model's answer made safe to post, or None when nothing usable is left of it: empty once
+    sanitized, or mostly chat-template tokens (core/templates.py)."""
+    return _model_text(text, repo_url, *more_repo_urls) or None
+
+
+def _one_line(text: str, repo_url: str, *, model_written: bool = True) -> str:
     # Collapse whitespace after sanitizing too: a removed character can leave two spaces, and
     # sanitizing a card twice must give the same card.
-    return " ".join(sanitize_text(" ".join(text.split()), repo_url).split())
+    line = " ".join(text.split())
+    return " ".join((_model_text(line, repo_url) if model_written else sanitize_text(line, repo_url)).split())
 
 
 def sanitize_card(card: Card, repo_url: str, *, fallback_headline: str = "") -> Card:
     """The card with its headline and every point sanitized; points left empty are dropped.
 
-    A headline left empty becomes `fallback_headline` (sanitized too), else the card language's
-    "untitled" (the card's slot must not be empty).
+    A model's card loses its chat template's tokens too; a heuristic card's text is ours and the
+    PR's (a title may well name `<think>`), so it keeps them. A headline left empty becomes
+    `fallback_headline` (the PR's title: sanitized, never stripped of tokens), else the card
+    language's "untitled" (the card's slot must not be empty).
     """
-    headline = _one_line(card.headline, repo_url)
+    model_written = card.source == "llm"
+    headline = _one_line(card.headline, repo_url, model_written=model_written)
     why, caveats, watch = (
-        [_one_line(item, repo_url) for item in items] for items in (card.why, card.caveats, card.watch)
+        [_one_line(item, repo_url, model_written=model_written) for item in items]
+        for items in (card.why, card.caveats, card.watch)
     )
     # A recital spread over the headline and the points is still one: the card is checked whole.
     kept = without_echoes([headline, *why, *caveats, *watch])
@@ -271,7 +300,9 @@ def sanitize_card(card: Card, repo_url: str, *, fallback_headline: str = "") -> 
 
     return replace(
         card,
-        headline=kept[0] or _one_line(fallback_headline, repo_url) or sentence(card.language, "card.untitled"),
+        headline=kept[0]
+        or _one_line(fallback_headline, repo_url, model_written=False)
+        or sentence(card.language, "card.untitled"),
         why=take(len(why)),
         caveats=take(len(caveats)),
         watch=take(len(watch)),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.sanitize import repo_url, sanitize_text
+from bot.core.sanitize import repo_url, sanitize_answer
 from bot.errors import ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
 from bot.models import Asked, Language, NoAnswer, PRSnapshot
 from bot.services.cards import CardService
@@ -30,7 +30,8 @@ def ask_about_pr(
         answer = answerer.answer_pr(snapshot, card, question, [], language)
     except SummarizerError as exc:
         return replace(asked, no_answer=_no_answer(exc))
-    answer = sanitize_text(answer, repo_url(snapshot.listing.url))
+    # As in a thread: mentions, foreign links and chat-template tokens go; nothing usable left → the card.
+    answer = sanitize_answer(answer, repo_url(snapshot.listing.url)) or ""
     if not answer:
         return replace(asked, no_answer="answer_unusable")
     return replace(asked, answer=answer)

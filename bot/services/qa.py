@@ -7,8 +7,8 @@ A digest thread is cut to its allowed part (`visible_part`) and the thread's ear
 those the channel may still see before anything reads them, so no choice list, digest-wide
 answer, "why" or follow-up can name, or send the model, a PR of another repository (a channel
 configured for a private repository may later be shared with another organisation).
-Every model answer is sanitized (llm/sanitize.py) before it is returned or remembered; one with
-nothing left counts as a failed model call.
+Every model answer is sanitized (core/sanitize.py) before it is returned or remembered; one with
+nothing usable left (empty, or mostly chat-template tokens) gets the card instead, saying so.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.core.heuristic import verdict_rules
-from bot.core.sanitize import repo_url, sanitize_text
+from bot.core.sanitize import repo_url, sanitize_answer, sanitize_text
 from bot.errors import NotFound, SourceError, SummarizerError
 from bot.models import (
     CardReply,
@@ -145,12 +145,12 @@ class QAService:
         if self._answerer is None:
             return CardReply(snapshot.listing, card, paths)
         try:
-            answer = self._answerer.answer_pr(snapshot, card, question, history, language)
+            written = self._answerer.answer_pr(snapshot, card, question, history, language)
         except SummarizerError:
-            answer = ""
-        answer = sanitize_text(answer, repo_url(snapshot.listing.url))
-        if not answer:
             return CardReply(snapshot.listing, card, paths, model_failed=True)
+        answer = sanitize_answer(written, repo_url(snapshot.listing.url))
+        if answer is None:
+            return CardReply(snapshot.listing, card, paths, model_failed=True, unusable=True)
         return PRAnswer(snapshot.listing, answer, card, paths)
 
     def _about_digest(
@@ -164,13 +164,13 @@ class QAService:
         if self._answerer is not None:
             by_name = {str(ref): found for ref, found in paths.items()}
             try:
-                answer = self._answerer.answer_digest(items, by_name, question, history, language)
+                written = self._answerer.answer_digest(items, by_name, question, history, language)
             except SummarizerError:
-                answer = ""
+                written = ""
             # Links may point into any repository of the digest, and nowhere else.
             repos = sorted({repo_url(item.listing.url) for item in items}) or [""]
-            answer = sanitize_text(answer, *repos)
-            if answer:
+            answer = sanitize_answer(written, *repos)
+            if answer is not None:
                 return DigestAnswer(answer)
         asked = words(question)
         matches = tuple(

@@ -44,7 +44,9 @@ WORDS: dict[str, str] = {
     "heuristic.size": " (+{adds} -{dels})",
     "heuristic.largest": "Largest part of the change: {area}{size}",
     "heuristic.also": "Next: {area}{size}",
-    "heuristic.areas": "Cross-cutting: source changes in {count} areas ({paths})",
+    # No "{count} areas": a count with its noun must be the PR's own (core/claims.py, counts), and
+    # areas are ours; the paths' "and N more" says how many.
+    "heuristic.areas": "Cross-cutting: source changes across {paths}",
     "heuristic.adds_tests": "Adds tests: {paths}",
     "heuristic.updates_tests": "Updates tests: {paths}",
     "heuristic.new_files": "New file: {paths}",
@@ -248,4 +250,9 @@ WORDS: dict[str, str] = {
     "error.empty_question": (
         'the question is empty; write it after the PR, such as: prdigest ask owner/repo#123 "what changed?"'
     ),
+    # -- answers a model gave but that could not be used (services/qa.py, core/templates.py) -----
+    "reply.answer_unusable": "The model's answer was not usable, so here is the card instead:",
+    # What GitHub's file list states of a PR, as a card says it: the faithfulness check accepts
+    # a card's count of files when it matches (core/faithfulness.py, file_facts). Never shown.
+    "fact.files": "{n} files",
 }

@@ -41,7 +41,7 @@ WORDS: dict[str, str] = {
     "heuristic.size": "（+{adds} -{dels}）",
     "heuristic.largest": "改动最多的部分：{area}{size}",
     "heuristic.also": "其次是 {area}{size}",
-    "heuristic.areas": "跨模块改动：源码涉及 {count} 个目录（{paths}）",
+    "heuristic.areas": "跨模块改动：源码改动分布在 {paths}",
     "heuristic.adds_tests": "新增测试：{paths}",
     "heuristic.updates_tests": "更新了测试：{paths}",
     "heuristic.new_files": "新增文件：{paths}",
@@ -226,4 +226,7 @@ WORDS: dict[str, str] = {
     "ask.model_failed": "回复为空、被截断或被拒答，--debug 可查看详情",
     "ask.answer_unusable": "去掉提及和外部链接后没有剩下任何内容",
     "error.empty_question": '问题为空，请写在 PR 之后，例如：prdigest ask owner/repo#123 "改了什么？"',
+    # -- answers a model gave but that could not be used (services/qa.py, core/templates.py) -----
+    "reply.answer_unusable": "模型的回答无法使用，以下是这个 PR 的卡片：",
+    "fact.files": "{n} 个文件",
 }

@@ -214,3 +214,31 @@ def test_an_english_card_is_asked_for_in_english() -> None:
     writer_for(model).card(decode_pr(), "en")
     system = model.calls[0].messages[0].content
     assert "Write the headline and the points in English" in system and "at most 120 characters" in system
+
+
+# -- counts ----------------------------------------------------------------------------------------
+
+
+def test_a_count_the_pr_does_not_state_is_named_in_the_second_request_and_then_cut() -> None:
+    """The diff holds 3s (hunk headers, line counts) but never "3 kernel launches"."""
+    invented = draft("Fuses the decode kernels, removing 3 kernel launches", why=("Saves 3 kernel launches per step",))
+    model = ScriptedModel(invented, invented)
+    card = writer_for(model).card(decode_pr(), "en")
+
+    first, second = model.calls
+    assert "3" in first.messages[1].content
+    assert 'do not appear in the PR: "3 kernel launches"' in second.last
+    assert card.headline == "Fuses the decode kernels"
+    assert card.why == ()
+    assert (card.regenerated, card.dropped) == (True, 2)
+
+
+def test_a_count_the_pr_states_with_its_noun_is_kept() -> None:
+    snapshot = make_snapshot(
+        [make_file("vllm/v1/attention/decode.py", 3, 1)], title=TITLE, body="One launch instead of 3 kernel launches."
+    )
+    model = ScriptedModel(draft("Replaces 3 kernel launches with one"))
+    card = writer_for(model).card(snapshot, "en")
+    assert len(model.calls) == 1
+    assert card.headline == "Replaces 3 kernel launches with one"
+    assert (card.checked, card.dropped) == (1, 0)

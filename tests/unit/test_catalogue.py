@@ -202,6 +202,7 @@ def every_reply() -> list[Reply]:
         Choose((listing, make_listing(number=102, title="另一个"))),
         CardReply(listing, card, ("a.py",)),
         CardReply(listing, card, ("a.py",), model_failed=True),
+        CardReply(listing, card, ("a.py",), model_failed=True, unusable=True),
         NotAllowed(REF),
         NotAllowed(None),
         PRNotFound(REF),

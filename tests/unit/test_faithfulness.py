@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from bot.core.claims import extract_claims
 from bot.core.context import build_context
 from bot.core.cutting import without_claims
-from bot.core.faithfulness import SourceText, check_card_text, grounded_in
+from bot.core.faithfulness import SourceText, check_card_text, file_facts, grounded_in
 from bot.core.heuristic import heuristic_card
 from bot.models import Card, FileChange, Language, PRSnapshot
 from tests.shared_data import shared_rows
@@ -150,6 +150,101 @@ def test_check_reports_unsupported_claims_per_field() -> None:
     assert check.checked == 5 and len(check.unsupported) == 2 and not check.ok
 
 
+# -- counts: a number and its noun ------------------------------------------------------------------
+
+# A real PR's description is full of small numbers that count nothing said next to them: a
+# version, a date, table cells, line counts, numbered steps, hunk headers, array sizes.
+RICH = SourceText.of(
+    "Title: [Perf] Fuse the MoE dispatch kernels\n"
+    "PR: #51234\n"
+    "## Description\n"
+    "Tested on vLLM 2.3.1 with CUDA 12.4, nightly of 2026-03-03, TP=8 and PP=2.\n\n"
+    "| model | batch | before (ms) | after (ms) |\n"
+    "| --- | --- | --- | --- |\n"
+    "| Llama-3.1-8B | 3 | 12.3 | 10.1 |\n"
+    "| Qwen3-30B-A3B | 8 | 21.7 | 18.2 |\n\n"
+    "Changes 3 files; 33 lines of glue removed. Steps: 1. build 2. run 3. compare.\n"
+    "Now one kernel launch per layer instead of several, with 8 warps per block.\n"
+    "## Review comments\n"
+    "- bob on vllm/moe/dispatch.py: line 3 looks odd, and 4 tests still skip.\n"
+    "## Files (3 of 3 shown)\n"
+    "### vllm/moe/dispatch.py (modified, +120 -33)\n"
+    "@@ -3,7 +3,9 @@ def dispatch(x):\n"
+    "-    launch(kernel_a); launch(kernel_b)\n"
+    "+    launch(fused)  # shape [3, 4096]\n",
+    ["vllm/moe/dispatch.py", "tests/moe/test_dispatch.py", "docs/moe.md"],
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Removes 3 kernel launches per layer",  # a "3" is everywhere, never next to launches
+        "Fuses 2 kernels",
+        "Runs 3 batches",  # a table's cell is not read by its column
+        "Skips 8 tests",
+        "Adds 4 files",
+        "用 8 个线程束",  # a Chinese noun for what the PR calls warps
+        "改动了 3 个文件",
+    ],
+)
+def test_a_count_is_not_grounded_by_a_stray_number(text: str) -> None:
+    assert grounded(text, RICH) == [False], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Changes 3 files",  # "Changes 3 files"
+        "Touches 3 files",  # "## Files (3 of 3 shown)": the noun, then the number within three words
+        "Removes 33 lines of glue",
+        "8 warps per block",
+        "4 tests still skip",
+        "用 8 个 warps",  # the PR's own word for the noun
+        "Needs CUDA 12.4",  # numbers with units or decimals keep the figures' rules
+        "Needs 2.3.1",
+    ],
+)
+def test_a_count_the_pr_states_with_its_noun_is_grounded(text: str) -> None:
+    assert all(grounded(text, RICH)), text
+
+
+def test_a_count_is_grounded_by_code_that_states_it() -> None:
+    source = SourceText.of("+NUM_KERNEL_LAUNCHES = 3\n+MAX_LAUNCHES = 1\n")
+    assert grounded("Removes 3 kernel launches", source) == [True]
+    assert grounded("Allows 1 kernel launch", source) == [True]  # singular and plural are one noun
+    assert grounded("Removes 4 kernel launches", source) == [False]
+
+
+def test_the_contexts_file_header_states_the_number_of_files() -> None:
+    source = SourceText.of("## Files (3 of 24 shown)\n### a.py (modified, +1 -1)\n")
+    assert grounded("Touches 24 files", source) == [True]
+    assert grounded("Touches 3 files", source) == [True]  # "3 of 24 shown": read as the PR's files too
+    assert grounded("Touches 25 files", source) == [False]
+
+
+def test_a_count_four_words_from_its_noun_is_not_grounded() -> None:
+    assert grounded("3 launches", SourceText.of("3 of the many launches")) == [False]
+    assert grounded("3 launches", SourceText.of("3 of the launches")) == [True]
+
+
+@pytest.mark.parametrize(
+    ("headline", "expected"),
+    [
+        ("Removes 3 kernel launches per layer", "Removes kernel launches per layer"),
+        ("Fuses the dispatch kernels, removing 3 kernel launches", "Fuses the dispatch kernels"),
+        ("Fuses the dispatch kernels (up to 3 fewer launches)", "Fuses the dispatch kernels"),
+        ("合并了调度内核，减少了 3 次内核启动", "合并了调度内核，减少了内核启动"),
+        ("用 8 个线程束并行处理", "用线程束并行处理"),
+    ],
+)
+def test_an_unsupported_count_loses_its_number_and_keeps_its_noun(headline: str, expected: str) -> None:
+    check = check_card_text(headline, [], RICH)
+    assert [claim.kind for claim in check.headline.unsupported] == ["count"]
+    assert without_claims(headline, check.headline.unsupported) == expected
+    assert check_card_text(expected, [], RICH).ok
+
+
 # -- cutting claims out ---------------------------------------------------------------------------
 
 
@@ -227,7 +322,8 @@ def _snapshot(row: dict[str, object]) -> PRSnapshot:
 
 def _heuristic_check(snapshot: PRSnapshot, language: Language) -> tuple[Card, list[tuple[str, str]]]:
     card = heuristic_card(snapshot, build_context(snapshot, 10_000_000).coverage, language)
-    source = SourceText.of(build_context(snapshot, 12_000).text, (change.path for change in snapshot.files))
+    paths = (change.path for change in snapshot.files)
+    source = SourceText.of(build_context(snapshot, 12_000).text, paths, file_facts(snapshot.files_total, language))
     check = check_card_text(card.headline, (*card.why, *card.caveats, *card.watch), source)
     return card, [(field.text, claim.text) for field in check.fields for claim in field.unsupported]
 

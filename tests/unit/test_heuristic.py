@@ -96,7 +96,7 @@ def test_a_cross_cutting_change_is_a_read_and_names_its_areas() -> None:
     ]
     card = card_for(files, title="Add NVFP4 KV scale search")
     assert card.verdict == "read"
-    assert "Cross-cutting: source changes in 4 areas (vllm/model_executor, vllm/v1 and 2 more)" in card.why
+    assert "Cross-cutting: source changes across vllm/model_executor, vllm/v1 and 2 more" in card.why
     assert "Adds tests: tests/v1/test_cache.py" in card.why
 
 

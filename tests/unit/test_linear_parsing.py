@@ -15,9 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core import cutting, sanitize
-from bot.core.claims import extract_claims, figure_mentions
+from bot.core.claims import count_mentions, extract_claims, figure_mentions
 from bot.core.cutting import without_claims
 from bot.core.faithfulness import SourceText
+from bot.core.templates import without_template
 from bot.core.text import MAX_COMMENT_PASSES, clean_text
 from bot.models import PRRef
 from bot.services.questions import find_refs, is_why, resolve, strip_mentions, words
@@ -102,6 +103,22 @@ def test_claims_of_a_huge_patch_are_read_in_order() -> None:
     assert [claim.text for claim in extract_claims("a/" * (BIG // 2) + " x")] == ["a/" * (BIG // 2)]
     source = SourceText.of("a/b/" * (BIG // 4) + " 16.98 GiB")
     assert ("16.98", "gib") in source.written
+
+
+def test_counts_of_a_huge_text_are_read_in_order() -> None:
+    text = "3 kernel launches " * (BIG // 18)
+    assert {claim.key for claim in extract_claims(text)} == {"3 launch"}
+    assert ("3", "launch") in count_mentions("launches: 3 " + " " * BIG + "\n" + "1,111" * (BIG // 5) + "-1")
+    assert [claim.kind for claim in extract_claims("第" + " " * BIG + "3 步")] == []
+
+
+def test_a_models_template_of_any_size_is_removed_in_one_scan() -> None:
+    assert without_template("<think>" * (BIG // 7)) == ""
+    assert without_template("<think>" + "a " * BIG + "</think>It adds a cache.") == "It adds a cache."
+    assert without_template("<think>a</think>" * (BIG // 16) + "It adds a cache.") == ""  # mostly template
+    assert without_template("It adds a cache." + "<|im_end|>" * (BIG // 10)) == "It adds a cache."
+    assert without_template("`<s>` " * (BIG // 6)) == "`<s>` " * (BIG // 6)
+    assert without_template("<|" * (BIG // 2)) == "<|" * (BIG // 2)
 
 
 def test_a_headline_cut_keeps_its_words_however_it_is_spaced() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -46,6 +47,7 @@ REPLIES: list[Reply] = [
     DigestMatches((), model_failed=True),
     Choose((LISTING, make_listing(number=102))),
     _card(),
+    replace(_card(), unusable=True),
     NotAllowed(REF),
     NotAllowed(None),
     PRNotFound(REF),
@@ -66,3 +68,17 @@ def test_every_reply_kind_is_worded(reply: Reply, language: Language) -> None:
 def test_a_refusal_names_only_what_was_asked() -> None:
     assert "acme/widgets" in reply_message(NotAllowed(REF), "en", "/pr").text
     assert "acme/widgets" not in reply_message(NotAllowed(None), "en", "/pr").text
+
+
+@pytest.mark.parametrize(
+    ("reply", "intro"),
+    [
+        (replace(_card(), model_failed=False), "No model is configured"),
+        (_card(), "The model is not answering right now"),
+        (replace(_card(), unusable=True), "The model's answer was not usable"),
+    ],
+)
+def test_a_card_in_place_of_an_answer_says_why(reply: CardReply, intro: str) -> None:
+    message = reply_message(reply, "en", "/pr")
+    assert message.text.startswith(intro)
+    assert reply.card.headline in message.text

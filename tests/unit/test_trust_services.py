@@ -141,8 +141,42 @@ def test_an_answer_with_nothing_left_after_sanitizing_gives_the_card_instead() -
     wired = services(answer="<!channel>\nhttps://evil.test/steal?k=\nReturn JSON with exactly these fields")
     reply = wired.qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
     assert isinstance(reply, CardReply)
-    assert reply.model_failed is True
+    assert (reply.model_failed, reply.unusable) == (True, True)
     assert [turn.role for turn in wired.threads.turns("C1", "1.0")] == ["user"]
+
+
+GEMMA = "<s>[INST]I'll never want to have a conversation with the person in front of me…"
+
+
+def test_an_answer_of_chat_template_tokens_gives_the_card_saying_the_answer_was_not_usable() -> None:
+    wired = services(answer=GEMMA)
+    reply = wired.qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
+    assert isinstance(reply, CardReply)
+    assert (reply.model_failed, reply.unusable) == (True, True)
+    assert [turn.role for turn in wired.threads.turns("C1", "1.0")] == ["user"]
+
+
+def test_an_answer_loses_its_template_before_it_is_returned_and_remembered() -> None:
+    wired = services(answer="<start_of_turn>model\n<think>hmm</think>It adds a cache to the widgets.<end_of_turn>")
+    reply = wired.qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
+    assert isinstance(reply, PRAnswer)
+    assert reply.answer == "It adds a cache to the widgets."
+    assert wired.threads.turns("C1", "1.0")[-1].text == reply.answer
+
+
+class DownAnswerer(FakeAnswerer):
+    def answer_pr(
+        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+    ) -> str:
+        raise SummarizerError("down")
+
+
+def test_a_failed_model_call_gives_the_card_without_blaming_an_answer() -> None:
+    wired = services()
+    qa = QAService(wired.cards, wired.threads, DownAnswerer(""))
+    reply = qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
+    assert isinstance(reply, CardReply)
+    assert (reply.model_failed, reply.unusable) == (True, False)
 
 
 def test_a_digest_answer_may_link_into_the_digests_repositories_only() -> None:
