@@ -21,16 +21,17 @@ from typing import TYPE_CHECKING
 
 from bot.core.deadline import DEFAULT_RETRIES, Budget, Deadline
 from bot.errors import ConfigError
-from bot.models import Message
+from bot.models import Message, OutputMode
 from bot.services.cards import CardService, lease_for
 from bot.services.digest import DigestService
 from bot.services.ports import Parsed, Schema
-from bot.settings import Settings
+from bot.settings import DEFAULT_OPENAI_URL, Settings
 from bot.store.cards import CardStore
 from bot.store.facts import FactStore
 from bot.store.kv import KV
 from bot.store.ledger import PostLedger
 from bot.store.memory import MemoryKV
+from bot.store.modes import ModeMemory
 from bot.store.threads import ThreadStore
 
 if TYPE_CHECKING:
@@ -78,11 +79,16 @@ class ModelOnFirstUse:
                 self._client = self._connect()
             return self._client
 
-    def parse(self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline) -> Parsed[Schema]:
-        return self._connected().parse(messages, schema, deadline)
+    def parse(
+        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+    ) -> Parsed[Schema]:
+        return self._connected().parse(messages, schema, deadline, mode)
 
     def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
         return self._connected().complete(messages, deadline)
+
+    def context_window(self, deadline: Deadline) -> int | None:
+        return self._connected().context_window(deadline)
 
     def ping(self) -> None:
         self._connected().ping()
@@ -211,15 +217,23 @@ class Builder:
         if not settings.openai_api_key:
             return None
         key, url, timeout = settings.openai_api_key, settings.openai_base_url, self.model_timeout
+        options = settings.model_options
 
         def connect() -> OpenAIModel:
-            from bot.llm.openai_model import OpenAIModel, build_openai
+            from bot.llm.openai_model import OpenAIModel, Sampling, build_openai, limit_field
 
-            return OpenAIModel(build_openai(key, url, timeout=timeout), settings.model)
+            sampling = Sampling(options.max_output_tokens, limit_field(url), options.temperature, options.seed)
+            return OpenAIModel(build_openai(key, url, timeout=timeout), settings.model, sampling)
 
         model = ModelOnFirstUse(settings.model, connect)
         self._closers.append(model.close)
         return model
+
+    @cached_property
+    def modes(self) -> ModeMemory:
+        """What the model endpoint was found to take (the output mode, its window), for a day."""
+        settings = self.settings
+        return ModeMemory(self.kv, settings.openai_base_url or DEFAULT_OPENAI_URL, settings.model)
 
     @property
     def model_budget(self) -> Budget:
@@ -234,12 +248,17 @@ class Builder:
         from bot.services.writer import ModelCardWriter
 
         timing = self.timing
+        options = self.settings.model_options
         return ModelCardWriter(
             self.model,
             token_budget=self.settings.defaults.token_budget,
             budget=self.model_budget,
             clock=timing.monotonic,
             sleep=timing.sleep,
+            memory=self.modes,
+            mode=options.mode,
+            context_window=options.context_window,
+            max_output_tokens=options.max_output_tokens,
         )
 
     @cached_property
@@ -248,7 +267,15 @@ class Builder:
             return None
         from bot.services.answers import ModelAnswerer
 
-        return ModelAnswerer(self.model, token_budget=self.settings.defaults.token_budget, budget=self.model_budget)
+        options = self.settings.model_options
+        return ModelAnswerer(
+            self.model,
+            token_budget=self.settings.defaults.token_budget,
+            budget=self.model_budget,
+            memory=self.modes,
+            context_window=options.context_window,
+            max_output_tokens=options.max_output_tokens,
+        )
 
     # Services ----------------------------------------------------------------------------
 

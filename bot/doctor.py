@@ -13,11 +13,19 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
 
-from bot.builder import Builder, Timing
+from bot.builder import Builder, ModelOnFirstUse, Timing
+from bot.models import OUTPUT_MODES
 from bot.redact import redact_url
 from bot.settings import Settings
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
+# The test card the output modes are probed with: small, so a local model answers in seconds.
+PROBE_PR = (
+    "Repository: acme/widgets\nPR: #1\nTitle: Fix a typo in README.md\n\n## Files\n### README.md (modified, +1 -1)"
+)
+PING_SECONDS = 10.0
+# A small local model writes the test card in seconds; a large one on a CPU may take this long.
+PROBE_SECONDS = 60.0
 Check = tuple[str, str, str]  # status, name, detail
 # Libraries log their own failures, and those messages may quote a URL's credentials
 # (http.client under slack_sdk: "nonnumeric port: 'password@host'"). Each check already reports
@@ -76,11 +84,14 @@ def _model(settings: Settings) -> Check:
         return WARN, "model", "OPENAI_API_KEY not set: cards come from metadata (heuristic)"
     from bot.errors import ModelRejected, SummarizerError
 
-    model = Builder(settings, Timing(model_timeout=10)).model
+    built = Builder(settings, Timing(model_timeout=PING_SECONDS), warn=lambda message: None)
+    model = built.model
     assert model is not None  # OPENAI_API_KEY is set
     where = redact_url(settings.openai_base_url) if settings.openai_base_url else "api.openai.com"
+    answering = f"{where} answering; model {settings.model}; key {mask(settings.openai_api_key)}"
     try:
         model.ping()
+        status, mode = _output_mode(settings, built, model)
     except ModelRejected as exc:
         if exc.status == HTTPStatus.UNAUTHORIZED:
             return FAIL, "model", f"{where} refused OPENAI_API_KEY {mask(settings.openai_api_key)}"
@@ -88,8 +99,34 @@ def _model(settings: Settings) -> Check:
     except SummarizerError as exc:
         return FAIL, "model", f"{where} did not answer ({type(exc).__name__})"
     finally:
-        model.close()
-    return OK, "model", f"{where} answering; model {settings.model}; key {mask(settings.openai_api_key)}"
+        built.close()
+    return status, "model", f"{answering}; {mode}"
+
+
+def _output_mode(settings: Settings, built: Builder, model: ModelOnFirstUse) -> tuple[str, str]:
+    """The output mode cards are asked in: the one remembered in Redis, or a tiny card request
+    in each mode from the strongest (the pinned one alone) until the endpoint takes one."""
+    from bot.core.deadline import Budget
+    from bot.core.drafts import CardDraft
+    from bot.core.prompts import card_prompt
+    from bot.errors import ModeRefused, SummarizerError
+
+    pinned = settings.model_options.mode
+    learned = built.modes.recall() if settings.redis_url and pinned is None else None
+    if learned is not None:
+        return OK, f"output mode {learned.mode} (remembered)"
+    messages = card_prompt(PROBE_PR, "en").messages()
+    refused: list[str] = []
+    for mode in (pinned,) if pinned else OUTPUT_MODES:
+        try:
+            model.parse(messages, CardDraft, Budget(PROBE_SECONDS, retries=0).start(), mode)
+        except ModeRefused:
+            refused.append(mode)
+            continue
+        except SummarizerError as exc:  # taken, but no card came: the model's answer, or time
+            return WARN, f"a card in output mode {mode} failed ({type(exc).__name__})"
+        return OK, f"output mode {mode}" + (f" ({', '.join(refused)} refused)" if refused else "")
+    return FAIL, f"refuses every output mode tried ({', '.join(refused)})"
 
 
 def _slack(settings: Settings) -> Check:

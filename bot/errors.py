@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from datetime import datetime
 
-from bot.models import Language, Note
+from bot.models import Language, Note, OutputMode
 from bot.words import said
 
 # How much of what someone typed an error message repeats: enough to recognise it, short enough
@@ -141,6 +141,28 @@ class ModelRejected(SummarizerError):
         self.status = status
         self.code = code
         self.message = message
+
+
+class ModeRefused(ModelRejected):
+    """The endpoint does not take this way of asking for structured output (`mode`): a server
+    that rejects `response_format` or `tools`. Not a failure of the card: the writer asks again
+    in a weaker mode (services/writer.py)."""
+
+    def __init__(self, mode: OutputMode, status: int, code: str | None, message: str) -> None:
+        super().__init__(status, code, message)
+        self.mode = mode
+
+
+class ContextTooLong(ModelRejected):
+    """The prompt did not fit the model's context window. `window` and `prompt_tokens` are the
+    server's figures when its message gives them (None when it does not)."""
+
+    def __init__(
+        self, status: int, code: str | None, message: str, *, window: int | None, prompt_tokens: int | None
+    ) -> None:
+        super().__init__(status, code, message)
+        self.window = window
+        self.prompt_tokens = prompt_tokens
 
 
 class ModelBadOutput(SummarizerError):

@@ -16,6 +16,11 @@ Language = Literal["en", "zh-CN"]
 # What a channel is sent on a day without merged PRs: a short note, or nothing.
 QuietDays = Literal["note", "silent"]
 CardSource = Literal["llm", "heuristic"]
+# How a structured answer is asked of the model, strongest first: a strict JSON schema, a function
+# call whose parameters are the schema, JSON mode, plain text. Servers differ in what they take
+# (services/writer.py tries them in this order; llm/openai_model.py speaks each).
+OutputMode = Literal["json_schema", "tools", "json_object", "text"]
+OUTPUT_MODES: tuple[OutputMode, ...] = ("json_schema", "tools", "json_object", "text")
 
 VERDICT_ORDER: dict[Verdict, int] = {"read": 0, "skim": 1, "skip": 2}
 

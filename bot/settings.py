@@ -18,11 +18,11 @@ from typing import Annotated, TypeVar
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from bot.errors import ConfigError, quoted
-from bot.models import Language, QuietDays
+from bot.errors import ConfigError, one_line, quoted
+from bot.models import Language, OutputMode, QuietDays
 
 DEFAULT_CONFIG_PATH = "config/prdigest.toml"
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
@@ -174,10 +174,43 @@ class ChannelConfig(_Strict):
         return value
 
 
+# A card's instructions alone take about 650 estimated tokens: a window must leave a prompt at
+# least this much besides the answer's room. The largest windows served today are a few million.
+MIN_PROMPT_TOKENS = 1000
+MAX_CONTEXT_WINDOW = 10_000_000
+
+
+class ModelConfig(_Strict):
+    """What one model needs said about it ([models."NAME"]); every key optional.
+
+    mode pins the output mode (no other is tried); context_window bounds every prompt;
+    max_output_tokens caps each answer and is the room a prompt leaves for it; temperature and
+    seed make a small local model's cards repeatable.
+    """
+
+    mode: OutputMode | None = None
+    # Strict: a number in quotes or true is a typo here, not a number.
+    context_window: int | None = Field(default=None, ge=MIN_PROMPT_TOKENS, le=MAX_CONTEXT_WINDOW, strict=True)
+    max_output_tokens: int | None = Field(default=None, ge=1, le=MAX_CONTEXT_WINDOW, strict=True)
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0, strict=True)
+    seed: int | None = Field(default=None, strict=True)
+
+    @model_validator(mode="after")
+    def _answer_fits(self) -> ModelConfig:
+        window, answer = self.context_window, self.max_output_tokens
+        if window is not None and answer is not None and window - answer < MIN_PROMPT_TOKENS:
+            raise ValueError(
+                f"max_output_tokens {answer} leaves less than {MIN_PROMPT_TOKENS} tokens of "
+                f"context_window {window} for the prompt"
+            )
+        return self
+
+
 class FileConfig(_Strict):
     defaults: Defaults = Defaults()
     slack: SlackConfig = SlackConfig()
     channels: tuple[ChannelConfig, ...] = ()
+    models: dict[str, ModelConfig] = {}
 
 
 @dataclass(frozen=True)
@@ -200,6 +233,11 @@ class Settings:
     def defaults(self) -> Defaults:
         return self.config.defaults
 
+    @property
+    def model_options(self) -> ModelConfig:
+        """The config's [models."NAME"] table of the model in use (PRDIGEST_MODEL's, if set)."""
+        return self.config.models.get(self.model, ModelConfig())
+
 
 def _describe(error: ValidationError, path: str) -> str:
     first = error.errors()[0]
@@ -208,7 +246,7 @@ def _describe(error: ValidationError, path: str) -> str:
     if first["type"] == "extra_forbidden":
         return f"{path}: unknown key {quoted(key)}"  # the key is the file's, so it may hold anything
     message = first["msg"].removeprefix("Value error, ")
-    return f"{path}: {key}: {message}"
+    return f"{path}: {one_line(key)}: {message}"  # a model's name in [models."…"] may hold anything
 
 
 def load_file_config(path: str) -> FileConfig:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,16 @@ from bot.settings import load_settings
 REPO = "vllm-project/vllm"
 SEEDS = dataset.DATASET_PATH.with_name("seed-prs.json")
 QUESTION = "What does this PR change, and what should a reviewer check?"
+# The model's table in the config: its window (the server's --n_ctx), a cap on each answer (a
+# small model may otherwise fill the window with one string), and sampling fixed so that a run
+# can be repeated. The output mode is left to negotiation: llama-cpp-python refuses json_schema.
+MODEL_TABLE = """\
+[models."{model}"]
+context_window = {window}
+max_output_tokens = 600
+temperature = 0.2
+seed = 7
+"""
 
 
 def seed_rows() -> list[dict[str, Any]]:
@@ -45,17 +56,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", required=True)
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds a card may wait (default: %(default)s)")
     parser.add_argument("--out", type=Path, help="also write the cards as JSON here")
+    parser.add_argument("--context-window", type=int, default=16384, help="the server's --n_ctx (default: %(default)s)")
     args = parser.parse_args(argv)
     rows = seed_rows()
     results: list[dict[str, Any]] = []
-    with FakeGitHub() as github:
+    with FakeGitHub() as github, tempfile.TemporaryDirectory() as scratch:
         dataset.populate(github, rows, REPO)
+        config = Path(scratch) / "prdigest.toml"
+        config.write_text(MODEL_TABLE.format(model=args.model, window=args.context_window), encoding="utf-8")
         env = {
             "GITHUB_API_URL": github.url,
             "GITHUB_TOKEN": "e2e",
             "OPENAI_API_KEY": "e2e",
             "OPENAI_BASE_URL": args.base_url,
             "PRDIGEST_MODEL": args.model,
+            "PRDIGEST_CONFIG": str(config),
         }
         built = Builder(load_settings(env), Timing(model_timeout=args.timeout), warn=lambda message: None)
         try:
@@ -74,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                 card = next(result["card"] for result in results if result["number"] == asked["number"])
                 answer = built.answerer.answer_pr(snapshot, card, QUESTION, [], "en")
             answer_seconds = time.monotonic() - started
+            learned = built.modes.recall()
         finally:
             built.close()
     model_cards = sum(result["card"].source == "llm" for result in results)
@@ -97,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         f"seconds per card: median {per_card[len(per_card) // 2]:.0f}, max {per_card[-1]:.0f} · "
         f"question answered in {answer_seconds:.0f} s ({len(answer)} characters)"
     )
+    print(f"output mode: {learned.mode if learned else 'none worked'}")
     print(f"answer: {answer[:400]!r}")
     if args.out:
         args.out.write_text(

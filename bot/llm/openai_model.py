@@ -1,25 +1,52 @@
 """OpenAIModel: the ModelClient port (services/ports.py) over the openai package's Chat
-Completions, for OpenAI and every server that speaks its API (vLLM, Ollama, LiteLLM, Azure).
+Completions, for OpenAI and every server that speaks its API (vLLM, Ollama, llama.cpp,
+llama-cpp-python, LiteLLM, Azure).
 
-Speaks the SDK and nothing else: requests within the caller's Deadline (llm/retry.py), the
-SDK's errors raised as ours (llm/errors.py). What to ask and what to make of the answer is the
-services' (services/writer.py, services/answers.py).
+Speaks the SDK and nothing else: each output mode on the wire (a strict json_schema, a forced
+function call, json_object with the schema, plain text), requests within the caller's Deadline
+(llm/retry.py), the SDK's errors raised as ours (llm/errors.py, llm/refusals.py). Which mode to
+try and what to make of the answer is the services' (services/writer.py, services/answers.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+from urllib.parse import urlsplit
 
 import openai
-from openai.types.chat import ChatCompletionMessageParam
+from openai.types.chat import (
+    ChatCompletion,
+    ChatCompletionFunctionToolParam,
+    ChatCompletionMessageFunctionToolCall,
+    ChatCompletionMessageParam,
+    ChatCompletionNamedToolChoiceParam,
+)
+from openai.types.chat.completion_create_params import ResponseFormat
+from pydantic import ValidationError
 
 from bot.core.deadline import DEFAULT_TIMEOUT, Deadline
+from bot.core.extract import json_object_text
 from bot.errors import ModelBadOutput, ModelFiltered
 from bot.llm.errors import mapped_errors
+from bot.llm.refusals import mode_refusal
 from bot.llm.retry import call_within
-from bot.models import Message
+from bot.models import Message, OutputMode
 from bot.services.ports import Parsed, Schema
 from bot.settings import DEFAULT_OPENAI_URL
+
+# The function a card is asked for through in "tools" mode; its parameters are the schema.
+TOOL_DESCRIPTION = "Record the answer, its fields as the instructions describe them."
+# The model list is a small page: a server that cannot give it in this long has no window to tell.
+LIST_SECONDS = 10.0
+# OpenAI's own API, and Azure's deployments of its models: max_tokens is deprecated there and
+# refused by the reasoning models (o-series), which take max_completion_tokens.
+OPENAI_HOSTS = ("api.openai.com",)
+OPENAI_HOST_SUFFIXES = (".openai.azure.com",)
+
+LimitField = Literal["max_completion_tokens", "max_tokens"]
+T = TypeVar("T")
 
 
 def build_openai(
@@ -34,34 +61,119 @@ def build_openai(
     )
 
 
+def limit_field(base_url: str | None) -> LimitField:
+    """The request field that caps the answer's tokens at `base_url`.
+
+    OpenAI's API wants max_completion_tokens; every other server knows max_tokens (vLLM takes
+    both, llama-cpp-python and Ollama only max_tokens, and llama-cpp-python silently drops fields
+    it does not know, so the other name would leave the answer uncapped).
+    """
+    host = (urlsplit(base_url or DEFAULT_OPENAI_URL).hostname or "").lower()
+    openai_own = host in OPENAI_HOSTS or host.endswith(OPENAI_HOST_SUFFIXES)
+    return "max_completion_tokens" if openai_own else "max_tokens"
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """What every request carries besides the messages (config: [models."NAME"])."""
+
+    max_output_tokens: int | None = None
+    limit_field: LimitField = "max_tokens"
+    temperature: float | None = None
+    seed: int | None = None
+
+
 class OpenAIModel:
-    def __init__(self, client: openai.OpenAI, model: str) -> None:
+    def __init__(self, client: openai.OpenAI, model: str, sampling: Sampling | None = None) -> None:
         self._client = client
         self.model = model
+        self._sampling = sampling or Sampling()
 
-    def parse(self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline) -> Parsed[Schema]:
+    def parse(
+        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+    ) -> Parsed[Schema]:
         wire = _wire(messages)
-        with mapped_errors():
+        # The strict schema (every field required, no others), as the SDK's own .parse sends it.
+        tool = openai.pydantic_function_tool(schema, description=TOOL_DESCRIPTION)
+        with mapped_errors(mode):
             completion = call_within(
                 deadline,
                 self._client,
-                lambda client: client.chat.completions.parse(model=self.model, messages=wire, response_format=schema),
+                lambda client: self._create(client, wire, mode, tool),
+                final=lambda exc: mode_refusal(exc, mode) is not None,
             )
-        message = completion.choices[0].message if completion.choices else None
-        if message is not None and message.parsed is not None:
-            return Parsed(message.parsed, message.content or message.parsed.model_dump_json())
-        if message is not None and message.refusal:
-            raise ModelFiltered("the model declined to answer")
-        raise ModelBadOutput("the model gave no structured answer")
+            text = _answer_text(completion, mode)
+        raw = json_object_text(text)
+        try:
+            return Parsed(schema.model_validate_json(raw), raw)
+        except ValidationError as exc:
+            raise ModelBadOutput("the model's answer does not match the schema") from exc
+
+    def _create(
+        self,
+        client: openai.OpenAI,
+        wire: list[ChatCompletionMessageParam],
+        mode: OutputMode,
+        tool: ChatCompletionFunctionToolParam | None = None,
+    ) -> ChatCompletion:
+        """One Chat Completions request; `tool` carries the schema for every mode but text."""
+        response_format: ResponseFormat | openai.Omit = openai.omit
+        tools: list[ChatCompletionFunctionToolParam] | openai.Omit = openai.omit
+        tool_choice: ChatCompletionNamedToolChoiceParam | openai.Omit = openai.omit
+        extra_body: dict[str, object] | None = None
+        if tool is not None:
+            name, schema = tool["function"]["name"], tool["function"].get("parameters", {})
+            if mode == "json_schema":
+                response_format = {
+                    "type": "json_schema",
+                    "json_schema": {"name": name, "schema": schema, "strict": True},
+                }
+            elif mode == "tools":
+                tools = [tool]
+                # Named, not "required": llama-cpp-python holds the arguments to the schema only
+                # for a named tool_choice (llama_chat_format.py, chat_formatter_to_chat_completion_handler).
+                tool_choice = {"type": "function", "function": {"name": name}}
+            elif mode == "json_object":
+                # The schema beside the type is how llama-cpp-python and llama.cpp hold JSON mode to
+                # it (a grammar made from the schema); OpenAI-style servers ignore it. The SDK's type
+                # has no such key, hence the body's extra.
+                extra_body = {"response_format": {"type": "json_object", "schema": schema}}
+        sampling = self._sampling
+        limit = sampling.max_output_tokens
+        return client.chat.completions.create(
+            model=self.model,
+            messages=wire,
+            response_format=response_format,
+            tools=tools,
+            tool_choice=tool_choice,
+            extra_body=extra_body,
+            max_tokens=_given(limit if sampling.limit_field == "max_tokens" else None),
+            max_completion_tokens=_given(limit if sampling.limit_field == "max_completion_tokens" else None),
+            temperature=_given(sampling.temperature),
+            seed=_given(sampling.seed),
+        )
 
     def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
         wire = _wire(messages)
         with mapped_errors():
-            completion = call_within(
-                deadline, self._client, lambda client: client.chat.completions.create(model=self.model, messages=wire)
-            )
+            completion = call_within(deadline, self._client, lambda client: self._create(client, wire, "text"))
         content = completion.choices[0].message.content if completion.choices else None
         return content or ""
+
+    def context_window(self, deadline: Deadline) -> int | None:
+        """`max_model_len` of this model in the endpoint's model list (vLLM gives it); else None.
+
+        llama-cpp-python's list names its models only; llama.cpp's gives meta.n_ctx_train, the
+        window the model was trained with, not the server's (-c, 4096 by default), so it is not read.
+        """
+        left = deadline.for_attempt()
+        with mapped_errors():
+            page = self._client.with_options(timeout=min(left, LIST_SECONDS), max_retries=0).models.list()
+        for entry in page.data:
+            if entry.id == self.model:
+                value = (entry.model_extra or {}).get("max_model_len")
+                return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+        return None
 
     def ping(self) -> None:
         """One request that needs a valid key and nothing else (`prdigest doctor`); no retries."""
@@ -70,6 +182,30 @@ class OpenAIModel:
 
     def close(self) -> None:
         self._client.close()
+
+
+def _given(value: T | None) -> T | openai.Omit:
+    """A request field to send, or left out (None in the config: the server's default)."""
+    return openai.omit if value is None else value
+
+
+def _answer_text(completion: ChatCompletion, mode: OutputMode) -> str:
+    """What the model wrote: the function call's arguments in tools mode, else the content."""
+    choice = completion.choices[0] if completion.choices else None
+    if choice is None:
+        raise ModelBadOutput("the model gave no answer")
+    if choice.finish_reason == "length":
+        raise openai.LengthFinishReasonError(completion=completion)
+    if choice.finish_reason == "content_filter":
+        raise openai.ContentFilterFinishReasonError(completion=completion)
+    message = choice.message
+    if message.refusal:
+        raise ModelFiltered("the model declined to answer")
+    if mode == "tools":
+        for call in message.tool_calls or ():
+            if isinstance(call, ChatCompletionMessageFunctionToolCall):
+                return call.function.arguments
+    return message.content or ""
 
 
 def _wire(messages: Sequence[Message]) -> list[ChatCompletionMessageParam]:

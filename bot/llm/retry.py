@@ -6,6 +6,8 @@
   arrive in time;
 - a timeout is never retried: it has spent the budget, and a server that said nothing for that
   long will not answer the next attempt sooner.
+- an answer that refuses the request's shape is never retried, whatever its status
+  (llama-cpp-python refuses response_format json_schema with a 500): the caller's `final`.
 
 (httpx's read timeout bounds each wait for bytes, not the whole answer: a server that trickles
 an answer a byte at a time could stretch one attempt; model servers do not.) openai's errors
@@ -34,8 +36,21 @@ BACKOFF_MAX = 8.0
 RETRY_AFTER_MAX = 60.0
 
 
-def call_within(deadline: Deadline, client: openai.OpenAI, request: Callable[[openai.OpenAI], T]) -> T:
-    """`request(client)`, each attempt bounded by what is left; openai errors propagate."""
+def _never(exc: openai.APIStatusError) -> bool:
+    return False
+
+
+def call_within(
+    deadline: Deadline,
+    client: openai.OpenAI,
+    request: Callable[[openai.OpenAI], T],
+    final: Callable[[openai.APIStatusError], bool] = _never,
+) -> T:
+    """`request(client)`, each attempt bounded by what is left; openai errors propagate.
+
+    `final` marks answers that asking again cannot change, whatever their status (a server that
+    refuses a request field says so with a 500 as well: llm/refusals.py).
+    """
     attempt = 0
     while True:
         left = deadline.for_attempt()
@@ -45,6 +60,8 @@ def call_within(deadline: Deadline, client: openai.OpenAI, request: Callable[[op
         except openai.APITimeoutError:
             raise
         except (openai.APIConnectionError, openai.APIStatusError) as exc:
+            if isinstance(exc, openai.APIStatusError) and final(exc):
+                raise
             pause = _pause(exc, attempt)
             if attempt >= deadline.budget.retries or pause is None or not deadline.allows_pause(pause):
                 raise

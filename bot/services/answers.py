@@ -16,9 +16,11 @@ from bot.core.conversation import answer_messages, card_text, digest_text
 from bot.core.deadline import Budget
 from bot.core.prompts import answer_overhead
 from bot.core.text import estimate_tokens
+from bot.core.window import prompt_limit
 from bot.errors import ModelBadOutput, SummarizerError
 from bot.models import Card, DigestItem, Language, PRSnapshot, Turn
 from bot.services.ports import ModelClient
+from bot.store.modes import ModeMemory
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +33,8 @@ MIN_DATA_TOKENS = 500
 MIN_CONTEXT_TOKENS = 300
 # estimate_tokens counts about three characters a token: a digest's text is cut by the same rule.
 CHARS_PER_TOKEN = 3
+# Room for the answer in the model's context window, unless max_output_tokens says otherwise.
+OUTPUT_RESERVE = 600
 
 
 class ModelAnswerer:
@@ -42,10 +46,17 @@ class ModelAnswerer:
         budget: Budget | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        memory: ModeMemory | None = None,
+        context_window: int | None = None,
+        max_output_tokens: int | None = None,
     ) -> None:
         self._model = model
         self.model = model.model
         self._token_budget = token_budget
+        # The model's window: configured, or as the card writer learned it (store/modes.py).
+        self._memory = memory
+        self._window = context_window
+        self._room = max_output_tokens or OUTPUT_RESERVE
         # An answer waits for the model as long as a card may (model_timeout), quick failures
         # retried within it.
         self.budget = budget or Budget()
@@ -54,9 +65,9 @@ class ModelAnswerer:
 
     def data_budget(self, language: Language) -> int:
         """Tokens left for the material once the instructions and the conversation are counted."""
-        return max(
-            self._token_budget - estimate_tokens(answer_overhead(language)) - CONVERSATION_RESERVE, MIN_DATA_TOKENS
-        )
+        learned = self._memory.recall() if self._window is None and self._memory is not None else None
+        limit = prompt_limit(self._token_budget, self._window or (learned.window if learned else None), self._room)
+        return max(limit - estimate_tokens(answer_overhead(language)) - CONVERSATION_RESERVE, MIN_DATA_TOKENS)
 
     def answer_pr(
         self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language

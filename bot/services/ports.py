@@ -12,7 +12,18 @@ from typing import Generic, Protocol, TypeVar
 from pydantic import BaseModel
 
 from bot.core.deadline import Deadline
-from bot.models import Card, DigestItem, Language, Message, PRListing, PRRef, PRSnapshot, Turn, Window
+from bot.models import (
+    Card,
+    DigestItem,
+    Language,
+    Message,
+    OutputMode,
+    PRListing,
+    PRRef,
+    PRSnapshot,
+    Turn,
+    Window,
+)
 
 Schema = TypeVar("Schema", bound=BaseModel)
 
@@ -45,12 +56,22 @@ class ModelClient(Protocol):
 
     model: str  # the model's name, part of every card's cache key
 
-    def parse(self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline) -> Parsed[Schema]:
-        """An answer that fills `schema` (structured output); ModelBadOutput when it does not."""
+    def parse(
+        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+    ) -> Parsed[Schema]:
+        """An answer that fills `schema`, asked for in `mode`; ModelBadOutput when it does not.
+
+        ModeRefused when the endpoint does not take `mode` (asked once: a refusal is not retried),
+        ContextTooLong when the prompt does not fit the model's window.
+        """
         ...
 
     def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
         """A plain-text answer, "" when the model said nothing."""
+        ...
+
+    def context_window(self, deadline: Deadline) -> int | None:
+        """The model's context window in tokens when the endpoint's model list gives it, else None."""
         ...
 
 

@@ -5,30 +5,41 @@ request, the card checked for figures and identifiers the PR does not state; if 
 is asked once more naming them, and what is still unsupported is cut. One time budget covers
 both requests (core/deadline.py). Whatever fails is raised as SummarizerError, and the caller
 falls back to a heuristic card. The model is a port (services/ports.py): no vendor here.
+
+Endpoints differ in how they take a request for structured output (models.OUTPUT_MODES): the
+first request starts at the mode remembered for the endpoint (store/modes.py), or the strongest,
+and a mode the endpoint refuses is not a failure: the next one is tried within the same budget.
+The prompt keeps within the model's context window (configured, remembered, or read from the
+endpoint's model list); a prompt the server still finds too long is cut to fit and sent once more.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from bot.core.context import build_context
+from bot.core.context import PRContext, build_context
 from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft, card_from_draft, check_card, without_unsupported
 from bot.core.faithfulness import Check, SourceText
 from bot.core.prompts import PROMPT_VERSION, card_overhead, card_prompt, unsupported_prompt
 from bot.core.text import estimate_tokens
-from bot.errors import SummarizerError
-from bot.models import Card, Coverage, Language, Message, PRSnapshot
+from bot.core.window import fitted, prompt_limit
+from bot.errors import ContextTooLong, ModeRefused, SummarizerError
+from bot.models import OUTPUT_MODES, Card, Coverage, Language, Message, OutputMode, PRSnapshot
 from bot.services.ports import ModelClient
+from bot.store.modes import Learned, ModeMemory
 
 log = logging.getLogger(__name__)
 
-# Room left for the model's answer when the budget is counted (cards are short).
+# Room left for the model's answer when the budget is counted (cards are short), unless the
+# model's max_output_tokens says otherwise.
 OUTPUT_RESERVE = 600
-# However small the configured budget, the PR's title, body and some files are sent.
+# However small the configured budget, the PR's title, body and some files are sent (unless the
+# model's context window cannot hold them: then what fits).
 MIN_DATA_TOKENS = 500
 
 
@@ -36,6 +47,14 @@ MIN_DATA_TOKENS = 500
 class _Answer:
     card: Card
     raw: str  # the model's JSON as it came, for the follow-up conversation
+    mode: OutputMode  # how it was asked for: the follow-up asks the same way
+
+
+@dataclass(frozen=True)
+class _Request:
+    context: PRContext
+    messages: list[Message]
+    tokens: int  # the whole prompt's estimate
 
 
 class ModelCardWriter:
@@ -47,6 +66,10 @@ class ModelCardWriter:
         budget: Budget | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        memory: ModeMemory | None = None,
+        mode: OutputMode | None = None,
+        context_window: int | None = None,
+        max_output_tokens: int | None = None,
     ) -> None:
         self._model = model
         # The model's name and the prompts' version are part of every card's cache key.
@@ -57,46 +80,120 @@ class ModelCardWriter:
         self.budget = budget or Budget()
         self._clock = clock
         self._sleep = sleep
+        self._memory = memory
+        self._pinned = mode  # the config's [models."NAME"] mode: that one only, never another
+        self._window = context_window
+        self._room = max_output_tokens or OUTPUT_RESERVE
+        # The endpoint's model list is read once per process, and only while no window is known.
+        self._listed_lock = threading.Lock()
+        self._listed: tuple[int | None] | None = None
 
-    def data_budget(self, language: Language) -> int:
-        """Tokens left for the PR's data once the instructions are counted."""
-        return max(self._token_budget - estimate_tokens(card_overhead(language)) - OUTPUT_RESERVE, MIN_DATA_TOKENS)
+    def data_budget(self, language: Language, window: int | None = None) -> int:
+        """Tokens left for the PR's data once the instructions are counted (and the answer's room)."""
+        return self._data_budget(prompt_limit(self._token_budget - OUTPUT_RESERVE, window, self._room), language)
+
+    def _data_budget(self, limit: int, language: Language) -> int:
+        data = limit - estimate_tokens(card_overhead(language))
+        # A window that cannot hold MIN_DATA_TOKENS besides the instructions gets what fits.
+        floor = MIN_DATA_TOKENS if limit >= self._token_budget - OUTPUT_RESERVE else 0
+        return max(data, floor)
 
     def card(self, snapshot: PRSnapshot, language: Language) -> Card:
-        context = build_context(snapshot, self.data_budget(language))
-        messages = card_prompt(context.text, language).messages()
         deadline = self.budget.start(self._clock, self._sleep)
-        first = self._ask(messages, snapshot, language, context.coverage, deadline)
+        first, request = self._first_answer(snapshot, language, deadline)
         # What the model saw, and every path of the PR (a file it was not shown may still be named).
-        source = SourceText.of(context.text, (change.path for change in snapshot.files))
+        source = SourceText.of(request.context.text, (change.path for change in snapshot.files))
         check = check_card(first.card, source)
         if check.ok:
             return replace(first.card, checked=check.checked)
-        return self._second_answer(messages, first, check, snapshot, language, context.coverage, source, deadline)
+        return self._second_answer(request, first, check, snapshot, language, source, deadline)
+
+    # -- the first answer: modes and windows ---------------------------------------------------
+
+    def _first_answer(self, snapshot: PRSnapshot, language: Language, deadline: Deadline) -> tuple[_Answer, _Request]:
+        learned = self._memory.recall() if self._memory is not None else None
+        window = self._window or (learned.window if learned else None) or self._listed_window(deadline)
+        modes = self._modes(learned)
+        limit = prompt_limit(self._token_budget - OUTPUT_RESERVE, window, self._room)
+        request = self._request(snapshot, language, limit)
+        fitted_once = False
+        while True:
+            mode = modes[0]
+            try:
+                answer = self._ask(request.messages, snapshot, language, request.context.coverage, deadline, mode)
+            except ModeRefused:
+                if len(modes) == 1:
+                    log.info("model call for %s failed: the endpoint takes none of the modes tried", snapshot.ref)
+                    raise
+                log.info("card of %s: the endpoint does not take %s, trying %s", snapshot.ref, mode, modes[1])
+                modes = modes[1:]
+                continue
+            except ContextTooLong as exc:
+                window = exc.window or window
+                smaller = fitted(sent=request.tokens, window=window, room=self._room, counted=exc.prompt_tokens)
+                if fitted_once or smaller >= request.tokens:
+                    log.info("model call for %s failed: the prompt does not fit the model's window", snapshot.ref)
+                    raise
+                # Once: the context builder records what no longer fits, so the coverage stays true.
+                log.info("card of %s: the prompt did not fit the model's window, cutting it", snapshot.ref)
+                fitted_once = True
+                request = self._request(snapshot, language, smaller)
+                continue
+            self._learn(learned, Learned(mode, window))
+            return answer, request
+
+    def _modes(self, learned: Learned | None) -> tuple[OutputMode, ...]:
+        """The modes to try, in order: the pinned one alone, or from the remembered one down."""
+        if self._pinned is not None:
+            return (self._pinned,)
+        start = learned.mode if learned is not None else OUTPUT_MODES[0]
+        return OUTPUT_MODES[OUTPUT_MODES.index(start) :]
+
+    def _learn(self, learned: Learned | None, now: Learned) -> None:
+        # Only news is written: the day of the key's TTL runs from the discovery, after which the
+        # stronger modes are probed again (rewriting on every card would keep them untried).
+        if self._memory is not None and now != learned:
+            self._memory.remember(now)
+
+    def _listed_window(self, deadline: Deadline) -> int | None:
+        with self._listed_lock:
+            if self._listed is None:
+                try:
+                    self._listed = (self._model.context_window(deadline),)
+                except SummarizerError:
+                    self._listed = (None,)  # a list that cannot be read says nothing; cards go on
+            return self._listed[0]
+
+    def _request(self, snapshot: PRSnapshot, language: Language, limit: int) -> _Request:
+        context = build_context(snapshot, self._data_budget(limit, language))
+        messages = card_prompt(context.text, language).messages()
+        return _Request(context, messages, estimate_tokens(card_overhead(language)) + context.tokens)
+
+    # -- the second answer: unsupported claims ---------------------------------------------------
 
     def _second_answer(
         self,
-        messages: list[Message],
+        request: _Request,
         first: _Answer,
         check: Check,
         snapshot: PRSnapshot,
         language: Language,
-        coverage: Coverage,
         source: SourceText,
         deadline: Deadline,
     ) -> Card:
         """Ask once more, naming the unsupported claims; what is still unsupported is then cut.
 
-        Within what is left of the card's budget: a card never waits longer for being checked.
+        Within what is left of the card's budget, and in the mode the first answer came in: a
+        card never waits longer for being checked.
         """
         log.info("card of %s: %d unsupported claims, asking again", snapshot.ref, len(check.unsupported))
         follow_up = [
-            *messages,
+            *request.messages,
             Message("assistant", first.raw),
             Message("user", unsupported_prompt([claim.text for claim in check.unsupported])),
         ]
         try:
-            second = self._ask(follow_up, snapshot, language, coverage, deadline)
+            second = self._ask(follow_up, snapshot, language, request.context.coverage, deadline, first.mode)
         except SummarizerError:
             # The first answer is still a card once its unsupported claims are cut.
             return without_unsupported(first.card, check, snapshot.listing.title, source)
@@ -113,12 +210,15 @@ class ModelCardWriter:
         language: Language,
         coverage: Coverage,
         deadline: Deadline,
+        mode: OutputMode,
     ) -> _Answer:
         try:
-            answer = self._model.parse(messages, CardDraft, deadline)
+            answer = self._model.parse(messages, CardDraft, deadline, mode)
+        except (ModeRefused, ContextTooLong):
+            raise  # not failures yet: the caller asks another way
         except SummarizerError as exc:
             # Info, not a warning: the caller falls back and its surface says so once (a digest
             # with the model down says it in one line, not one per PR); --debug shows these.
             log.info("model call for %s failed: %s", snapshot.ref, type(exc).__name__)
             raise
-        return _Answer(card_from_draft(answer.value, language, coverage), answer.raw)
+        return _Answer(card_from_draft(answer.value, language, coverage), answer.raw, mode)

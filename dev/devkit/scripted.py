@@ -16,8 +16,9 @@ from typing import Literal
 from pydantic import BaseModel, ValidationError
 
 from bot.core.deadline import Deadline
+from bot.core.extract import json_object_text
 from bot.errors import ModelBadOutput
-from bot.models import Message
+from bot.models import Message, OutputMode
 from bot.services.ports import Parsed, Schema
 
 Reply = BaseModel | str | Exception
@@ -46,6 +47,7 @@ class Call:
     messages: tuple[Message, ...]
     schema: type[BaseModel] | None
     seconds_left: float  # of the caller's budget, when the request was made
+    mode: OutputMode | None = None  # how a structured answer was asked for (parse only)
 
     @property
     def last(self) -> str:
@@ -60,10 +62,14 @@ class _Scripted:
 
 
 class ScriptedModel:
-    def __init__(self, *replies: Reply, model: str = "scripted-model", clock: Clock | None = None) -> None:
+    def __init__(
+        self, *replies: Reply, model: str = "scripted-model", clock: Clock | None = None, window: int | None = None
+    ) -> None:
         self.model = model
         self.clock = clock or Clock()
         self.calls: list[Call] = []
+        self.window = window  # what context_window answers, as an endpoint's model list would
+        self.window_asked = 0
         self._queue: deque[_Scripted] = deque()
         self.then(*replies)
 
@@ -77,11 +83,14 @@ class ScriptedModel:
         """Replies queued and not yet asked for."""
         return len(self._queue)
 
-    def parse(self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline) -> Parsed[Schema]:
-        reply = self._next("parse", messages, schema, deadline)
+    def parse(
+        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+    ) -> Parsed[Schema]:
+        reply = self._next("parse", messages, schema, deadline, mode)
         if isinstance(reply, str):
             try:
-                return Parsed(schema.model_validate_json(reply), reply)
+                raw = json_object_text(reply)  # as the adapter reads an answer
+                return Parsed(schema.model_validate_json(raw), raw)
             except ValidationError as exc:
                 raise ModelBadOutput("the scripted answer does not match the schema") from exc
         if not isinstance(reply, schema):
@@ -92,15 +101,20 @@ class ScriptedModel:
         reply = self._next("complete", messages, None, deadline)
         return reply if isinstance(reply, str) else reply.model_dump_json()
 
+    def context_window(self, deadline: Deadline) -> int | None:
+        self.window_asked += 1
+        return self.window
+
     def _next(
         self,
         kind: Literal["parse", "complete"],
         messages: Sequence[Message],
         schema: type[BaseModel] | None,
         deadline: Deadline,
+        mode: OutputMode | None = None,
     ) -> BaseModel | str:
         left = deadline.for_attempt()  # ModelOutOfTime, as the adapter raises it: no request made
-        self.calls.append(Call(kind, tuple(messages), schema, left))
+        self.calls.append(Call(kind, tuple(messages), schema, left, mode))
         if not self._queue:
             raise AssertionError(f"ScriptedModel: call {len(self.calls)} ({kind}) has no reply queued")
         scripted = self._queue.popleft()

@@ -87,7 +87,7 @@ def test_model_cards_through_the_cli(
     assert main(["digest", REPO, "--date", "2026-08-05", "--format", "json", "--lang", "zh-CN"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {item["card"]["source"] for item in data["items"]} == {"llm"}
-    assert model.requests[0].json()["model"] == "fake-model"
+    assert model.chat_requests()[0]["model"] == "fake-model"
 
 
 @pytest.mark.parametrize(

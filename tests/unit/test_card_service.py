@@ -18,7 +18,7 @@ from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft
 from bot.core.prompts import PROMPT_VERSION
 from bot.errors import ModelTimeout, ModelUnavailable
-from bot.models import Card, Language, Message, PRListing, PRRef, PRSnapshot, Window
+from bot.models import Card, Language, Message, OutputMode, PRListing, PRRef, PRSnapshot, Window
 from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, WAIT_STEP_SECONDS, CardService, lease_for
 from bot.services.ports import Parsed, Schema
 from bot.services.writer import ModelCardWriter
@@ -256,9 +256,11 @@ class HeldModel(ScriptedModel):
         super().__init__(*replies)
         self.release = release
 
-    def parse(self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline) -> Parsed[Schema]:
+    def parse(
+        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+    ) -> Parsed[Schema]:
         assert self.release.wait(timeout=5), "the other requesters never waited for the lease"
-        return super().parse(messages, schema, deadline)
+        return super().parse(messages, schema, deadline, mode)
 
 
 def test_concurrent_requests_for_one_card_make_one_model_call() -> None:

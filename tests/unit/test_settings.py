@@ -164,3 +164,51 @@ def test_a_malformed_redis_url_is_named_without_its_password(url: str, message: 
 )
 def test_redis_urls_redis_py_reads_are_accepted(url: str) -> None:
     assert load_settings({"REDIS_URL": url}).redis_url == url
+
+
+# -- [models."NAME"] ---------------------------------------------------------------------------------
+
+
+def test_a_model_s_table_applies_to_the_model_in_use(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '[defaults]\nmodel = "gpt-5-mini"\n\n[models."gemma3:270m"]\nmode = "json_object"\ncontext_window = 8192\n'
+        "max_output_tokens = 1024\ntemperature = 0\nseed = 7\n",
+    )
+    options = load_settings({"PRDIGEST_CONFIG": path, "PRDIGEST_MODEL": "gemma3:270m"}).model_options
+    assert (options.mode, options.context_window, options.max_output_tokens) == ("json_object", 8192, 1024)
+    assert (options.temperature, options.seed) == (0.0, 7)
+    # Another model has no table: nothing pinned, nothing bounded, the server's sampling.
+    other = load_settings({"PRDIGEST_CONFIG": path}).model_options
+    assert (other.mode, other.context_window, other.max_output_tokens, other.temperature) == (None, None, None, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('mode = "yaml"', "models.m.mode: Input should be 'json_schema', 'tools', 'json_object' or 'text'"),
+        ('context_window = "8192"', "models.m.context_window: Input should be a valid integer"),
+        ("context_window = 512", "models.m.context_window: Input should be greater than or equal to 1000"),
+        ("temperature = true", "models.m.temperature: Input should be a valid number"),
+        ("temperature = 2.5", "models.m.temperature"),
+        ("seed = 1.5", "models.m.seed"),
+        ("max_output_tokens = 0", "models.m.max_output_tokens"),
+        (
+            "context_window = 2048\nmax_output_tokens = 1500",
+            "models.m: max_output_tokens 1500 leaves less than 1000 tokens of context_window 2048 for the prompt",
+        ),
+        ("num_ctx = 8192", "unknown key 'models.m.num_ctx'"),
+    ],
+)
+def test_bad_model_keys_are_named_with_the_file(tmp_path: Path, text: str, expected: str) -> None:
+    path = write(tmp_path, f'[models."m"]\n{text}\n')
+    with pytest.raises(ConfigError) as error:
+        load_settings({"PRDIGEST_CONFIG": path})
+    assert str(error.value).startswith(f"{path}: ") and expected in str(error.value)
+
+
+def test_a_model_name_that_breaks_lines_is_shown_on_one(tmp_path: Path) -> None:
+    path = write(tmp_path, '[models."a\\nb"]\nmode = "yaml"\n')
+    with pytest.raises(ConfigError) as error:
+        load_settings({"PRDIGEST_CONFIG": path})
+    assert "\n" not in str(error.value) and "models.a\\nb.mode" in str(error.value)

@@ -5,6 +5,9 @@ Named llm.py so that it never shadows the `openai` package. Point the client at 
 
 The reply content comes from `responder(request_json)`; faults queued with fail_next /
 hang_next / invalid_json_next replace the normal answer, one per request, in FIFO order.
+`behaviour` (a name of llm_servers.PROFILES, or a Behaviour) makes it answer as a kind of
+server does: which output modes it takes and how it refuses the others, its context window,
+how its model wraps the JSON.
 """
 
 from __future__ import annotations
@@ -19,11 +22,23 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Literal, Self
 
+from devkit.fakes.llm_servers import (
+    PROFILES,
+    Behaviour,
+    Mode,
+    context_error,
+    mode_of,
+    prompt_tokens,
+    refusal_body,
+    tool_call_message,
+    wrapped,
+)
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
 Responder = Callable[[dict[str, Any]], "dict[str, Any] | str"]
+Outcome = Literal["answer", "refused", "too long", "fault"]
 
 DEFAULT_CARD: dict[str, Any] = {
     "headline": "Summary of the change",
@@ -60,12 +75,23 @@ class _Fault:
 
 
 class FakeOpenAI(LoopbackServer):
-    def __init__(self, *, latency: float = 0.0, port: int = 0, responder: Responder | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        latency: float = 0.0,
+        port: int = 0,
+        responder: Responder | None = None,
+        behaviour: Behaviour | str = "openai",
+    ) -> None:
         super().__init__(latency=latency, port=port)
         self.responder: Responder = responder or default_responder
+        self.behaviour = PROFILES[behaviour] if isinstance(behaviour, str) else behaviour
         self.model_id = "fake-model"  # what GET /v1/models lists
         self._faults: deque[_Fault] = deque()
         self._faults_lock = threading.Lock()
+        # Each chat request's mode and what became of it: "answer", "refused" (its mode), "too long"
+        # (its prompt), "fault" (an injected failure).
+        self._outcomes: list[tuple[Mode, Outcome]] = []
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -103,11 +129,35 @@ class FakeOpenAI(LoopbackServer):
         """The JSON bodies of all chat completion requests, oldest first."""
         return [r.json() for r in self.requests if r.method == "POST" and r.path == CHAT_PATH]
 
+    def modes(self) -> list[Mode]:
+        """The output mode each chat completion request asked in, oldest first."""
+        return [mode_of(request) for request in self.chat_requests()]
+
+    def answered_modes(self) -> list[Mode]:
+        """The output mode of each chat completion request that got an answer (not an error)."""
+        return [mode for mode, outcome in self.outcomes() if outcome == "answer"]
+
+    def outcomes(self) -> list[tuple[Mode, Outcome]]:
+        """Each chat completion request's mode and what became of it, oldest first."""
+        with self._faults_lock:
+            return list(self._outcomes)
+
+    def _note(self, request: dict[str, Any], outcome: Outcome) -> None:
+        with self._faults_lock:
+            self._outcomes.append((mode_of(request), outcome))
+
     # -- serving ---------------------------------------------------------------------------
 
     def handle(self, request: RecordedRequest) -> Response:
         if request.method == "GET" and request.path == "/v1/models":
-            model = {"id": self.model_id, "object": "model", "created": 1_700_000_000, "owned_by": "fake"}
+            model: dict[str, Any] = {
+                "id": self.model_id,
+                "object": "model",
+                "created": 1_700_000_000,
+                "owned_by": "fake",
+            }
+            if self.behaviour.list_window and self.behaviour.context_window:
+                model["max_model_len"] = self.behaviour.context_window
             return self._answer({"object": "list", "data": [model]})
         if request.method != "POST" or request.path != CHAT_PATH:
             return self._error(404, f"Unknown request URL: {request.method} {request.path}")
@@ -120,17 +170,43 @@ class FakeOpenAI(LoopbackServer):
 
         fault = self._take_fault()
         if fault is not None and fault.kind == "status":
+            self._note(body, "fault")
             return self._error(fault.status, f"Injected failure {fault.status}", fault.headers)
         if fault is not None and fault.kind == "hang":
             self.sleep(fault.seconds)
+        refused = self._refusal(body)
+        if refused is not None:
+            return refused
         if fault is not None and fault.kind == "invalid_json":
             content = INVALID_JSON
         else:
             reply = self.responder(body)
             content = reply if isinstance(reply, str) else json.dumps(reply)
-        return self._answer(self._completion(body, content))
+        self._note(body, "answer")
+        if mode_of(body) == "tools":
+            message, finish = tool_call_message(body, content, self.behaviour)
+            return self._answer(self._completion(body, "", message, finish))
+        return self._answer(self._completion(body, wrapped(content, self.behaviour)))
 
-    def _completion(self, request: dict[str, Any], content: str) -> dict[str, Any]:
+    def _refusal(self, request: dict[str, Any]) -> Response | None:
+        """The server's error for a mode it does not take or a prompt longer than its window."""
+        behaviour = self.behaviour
+        mode = mode_of(request)
+        taking = behaviour.taking(mode)
+        if taking != "ok":
+            self._note(request, "refused")
+            status, payload = refusal_body(mode, taking)
+            return self._answer(payload, status)
+        window, prompt = behaviour.context_window, prompt_tokens(request)
+        completion = request.get("max_tokens") or request.get("max_completion_tokens")
+        if window is not None and prompt + (completion or 0) > window:
+            self._note(request, "too long")
+            return self._answer(context_error(window, prompt, completion, behaviour.context_wording), 400)
+        return None
+
+    def _completion(
+        self, request: dict[str, Any], content: str, message: dict[str, Any] | None = None, finish: str = "stop"
+    ) -> dict[str, Any]:
         # Rough token counts (4 characters a token) so usage-based code has numbers to add up.
         prompt_tokens = len(json.dumps(request.get("messages"))) // 4
         completion_tokens = max(1, len(content) // 4)
@@ -143,9 +219,9 @@ class FakeOpenAI(LoopbackServer):
             "choices": [
                 {
                     "index": 0,
-                    "finish_reason": "stop",
+                    "finish_reason": finish,
                     "logprobs": None,
-                    "message": {"role": "assistant", "content": content, "refusal": None},
+                    "message": message or {"role": "assistant", "content": content, "refusal": None},
                 }
             ],
             "usage": {
