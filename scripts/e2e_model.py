@@ -22,6 +22,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.tables import table
 
 from bot.builder import Builder, Timing
+from bot.errors import SummarizerError
 from bot.models import PRRef
 from bot.settings import load_settings
 
@@ -87,7 +88,10 @@ def main(argv: list[str] | None = None) -> int:
             if built.answerer is not None:
                 snapshot = built.cards.snapshot_by_ref(PRRef(REPO, asked["number"]))
                 card = next(result["card"] for result in results if result["number"] == asked["number"])
-                answer = built.answerer.answer_pr(snapshot, card, QUESTION, [], "en")
+                try:
+                    answer = built.answerer.answer_pr(snapshot, card, QUESTION, [], "en")
+                except SummarizerError as exc:  # reported in the summary line, not a crash
+                    print(f"question: {type(exc).__name__}: {exc}", file=sys.stderr)
             answer_seconds = time.monotonic() - started
             learned = built.modes.recall()
         finally:
