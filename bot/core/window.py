@@ -13,6 +13,9 @@ from __future__ import annotations
 # A retried prompt aims this far below the limit: tokenizers and chat templates differ, and
 # there is only one retry.
 FIT_MARGIN = 0.9
+# Room kept for the model's answer (cards and answers are short), unless the model's
+# max_output_tokens says otherwise.
+OUTPUT_RESERVE = 600
 
 
 def prompt_limit(token_budget: int, window: int | None, room: int) -> int:

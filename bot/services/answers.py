@@ -16,7 +16,7 @@ from bot.core.conversation import answer_messages, card_text, digest_text
 from bot.core.deadline import Budget
 from bot.core.prompts import answer_overhead
 from bot.core.text import estimate_tokens
-from bot.core.window import prompt_limit
+from bot.core.window import OUTPUT_RESERVE, prompt_limit
 from bot.errors import ModelBadOutput, SummarizerError
 from bot.models import Card, DigestItem, Language, PRSnapshot, Turn
 from bot.services.ports import ModelClient
@@ -33,8 +33,6 @@ MIN_DATA_TOKENS = 500
 MIN_CONTEXT_TOKENS = 300
 # estimate_tokens counts about three characters a token: a digest's text is cut by the same rule.
 CHARS_PER_TOKEN = 3
-# Room for the answer in the model's context window, unless max_output_tokens says otherwise.
-OUTPUT_RESERVE = 600
 
 
 class ModelAnswerer:

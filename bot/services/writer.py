@@ -27,7 +27,7 @@ from bot.core.drafts import CardDraft, card_from_draft, check_card, without_unsu
 from bot.core.faithfulness import Check, SourceText
 from bot.core.prompts import PROMPT_VERSION, card_overhead, card_prompt, unsupported_prompt
 from bot.core.text import estimate_tokens
-from bot.core.window import fitted, prompt_limit
+from bot.core.window import OUTPUT_RESERVE, fitted, prompt_limit
 from bot.errors import ContextTooLong, ModeRefused, SummarizerError
 from bot.models import OUTPUT_MODES, Card, Coverage, Language, Message, OutputMode, PRSnapshot
 from bot.services.ports import ModelClient
@@ -35,9 +35,6 @@ from bot.store.modes import Learned, ModeMemory
 
 log = logging.getLogger(__name__)
 
-# Room left for the model's answer when the budget is counted (cards are short), unless the
-# model's max_output_tokens says otherwise.
-OUTPUT_RESERVE = 600
 # However small the configured budget, the PR's title, body and some files are sent (unless the
 # model's context window cannot hold them: then what fits).
 MIN_DATA_TOKENS = 500

@@ -11,9 +11,10 @@ from devkit.scripted import ScriptedModel
 from bot.core.deadline import Budget
 from bot.core.drafts import CardDraft
 from bot.core.text import estimate_tokens
+from bot.core.window import OUTPUT_RESERVE
 from bot.errors import ModelBadOutput, ModelOutOfTime, ModelTimeout, ModelUnavailable, SummarizerError
 from bot.models import Message, PRSnapshot
-from bot.services.writer import OUTPUT_RESERVE, ModelCardWriter
+from bot.services.writer import ModelCardWriter
 from tests.unit.builders import make_file, make_snapshot
 
 TITLE = "[Perf] Speed up decode by 2.5x"

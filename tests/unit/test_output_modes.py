@@ -9,7 +9,7 @@ from devkit.scripted import ScriptedModel
 from bot.core.deadline import Budget
 from bot.core.drafts import CardDraft
 from bot.core.text import estimate_tokens
-from bot.core.window import FIT_MARGIN
+from bot.core.window import FIT_MARGIN, OUTPUT_RESERVE
 from bot.errors import (
     ContextTooLong,
     ModelBadOutput,
@@ -19,7 +19,7 @@ from bot.errors import (
     SummarizerError,
 )
 from bot.models import OUTPUT_MODES, OutputMode, PRSnapshot
-from bot.services.writer import OUTPUT_RESERVE, ModelCardWriter
+from bot.services.writer import ModelCardWriter
 from bot.store.memory import MemoryKV
 from bot.store.modes import MODE_TTL, Learned, ModeMemory, mode_key
 from tests.unit.builders import make_file, make_snapshot
