@@ -148,6 +148,10 @@ class FakeOpenAI(LoopbackServer):
 
     # -- serving ---------------------------------------------------------------------------
 
+    def latency_of(self, request: RecordedRequest) -> float:
+        # `latency` stands for generation: a model server lists its models at once.
+        return 0.0 if request.method == "GET" and request.path.endswith("/models") else self.latency
+
     def handle(self, request: RecordedRequest) -> Response:
         if request.method == "GET" and request.path == "/v1/models":
             model: dict[str, Any] = {

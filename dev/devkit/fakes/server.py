@@ -137,13 +137,17 @@ class LoopbackServer:
         if seconds > 0:
             self._stopping.wait(seconds)
 
+    def latency_of(self, request: RecordedRequest) -> float:
+        """Seconds this request waits before its answer; fakes whose endpoints differ override it."""
+        return self.latency
+
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
             self._requests.append(request)
 
     def _respond(self, request: RecordedRequest) -> Response:
         self._record(request)
-        self.sleep(self.latency)
+        self.sleep(self.latency_of(request))
         try:
             return self.handle(request)
         except Exception:  # any bug in a fake becomes a visible 500 (and .errors), not a hung client
