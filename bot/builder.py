@@ -222,7 +222,9 @@ class Builder:
         def connect() -> OpenAIModel:
             from bot.llm.openai_model import OpenAIModel, Sampling, build_openai, limit_field
 
-            sampling = Sampling(options.max_output_tokens, limit_field(url), options.temperature, options.seed)
+            sampling = Sampling(
+                options.max_output_tokens, limit_field(url), options.temperature, options.seed, options.system_role
+            )
             return OpenAIModel(build_openai(key, url, timeout=timeout), settings.model, sampling)
 
         model = ModelOnFirstUse(settings.model, connect)

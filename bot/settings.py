@@ -185,7 +185,9 @@ class ModelConfig(_Strict):
 
     mode pins the output mode (no other is tried); context_window bounds every prompt;
     max_output_tokens caps each answer and is the room a prompt leaves for it; temperature and
-    seed make a small local model's cards repeatable.
+    seed make a small local model's cards repeatable; system_role false folds the instructions
+    into the first user message, for chat templates that drop system messages (Gemma's);
+    input_per_million and output_per_million are prices, for cost estimates.
     """
 
     mode: OutputMode | None = None
@@ -194,6 +196,9 @@ class ModelConfig(_Strict):
     max_output_tokens: int | None = Field(default=None, ge=1, le=MAX_CONTEXT_WINDOW, strict=True)
     temperature: float | None = Field(default=None, ge=0.0, le=2.0, strict=True)
     seed: int | None = Field(default=None, strict=True)
+    system_role: bool = Field(default=True, strict=True)
+    input_per_million: float | None = Field(default=None, ge=0.0)
+    output_per_million: float | None = Field(default=None, ge=0.0)
 
     @model_validator(mode="after")
     def _answer_fits(self) -> ModelConfig:

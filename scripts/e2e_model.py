@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import tempfile
 import time
@@ -22,22 +23,24 @@ from devkit.fakes.github import FakeGitHub
 from devkit.tables import table
 
 from bot.builder import Builder, Timing
-from bot.errors import SummarizerError
 from bot.models import PRRef
+from bot.services.ask import ask_about_pr
 from bot.settings import load_settings
 
 REPO = "vllm-project/vllm"
 SEEDS = dataset.DATASET_PATH.with_name("seed-prs.json")
 QUESTION = "What does this PR change, and what should a reviewer check?"
 # The model's table in the config: its window (the server's --n_ctx), a cap on each answer (a
-# small model may otherwise fill the window with one string), and sampling fixed so that a run
-# can be repeated. The output mode is left to negotiation: llama-cpp-python refuses json_schema.
+# small model may otherwise fill the window with one string), sampling fixed so that a run can be
+# repeated, and the instructions in the user's turn (the server runs Gemma's chat format, which
+# drops system messages). The output mode is left to negotiation unless --mode pins one.
 MODEL_TABLE = """\
 [models."{model}"]
 context_window = {window}
 max_output_tokens = 600
 temperature = 0.2
 seed = 7
+system_role = false
 """
 
 
@@ -58,13 +61,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds a card may wait (default: %(default)s)")
     parser.add_argument("--out", type=Path, help="also write the cards as JSON here")
     parser.add_argument("--context-window", type=int, default=16384, help="the server's --n_ctx (default: %(default)s)")
+    parser.add_argument("--mode", choices=("json_schema", "tools", "json_object", "text"), help="pin the output mode")
+    parser.add_argument("--only", type=int, help="the first N example PRs only")
     args = parser.parse_args(argv)
-    rows = seed_rows()
+    rows = seed_rows()[: args.only]
+    # Why a card fell back, or was asked for again, is what a run is read for.
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    logging.getLogger("bot.services").setLevel(logging.INFO)
     results: list[dict[str, Any]] = []
     with FakeGitHub() as github, tempfile.TemporaryDirectory() as scratch:
         dataset.populate(github, rows, REPO)
         config = Path(scratch) / "prdigest.toml"
-        config.write_text(MODEL_TABLE.format(model=args.model, window=args.context_window), encoding="utf-8")
+        table_text = MODEL_TABLE.format(model=args.model, window=args.context_window)
+        if args.mode:
+            table_text += f'mode = "{args.mode}"\n'
+        config.write_text(table_text, encoding="utf-8")
         env = {
             "GITHUB_API_URL": github.url,
             "GITHUB_TOKEN": "e2e",
@@ -82,20 +93,17 @@ def main(argv: list[str] | None = None) -> int:
                 seconds = time.monotonic() - started
                 results.append({"number": row["number"], "seconds": seconds, "card": card})
                 print(f"#{row['number']}: {card.source} in {seconds:.0f} s: {card.headline}", file=sys.stderr)
-            asked = rows[0]
-            answer = ""
+            # As `prdigest ask` and a thread ask it: the answer sanitised, the card when none is left.
+            first = rows[0]
             started = time.monotonic()
-            if built.answerer is not None:
-                snapshot = built.cards.snapshot_by_ref(PRRef(REPO, asked["number"]))
-                card = next(result["card"] for result in results if result["number"] == asked["number"])
-                try:
-                    answer = built.answerer.answer_pr(snapshot, card, QUESTION, [], "en")
-                except SummarizerError as exc:  # reported in the summary line, not a crash
-                    print(f"question: {type(exc).__name__}: {exc}", file=sys.stderr)
+            asked = ask_about_pr(
+                built.cards, built.answerer, built.cards.snapshot_by_ref(PRRef(REPO, first["number"])), QUESTION, "en"
+            )
             answer_seconds = time.monotonic() - started
             learned = built.modes.recall()
         finally:
             built.close()
+    answered = f"answered ({len(asked.answer)} characters)" if asked.answer else f"no answer: {asked.no_answer}"
     model_cards = sum(result["card"].source == "llm" for result in results)
     cut = sum(result["card"].dropped for result in results)
     regenerated = sum(result["card"].regenerated for result in results)
@@ -115,10 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"model cards {model_cards}/{len(results)} · asked again {regenerated} · claims cut {cut} · "
         f"seconds per card: median {per_card[len(per_card) // 2]:.0f}, max {per_card[-1]:.0f} · "
-        f"question answered in {answer_seconds:.0f} s ({len(answer)} characters)"
+        f"question: {answered} in {answer_seconds:.0f} s"
     )
     print(f"output mode: {learned.mode if learned else 'none worked'}")
-    print(f"answer: {answer[:400]!r}")
+    print(f"answer: {asked.answer[:400]!r}")
     if args.out:
         args.out.write_text(
             json.dumps(
@@ -129,7 +137,10 @@ def main(argv: list[str] | None = None) -> int:
             ),
             encoding="utf-8",
         )
-    return 0 if model_cards == len(results) and answer else 1
+    # An answer with nothing usable left is handled as designed (the card stands in); any other
+    # missing answer means the model path failed.
+    handled = bool(asked.answer) or asked.no_answer == "answer_unusable"
+    return 0 if model_cards == len(results) and handled else 1
 
 
 if __name__ == "__main__":

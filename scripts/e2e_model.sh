@@ -28,8 +28,12 @@ if [ ! -s "$MODEL_FILE" ]; then
 fi
 
 LOG="$E2E_HOME/server.log"
+# The GGUF carries no chat template, and without one the server formats prompts as Llama 2's
+# ([INST] … [/INST]), which the model then recites. Gemma's format drops system messages, so the
+# config's model table says system_role = false (scripts/e2e_model.py).
 "$E2E_HOME/venv/bin/python" -m llama_cpp.server --model "$MODEL_FILE" --model_alias gemma3-270m \
-    --host 127.0.0.1 --port "$PORT" --n_ctx 16384 --logits_all False --n_threads 2 --seed 7 >"$LOG" 2>&1 &
+    --chat_format gemma --host 127.0.0.1 --port "$PORT" --n_ctx 16384 --logits_all False --n_threads 2 \
+    --seed 7 >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do

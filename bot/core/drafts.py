@@ -60,9 +60,12 @@ def _points(items: list[str], limit: int) -> tuple[str, ...]:
     return tuple(item for item in cleaned if item)[:limit]
 
 
-def card_from_draft(draft: CardDraft, language: Language, coverage: Coverage) -> Card:
+def card_from_draft(draft: CardDraft, language: Language, coverage: Coverage, title: str = "") -> Card:
     # A local server's template tokens go before the check reads claims: `<|im_end|>` is no identifier.
     headline = clip(without_template(draft.headline), HEADLINE_MAX[language])
+    if headline and not any(char.isalpha() for char in headline):
+        # "1" or "-": a small model's headline that names nothing; the title says more.
+        headline = heuristic.headline(title) or headline
     if not headline:
         raise ModelBadOutput("the model returned an empty headline")
     return Card(

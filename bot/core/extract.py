@@ -2,8 +2,10 @@
 
 Asked for JSON without a grammar to hold them to it, models wrap it: reasoning models think
 aloud first (`<think>…</think>`), chat models fence it in Markdown (```json … ```), some add a
-sentence before or after. `json_object_text` finds the object such an answer holds; whether it
-fills the schema is for pydantic to say (the caller validates), so it never guesses a repair.
+sentence before or after. Small models also break lines inside a string, which JSON forbids
+but which reads one way only: such an object is given back with the breaks escaped.
+`json_object_text` finds the object such an answer holds; whether it fills the schema is for
+pydantic to say (the caller validates), so it never guesses a repair.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n(.*?)```", re.DOTALL)
 MAX_STARTS = 64
 
 _DECODER = json.JSONDecoder()
+# Control characters (a raw newline, a tab) inside strings allowed.
+_LENIENT = json.JSONDecoder(strict=False)
 
 
 def without_thinking(text: str) -> str:
@@ -49,5 +53,11 @@ def json_object_text(text: str) -> str:
             value, end = None, start
         if isinstance(value, dict):
             return text[start:end]
+        try:
+            value, end = _LENIENT.raw_decode(text, start)
+        except ValueError:
+            value = None
+        if isinstance(value, dict):
+            return json.dumps(value, ensure_ascii=False)
         start = text.find("{", start + 1)
     return text

@@ -118,6 +118,29 @@ def unsupported_prompt(items: Sequence[str]) -> str:
     return _UNSUPPORTED.format(items=quoted)
 
 
+_MALFORMED = """\
+Your previous answer could not be used: it was not one complete JSON object with exactly the \
+fields asked for. Answer again with that JSON object only, every point one short sentence.
+"""
+
+
+def malformed_prompt() -> str:
+    """What is added to the request when an answer was not a card (broken JSON, a missing field)."""
+    return _MALFORMED
+
+
+def with_note(messages: Sequence[Message], note: str) -> list[Message]:
+    """The conversation with `note` after its last user message, in that message: turns keep
+    alternating (strict chat templates refuse two user turns in a row), and a server's prompt
+    cache still holds everything before it."""
+    out = list(messages)
+    for index in range(len(out) - 1, -1, -1):
+        if out[index].role == "user":
+            out[index] = Message("user", f"{out[index].content}\n{note}")
+            return out
+    return [*out, Message("user", note)]
+
+
 def card_overhead(language: Language) -> str:
     """The prompt without its data, to subtract from the token budget."""
     prompt = card_prompt("", language, marker="0" * 16)
@@ -163,4 +186,4 @@ def answer_overhead(language: Language) -> str:
 
 def fixed_wording() -> tuple[str, ...]:
     """Our prompts' own words, placeholders unfilled: core/sanitize.py drops model output that repeats them."""
-    return (_CARD_SYSTEM, _CARD_USER, _ANSWER_SYSTEM)
+    return (_CARD_SYSTEM, _CARD_USER, _ANSWER_SYSTEM, _MALFORMED)

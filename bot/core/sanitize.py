@@ -25,6 +25,8 @@ from bot.words import text as sentence
 
 # Slack parses `<!here>`, `<!channel>`, `<!everyone>`, `<!subteam^S1|@team>`, `<@U1>` and `<#C1|name>`
 # (formatting reference; slack-platform.md §5). They go whole, and so does any `<` that would open one.
+# A Slack section holds 3,000 characters; answers are asked to be short, this is the backstop.
+ANSWER_MAX_CHARS = 2900
 _TOKEN_SIGILS = "!@#"
 _TOKEN_OPENER = re.compile(r"<(?=[!@#])")
 
@@ -266,8 +268,10 @@ def _model_text(text: str, repo_url: str, *more_repo_urls: str) -> str:
 
 def sanitize_answer(text: str, repo_url: str, *more_repo_urls: str) -> str | None:
     """A model's answer made safe to post, or None when nothing usable is left of it: empty once
-    sanitized, or mostly chat-template tokens (core/templates.py)."""
-    return _model_text(text, repo_url, *more_repo_urls) or None
+    sanitized, or mostly chat-template tokens (core/templates.py). Capped after cleaning, so the
+    cap never splits a token the cleaning would have removed whole."""
+    cleaned = _model_text(text, repo_url, *more_repo_urls)
+    return cleaned[:ANSWER_MAX_CHARS].rstrip() or None
 
 
 def _one_line(text: str, repo_url: str, *, model_written: bool = True) -> str:

@@ -81,6 +81,9 @@ class Sampling:
     limit_field: LimitField = "max_tokens"
     temperature: float | None = None
     seed: int | None = None
+    # False for chat templates that drop the system message (llama-cpp-python's "gemma", Gemma's
+    # own): the instructions then open the first user message, as Gemma's template does itself.
+    system_role: bool = True
 
 
 class OpenAIModel:
@@ -92,7 +95,7 @@ class OpenAIModel:
     def parse(
         self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
     ) -> Parsed[Schema]:
-        wire = _wire(messages)
+        wire = _wire(messages, system_role=self._sampling.system_role)
         # The strict schema (every field required, no others), as the SDK's own .parse sends it.
         tool = openai.pydantic_function_tool(schema, description=TOOL_DESCRIPTION)
         with mapped_errors(mode):
@@ -107,7 +110,10 @@ class OpenAIModel:
         try:
             return Parsed(schema.model_validate_json(raw), raw)
         except ValidationError as exc:
-            raise ModelBadOutput("the model's answer does not match the schema") from exc
+            first = exc.errors()[0] if exc.errors() else None
+            where = ".".join(str(part) for part in first["loc"]) if first else ""
+            why = f" ({where}: {first['msg']})" if first else ""
+            raise ModelBadOutput(f"the model's answer does not match the schema{why}") from exc
 
     def _create(
         self,
@@ -154,7 +160,7 @@ class OpenAIModel:
         )
 
     def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
-        wire = _wire(messages)
+        wire = _wire(messages, system_role=self._sampling.system_role)
         with mapped_errors():
             completion = call_within(deadline, self._client, lambda client: self._create(client, wire, "text"))
         content = completion.choices[0].message.content if completion.choices else None
@@ -208,7 +214,9 @@ def _answer_text(completion: ChatCompletion, mode: OutputMode) -> str:
     return message.content or ""
 
 
-def _wire(messages: Sequence[Message]) -> list[ChatCompletionMessageParam]:
+def _wire(messages: Sequence[Message], *, system_role: bool = True) -> list[ChatCompletionMessageParam]:
+    if not system_role:
+        messages = _folded(messages)
     wire: list[ChatCompletionMessageParam] = []
     for message in messages:
         match message.role:
@@ -219,3 +227,16 @@ def _wire(messages: Sequence[Message]) -> list[ChatCompletionMessageParam]:
             case "assistant":
                 wire.append({"role": "assistant", "content": message.content})
     return wire
+
+
+def _folded(messages: Sequence[Message]) -> list[Message]:
+    """The system messages put at the start of the first user message, for a template without them."""
+    system = "\n\n".join(message.content for message in messages if message.role == "system")
+    rest = [message for message in messages if message.role != "system"]
+    if not system:
+        return rest
+    for index, message in enumerate(rest):
+        if message.role == "user":
+            rest[index] = Message("user", f"{system}\n\n{message.content}")
+            return rest
+    return [Message("user", system), *rest]

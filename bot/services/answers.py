@@ -15,6 +15,7 @@ from bot.core.context import build_context
 from bot.core.conversation import answer_messages, card_text, digest_text
 from bot.core.deadline import Budget
 from bot.core.prompts import answer_overhead
+from bot.core.sanitize import ANSWER_MAX_CHARS
 from bot.core.text import estimate_tokens
 from bot.core.window import OUTPUT_RESERVE, prompt_limit
 from bot.errors import ModelBadOutput, SummarizerError
@@ -24,8 +25,10 @@ from bot.store.modes import ModeMemory
 
 log = logging.getLogger(__name__)
 
-# A Slack section holds 3,000 characters; answers are asked to be short, this is the backstop.
-ANSWER_MAX_CHARS = 2900
+# What is read of one reply: a small model can run on to its token cap. The answer itself is
+# capped once sanitized (core/sanitize.ANSWER_MAX_CHARS), so template tokens a cap here would
+# split are still whole when they are removed.
+RAW_ANSWER_MAX_CHARS = 4 * ANSWER_MAX_CHARS
 # Room kept for the conversation and the answer when the budget is counted.
 CONVERSATION_RESERVE = 2500
 # However small the configured budget, this much material is sent (the card, some context).
@@ -96,4 +99,4 @@ class ModelAnswerer:
             raise
         if not content.strip():
             raise ModelBadOutput(f"the model gave an empty answer about {about}")
-        return content.strip()[:ANSWER_MAX_CHARS]
+        return content.strip()[:RAW_ANSWER_MAX_CHARS]

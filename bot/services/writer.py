@@ -24,11 +24,18 @@ from dataclasses import dataclass, replace
 from bot.core.context import PRContext, build_context
 from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft, card_from_draft, check_card, without_unsupported
-from bot.core.faithfulness import Check, SourceText
-from bot.core.prompts import PROMPT_VERSION, card_overhead, card_prompt, unsupported_prompt
+from bot.core.faithfulness import Check, SourceText, file_facts
+from bot.core.prompts import (
+    PROMPT_VERSION,
+    card_overhead,
+    card_prompt,
+    malformed_prompt,
+    unsupported_prompt,
+    with_note,
+)
 from bot.core.text import estimate_tokens
 from bot.core.window import OUTPUT_RESERVE, fitted, prompt_limit
-from bot.errors import ContextTooLong, ModeRefused, SummarizerError
+from bot.errors import ContextTooLong, ModelBadOutput, ModeRefused, SummarizerError
 from bot.models import OUTPUT_MODES, Card, Coverage, Language, Message, OutputMode, PRSnapshot
 from bot.services.ports import ModelClient
 from bot.store.modes import Learned, ModeMemory
@@ -98,8 +105,10 @@ class ModelCardWriter:
     def card(self, snapshot: PRSnapshot, language: Language) -> Card:
         deadline = self.budget.start(self._clock, self._sleep)
         first, request = self._first_answer(snapshot, language, deadline)
-        # What the model saw, and every path of the PR (a file it was not shown may still be named).
-        source = SourceText.of(request.context.text, (change.path for change in snapshot.files))
+        # What the model saw, every path of the PR (a file it was not shown may still be named), and
+        # the file count in the card's language ("24 个文件" is as true as "24 files").
+        paths = (change.path for change in snapshot.files)
+        source = SourceText.of(request.context.text, paths, file_facts(snapshot.files_total, language))
         check = check_card(first.card, source)
         if check.ok:
             return replace(first.card, checked=check.checked)
@@ -113,11 +122,21 @@ class ModelCardWriter:
         modes = self._modes(learned)
         limit = prompt_limit(self._token_budget - OUTPUT_RESERVE, window, self._room)
         request = self._request(snapshot, language, limit)
-        fitted_once = False
+        messages = request.messages
+        fitted_once = asked_again = False
         while True:
             mode = modes[0]
             try:
-                answer = self._ask(request.messages, snapshot, language, request.context.coverage, deadline, mode)
+                answer = self._ask(messages, snapshot, language, request.context.coverage, deadline, mode)
+            except ModelBadOutput:
+                # Broken or incomplete JSON is common from a small local model, and a second try
+                # told so usually gives a card; a second failure is the card's.
+                if asked_again:
+                    raise
+                log.info("card of %s: the answer was not a card, asking once more", snapshot.ref)
+                asked_again = True
+                messages = with_note(request.messages, malformed_prompt())
+                continue
             except ModeRefused:
                 if len(modes) == 1:
                     log.info("model call for %s failed: the endpoint takes none of the modes tried", snapshot.ref)
@@ -135,6 +154,7 @@ class ModelCardWriter:
                 log.info("card of %s: the prompt did not fit the model's window, cutting it", snapshot.ref)
                 fitted_once = True
                 request = self._request(snapshot, language, smaller)
+                messages = request.messages
                 continue
             self._learn(learned, Learned(mode, window))
             return answer, request
@@ -216,6 +236,6 @@ class ModelCardWriter:
         except SummarizerError as exc:
             # Info, not a warning: the caller falls back and its surface says so once (a digest
             # with the model down says it in one line, not one per PR); --debug shows these.
-            log.info("model call for %s failed: %s", snapshot.ref, type(exc).__name__)
+            log.info("model call for %s failed: %s: %s", snapshot.ref, type(exc).__name__, exc)
             raise
-        return _Answer(card_from_draft(answer.value, language, coverage), answer.raw, mode)
+        return _Answer(card_from_draft(answer.value, language, coverage, snapshot.listing.title), answer.raw, mode)

@@ -246,7 +246,9 @@ WORDS: dict[str, str] = {
     "ask.model_unavailable": "it cannot be reached or is busy",
     "ask.model_refused": "it refused the request; check OPENAI_API_KEY and the model name",
     "ask.model_failed": "its reply was empty, cut off or declined; --debug says more",
-    "ask.answer_unusable": "nothing of it was left once mentions and outside links were removed",
+    "ask.answer_unusable": (
+        "nothing of it was left without mentions, outside links, chat-template tokens and our own instructions"
+    ),
     "error.empty_question": (
         'the question is empty; write it after the PR, such as: prdigest ask owner/repo#123 "what changed?"'
     ),

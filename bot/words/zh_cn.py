@@ -224,7 +224,7 @@ WORDS: dict[str, str] = {
     "ask.model_unavailable": "无法连接或正忙",
     "ask.model_refused": "请求被拒绝，请检查 OPENAI_API_KEY 和模型名称",
     "ask.model_failed": "回复为空、被截断或被拒答，--debug 可查看详情",
-    "ask.answer_unusable": "去掉提及和外部链接后没有剩下任何内容",
+    "ask.answer_unusable": "去掉提及、外部链接、对话模板标记和复述的指令后没有剩下任何内容",
     "error.empty_question": '问题为空，请写在 PR 之后，例如：prdigest ask owner/repo#123 "改了什么？"',
     # -- answers a model gave but that could not be used (services/qa.py, core/templates.py) -----
     "reply.answer_unusable": "模型的回答无法使用，以下是这个 PR 的卡片：",

@@ -13,7 +13,7 @@ from bot.core.deadline import Budget
 from bot.core.text import estimate_tokens
 from bot.errors import ModelBadOutput, ModelUnavailable
 from bot.models import Card, Coverage, DigestItem, Message, Turn
-from bot.services.answers import ANSWER_MAX_CHARS, CHARS_PER_TOKEN, ModelAnswerer
+from bot.services.answers import CHARS_PER_TOKEN, RAW_ANSWER_MAX_CHARS, ModelAnswerer
 from tests.unit.builders import make_file, make_listing, make_snapshot
 
 CARD = Card(
@@ -77,8 +77,8 @@ def test_an_empty_answer_is_an_error(empty: str) -> None:
         ask_pr(ScriptedModel(empty), [])
 
 
-def test_a_long_answer_is_capped_for_one_slack_section() -> None:
-    assert len(ask_pr(ScriptedModel("y" * 10_000), [])) == ANSWER_MAX_CHARS
+def test_what_is_read_of_a_runaway_answer_is_bounded() -> None:
+    assert len(ask_pr(ScriptedModel("y" * 100_000), [])) == RAW_ANSWER_MAX_CHARS
 
 
 def test_a_failed_request_is_raised_and_logged_as_a_warning(caplog: pytest.LogCaptureFixture) -> None:

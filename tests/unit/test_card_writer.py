@@ -124,6 +124,13 @@ def test_a_headline_cut_too_short_falls_back_to_the_title() -> None:
     assert card.dropped == 1 and card.source == "llm"
 
 
+@pytest.mark.parametrize("headline", ["1", "- -", "#1 …"])
+def test_a_headline_without_a_word_gives_way_to_the_title(headline: str) -> None:
+    # What Gemma 3 270M wrote for a vLLM PR: the card stays the model's, the headline says something.
+    card = writer_for(ScriptedModel(draft(headline))).card(decode_pr(), "en")
+    assert card.headline == "Speed up decode by 2.5x" and card.source == "llm"
+
+
 def test_a_failed_second_request_cuts_the_first_answer() -> None:
     model = ScriptedModel(draft(f"Decode 2.5x faster, saves {INVENTED}"), ModelUnavailable("down", 503))
     card = writer_for(model).card(decode_pr(), "en")
@@ -171,14 +178,36 @@ def test_a_failed_first_request_is_raised_for_the_caller_to_fall_back(
     assert record.levelno == logging.INFO and type(failure).__name__ in record.getMessage()
 
 
-def test_an_answer_that_does_not_fit_the_schema_is_bad_output() -> None:
+def test_an_answer_that_does_not_fit_the_schema_twice_is_bad_output() -> None:
+    model = ScriptedModel('{"headline": "no verdict"}', '{"headline": "still none"}')
     with pytest.raises(ModelBadOutput):
-        writer_for(ScriptedModel('{"headline": "no verdict"}')).card(decode_pr(), "en")
+        writer_for(model).card(decode_pr(), "en")
+    assert len(model.calls) == 2
 
 
-def test_an_empty_headline_is_bad_output() -> None:
+def test_an_empty_headline_twice_is_bad_output() -> None:
     with pytest.raises(ModelBadOutput):
-        writer_for(ScriptedModel(draft(" \n "))).card(decode_pr(), "en")
+        writer_for(ScriptedModel(draft(" \n "), draft(""))).card(decode_pr(), "en")
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        # What Gemma 3 270M sent through llama-cpp-python in tools mode: a string cut at 902 characters.
+        '{"headline": "Explicitly manage torch CPU threads", "verdict": "read", "minutes": 5, '
+        '"why": ["build-up build-up',
+        '{"headline": "no verdict"}',
+    ],
+)
+def test_an_answer_that_is_not_a_card_is_asked_for_once_more(broken: str) -> None:
+    model = ScriptedModel(broken, draft("Decode 2.5x faster"))
+    card = writer_for(model).card(decode_pr(), "en")
+    assert card.source == "llm" and card.headline == "Decode 2.5x faster"
+    first, second = (call.messages for call in model.calls)
+    # The same conversation, the note at the end of its user turn: roles still alternate.
+    assert [m.role for m in second] == [m.role for m in first] == ["system", "user"]
+    assert second[1].content.startswith(first[1].content)
+    assert "not one complete JSON object" in second[1].content
 
 
 # -- budgets and languages -------------------------------------------------------------------------
@@ -243,3 +272,11 @@ def test_a_count_the_pr_states_with_its_noun_is_kept() -> None:
     assert len(model.calls) == 1
     assert card.headline == "Replaces 3 kernel launches with one"
     assert (card.checked, card.dropped) == (1, 0)
+
+
+def test_a_zh_cn_card_may_count_the_pr_s_files_in_its_own_words() -> None:
+    # The PR's size line says "2 files"; "2 个文件" states the same fact and is not cut.
+    model = ScriptedModel(draft("解码速度提升 2.5x", why=("改动 2 个文件，集中在解码路径",)))
+    card = writer_for(model).card(decode_pr(), "zh-CN")
+    assert len(model.calls) == 1
+    assert card.why == ("改动 2 个文件，集中在解码路径",) and card.dropped == 0

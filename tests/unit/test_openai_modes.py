@@ -142,6 +142,16 @@ def test_the_configured_cap_temperature_and_seed_are_sent_with_every_request() -
     assert not {"max_tokens", "max_completion_tokens", "temperature", "seed"} & set(bare[0])
 
 
+def test_without_a_system_role_the_instructions_open_the_first_user_message() -> None:
+    sampling = Sampling(system_role=False)
+    model, seen = model_answering(lambda request: content(json.dumps(DRAFT)), sampling)
+    parse(model, "json_object")
+    messages = seen[0]["messages"]
+    assert [message["role"] for message in messages] == ["user"]
+    system, user = (message.content for message in MESSAGES)
+    assert messages[0]["content"] == f"{system}\n\n{user}"
+
+
 # -- refusals of a mode ----------------------------------------------------------------------------
 
 

@@ -183,6 +183,17 @@ def test_a_model_s_table_applies_to_the_model_in_use(tmp_path: Path) -> None:
     assert (other.mode, other.context_window, other.max_output_tokens, other.temperature) == (None, None, None, None)
 
 
+def test_design_s_model_table_with_prices_and_no_system_role_is_read(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '[models."gpt-5-mini"]\ncontext_window = 128000\nmax_output_tokens = 1200\nmode = "json_schema"\n'
+        "input_per_million = 0.25\noutput_per_million = 2.0\nsystem_role = false\n",
+    )
+    options = load_settings({"PRDIGEST_CONFIG": path, "PRDIGEST_MODEL": "gpt-5-mini"}).model_options
+    assert (options.input_per_million, options.output_per_million, options.system_role) == (0.25, 2.0, False)
+    assert load_settings({}).model_options.system_role is True
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -193,6 +204,8 @@ def test_a_model_s_table_applies_to_the_model_in_use(tmp_path: Path) -> None:
         ("temperature = 2.5", "models.m.temperature"),
         ("seed = 1.5", "models.m.seed"),
         ("max_output_tokens = 0", "models.m.max_output_tokens"),
+        ('system_role = "no"', "models.m.system_role: Input should be a valid boolean"),
+        ("input_per_million = -1", "models.m.input_per_million"),
         (
             "context_window = 2048\nmax_output_tokens = 1500",
             "models.m: max_output_tokens 1500 leaves less than 1000 tokens of context_window 2048 for the prompt",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.sanitize import sanitize_answer, sanitize_card
+from bot.core.sanitize import ANSWER_MAX_CHARS, sanitize_answer, sanitize_card
 from bot.core.templates import without_template
 from tests.unit.test_sanitize import REPO_URL, make_card
 
@@ -36,6 +36,14 @@ FAMILIES = {
 def test_each_template_family_leaves_the_answer_alone(family: str) -> None:
     assert without_template(FAMILIES[family]) == ANSWER
     assert sanitize_answer(FAMILIES[family], REPO_URL) == ANSWER
+
+
+def test_a_long_answer_is_capped_after_its_template_tokens_are_gone() -> None:
+    # The cap falls inside `<end_of_turn>`: cut first, a `<end_of_` would be left behind.
+    text = "y " * (ANSWER_MAX_CHARS // 2 - 3) + "<end_of_turn>\n" + "z " * 50
+    answer = sanitize_answer(text, REPO_URL)
+    assert answer is not None and len(answer) <= ANSWER_MAX_CHARS
+    assert "<" not in answer and "end_of" not in answer
 
 
 def test_the_gemma_answer_is_a_user_turn_the_model_made_up_and_is_not_usable() -> None:
