@@ -37,7 +37,7 @@ QUESTION = "What does this PR change, and what should a reviewer check?"
 MODEL_TABLE = """\
 [models."{model}"]
 context_window = {window}
-max_output_tokens = 600
+max_output_tokens = 1024
 temperature = 0.2
 seed = 7
 system_role = false

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from bot.core import heuristic
 from bot.core.cutting import without_claims
@@ -30,17 +30,25 @@ MINUTES_MAX = 240
 MIN_HEADLINE_CHARS = 12
 
 
+def _points_schema(limit: int) -> dict[str, Any]:
+    return {"maxItems": limit, "items": {"type": "string", "maxLength": POINT_MAX}}
+
+
+# The lengths in CardDraft's JSON schema hold a local server's grammar to a card's size: a small
+# model that repeats itself would otherwise write one string until its token cap cuts the JSON.
+# They are not validated: a longer answer is clipped (card_from_draft), and the modes and servers
+# that refuse such keywords are sent the schema without them (llm/openai_model.py).
 class CardDraft(BaseModel):
     """The schema the model must fill (strict: every field required, nothing else)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    headline: str
+    headline: str = Field(json_schema_extra={"maxLength": max(HEADLINE_MAX.values())})
     verdict: Literal["skip", "skim", "read"]
     minutes: int
-    why: list[str]
-    caveats: list[str]
-    watch: list[str]
+    why: list[str] = Field(json_schema_extra=_points_schema(WHY_MAX))
+    caveats: list[str] = Field(json_schema_extra=_points_schema(CAVEATS_MAX))
+    watch: list[str] = Field(json_schema_extra=_points_schema(WATCH_MAX))
 
 
 def clip(text: str, limit: int) -> str:

@@ -22,6 +22,9 @@ from bot.core.text import clean_line, count_cjk
 from bot.models import Card, Coverage, Language, PRSnapshot, Rule
 from bot.words import text
 
+# Part of a heuristic card's cache key, as PROMPT_VERSION is of a model card's: change it whenever
+# the rules here (or in signals, figures, sentences, file_points) would give a different card.
+HEURISTIC_VERSION = "heuristic-2026-12-01"
 # The card's headline limits (DESIGN.md, the card): CJK characters carry about twice the meaning.
 MAX_HEADLINE_CHARS = 120
 MAX_HEADLINE_CJK_CHARS = 60

@@ -10,9 +10,10 @@ try and what to make of the answer is the services' (services/writer.py, service
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 import openai
@@ -35,6 +36,8 @@ from bot.llm.retry import call_within
 from bot.models import Message, OutputMode
 from bot.services.ports import Parsed, Schema
 from bot.settings import DEFAULT_OPENAI_URL
+
+log = logging.getLogger(__name__)
 
 # The function a card is asked for through in "tools" mode; its parameters are the schema.
 TOOL_DESCRIPTION = "Record the answer, its fields as the instructions describe them."
@@ -110,6 +113,9 @@ class OpenAIModel:
         try:
             return Parsed(schema.model_validate_json(raw), raw)
         except ValidationError as exc:
+            # --debug shows what the model wrote, its ends at least: why a small model's card fails
+            # (a string cut off, prose around the object).
+            log.debug("%s answer of %d characters not a card: %r … %r", mode, len(raw), raw[:300], raw[-200:])
             first = exc.errors()[0] if exc.errors() else None
             where = ".".join(str(part) for part in first["loc"]) if first else ""
             why = f" ({where}: {first['msg']})" if first else ""
@@ -129,6 +135,10 @@ class OpenAIModel:
         extra_body: dict[str, object] | None = None
         if tool is not None:
             name, schema = tool["function"]["name"], tool["function"].get("parameters", {})
+            if mode == "json_schema" or self._sampling.limit_field == "max_completion_tokens":
+                # Strict structured output (OpenAI's, and json_schema anywhere) refuses length keywords.
+                schema = _without_lengths(schema)
+                tool = {**tool, "function": {**tool["function"], "parameters": schema}}
             if mode == "json_schema":
                 response_format = {
                     "type": "json_schema",
@@ -188,6 +198,19 @@ class OpenAIModel:
 
     def close(self) -> None:
         self._client.close()
+
+
+# Schema keywords that bound a grammar's output (CardDraft's), and that strict modes refuse.
+LENGTH_KEYWORDS = frozenset({"maxLength", "maxItems"})
+
+
+def _without_lengths(schema: Any) -> Any:
+    """The JSON schema without LENGTH_KEYWORDS, at any depth."""
+    if isinstance(schema, dict):
+        return {key: _without_lengths(value) for key, value in schema.items() if key not in LENGTH_KEYWORDS}
+    if isinstance(schema, list):
+        return [_without_lengths(value) for value in schema]
+    return schema
 
 
 def _given(value: T | None) -> T | openai.Omit:

@@ -15,8 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot.core.context import build_context
-from bot.core.heuristic import headline, heuristic_card
-from bot.core.prompts import PROMPT_VERSION
+from bot.core.heuristic import HEURISTIC_VERSION, headline, heuristic_card
 from bot.core.sanitize import repo_url, sanitize_card
 from bot.errors import SummarizerError
 from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot
@@ -96,7 +95,8 @@ class CardService:
             repo=listing.repo,
             number=listing.number,
             revision=listing.revision or "unknown",
-            prompt_version=self._writer.prompt_version if self._writer else PROMPT_VERSION,
+            # Without a model, the rules that wrote the card are its version.
+            prompt_version=self._writer.prompt_version if self._writer else HEURISTIC_VERSION,
             model=self._writer.model if self._writer else "heuristic",
             language=language,
         )

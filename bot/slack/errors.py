@@ -22,6 +22,8 @@ from bot.errors import SlackError
 _ERROR_NAME = re.compile(r"[a-z0-9_]{1,64}")
 # missing_scope's `needed`: scope names such as chat:write or users:read.email, comma-separated.
 _SCOPES = re.compile(r"[a-z0-9_:.,]{1,200}")
+# Slack's answers that say "not now" rather than "no": asking later can succeed.
+TRANSIENT = frozenset({"ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"})
 UNREADABLE = "unreadable_response"
 UNKNOWN = "unknown_error"
 

@@ -21,7 +21,7 @@ from slack_sdk import WebClient
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, DigestThread, Note, QuietDays
 from bot.render.blocks import Message, lead_message, quiet_message, thread_messages
-from bot.slack.errors import slack_errors
+from bot.slack.errors import TRANSIENT, slack_errors
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
 
@@ -198,8 +198,11 @@ class Publisher:
                         ):
                             found.setdefault(part, str(message["ts"]))
         except SlackError as exc:
-            if exc.code == SlackError.TRANSPORT:
-                raise  # no answer: nothing is posted on a guess (the run fails and is retried)
+            if exc.code == SlackError.TRANSPORT or exc.code in TRANSIENT:
+                # No answer, or "not now": nothing is posted on a guess (the run fails and is retried).
+                raise
+            # A lasting refusal (a missing history scope): the digest could never be checked, and
+            # not posting it would be worse than the duplicate this check is there to prevent.
             log.warning("could not read back %s's digest of %s: %s", channel, day, exc)
         return found
 

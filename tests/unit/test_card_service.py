@@ -16,6 +16,7 @@ from devkit.scripted import Clock, Reply, ScriptedModel
 
 from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft
+from bot.core.heuristic import HEURISTIC_VERSION
 from bot.core.prompts import PROMPT_VERSION
 from bot.errors import ModelTimeout, ModelUnavailable
 from bot.models import Card, Language, Message, OutputMode, PRListing, PRRef, PRSnapshot, Window
@@ -215,7 +216,8 @@ def test_without_a_model_the_heuristic_card_is_stored_under_the_heuristic_key() 
 
     # Not degraded: no model was configured, so nothing failed.
     assert (result.card.source, result.degraded) == ("heuristic", False)
-    assert (key.model, key.prompt_version) == ("heuristic", PROMPT_VERSION)
+    # Keyed by the heuristic's own version: new rules are not hidden behind old cards.
+    assert (key.model, key.prompt_version) == ("heuristic", HEURISTIC_VERSION)
     assert store.get_card(key) == result.card
     assert cards.card(widget_pr(), "en") == result
 

@@ -16,7 +16,7 @@ from devkit.scripted import Clock
 from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft
 from bot.errors import ContextTooLong, ModelBadOutput, ModelRejected, ModelUnavailable, ModeRefused
-from bot.llm.openai_model import OpenAIModel, Sampling, limit_field
+from bot.llm.openai_model import LimitField, OpenAIModel, Sampling, limit_field
 from bot.models import Message, OutputMode
 
 URL = "http://model.test/v1"
@@ -150,6 +150,33 @@ def test_without_a_system_role_the_instructions_open_the_first_user_message() ->
     assert [message["role"] for message in messages] == ["user"]
     system, user = (message.content for message in MESSAGES)
     assert messages[0]["content"] == f"{system}\n\n{user}"
+
+
+def _schema_sent(body: dict[str, Any]) -> dict[str, Any]:
+    if "tools" in body:
+        return body["tools"][0]["function"]["parameters"]
+    format_ = body["response_format"]
+    return format_["json_schema"]["schema"] if format_["type"] == "json_schema" else format_["schema"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "field", "bounded"),
+    [
+        ("tools", "max_tokens", True),  # a local server: its grammar holds the card to size
+        ("json_object", "max_tokens", True),
+        ("json_schema", "max_tokens", False),  # strict: the length keywords are refused
+        ("tools", "max_completion_tokens", False),  # OpenAI's API, strict function calling
+    ],
+)
+def test_length_bounds_go_only_where_they_are_taken(mode: OutputMode, field: LimitField, bounded: bool) -> None:
+    model, seen = model_answering(lambda request: content(json.dumps(DRAFT)), Sampling(limit_field=field))
+    parse(model, mode)
+    schema = _schema_sent(seen[0])
+    headline, why = schema["properties"]["headline"], schema["properties"]["why"]
+    if bounded:
+        assert (headline["maxLength"], why["maxItems"], why["items"]["maxLength"]) == (120, 3, 280)
+    else:
+        assert "maxLength" not in json.dumps(schema) and "maxItems" not in json.dumps(schema)
 
 
 # -- refusals of a mode ----------------------------------------------------------------------------

@@ -367,6 +367,20 @@ def test_a_read_back_slack_refuses_is_logged_and_the_digest_posted(caplog: pytes
     assert "could not read back" in caplog.text
 
 
+@pytest.mark.parametrize("code", ["ratelimited", "internal_error", "service_unavailable"])
+def test_a_read_back_slack_defers_posts_nothing_on_a_guess(code: str) -> None:
+    # The ledger was lost and the lead may be in the channel already: "not now" is no "not there".
+    r = rig()
+    r.publisher.publish(CHANNEL, DAY, digest(1))
+    before = len(r.slack.posts)
+    restarted = r.restarted(ledger_lost=True)
+    r.slack.refuse["conversations.history"] = code
+    with pytest.raises(SlackError) as raised:
+        restarted.publisher.publish(CHANNEL, DAY, digest(1))
+    assert raised.value.code == code
+    assert len(r.slack.posts) == before and len(r.slack.channels[CHANNEL]) == 1
+
+
 def test_a_read_back_that_gets_no_answer_posts_nothing_on_a_guess() -> None:
     r = rig()
     r.slack.unreachable.add("conversations.history")
