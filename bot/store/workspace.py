@@ -1,0 +1,29 @@
+"""Which Slack workspace a stored key belongs to.
+
+A bot installed in several workspaces (OAuth) keeps each workspace's subscriptions, digests,
+threads and answers under its own prefix, so two workspaces never read each other's data. The
+single-workspace install (SLACK_BOT_TOKEN) has no team: its keys stay as they were before
+workspaces existed, so an upgrade finds its ledger and posts nothing twice. Cards of public PRs
+and everything else keyed by PR alone are shared, and are not scoped.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Slack team ids (T…) and Enterprise Grid org ids (E…): letters and digits only.
+_TEAM = re.compile(r"[TE][A-Z0-9]{2,31}")
+
+
+def scoped(team: str | None, key: str) -> str:
+    """`key` as stored for `team`; unchanged for the single-workspace install (team None)."""
+    if team is None:
+        return key
+    if not _TEAM.fullmatch(team):
+        raise ValueError(f"{team!r} is not a Slack team id")
+    return f"team:{team}:{key}"
+
+
+def team_prefix(team: str) -> str:
+    """Every key of `team` starts with this (to delete a workspace's data on uninstall)."""
+    return scoped(team, "")
