@@ -269,11 +269,14 @@ class Builder:
             return None
         from bot.services.answers import ModelAnswerer
 
+        timing = self.timing
         options = self.settings.model_options
         return ModelAnswerer(
             self.model,
             token_budget=self.settings.defaults.token_budget,
             budget=self.model_budget,
+            clock=timing.monotonic,
+            sleep=timing.sleep,
             memory=self.modes,
             context_window=options.context_window,
             max_output_tokens=options.max_output_tokens,
