@@ -120,8 +120,10 @@ class Subscriptions:
         store: SubscriptionStore,
         is_private: Callable[[str], bool],
         now: Callable[[], datetime],
+        config_path: str,
     ) -> None:
         self._slack = slack
+        self._path = config_path
         self._file = {channel.id: channel for channel in file_channels}
         self._store = store
         self._is_private = is_private
@@ -142,6 +144,10 @@ class Subscriptions:
     def configs(self) -> list[ChannelConfig]:
         """The effective config of every channel (what the scheduler plans from)."""
         return [view.config for view in self.channels()]
+
+    def file_config(self, channel: str) -> ChannelConfig | None:
+        """The channel as the config file sets it (no store read: safe before ack())."""
+        return self._file.get(channel)
 
     def view(self, channel: str) -> ChannelView | None:
         return self._view(channel, self._store.get(channel))
@@ -172,13 +178,19 @@ class Subscriptions:
         `is_member` asks Slack; it is called only when no editors are configured.
         """
         if channel in self._file and not self._slack.allow_channel_edits:
-            return Note("subs.refused_file", {"channel": channel})
+            return Note("subs.refused_file", {"path": self._path})
         editors = self._slack.editors
         if editors and user not in editors:
             return Note("subs.refused_editor")
         if not editors and not is_member():
             return Note("subs.refused_member", {"channel": channel})
         return None
+
+    def require_editor(self, channel: str, user: str, is_member: Callable[[], bool]) -> None:
+        """Raise EditRefused, saying why, unless `user` may change `channel` from Slack."""
+        refusal = self.refusal(channel, user, is_member)
+        if refusal is not None:
+            raise EditRefused(refusal.kind, **refusal.values)
 
     # -- changing --------------------------------------------------------------------------
 
@@ -226,7 +238,7 @@ class Subscriptions:
         source. Raises FieldErrors or EditRefused."""
         base = self._file.get(channel)
         if base is not None and not self._slack.allow_channel_edits:
-            raise EditRefused("subs.refused_file", channel=channel)
+            raise EditRefused("subs.refused_file", path=self._path)
         config = merged(channel, base, values)
         known = {repo.lower() for repo in self._current(channel)}
         new = tuple(repo for repo in config.repos if repo.lower() not in known)
@@ -247,7 +259,7 @@ class Subscriptions:
     def _current(self, channel: str) -> list[str]:
         view = self.view(channel)
         if view is not None and view.in_file and not self._slack.allow_channel_edits:
-            raise EditRefused("subs.refused_file", channel=channel)
+            raise EditRefused("subs.refused_file", path=self._path)
         return list(view.config.repos) if view else []
 
     def _check_private(self, repos: Sequence[str]) -> None:
