@@ -68,7 +68,7 @@ def run(harness: SlackHarness, command: str, channel: str = NEW, user: str = HUM
     """What the asker is told (the response_url's last payload) after `/pr command`."""
     hook, response = harness.command(command, channel, user=user)
     assert response.status_code == 200
-    answers = wait_for(lambda: [p for p in harness.slack.responses[hook]])
+    wait_for(lambda: [p for p in harness.slack.responses[hook]])
     harness.settle()
     return str(harness.slack.responses[hook][-1]["text"])
 
@@ -171,7 +171,7 @@ def test_a_private_repository_not_listed_in_the_config_is_refused(subs: SlackHar
 
 
 def test_bad_input_is_refused_before_anything_is_asked(subs: SlackHarness) -> None:
-    hook, response = subs.command("follow not-a-repo", NEW)
+    _hook, response = subs.command("follow not-a-repo", NEW)
     assert "'not-a-repo' is not a repository" in response.text
     _, response = subs.command("follow", NEW)
     assert "follow owner/repo" in response.text
@@ -218,7 +218,7 @@ def test_allowed_edits_of_a_config_channel_override_the_file_and_say_so(
 
 def test_settings_opens_a_modal_with_the_channels_values(subs: SlackHarness) -> None:
     run(subs, f"follow {OTHER_REPO}")
-    hook, response = subs.command("settings", NEW)
+    _hook, response = subs.command("settings", NEW)
     assert response.status_code == 200 and response.text == ""
     (modal,) = wait_for(lambda: list(subs.slack.modals.values()))
     subs.settle()
