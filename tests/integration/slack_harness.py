@@ -190,13 +190,14 @@ def serve_harness(
     redis_url: str,
     config_dir: Path,
     *,
-    config_text: str = CONFIG,
+    config_text: str | None = None,
     now: Callable[[], datetime] | None = None,
 ) -> Iterator[SlackHarness]:
     """Fake Slack and the app served on loopback, wired to the given fakes and Redis; closed on exit."""
     with FakeSlack() as slack:
         config = config_dir / "prdigest.toml"
-        config.write_text(config_text, encoding="utf-8")
+        # CONFIG read at each call: a test may patch it (test_chinese_channel.py does).
+        config.write_text(CONFIG if config_text is None else config_text, encoding="utf-8")
         github.add_repo(OTHER_REPO)
         settings = app_settings(github, model, slack, redis_url, config)
         timing = harness_timing(now)
