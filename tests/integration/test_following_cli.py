@@ -65,4 +65,4 @@ def test_following_text_says_where_each_value_comes_from(env: RedisKV, capsys: p
     assert main(["following"]) == 0
     out = capsys.readouterr().out
     assert f"{DIGEST_CHANNEL}\n  Repositories: vllm-project/vllm (from the config file)\n" in out
-    assert "  Time: 09:00 (default)\n" in out
+    assert "  Posting time: 09:00 (the default)\n" in out

@@ -135,7 +135,7 @@ def test_a_channel_not_in_the_config_follows_a_repository_and_gets_its_digest_on
 
     told = run(subs, "following")
     assert f"{OTHER_REPO} _(set in Slack)_" in told
-    assert "Time: 09:00 _(default)_" in told
+    assert "Posting time: 09:00 _(the default)_" in told
     assert "Last digest: 2026-08-06" in told and f"followed {OTHER_REPO} by <@{HUMAN}>" in told
     assert subs.slack.rejections == []
 
@@ -207,7 +207,7 @@ def test_allowed_edits_of_a_config_channel_override_the_file_and_say_so(
         assert f"now follows {PRIVATE}" in run(harness, f"follow {PRIVATE}", channel=DIGEST_CHANNEL)
         told = run(harness, "following", channel=DIGEST_CHANNEL)
         assert f"vllm-project/vllm, {PRIVATE} _(set in Slack)_" in told
-        assert "Window: 24h _(default)_" in told
+        assert "Window covered: 24h _(the default)_" in told
         plan = harness.parts.deps.directory.plan(DIGEST_CHANNEL)
         assert plan is not None and plan.repos == ("vllm-project/vllm", PRIVATE)
         assert "last repository comes from the config file" not in run(harness, f"unfollow {PRIVATE}", DIGEST_CHANNEL)
