@@ -100,6 +100,7 @@ def state(**fields: str) -> dict[str, Any]:
     """The modal's state.values: text fields, a time (post_at) and selects (language, quiet_days)."""
     values: dict[str, Any] = {}
     for name, value in fields.items():
+        element: dict[str, Any]
         if name == "post_at":
             element = {"type": "timepicker", "selected_time": value}
         elif name in ("language", "quiet_days"):

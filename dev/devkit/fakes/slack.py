@@ -445,7 +445,7 @@ class FakeSlack(LoopbackServer):
             raise _Refused("invalid_arguments", "trigger_id is required")
         if trigger_id in self._used_triggers:
             raise _Refused("invalid_trigger_id", "this trigger_id was used already")
-        self._check_modal(view)
+        view = self._check_modal(view)
         self._used_triggers.add(trigger_id)
         view_id = f"V{next(self._ids):08d}"
         self.modals[view_id] = copy.deepcopy(view)
@@ -455,11 +455,11 @@ class FakeSlack(LoopbackServer):
         view_id, view = args.get("view_id"), args.get("view")
         if view_id not in self.modals:
             raise _Refused("not_found", f"view_id={view_id!r}")
-        self._check_modal(view)
+        view = self._check_modal(view)
         self.modals[view_id] = copy.deepcopy(view)
         return {"view": {"id": view_id, "team_id": TEAM_ID, **view, "hash": self._next_ts()}}
 
-    def _check_modal(self, view: Any) -> None:
+    def _check_modal(self, view: Any) -> dict[str, Any]:
         # Modal limits: title, submit and close are plain_text of at most 24 characters;
         # callback_id ≤ 255; private_metadata ≤ 3,000; 100 blocks (modal view reference).
         if not isinstance(view, dict) or view.get("type") != "modal":
@@ -480,6 +480,7 @@ class FakeSlack(LoopbackServer):
         problem = check_blocks(blocks, max_blocks=MAX_VIEW_BLOCKS)
         if problem:
             raise _Refused(*problem)
+        return view
 
     # -- response_url ----------------------------------------------------------------------
 
