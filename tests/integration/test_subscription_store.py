@@ -27,7 +27,7 @@ def test_each_workspace_keeps_its_own_subscriptions_and_the_single_install_keeps
         single.save("C0AAAAAAA", edits("a/b"))
         team.save("C0AAAAAAA", edits("c/d"))
         assert single.all() == {"C0AAAAAAA": edits("a/b")} and team.all() == {"C0AAAAAAA": edits("c/d")}
-        keys = {key.decode() for key in redis.Redis.from_url(redis_url).keys("*")}
+        keys = set(redis.Redis.from_url(redis_url, decode_responses=True).keys("*"))
         assert keys == {f"{PREFIX}subscriptions", f"{PREFIX}team:T0OTHER1:subscriptions"}
         single.remove("C0AAAAAAA")
         assert single.all() == {} and single.get("C0AAAAAAA") is None
