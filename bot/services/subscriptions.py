@@ -196,40 +196,43 @@ class Subscriptions:
 
     def follow(self, channel: str, user: str, repos: Sequence[str]) -> tuple[str, ...]:
         """Add `repos`; returns those newly followed. Raises EditRefused or FieldErrors."""
-        current = self._current(channel)
-        known = {repo.lower() for repo in current}
-        new = tuple(dict.fromkeys(repo for repo in repos if repo.lower() not in known))
-        for repo in new:
+        for repo in repos:
             if not REPO_PATTERN.fullmatch(repo):
                 raise EditRefused("subs.bad_repo", value=quoted(repo))
-        self._check_private(new)
-        if len(current) + len(new) > MAX_REPOS:
-            raise EditRefused("subs.too_many", limit=MAX_REPOS)
-        if new:
-            entry = AuditEntry(channel=channel, user=user, at=self._now(), action="follow", detail=new)
-            self._save(channel, user, {"repos": [*current, *new]}, entry)
-        return new
+        checked = self._precheck(channel, repos)
+        with self._store.changing(channel):
+            current = self._current(channel)
+            known = {repo.lower() for repo in current}
+            new = tuple(dict.fromkeys(repo for repo in repos if repo.lower() not in known))
+            self._check_private([repo for repo in new if repo.lower() not in checked])
+            if len(current) + len(new) > MAX_REPOS:
+                raise EditRefused("subs.too_many", limit=MAX_REPOS)
+            if new:
+                entry = AuditEntry(channel=channel, user=user, at=self._now(), action="follow", detail=new)
+                self._save(channel, user, {"repos": [*current, *new]}, entry)
+            return new
 
     def unfollow(self, channel: str, user: str, repo: str) -> None:
         """Stop following `repo`; the last one ends the channel's subscription (a Slack-only channel)."""
-        current = self._current(channel)
-        left = [name for name in current if name.lower() != repo.lower()]
-        if len(left) == len(current):
-            raise EditRefused("subs.not_following", repo=quoted(repo))
-        entry = AuditEntry(channel=channel, user=user, at=self._now(), action="unfollow", detail=(repo,))
-        if not left and channel not in self._file:
-            edits = self._store.get(channel)
-            rest = {name: value for name, value in (edits.values if edits else {}).items() if name != "repos"}
-            if rest:
-                # Its schedule and filters stay for a later follow; with no repository it follows nothing.
-                self._store.save(channel, ChannelEdits(values=rest, by=user, at=self._now()))
-            else:
-                self._store.remove(channel)
-            self._store.record(entry)
-            return
-        if not left:
-            raise EditRefused("subs.last_file_repo", channel=channel)
-        self._save(channel, user, {"repos": left}, entry)
+        with self._store.changing(channel):
+            current = self._current(channel)
+            left = [name for name in current if name.lower() != repo.lower()]
+            if len(left) == len(current):
+                raise EditRefused("subs.not_following", repo=quoted(repo))
+            entry = AuditEntry(channel=channel, user=user, at=self._now(), action="unfollow", detail=(repo,))
+            if not left and channel not in self._file:
+                edits = self._store.get(channel)
+                rest = {name: value for name, value in (edits.values if edits else {}).items() if name != "repos"}
+                if rest:
+                    # Its schedule and filters stay for a later follow; with no repository it follows nothing.
+                    self._store.save(channel, ChannelEdits(values=rest, by=user, at=self._now()))
+                else:
+                    self._store.remove(channel)
+                self._store.record(entry)
+                return
+            if not left:
+                raise EditRefused("subs.last_file_repo", channel=channel)
+            self._save(channel, user, {"repos": left}, entry)
 
     def save_settings(self, channel: str, user: str, values: Mapping[str, EditValue]) -> ChannelConfig:
         """Replace the channel's Slack values with `values` (the modal's fields that are filled in;
@@ -240,27 +243,37 @@ class Subscriptions:
         if base is not None and not self._slack.allow_channel_edits:
             raise EditRefused("subs.refused_file", path=self._path)
         config = merged(channel, base, values)
-        known = {repo.lower() for repo in self._current(channel)}
-        new = tuple(repo for repo in config.repos if repo.lower() not in known)
-        self._check_private(new)
-        if len(config.repos) > MAX_REPOS:
-            raise FieldErrors({"repos": Note("subs.too_many", {"limit": MAX_REPOS})})
-        kept = {
-            name: value
-            for name, value in values.items()
-            if base is None or getattr(base, name) != getattr(config, name)
-        }
-        changed = tuple(sorted(kept))
-        entry = AuditEntry(channel=channel, user=user, at=self._now(), action="settings", detail=changed)
-        self._store.save(channel, ChannelEdits(values=kept, by=user, at=self._now()))
-        self._store.record(entry)
-        return config
+        checked = self._precheck(channel, config.repos)
+        with self._store.changing(channel):
+            known = {repo.lower() for repo in self._current(channel)}
+            new = tuple(repo for repo in config.repos if repo.lower() not in known)
+            self._check_private([repo for repo in new if repo.lower() not in checked])
+            if len(config.repos) > MAX_REPOS:
+                raise FieldErrors({"repos": Note("subs.too_many", {"limit": MAX_REPOS})})
+            kept = {
+                name: value
+                for name, value in values.items()
+                if base is None or getattr(base, name) != getattr(config, name)
+            }
+            changed = tuple(sorted(kept))
+            entry = AuditEntry(channel=channel, user=user, at=self._now(), action="settings", detail=changed)
+            self._store.save(channel, ChannelEdits(values=kept, by=user, at=self._now()))
+            self._store.record(entry)
+            return config
 
     def _current(self, channel: str) -> list[str]:
         view = self.view(channel)
         if view is not None and view.in_file and not self._slack.allow_channel_edits:
             raise EditRefused("subs.refused_file", path=self._path)
         return list(view.config.repos) if view else []
+
+    def _precheck(self, channel: str, repos: Sequence[str]) -> set[str]:
+        """The private-repository rule for the repositories the channel does not follow yet, asked
+        before the change lock is taken (GitHub may take seconds); returns those checked."""
+        known = {repo.lower() for repo in self._current(channel)}
+        fresh = [repo for repo in repos if repo.lower() not in known]
+        self._check_private(fresh)
+        return {repo.lower() for repo in fresh}
 
     def _check_private(self, repos: Sequence[str]) -> None:
         """A private repository may be followed from Slack only if the file lists it: the GitHub

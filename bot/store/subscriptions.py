@@ -3,6 +3,7 @@
 - subscriptions            a hash of channel → its Slack edits (ChannelEdits JSON): the values
   set from Slack, written as the config file spells them ("09:30", "Asia/Shanghai", lists).
 - audit                    a list of the last AUDIT_KEEP changes (AuditEntry JSON), oldest first.
+- lock:subs:{channel}      5 s: one change of a channel at a time (read, then written back).
 
 Both keys go through `scoped(team, …)`: None is the single-workspace install. They fail closed
 (`strict()`): a follow that cannot be written must say so, never be dropped; a scheduler that
@@ -12,10 +13,15 @@ values are checked with the config file's rules (services/subscriptions.py) befo
 
 from __future__ import annotations
 
+import contextlib
+import time
+import uuid
+from collections.abc import Callable, Iterator
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
+from bot.errors import StoreError
 from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
 
@@ -26,6 +32,13 @@ SUBSCRIPTION_TTL = 10 * 365 * DAY
 # workspace, kept a year after the last one.
 AUDIT_KEEP = 500
 AUDIT_TTL = 365 * DAY
+
+# A change reads a channel's record and writes it back: one change per channel at a time, on any
+# replica, so two follows made at once both stay. A change takes milliseconds; the lock expires
+# by itself if its holder dies; a second change waits for it up to about a second.
+CHANGE_LOCK_MS = 5000
+CHANGE_WAITS = 20
+CHANGE_WAIT_SECONDS = 0.05
 
 # A value as the config file writes it: a string (a time, a zone, a language) or a list of them.
 EditValue = str | list[str]
@@ -58,10 +71,30 @@ _AUDIT = TypeAdapter(AuditEntry)
 
 
 class SubscriptionStore:
-    def __init__(self, kv: KV, team: str | None = None) -> None:
+    def __init__(self, kv: KV, team: str | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
         self._kv = kv.strict()
+        self._team = team
         self._key = scoped(team, "subscriptions")
         self._audit = scoped(team, "audit")
+        self._sleep = sleep
+
+    @contextlib.contextmanager
+    def changing(self, channel: str) -> Iterator[None]:
+        """Hold the channel's change lock while its record is read and written back.
+
+        Raises StoreError when Redis cannot be reached or another change holds it too long.
+        """
+        key, token = scoped(self._team, f"lock:subs:{channel}"), uuid.uuid4().hex.encode()
+        for _ in range(CHANGE_WAITS):
+            if self._kv.set_nx(key, token, CHANGE_LOCK_MS):
+                break
+            self._sleep(CHANGE_WAIT_SECONDS)
+        else:
+            raise StoreError("error.redis_unreachable", error="the channel is being changed by another request")
+        try:
+            yield
+        finally:
+            self._kv.delete_if(key, token)
 
     def all(self) -> dict[str, ChannelEdits]:
         """Every channel's edits (one round trip; StoreError when Redis cannot be reached)."""

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.errors import ConfigError
+from bot.errors import ConfigError, StoreError
 from bot.models import Filters, Note
 from bot.render.subscriptions import modal_values, settings_modal
 from bot.services.subscriptions import EditRefused, FieldErrors, Subscriptions, merged
@@ -18,7 +18,7 @@ from bot.settings import ChannelConfig, SlackConfig, load_file_config, load_sett
 from bot.slack.channels import ChannelDirectory, ChannelPlan
 from bot.slack.digests import completed_window, next_post
 from bot.store.memory import MemoryKV
-from bot.store.subscriptions import SubscriptionStore
+from bot.store.subscriptions import CHANGE_WAITS, SubscriptionStore
 
 AT = datetime(2026, 8, 6, 12, 0, tzinfo=UTC)
 FILE = ChannelConfig(id="C0FILE0001", repos=("acme/base",), language="zh-CN")
@@ -194,3 +194,15 @@ def test_the_slack_keys_default_to_the_file_alone() -> None:
         False,
         (),
     )
+
+
+def test_one_change_of_a_channel_at_a_time() -> None:
+    waits: list[float] = []
+    store = SubscriptionStore(MemoryKV(), sleep=waits.append)
+    subs = service(store)
+    with store.changing(NEW), pytest.raises(StoreError):
+        subs.follow(NEW, "U2", ["acme/widgets"])  # another request holds it: waits, then gives up
+    assert len(waits) == CHANGE_WAITS and store.all() == {}
+    with store.changing("C0OTHERCH1"):  # another channel is not held up
+        assert subs.follow(NEW, "U2", ["acme/widgets"]) == ("acme/widgets",)
+    assert len(waits) == CHANGE_WAITS
