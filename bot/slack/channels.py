@@ -114,6 +114,16 @@ class ChannelDirectory:
         all_repos = self.all_repos
         return all_repos[0] if len(all_repos) == 1 else None
 
+    def private_allowed(self, channel: str, repo: str) -> bool:
+        """Whether the config file allows `repo`, if private, in `channel`: the file lists it for
+        the channel, or lets Slack follow it (`[slack] followable_private_repos`). A private
+        repository followed from Slack stops being posted once the file no longer lists it."""
+        name = repo.lower()
+        file_channel = next((channel_ for channel_ in self._settings.config.channels if channel_.id == channel), None)
+        if file_channel is not None and name in {listed.lower() for listed in file_channel.repos}:
+            return True
+        return name in {listed.lower() for listed in self._settings.config.slack.followable_private_repos}
+
     def language(self, channel: str) -> Language:
         plan = self.plan(channel)
         return plan.language if plan else self._default_language

@@ -346,4 +346,8 @@ WORDS: dict[str, str] = {
     ),
     "home.settings": "Settings",
     "home.changed": "Last change: {change}",
+    "refusal.not_followable": (
+        "{repo} is private and was followed in {channel} from Slack, but the config file no longer lists it "
+        "in [slack] followable_private_repos"
+    ),
 }

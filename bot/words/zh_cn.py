@@ -306,4 +306,7 @@ WORDS: dict[str, str] = {
     ),
     "home.settings": "设置",
     "home.changed": "最近修改：{change}",
+    "refusal.not_followable": (
+        "{repo} 是私有仓库，曾在 Slack 中被 {channel} 关注，但配置文件的 [slack] followable_private_repos 已不再列出它"
+    ),
 }

@@ -18,6 +18,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
 from bot.builder import Builder
+from bot.models import Note
 from bot.render.blocks import strings
 from bot.render.subscriptions import SETTINGS_ACTION, SETTINGS_CALLBACK
 from tests.integration.slack_harness import (
@@ -26,6 +27,7 @@ from tests.integration.slack_harness import (
     HUMAN,
     OTHER_REPO,
     SlackHarness,
+    app_settings,
     harness_timing,
     serve_harness,
     wait_for,
@@ -323,3 +325,25 @@ def test_the_home_shows_followed_channels_with_a_settings_button_that_opens_the_
     assert modal["callback_id"] == SETTINGS_CALLBACK
     subs.settle()
     assert subs.slack.rejections == []
+
+
+def test_a_private_repository_is_no_longer_posted_once_the_file_stops_listing_it(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path
+) -> None:
+    with served(github, model, redis_url, tmp_path, f'followable_private_repos = ["{PRIVATE}"]') as harness:
+        prepare(harness)
+        assert f"now follows {PRIVATE}" in run(harness, f"follow {PRIVATE}")
+        assert harness.services.access.refusal(NEW, PRIVATE) is None
+        # The operator removes it from the list and restarts: the Slack follow stays in Redis.
+        config = tmp_path / "later.toml"
+        config.write_text(CONFIG, encoding="utf-8")
+        later = Builder(
+            app_settings(github, model, harness.slack, redis_url, config), harness_timing(lambda: NOW), warn=print
+        )
+        try:
+            assert later.directory.plan(NEW) is not None
+            assert later.access.refusal(NEW, PRIVATE) == Note(
+                "refusal.not_followable", {"repo": PRIVATE, "channel": NEW}
+            )
+        finally:
+            later.close()
