@@ -37,11 +37,11 @@ def _entry(entry: AuditEntry) -> dict[str, Any]:
     return entry.model_dump(mode="json")
 
 
-def following_data(built: Builder) -> dict[str, Any]:
-    subscriptions, defaults = built.subscriptions, built.settings.defaults
-    audit = subscriptions.audit()
+def following_data(built: Builder, views: list[ChannelView]) -> dict[str, Any]:
+    defaults = built.settings.defaults
+    audit = built.subscriptions.audit()
     channels = []
-    for view in subscriptions.channels():
+    for view in views:
         run = built.ledger.last_run(view.channel)
         channels.append(
             {
@@ -65,11 +65,11 @@ def following_data(built: Builder) -> dict[str, Any]:
     return {"channels": channels, "audit": [_entry(entry) for entry in audit]}
 
 
-def following_text(built: Builder, language: Language) -> str:
-    data = following_data(built)
-    subscriptions, defaults = built.subscriptions, built.settings.defaults
+def following_text(built: Builder, views: list[ChannelView], language: Language) -> str:
+    data = following_data(built, views)
+    defaults = built.settings.defaults
     lines: list[str] = []
-    for view, channel in zip(subscriptions.channels(), data["channels"], strict=False):
+    for view, channel in zip(views, data["channels"], strict=True):
         lines.append(view.channel)
         for name in SHOWN_FIELDS:
             field = text(language, f"subs.field_{name}")
@@ -82,6 +82,7 @@ def following_text(built: Builder, language: Language) -> str:
 
 
 def run_following(built: Builder, output: str, language: Language) -> str:
+    views = built.subscriptions.channels()
     if output == "json":
-        return json.dumps(following_data(built), ensure_ascii=False, indent=2) + "\n"
-    return following_text(built, language)
+        return json.dumps(following_data(built, views), ensure_ascii=False, indent=2) + "\n"
+    return following_text(built, views, language)

@@ -156,7 +156,8 @@ class Subscriptions:
         base = self._file.get(channel)
         if base is not None and not self._slack.allow_channel_edits:
             edits = None  # edits kept from a time they were allowed no longer count
-        if edits is None:
+        if edits is None or (base is None and not edits.values.get("repos")):
+            # No repository (the last one unfollowed; its settings kept for a later follow).
             return ChannelView(channel, base, sources_of(base, None), True, None) if base else None
         try:
             config = merged(channel, base, edits.values)

@@ -44,6 +44,10 @@ CHANGE_WAIT_SECONDS = 0.05
 EditValue = str | list[str]
 
 
+class ChannelBusy(StoreError):
+    """Another request is changing the channel and did not finish in time: ask again."""
+
+
 class ChannelEdits(BaseModel):
     """A channel's values set from Slack, by ChannelConfig field name, and the last change."""
 
@@ -90,7 +94,7 @@ class SubscriptionStore:
                 break
             self._sleep(CHANGE_WAIT_SECONDS)
         else:
-            raise StoreError("error.redis_unreachable", error="the channel is being changed by another request")
+            raise ChannelBusy("subs.busy")
         try:
             yield
         finally:

@@ -298,6 +298,7 @@ WORDS: dict[str, str] = {
         "I am not a member of this channel, so I can't post its digest. "
         "Invite me first with `/invite @prdigest`, then try again."
     ),
+    "subs.busy": "Someone else is changing this channel's subscriptions right now. Please try again.",
     "subs.store_down": "I can't reach my store right now, so nothing was changed. Please try again in a minute.",
     "subs.none": "This channel follows no repository. `{cmd} follow owner/repo` starts a daily digest here.",
     "subs.title": "*What this channel follows*",

@@ -258,6 +258,7 @@ WORDS: dict[str, str] = {
     "subs.refused_member": "只有本频道的成员可以修改它的关注。",
     "subs.last_file_repo": "本频道的最后一个仓库来自配置文件：如需停止摘要，请在文件中删除该频道。",
     "subs.invite_first": "我还不是本频道的成员，无法发送摘要。请先用 `/invite @prdigest` 邀请我，然后再试一次。",
+    "subs.busy": "有人正在修改本频道的关注，请稍后再试。",
     "subs.store_down": "暂时无法连接存储，没有做任何修改。请一分钟后再试。",
     "subs.none": "本频道没有关注任何仓库。使用 `{cmd} follow owner/repo` 即可在这里开始每日摘要。",
     "subs.title": "*本频道的关注*",

@@ -206,3 +206,15 @@ def test_one_change_of_a_channel_at_a_time() -> None:
     with store.changing("C0OTHERCH1"):  # another channel is not held up
         assert subs.follow(NEW, "U2", ["acme/widgets"]) == ("acme/widgets",)
     assert len(waits) == CHANGE_WAITS
+
+
+def test_a_channels_settings_outlive_its_last_repository(caplog: pytest.LogCaptureFixture) -> None:
+    store = SubscriptionStore(MemoryKV())
+    subs = service(store)
+    subs.save_settings(NEW, "U1", {"repos": ["acme/widgets"], "post_at": "07:45"})
+    subs.unfollow(NEW, "U1", "acme/widgets")
+    assert subs.view(NEW) is None and [view.channel for view in subs.channels()] == [FILE.id]
+    assert caplog.records == []  # not a broken record: a channel that follows nothing
+    subs.follow(NEW, "U1", ["acme/gadgets"])
+    view = subs.view(NEW)
+    assert view is not None and view.config.post_at == time(7, 45) and view.config.repos == ("acme/gadgets",)

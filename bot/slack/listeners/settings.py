@@ -31,6 +31,7 @@ from bot.services.subscriptions import EditRefused, FieldErrors, merged
 from bot.slack.deps import SlackDeps
 from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
+from bot.store.subscriptions import ChannelBusy
 from bot.words import said, text
 
 log = logging.getLogger(__name__)
@@ -95,6 +96,8 @@ def _save(
         message = escape(exc.in_language(language))
     except FieldErrors as exc:
         message = escape("\n".join(said(language, note) for note in exc.errors.values()))
+    except ChannelBusy as exc:
+        message = escape(exc.in_language(language))
     except StoreError:
         message = escape(text(language, "subs.store_down"))
     except Exception:

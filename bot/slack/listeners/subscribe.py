@@ -26,6 +26,7 @@ from bot.slack.deps import SlackDeps
 from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
 from bot.slack.presence import bot_in_channel
+from bot.store.subscriptions import ChannelBusy
 from bot.words import said, text
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,8 @@ def _run(
         message = escape(exc.in_language(language))
     except FieldErrors as exc:
         message = escape("\n".join(said(language, note) for note in exc.errors.values()))
+    except ChannelBusy as exc:
+        message = escape(exc.in_language(language))
     except StoreError:
         message = escape(text(language, "subs.store_down"))
     except Exception:
