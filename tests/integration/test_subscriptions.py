@@ -151,6 +151,8 @@ def test_following_in_a_channel_that_follows_nothing_says_how_to_start(subs: Sla
 def test_follow_in_a_channel_the_bot_is_not_in_says_to_invite_it(subs: SlackHarness) -> None:
     subs.slack.not_in_channel.add(NEW)
     assert "/invite @prdigest" in run(subs, f"follow {OTHER_REPO}")
+    assert "/invite @prdigest" in run(subs, "settings")
+    assert subs.slack.modals == {}
     assert subs.services.subscription_store.all() == {}
 
 

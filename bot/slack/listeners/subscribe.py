@@ -211,6 +211,8 @@ def _already(deps: SlackDeps, client: WebClient, channel: str, day: str, upcomin
 def _open_settings(
     deps: SlackDeps, client: WebClient, channel: str, user: str, trigger_id: str, language: Language
 ) -> str | None:
+    if not bot_in_channel(client, channel):
+        return escape(text(language, "subs.invite_first"))  # the form would set up a digest it cannot post
     _may_edit(deps, client, channel, user)
     view = deps.subscriptions.view(channel)
     modal = settings_modal(channel, view.config if view else None, language)
