@@ -279,6 +279,10 @@ def test_saved_settings_are_used_by_a_second_replicas_scheduler_at_its_next_tick
         assert plan is not None and plan.timezone.key == "Asia/Shanghai" and f"{plan.post_at:%H:%M}" == "19:30"
         assert subs.services.ledger.entries(NEW, "2026-08-06").get("done") == "1"
         replica.scheduler.stop()
+
+        told = run(subs, "following")  # in the channel's language now
+        assert "时间：19:30 _（在 Slack 中设置）_" in told and "时间窗口：24h _（默认值）_" in told
+        assert english_in(told) == []
     finally:
         other.close()
 
