@@ -143,6 +143,13 @@ def test_a_channel_not_in_the_config_follows_a_repository_and_gets_its_digest_on
     assert subs.slack.rejections == []
 
 
+def test_digest_in_a_channel_the_bot_was_removed_from_asks_to_invite_it_and_posts_nothing(subs: SlackHarness) -> None:
+    run(subs, f"follow {OTHER_REPO}")
+    subs.slack.not_in_channel.add(NEW)
+    assert "/invite @prdigest" in run(subs, "digest")
+    assert subs.slack.all_messages() == [] and subs.services.ledger.entries(NEW, "2026-08-06") == {}
+
+
 def test_following_in_a_channel_that_follows_nothing_says_how_to_start(subs: SlackHarness) -> None:
     assert "follows no repository" in run(subs, "following")
     assert "follows no repository" in run(subs, "digest")
