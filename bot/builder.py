@@ -25,19 +25,21 @@ from bot.models import Message, OutputMode
 from bot.services.cards import CardService, lease_for
 from bot.services.digest import DigestService
 from bot.services.ports import Parsed, Schema
-from bot.settings import DEFAULT_OPENAI_URL, Settings
+from bot.settings import DEFAULT_CONFIG_PATH, DEFAULT_OPENAI_URL, Settings
 from bot.store.cards import CardStore
 from bot.store.facts import FactStore
 from bot.store.kv import KV
 from bot.store.ledger import PostLedger
 from bot.store.memory import MemoryKV
 from bot.store.modes import ModeMemory
+from bot.store.subscriptions import SubscriptionStore
 from bot.store.threads import ThreadStore
 
 if TYPE_CHECKING:
     from bot.llm.openai_model import OpenAIModel
     from bot.services.answers import ModelAnswerer
     from bot.services.qa import QAService
+    from bot.services.subscriptions import Subscriptions
     from bot.services.visibility import Visibility
     from bot.services.writer import ModelCardWriter
     from bot.slack.access import AccessPolicy
@@ -320,7 +322,34 @@ class Builder:
     def directory(self) -> ChannelDirectory:
         from bot.slack.channels import ChannelDirectory
 
-        return ChannelDirectory(self.settings)
+        directory = ChannelDirectory(self.settings, self.subscriptions.configs)
+        directory.refresh()
+        return directory
+
+    @cached_property
+    def subscription_store(self) -> SubscriptionStore:
+        # team None: the single-workspace install (SLACK_BOT_TOKEN); a workspace's team id here
+        # scopes every key of it (store/workspace.py).
+        return SubscriptionStore(self.kv, team=None)
+
+    @cached_property
+    def subscriptions(self) -> Subscriptions:
+        from bot.services.subscriptions import Subscriptions
+
+        config = self.settings.config
+
+        def is_private(repo: str) -> bool:
+            # GitHub is built at the first follow, not here: `prdigest following` never needs it.
+            return self.visibility.is_private(repo)
+
+        return Subscriptions(
+            config.slack,
+            config.channels,
+            self.subscription_store,
+            is_private,
+            now=self.timing.now,
+            config_path=self.settings.config_path or DEFAULT_CONFIG_PATH,
+        )
 
     @cached_property
     def access(self) -> AccessPolicy:

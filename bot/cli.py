@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=3000, help="HTTP port, 0 for any free one (default: %(default)s)")
 
     commands.add_parser("doctor", help="check config, Redis, GitHub, the model endpoint and Slack")
+
+    following = commands.add_parser("following", help="every channel's subscriptions, their sources and changes")
+    following.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
 

@@ -188,6 +188,10 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
             _run_card(args, built)
         elif args.command == "ask":
             _run_ask(args, built)
+        elif args.command == "following":
+            from bot.following import run_following
+
+            sys.stdout.write(run_following(built, args.format, language_of(args, settings)))
         else:  # "serve": argparse rejects any other command
             _run_serve(args, built)
     finally:

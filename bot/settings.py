@@ -136,6 +136,30 @@ class Defaults(_Strict):
 
 class SlackConfig(_Strict):
     command: str = "/pr"
+    # Unfurl links to followed PRs with their card: read by a later issue, accepted (and off) now.
+    unfurl: bool = Field(default=False, strict=True)
+    # Who may change a channel's subscriptions from Slack: these user ids; empty = its members.
+    editors: tuple[str, ...] = ()
+    # Whether Slack may override the channels of this file (kept in Redis, shown as from Slack).
+    allow_channel_edits: bool = Field(default=False, strict=True)
+    # Private repositories a channel may follow from Slack (the GitHub token is the operator's).
+    followable_private_repos: tuple[str, ...] = ()
+
+    @field_validator("editors")
+    @classmethod
+    def _editors(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for user in value:
+            if not re.fullmatch(r"[UW][A-Z0-9]{2,}", user):
+                raise ValueError(f"{quoted(user)} is not a Slack user id (it looks like U0123456789)")
+        return value
+
+    @field_validator("followable_private_repos")
+    @classmethod
+    def _followable(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for repo in value:
+            if not REPO_PATTERN.fullmatch(repo):
+                raise ValueError(f"{quoted(repo)} is not a repository; use owner/name")
+        return value
 
     @field_validator("command")
     @classmethod

@@ -294,9 +294,11 @@ def thread_messages(digest: Digest) -> list[Message]:
 
 
 def help_message(command: str, language: Language) -> Message:
-    """How to ask: the slash command's forms, an @mention, a reply in a digest thread."""
+    """How to ask: the slash command's forms, an @mention, a reply in a digest thread; then how
+    a channel follows repositories."""
     line = escape(words.text(language, "help.slack", cmd=command))
-    return _message(line, [_section(line)])
+    follow = escape(words.text(language, "subs.help", cmd=command))
+    return _message(f"{line}\n{follow}", [_section(line), _section(follow)])
 
 
 def text_message(text: str) -> Message:

@@ -11,12 +11,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from slack_sdk.models.blocks import Block, ContextBlock, HeaderBlock, MarkdownTextObject, PlainTextObject, SectionBlock
+from slack_sdk.models.blocks import (
+    Block,
+    ButtonElement,
+    ContextBlock,
+    HeaderBlock,
+    MarkdownTextObject,
+    PlainTextObject,
+    SectionBlock,
+)
 from slack_sdk.models.views import View
 
 from bot.models import DigestRun, Language, Note
 from bot.render.blocks import MAX_TEXT_CHARS
 from bot.render.mrkdwn import ELLIPSIS, clip, escape
+from bot.render.subscriptions import SETTINGS_ACTION
 from bot.words import said, text
 
 # A Home tab holds 100 blocks (home-tab-views reference; slack_sdk View.blocks_max_length).
@@ -38,6 +47,10 @@ class HomeRow:
     # The one problem of the last run this person may be told about (none names a repository
     # hidden from them); the others are only counted.
     told: Note | None = None
+    # Whether this person may change the channel's subscriptions (a Settings button), and the
+    # channel's last change from Slack, already worded (mrkdwn; the person is a mention).
+    editable: bool = False
+    change: str | None = None
 
 
 def _mrkdwn(line: str) -> MarkdownTextObject:
@@ -45,11 +58,11 @@ def _mrkdwn(line: str) -> MarkdownTextObject:
     return MarkdownTextObject(text=clip(line, MAX_TEXT_CHARS) or ELLIPSIS, verbatim=True)
 
 
-def _last_run(row: HomeRow, language: Language) -> str:
-    run = row.last_run
+def run_text(run: DigestRun | None, language: Language) -> str:
+    """A channel's last digest run in one line (its problems are the caller's to tell)."""
     if run is None:
         return text(language, "home.never")
-    line = text(
+    return text(
         language,
         "home.run",
         day=run.day,
@@ -57,6 +70,13 @@ def _last_run(row: HomeRow, language: Language) -> str:
         messages=run.posted_messages,
         time=f"{run.finished_at:%H:%M}",
     )
+
+
+def _last_run(row: HomeRow, language: Language) -> str:
+    run = row.last_run
+    line = run_text(run, language)
+    if run is None:
+        return line
     if row.told is not None:
         return text(language, "home.run_problem_told", run=line, n=len(run.failures), told=said(language, row.told))
     if run.failures:
@@ -77,7 +97,12 @@ def _home_row(row: HomeRow, language: Language) -> SectionBlock:
     )
     # No repositories: every one of them is hidden from this person (a private one in a shared channel).
     head = f"*{channel}* · {escape(', '.join(row.repos))}\n" if row.repos else f"*{channel}*\n"
-    return SectionBlock(text=_mrkdwn(head + escape(schedule)))
+    change = "\n" + text(language, "home.changed", change=row.change) if row.change else ""
+    button = None
+    if row.editable and _CHANNEL_ID.fullmatch(row.channel_id):
+        label = PlainTextObject(text=text(language, "home.settings"))
+        button = ButtonElement(text=label, action_id=SETTINGS_ACTION, value=row.channel_id)
+    return SectionBlock(text=_mrkdwn(head + escape(schedule) + change), accessory=button)
 
 
 def home_view(rows: Sequence[HomeRow], language: Language = "en", *, configured: bool = True) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """AccessPolicy: which repositories a Slack channel may be told about.
 
-- A channel in the config: its own repositories; a private one only while the channel is not
-  shared with another organisation (Slack's is_ext_shared).
+- A channel in the config or followed from Slack: its own repositories; a private one only
+  while the config file allows it there (listed for the channel, or in
+  `[slack] followable_private_repos`) and the channel is not shared with another organisation
+  (Slack's is_ext_shared).
 - Any other channel (an @mention, /pr, `digest --post`): the public repositories this
   workspace follows; never a private one.
 Channel sharing is read from conversations.info and remembered for an hour; when Slack cannot
@@ -56,6 +58,8 @@ class AccessPolicy:
         plan = self._directory.plan(channel)
         if plan is None or repo.lower() not in {name.lower() for name in plan.repos}:
             return Note("refusal.not_configured", {"repo": repo, "channel": channel})
+        if not self._directory.private_allowed(channel, repo):
+            return Note("refusal.not_followable", {"repo": repo, "channel": channel})
         if self.externally_shared(channel):
             return Note("refusal.shared", {"repo": repo, "channel": channel})
         return None

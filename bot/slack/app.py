@@ -22,6 +22,7 @@ from bot.slack.digests import ChannelDigests
 from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
 from bot.slack.listeners import actions, commands, home, questions
+from bot.slack.listeners import settings as channel_settings
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
 from bot.slack.scheduler import TICK_SECONDS, Scheduler
@@ -86,8 +87,11 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         ledger=built.ledger,
         command=settings.config.slack.command,
         work=work,
+        subscriptions=built.subscriptions,
+        digests=built.channel_digests,
+        defaults=settings.defaults,
     )
-    for listeners in (questions, commands, actions, home):
+    for listeners in (questions, commands, actions, home, channel_settings):
         listeners.register(app, deps)
 
     @app.error
@@ -98,6 +102,8 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         return None
 
     tick = built.timing.scheduler_tick
-    scheduler = Scheduler(built.directory.plans, built.channel_digests, tick=TICK_SECONDS if tick is None else tick)
+    scheduler = Scheduler(
+        built.directory.current_plans, built.channel_digests, tick=TICK_SECONDS if tick is None else tick
+    )
     verifier = SignatureVerifier(signing_secret)
     return SlackParts(app, client, deps, built.channel_digests, scheduler, verifier, listener_pool, work)

@@ -1,17 +1,23 @@
-"""ChannelDirectory: what each Slack channel is configured for, from config/prdigest.toml.
+"""ChannelDirectory: what each Slack channel is configured for, from config/prdigest.toml and
+from the subscriptions made in Slack (services/subscriptions.py).
 
 Who may be told what is decided in slack/access.py from these plans.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import time, timedelta
 from typing import TypeVar
 from zoneinfo import ZoneInfo
 
+from bot.errors import StoreError
 from bot.models import Filters, Language, QuietDays
 from bot.settings import ChannelConfig, Settings
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -55,22 +61,69 @@ def plan_for(config: ChannelConfig, settings: Settings) -> ChannelPlan:
 
 
 class ChannelDirectory:
-    def __init__(self, settings: Settings) -> None:
+    """The channels that get a digest: the config file's, and (with `configs`) those followed
+    from Slack, read again by `refresh()` so a change made on any replica is seen at the next
+    scheduler tick. Between refreshes every reader sees one consistent snapshot."""
+
+    def __init__(self, settings: Settings, configs: Callable[[], Sequence[ChannelConfig]] | None = None) -> None:
+        self._settings = settings
         self._default_language: Language = settings.defaults.language
-        self.plans = tuple(plan_for(channel, settings) for channel in settings.config.channels)
-        self._by_id = {plan.id: plan for plan in self.plans}
-        self.all_repos = tuple(dict.fromkeys(repo for plan in self.plans for repo in plan.repos))
+        self._configs = configs
+        self._set(settings.config.channels)
+
+    def _set(self, configs: Sequence[ChannelConfig]) -> None:
+        plans = tuple(plan_for(channel, self._settings) for channel in configs)
+        by_id = {plan.id: plan for plan in plans}
+        all_repos = tuple(dict.fromkeys(repo for plan in plans for repo in plan.repos))
+        # One assignment: a reader never sees plans and their index from two different reads.
+        self._snapshot = (plans, by_id, all_repos)
+
+    def refresh(self) -> None:
+        """Read the channels again (the file's and Slack's). When the store cannot be read, the
+        last snapshot stays: a Redis outage must not unsubscribe every Slack channel."""
+        if self._configs is None:
+            return
+        try:
+            configs = self._configs()
+        except StoreError as exc:
+            log.warning("cannot read the channels followed from Slack (%s); keeping the last known", exc)
+            return
+        self._set(configs)
+
+    @property
+    def plans(self) -> tuple[ChannelPlan, ...]:
+        return self._snapshot[0]
+
+    @property
+    def all_repos(self) -> tuple[str, ...]:
+        return self._snapshot[2]
+
+    def current_plans(self) -> tuple[ChannelPlan, ...]:
+        """The plans after a refresh: what the scheduler reads at every tick."""
+        self.refresh()
+        return self.plans
 
     def plan(self, channel: str) -> ChannelPlan | None:
-        return self._by_id.get(channel)
+        return self._snapshot[1].get(channel)
 
     def default_repo(self, channel: str) -> str | None:
         """The repository `#123` means here: the channel's first, or the workspace's only one."""
-        plan = self._by_id.get(channel)
+        plan = self.plan(channel)
         if plan:
             return plan.repos[0]
-        return self.all_repos[0] if len(self.all_repos) == 1 else None
+        all_repos = self.all_repos
+        return all_repos[0] if len(all_repos) == 1 else None
+
+    def private_allowed(self, channel: str, repo: str) -> bool:
+        """Whether the config file allows `repo`, if private, in `channel`: the file lists it for
+        the channel, or lets Slack follow it (`[slack] followable_private_repos`). A private
+        repository followed from Slack stops being posted once the file no longer lists it."""
+        name = repo.lower()
+        file_channel = next((channel_ for channel_ in self._settings.config.channels if channel_.id == channel), None)
+        if file_channel is not None and name in {listed.lower() for listed in file_channel.repos}:
+            return True
+        return name in {listed.lower() for listed in self._settings.config.slack.followable_private_repos}
 
     def language(self, channel: str) -> Language:
-        plan = self._by_id.get(channel)
+        plan = self.plan(channel)
         return plan.language if plan else self._default_language

@@ -7,8 +7,11 @@ from dataclasses import dataclass
 
 from bot.services.cards import CardService
 from bot.services.qa import QAService
+from bot.services.subscriptions import Subscriptions
+from bot.settings import Defaults
 from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
+from bot.slack.digests import ChannelDigests
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
 from bot.store.ledger import PostLedger
@@ -29,3 +32,8 @@ class SlackDeps:
     # Slow work (GitHub, the model, posting) runs here, never on Bolt's listener threads,
     # which must stay free to acknowledge the next request within Slack's 3 seconds.
     work: Executor
+    # Channel subscriptions from Slack (issue 12). The store behind them is the single-workspace
+    # install's (team None); a multi-workspace install hands each team's here.
+    subscriptions: Subscriptions
+    digests: ChannelDigests
+    defaults: Defaults

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.errors import PrdigestError, PublishError
 from bot.models import DigestRun, Filters, Language, Note, QuietDays, Window
@@ -28,6 +28,23 @@ def scheduled_window(plan: ChannelPlan, now: datetime) -> tuple[Window, str]:
     local = now.astimezone(plan.timezone)
     end = datetime.combine(local.date(), plan.post_at, tzinfo=plan.timezone)
     return Window(end - plan.window, end), local.date().isoformat()
+
+
+def completed_window(plan: ChannelPlan, now: datetime) -> tuple[Window, str]:
+    """The last window that has ended: today's once today's post time has passed, else
+    yesterday's. `/pr digest` posts this one, never a partial window, so the next scheduled
+    digest starts where it ends and no PR falls between two digests."""
+    window, day = scheduled_window(plan, now)
+    if now < window.end:
+        window, day = scheduled_window(plan, now - timedelta(days=1))
+    return window, day
+
+
+def next_post(plan: ChannelPlan, now: datetime) -> datetime:
+    """When the channel's next scheduled digest is due (local time of the plan's zone)."""
+    local = now.astimezone(plan.timezone)
+    due = datetime.combine(local.date(), plan.post_at, tzinfo=plan.timezone)
+    return due if due > local else datetime.combine(local.date() + timedelta(days=1), plan.post_at, plan.timezone)
 
 
 class ChannelDigests:
@@ -49,6 +66,16 @@ class ChannelDigests:
 
     def done(self, channel: str, day: str) -> bool:
         return "done" in self._ledger.entries(channel, day)
+
+    def lead_ts(self, channel: str, day: str) -> str | None:
+        """The ts of a posted digest's lead message (None when it has none: a silent quiet day)."""
+        return self._ledger.entries(channel, day).get("part:0")
+
+    def last_completed(self, plan: ChannelPlan) -> tuple[Window, str]:
+        return completed_window(plan, self._now())
+
+    def next_post(self, plan: ChannelPlan) -> datetime:
+        return next_post(plan, self._now())
 
     def check_store(self) -> None:
         """Raise StoreError when the ledger cannot be read (one round trip)."""

@@ -1,4 +1,4 @@
-"""Scheduler: posts each configured channel's digest at its local time, in every replica.
+"""Scheduler: posts each channel's digest at its local time, in every replica.
 
 Every replica runs one; the post lease and the ledger make sure exactly one of them posts a
 given (channel, day). A replica that starts after post time still posts that day's digest.
@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from bot.errors import PrdigestError, StoreError
@@ -32,8 +33,16 @@ REDIS_UNREACHABLE = "redis unreachable"
 
 
 class Scheduler:
-    def __init__(self, plans: tuple[ChannelPlan, ...], digests: ChannelDigests, *, tick: float = TICK_SECONDS) -> None:
-        self._plans = plans
+    def __init__(
+        self,
+        plans: Sequence[ChannelPlan] | Callable[[], Sequence[ChannelPlan]],
+        digests: ChannelDigests,
+        *,
+        tick: float = TICK_SECONDS,
+    ) -> None:
+        # A callable is asked at every tick: channels followed from Slack (on any replica) are
+        # read from the store, so a change takes effect at the next tick without a restart.
+        self._plans = plans if callable(plans) else (lambda: tuple(plans))
         self._digests = digests
         self._tick = tick
         self._stop = threading.Event()
@@ -82,7 +91,7 @@ class Scheduler:
             self._set_problem(REDIS_UNREACHABLE)
             return
         self._set_problem(None)
-        for plan in self._plans:
+        for plan in self._plans():
             if self._stop.is_set():
                 return
             with self._lock:

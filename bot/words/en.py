@@ -257,4 +257,98 @@ WORDS: dict[str, str] = {
     # What GitHub's file list states of a PR, as a card says it: the faithfulness check accepts
     # a card's count of files when it matches (core/faithfulness.py, file_facts). Never shown.
     "fact.files": "{n} files",
+    # -- channel subscriptions from Slack (services/subscriptions.py, slack/listeners/subscribe.py)
+    "subs.usage_follow": "Name the repositories to follow: `{cmd} follow owner/repo [owner/repo…]`",
+    "subs.usage_unfollow": "Name the repository to stop following: `{cmd} unfollow owner/repo`",
+    "subs.followed": (
+        "This channel now follows {repos}. Its digest comes daily at {time} ({zone}); `{cmd} settings` changes that."
+    ),
+    "subs.already": "This channel already follows {repos}.",
+    "subs.unfollowed": "This channel no longer follows {repo}.",
+    "subs.unfollowed_last": (
+        "This channel no longer follows {repo}. It follows no repository now, so no more digests here."
+    ),
+    "subs.not_following": "This channel does not follow {repo}.",
+    "subs.bad_repo": "{value} is not a repository; write owner/name such as acme/widgets",
+    "subs.bad_no_repos": "List at least one repository (owner/name).",
+    "subs.bad_post_at": "{value} is not a time of day; use HH:MM such as 09:30",
+    "subs.bad_timezone": "{value} is not a time zone; use an IANA name such as Europe/Paris",
+    "subs.bad_language": "{value} is not a language the digest is written in; choose English or Simplified Chinese",
+    "subs.bad_quiet_days": "{value} is not a choice here; choose a short note or nothing",
+    "subs.bad_value": "{value} cannot be used here",
+    "subs.bad_channel": "This conversation cannot get a digest; use a channel.",
+    "subs.too_many": "A channel follows at most {limit} repositories.",
+    "subs.private": (
+        "{repo} is private (or GitHub does not let the bot see it), and the config file does not list it "
+        "in `[slack] followable_private_repos`, so it can't be followed from Slack: the bot reads GitHub "
+        "with its operator's token. Ask them to list it there."
+    ),
+    "subs.refused_file": (
+        "This channel is set up in the config file ({path}), so its subscriptions can't be changed from Slack. "
+        "Edit the file, or ask its operator to set `[slack] allow_channel_edits = true`."
+    ),
+    "subs.refused_editor": (
+        "Only the people listed in `[slack] editors` of the config file may change what a channel follows."
+    ),
+    "subs.refused_member": "Only members of this channel may change what it follows.",
+    "subs.last_file_repo": (
+        "This channel's last repository comes from the config file: remove the channel there to stop its digest."
+    ),
+    "subs.invite_first": (
+        "I am not a member of this channel, so I can't post its digest. "
+        "Invite me first with `/invite @prdigest`, then try again."
+    ),
+    "subs.busy": "Someone else is changing this channel's subscriptions right now. Please try again.",
+    "subs.store_down": "I can't reach my store right now, so nothing was changed. Please try again in a minute.",
+    "subs.none": "This channel follows no repository. `{cmd} follow owner/repo` starts a daily digest here.",
+    "subs.title": "*What this channel follows*",
+    "subs.line": "• {field}: {value} _({source})_",
+    "subs.last_run": "• Last digest: {last}",
+    "subs.last_change": "Last change: {change}",
+    "subs.change": "{action} by {user}, {time} UTC",
+    "subs.action_follow": "followed {detail}",
+    "subs.action_unfollow": "unfollowed {detail}",
+    "subs.action_settings": "changed the settings ({detail})",
+    "subs.field_repos": "Repositories",
+    "subs.field_post_at": "Posting time",
+    "subs.field_timezone": "Time zone",
+    "subs.field_language": "Digest language",
+    "subs.field_quiet_days": "On days without merged PRs",
+    "subs.field_labels_include": "Only PRs with these labels",
+    "subs.field_labels_exclude": "Leave out PRs with these labels",
+    "subs.field_paths": "Only PRs that change these paths",
+    "subs.field_exclude_authors": "Leave out PRs by",
+    "subs.field_window": "Window covered",
+    "subs.empty": "(none)",
+    "subs.quiet_note": "a short note",
+    "subs.quiet_silent": "no message",
+    "subs.source_file": "from the config file",
+    "subs.source_slack": "set in Slack",
+    "subs.source_default": "the default",
+    "subs.modal_title": "Channel settings",
+    "subs.modal_save": "Save",
+    "subs.modal_cancel": "Cancel",
+    "subs.modal_intro": "What {channel} follows. A blank field takes the config file's value or the default.",
+    "subs.hint_repos": "One owner/repo per line",
+    "subs.hint_list": "Separated by commas",
+    "subs.hint_timezone": "An IANA name such as Europe/Paris",
+    "subs.saved": "Saved. From the next check (within a minute) this channel's digest comes daily at {time} ({zone}).",
+    "subs.digest_posted": "The digest for {day} is posted in this channel.",
+    "subs.digest_already": "The digest for {day} is already here: {link}. The next one comes at {next}.",
+    "subs.digest_busy": "The digest for {day} is being posted right now.",
+    "subs.digest_failed": "The digest for {day} could not be posted: {reason}",
+    "subs.next": "{time} ({zone}) on {day}",
+    "subs.help": (
+        "*Following repositories*\n"
+        "• `{cmd} follow owner/repo`: a daily digest of its merged PRs in this channel\n"
+        "• `{cmd} unfollow owner/repo` · `{cmd} following`: stop, or see what this channel follows\n"
+        "• `{cmd} settings`: time, time zone, language and filters\n"
+        "• `{cmd} digest`: the last finished day's digest, if it is not posted yet"
+    ),
+    "home.settings": "Settings",
+    "home.changed": "Last change: {change}",
+    "refusal.not_followable": (
+        "{repo} is private and was followed in {channel} from Slack, but the config file no longer lists it "
+        "in [slack] followable_private_repos"
+    ),
 }

@@ -229,4 +229,85 @@ WORDS: dict[str, str] = {
     # -- answers a model gave but that could not be used (services/qa.py, core/templates.py) -----
     "reply.answer_unusable": "模型的回答无法使用，以下是这个 PR 的卡片：",
     "fact.files": "{n} 个文件",
+    # -- channel subscriptions from Slack (services/subscriptions.py, slack/listeners/subscribe.py)
+    "subs.usage_follow": "请写出要关注的仓库：`{cmd} follow owner/repo [owner/repo…]`",
+    "subs.usage_unfollow": "请写出要取消关注的仓库：`{cmd} unfollow owner/repo`",
+    "subs.followed": "本频道已关注 {repos}。每天 {time}（{zone}）发送摘要；可用 `{cmd} settings` 修改。",
+    "subs.already": "本频道已经关注了 {repos}。",
+    "subs.unfollowed": "本频道已取消关注 {repo}。",
+    "subs.unfollowed_last": "本频道已取消关注 {repo}。现在没有关注任何仓库，不再发送摘要。",
+    "subs.not_following": "本频道没有关注 {repo}。",
+    "subs.bad_repo": "{value} 不是仓库名；请写成 owner/name，例如 acme/widgets",
+    "subs.bad_no_repos": "请至少填写一个仓库（owner/name）。",
+    "subs.bad_post_at": "{value} 不是时间；请用 HH:MM 格式，例如 09:30",
+    "subs.bad_timezone": "{value} 不是时区；请用 IANA 时区名，例如 Asia/Shanghai",
+    "subs.bad_language": "{value} 不是摘要支持的语言；请选择英语或简体中文",
+    "subs.bad_quiet_days": "{value} 不是可选项；请选择发送简短说明或不发送",
+    "subs.bad_value": "{value} 在这里无法使用",
+    "subs.bad_channel": "这个会话无法接收摘要；请在频道中使用。",
+    "subs.too_many": "一个频道最多关注 {limit} 个仓库。",
+    "subs.private": (
+        "{repo} 是私有仓库（或机器人无权在 GitHub 上查看），且配置文件的 `[slack] followable_private_repos` "
+        "中没有列出它，因此不能在 Slack 中关注：机器人使用运维人员的令牌读取 GitHub。请让运维人员把它加入该列表。"
+    ),
+    "subs.refused_file": (
+        "本频道由配置文件（{path}）设置，不能在 Slack 中修改其关注。"
+        "请编辑该文件，或让运维人员设置 `[slack] allow_channel_edits = true`。"
+    ),
+    "subs.refused_editor": "只有配置文件 `[slack] editors` 中列出的人可以修改频道的关注。",
+    "subs.refused_member": "只有本频道的成员可以修改它的关注。",
+    "subs.last_file_repo": "本频道的最后一个仓库来自配置文件：如需停止摘要，请在文件中删除该频道。",
+    "subs.invite_first": "我还不是本频道的成员，无法发送摘要。请先用 `/invite @prdigest` 邀请我，然后再试一次。",
+    "subs.busy": "有人正在修改本频道的关注，请稍后再试。",
+    "subs.store_down": "暂时无法连接存储，没有做任何修改。请一分钟后再试。",
+    "subs.none": "本频道没有关注任何仓库。使用 `{cmd} follow owner/repo` 即可在这里开始每日摘要。",
+    "subs.title": "*本频道的关注*",
+    "subs.line": "• {field}：{value} _（{source}）_",
+    "subs.last_run": "• 上次摘要：{last}",
+    "subs.last_change": "最近修改：{change}",
+    "subs.change": "{user} {action}，{time} UTC",
+    "subs.action_follow": "关注了 {detail}",
+    "subs.action_unfollow": "取消关注 {detail}",
+    "subs.action_settings": "修改了设置（{detail}）",
+    "subs.field_repos": "仓库",
+    "subs.field_post_at": "时间",
+    "subs.field_timezone": "时区",
+    "subs.field_language": "语言",
+    "subs.field_quiet_days": "没有合并 PR 的日子",
+    "subs.field_labels_include": "只看带这些标签的 PR",
+    "subs.field_labels_exclude": "不看带这些标签的 PR",
+    "subs.field_paths": "只看改动这些路径的 PR",
+    "subs.field_exclude_authors": "不看这些作者的 PR",
+    "subs.field_window": "时间窗口",
+    "subs.empty": "无",
+    "subs.quiet_note": "发送简短说明",
+    "subs.quiet_silent": "不发送",
+    "subs.source_file": "来自配置文件",
+    "subs.source_slack": "在 Slack 中设置",
+    "subs.source_default": "默认值",
+    "subs.modal_title": "频道设置",
+    "subs.modal_save": "保存",
+    "subs.modal_cancel": "取消",
+    "subs.modal_intro": "{channel} 的关注设置。留空的项使用配置文件中的值或默认值。",
+    "subs.hint_repos": "每行一个 owner/repo",
+    "subs.hint_list": "用逗号分隔",
+    "subs.hint_timezone": "IANA 时区名，例如 Asia/Shanghai",
+    "subs.saved": "已保存。从下一次检查起（一分钟内），本频道每天 {time}（{zone}）发送摘要。",
+    "subs.digest_posted": "{day} 的摘要已发送到本频道。",
+    "subs.digest_already": "{day} 的摘要已经在这里：{link}。下一份将在 {next} 发送。",
+    "subs.digest_busy": "{day} 的摘要正在发送中。",
+    "subs.digest_failed": "{day} 的摘要未能发送：{reason}",
+    "subs.next": "{day} {time}（{zone}）",
+    "subs.help": (
+        "*关注仓库*\n"
+        "• `{cmd} follow owner/repo`：在本频道接收它每天合并的 PR 摘要\n"
+        "• `{cmd} unfollow owner/repo` · `{cmd} following`：取消关注，或查看本频道关注了什么\n"
+        "• `{cmd} settings`：时间、时区、语言和筛选条件\n"
+        "• `{cmd} digest`：如果最近一天的摘要还没发送，现在发送"
+    ),
+    "home.settings": "设置",
+    "home.changed": "最近修改：{change}",
+    "refusal.not_followable": (
+        "{repo} 是私有仓库，曾在 Slack 中被 {channel} 关注，但配置文件的 [slack] followable_private_repos 已不再列出它"
+    ),
 }

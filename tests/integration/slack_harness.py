@@ -4,6 +4,7 @@ GitHub and model servers and to a real Redis: what production does, minus the in
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import threading
 import time
@@ -11,6 +12,7 @@ import urllib.parse
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -175,15 +177,30 @@ def app_settings(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_
     )
 
 
+def harness_timing(now: Callable[[], datetime] | None = None) -> Timing:
+    """Quick retries and no pacing; `now` fixes the clock (the scheduler's and /pr digest's)."""
+    timing = Timing(github_retries=1, github_backoff=0.01, model_timeout=10, model_retries=0, pace=0.0)
+    return timing if now is None else dataclasses.replace(timing, now=now)
+
+
 @contextlib.contextmanager
-def serve_harness(github: FakeGitHub, model: FakeOpenAI, redis_url: str, config_dir: Path) -> Iterator[SlackHarness]:
+def serve_harness(
+    github: FakeGitHub,
+    model: FakeOpenAI,
+    redis_url: str,
+    config_dir: Path,
+    *,
+    config_text: str | None = None,
+    now: Callable[[], datetime] | None = None,
+) -> Iterator[SlackHarness]:
     """Fake Slack and the app served on loopback, wired to the given fakes and Redis; closed on exit."""
     with FakeSlack() as slack:
         config = config_dir / "prdigest.toml"
-        config.write_text(CONFIG, encoding="utf-8")
+        # CONFIG read at each call: a test may patch it (test_chinese_channel.py does).
+        config.write_text(CONFIG if config_text is None else config_text, encoding="utf-8")
         github.add_repo(OTHER_REPO)
         settings = app_settings(github, model, slack, redis_url, config)
-        timing = Timing(github_retries=1, github_backoff=0.01, model_timeout=10, model_retries=0, pace=0.0)
+        timing = harness_timing(now)
         services = Builder(settings, timing, warn=lambda message: None)
         parts = services.slack()
         server = http_server(parts, "127.0.0.1", 0)

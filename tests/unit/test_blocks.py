@@ -397,10 +397,13 @@ def test_the_same_digest_always_gives_the_same_thread() -> None:
 def test_help_shows_every_way_to_ask() -> None:
     message = help_message("/pr", "en")
     assert_valid(message)
-    (text,) = section_texts(message)
+    text, follow = section_texts(message)
     for form in ("`/pr owner/repo#123`", "`/pr #123`", "`/pr &lt;PR URL&gt;`", "`@prdigest &lt;question"):
         assert form in text
     assert "thread" in text
+    for form in ("`/pr follow owner/repo`", "`/pr unfollow owner/repo`", "`/pr following`", "`/pr settings`"):
+        assert form in follow
+    assert "`/pr digest`" in follow
     assert "讨论串" in section_texts(help_message("/digest", "zh-CN"))[0]
 
 

@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from slack_bolt import Ack, App, Respond
+from slack_sdk import WebClient
 
 from bot.errors import NotFound, PrdigestError, SourceError, StoreError
 from bot.models import Language, PRRef
@@ -20,6 +21,7 @@ from bot.render.replies import say
 from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
+from bot.slack.listeners import subscribe
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +68,7 @@ def _respond(respond: Respond, message: Message, ref: PRRef) -> None:
 
 def register(app: App, deps: SlackDeps) -> None:
     @app.command(deps.command)
-    def on_command(ack: Ack, command: dict[str, Any], respond: Respond) -> None:
+    def on_command(ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient) -> None:
         text = (command.get("text") or "").strip()
         channel = command.get("channel_id", "")
         language = deps.directory.language(channel)
@@ -76,6 +78,9 @@ def register(app: App, deps: SlackDeps) -> None:
         if not text or text.lower() in ("help", "?"):
             help_ = help_message(deps.command, language)
             ack(text=help_.text, blocks=list(help_.blocks))
+            return
+        if text.split()[0].lower() in subscribe.SUBCOMMANDS:
+            subscribe.handle(deps, ack, command, respond, client, language)
             return
         try:
             ref = parse_ref(text, deps.directory.default_repo(channel))

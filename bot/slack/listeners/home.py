@@ -1,4 +1,6 @@
-"""App Home: the configured channels the person is in, their schedule and their last digest run.
+"""App Home: the channels the person is in that get a digest (from the config file or followed
+from Slack), their schedule, their last digest run and last change, and a Settings button where
+the person may edit.
 
 A person sees only the channels they are a member of, and of each only the repositories that
 channel may show (slack/access.py): a guest from another organisation learns nothing about
@@ -15,16 +17,21 @@ from typing import Any
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot.models import DigestRun, Note
+from bot.errors import StoreError
+from bot.models import DigestRun, Language, Note
 from bot.render.home import HomeRow, home_view
+from bot.render.subscriptions import change_text
 from bot.settings import duration_text
 from bot.slack.deps import SlackDeps
+from bot.store.subscriptions import AuditEntry
 
 log = logging.getLogger(__name__)
 
 
-def home_rows(deps: SlackDeps, client: WebClient, user: str) -> list[HomeRow]:
+def home_rows(deps: SlackDeps, client: WebClient, user: str, language: Language = "en") -> list[HomeRow]:
+    deps.directory.refresh()  # channels followed from Slack on any replica
     rows = []
+    changes = _last_changes(deps)
     for plan in deps.directory.plans:
         if not deps.members.is_member(client, plan.id, user):
             continue
@@ -41,9 +48,20 @@ def home_rows(deps: SlackDeps, client: WebClient, user: str) -> list[HomeRow]:
                 plan.language,
                 run,
                 _told(run, hidden),
+                # A member (they see the channel), so only the file and the editors list decide.
+                editable=deps.subscriptions.refusal(plan.id, user, lambda: True) is None,
+                change=change_text(changes[plan.id], language) if plan.id in changes else None,
             )
         )
     return rows
+
+
+def _last_changes(deps: SlackDeps) -> dict[str, AuditEntry]:
+    """Each channel's last change from Slack (the audit trail; none when Redis cannot say)."""
+    try:
+        return {entry.channel: entry for entry in deps.subscriptions.audit()}
+    except StoreError:
+        return {}
 
 
 def _told(run: DigestRun | None, hidden: list[str]) -> Note | None:
@@ -72,7 +90,7 @@ def register(app: App, deps: SlackDeps) -> None:
 def _publish(deps: SlackDeps, client: WebClient, user: str) -> None:
     try:
         language = deps.people.language(client, user)
-        view = home_view(home_rows(deps, client, user), language, configured=bool(deps.directory.plans))
+        view = home_view(home_rows(deps, client, user, language), language, configured=bool(deps.directory.plans))
         client.views_publish(user_id=user, view=view)
     except Exception:
         log.exception("publishing the App Home failed")

@@ -50,6 +50,7 @@ MAX_BUTTON_VALUE = 2000
 MAX_BUTTON_URL = 3000
 MAX_ACTION_ID = 255
 MAX_BLOCK_ID = 255
+MAX_INPUT_LABEL = 2000
 # Undocumented aggregate: Slack answers msg_blocks_too_long from ~12-13k characters of text in one
 # message's blocks (bolt-js#2509); 12,000 is the documented cap for markdown blocks.
 MAX_BLOCKS_TOTAL_CHARS = 12_000
@@ -121,6 +122,8 @@ class FakeSlack(LoopbackServer):
             "users.info": self._user_info,
             "assistant.threads.setStatus": self._set_status,
             "views.publish": self._publish_view,
+            "views.open": self._open_view,
+            "views.update": self._update_view,
             "reactions.add": lambda args: {},
             "apps.connections.open": lambda args: {"url": self.socket_url},
         }
@@ -144,6 +147,8 @@ class FakeSlack(LoopbackServer):
             self.ephemeral: list[dict[str, Any]] = []
             self.statuses: list[dict[str, Any]] = []  # assistant.threads.setStatus calls
             self.home_views: dict[str, dict[str, Any]] = {}
+            self.modals: dict[str, dict[str, Any]] = {}  # view id → the modal opened (or updated)
+            self._used_triggers: set[str] = set()
             self.responses: dict[str, list[dict[str, Any]]] = {}  # response_url id → payloads
             self._calls: list[tuple[str, dict[str, Any]]] = []
             self._messages: list[dict[str, Any]] = []  # every stored message, in posting order
@@ -432,6 +437,51 @@ class FakeSlack(LoopbackServer):
         self.home_views[user_id] = copy.deepcopy(view)
         return {"view": {"id": f"V{next(self._ids):08d}", "team_id": TEAM_ID, **view, "hash": self._next_ts()}}
 
+    def _open_view(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A modal, as views.open takes it: a trigger_id used once (Slack also expires it after
+        3 s: expired_trigger_id, not modelled), the view checked as Slack checks a modal."""
+        trigger_id, view = args.get("trigger_id"), args.get("view")
+        if not isinstance(trigger_id, str) or not trigger_id:
+            raise _Refused("invalid_arguments", "trigger_id is required")
+        if trigger_id in self._used_triggers:
+            raise _Refused("invalid_trigger_id", "this trigger_id was used already")
+        view = self._check_modal(view)
+        self._used_triggers.add(trigger_id)
+        view_id = f"V{next(self._ids):08d}"
+        self.modals[view_id] = copy.deepcopy(view)
+        return {"view": {"id": view_id, "team_id": TEAM_ID, **view, "hash": self._next_ts()}}
+
+    def _update_view(self, args: dict[str, Any]) -> dict[str, Any]:
+        view_id, view = args.get("view_id"), args.get("view")
+        if view_id not in self.modals:
+            raise _Refused("not_found", f"view_id={view_id!r}")
+        view = self._check_modal(view)
+        self.modals[view_id] = copy.deepcopy(view)
+        return {"view": {"id": view_id, "team_id": TEAM_ID, **view, "hash": self._next_ts()}}
+
+    def _check_modal(self, view: Any) -> dict[str, Any]:
+        # Modal limits: title, submit and close are plain_text of at most 24 characters;
+        # callback_id ≤ 255; private_metadata ≤ 3,000; 100 blocks (modal view reference).
+        if not isinstance(view, dict) or view.get("type") != "modal":
+            raise _Refused("invalid_arguments", "view must be an object with type 'modal'")
+        for key in ("title", "submit", "close"):
+            obj = view.get(key)
+            if obj is None and key != "title":
+                continue
+            if not isinstance(obj, dict) or obj.get("type") != "plain_text" or len(str(obj.get("text", ""))) > 24:
+                raise _Refused("invalid_arguments", f"{key} must be plain_text of at most 24 characters")
+        if len(str(view.get("private_metadata", ""))) > MAX_PRIVATE_METADATA:
+            raise _Refused("invalid_arguments", f"private_metadata exceeds {MAX_PRIVATE_METADATA} characters")
+        if len(str(view.get("callback_id", ""))) > MAX_ACTION_ID:
+            raise _Refused("invalid_arguments", "callback_id exceeds 255 characters")
+        blocks = view.get("blocks", [])
+        if any(isinstance(block, dict) and block.get("type") == "input" for block in blocks) and not view.get("submit"):
+            raise _Refused("invalid_arguments", "a modal with input blocks needs a submit button")
+        problem = check_blocks(blocks, max_blocks=MAX_VIEW_BLOCKS)
+        if problem:
+            raise _Refused(*problem)
+        return view
+
     # -- response_url ----------------------------------------------------------------------
 
     def _response_url(self, hook_id: str, request: RecordedRequest) -> Response:
@@ -603,6 +653,11 @@ def _block_problems(block: dict[str, Any]) -> list[str]:
         problems += _text_problems(block.get("text"), "text", MAX_HEADER_TEXT, plain_only=True)
     elif kind == "context":
         problems += _count_problems(block.get("elements"), MAX_CONTEXT_ELEMENTS)
+    elif kind == "input":
+        # Input blocks (modals): a plain_text label of at most 2,000 characters and one element.
+        problems += _text_problems(block.get("label"), "label", MAX_INPUT_LABEL, plain_only=True)
+        if not isinstance(block.get("element"), dict):
+            problems.append("an input block needs an element")
     elif kind == "context_actions":
         problems += _count_problems(block.get("elements"), MAX_CONTEXT_ACTIONS_ELEMENTS)
     elif kind == "actions":

@@ -1,0 +1,88 @@
+"""`prdigest following`: every channel's subscriptions, where each value comes from, and the
+audit trail of changes made in Slack, for operators (text or JSON).
+
+Values are shown as the config file spells them ("09:30", "Asia/Shanghai", "24h"), the defaults
+filled in; `source` is "file", "slack" or "default".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.builder import Builder
+from bot.models import Language
+from bot.render.subscriptions import SHOWN_FIELDS, shown_value
+from bot.services.subscriptions import ChannelView
+from bot.settings import Defaults, duration_text
+from bot.store.subscriptions import AuditEntry
+from bot.words import text
+
+
+def _raw(name: str, view: ChannelView, defaults: Defaults) -> str | list[str]:
+    value = getattr(view.config, name)
+    value = getattr(defaults, name) if value is None else value
+    if isinstance(value, tuple):
+        return list(value)
+    if name == "post_at":
+        return f"{value:%H:%M}"
+    if name == "timezone":
+        return str(value.key)
+    if name == "window":
+        return duration_text(value)
+    return str(value)
+
+
+def _entry(entry: AuditEntry) -> dict[str, Any]:
+    return entry.model_dump(mode="json")
+
+
+def following_data(built: Builder, views: list[ChannelView]) -> dict[str, Any]:
+    defaults = built.settings.defaults
+    audit = built.subscriptions.audit()
+    channels = []
+    for view in views:
+        run = built.ledger.last_run(view.channel)
+        channels.append(
+            {
+                "id": view.channel,
+                "in_config_file": view.in_file,
+                "values": {
+                    name: {"value": _raw(name, view, defaults), "source": view.sources[name]} for name in SHOWN_FIELDS
+                },
+                "last_run": None
+                if run is None
+                else {
+                    "day": run.day,
+                    "finished_at": run.finished_at.isoformat(),
+                    "prs": run.prs,
+                    "posted_messages": run.posted_messages,
+                    "problems": len(run.failures),
+                },
+                "audit": [_entry(entry) for entry in audit if entry.channel == view.channel],
+            }
+        )
+    return {"channels": channels, "audit": [_entry(entry) for entry in audit]}
+
+
+def following_text(built: Builder, views: list[ChannelView], language: Language) -> str:
+    data = following_data(built, views)
+    defaults = built.settings.defaults
+    lines: list[str] = []
+    for view, channel in zip(views, data["channels"], strict=True):
+        lines.append(view.channel)
+        for name in SHOWN_FIELDS:
+            field = text(language, f"subs.field_{name}")
+            source = text(language, f"subs.source_{view.sources[name]}")
+            lines.append(f"  {field}: {shown_value(name, view.config, defaults, language)} ({source})")
+        for entry in channel["audit"]:
+            detail = ", ".join(entry["detail"])
+            lines.append(f"  {entry['at']} {entry['user']} {entry['action']} {detail}".rstrip())
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def run_following(built: Builder, output: str, language: Language) -> str:
+    views = built.subscriptions.channels()
+    if output == "json":
+        return json.dumps(following_data(built, views), ensure_ascii=False, indent=2) + "\n"
+    return following_text(built, views, language)

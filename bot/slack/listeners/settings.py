@@ -1,0 +1,137 @@
+"""The channel settings modal: opened from the App Home's buttons, saved on submission.
+
+A submission is checked with the config file's rules before ack() (parsing only, no Redis): each
+bad value is refused on its own field (`response_action: errors`), in the channel's language.
+Who may edit, the private-repository rule and the save run on the work pool after the modal
+closes; their outcome is told to the person in the channel, visible to them alone.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_bolt import Ack, App
+from slack_sdk import WebClient
+from slack_sdk.models.blocks import PlainTextObject, SectionBlock
+from slack_sdk.models.views import View
+
+from bot.errors import PrdigestError, StoreError
+from bot.models import Language
+from bot.render.mrkdwn import escape
+from bot.render.subscriptions import (
+    SETTINGS_ACTION,
+    SETTINGS_CALLBACK,
+    modal_channel,
+    modal_values,
+    settings_modal,
+    shown_value,
+)
+from bot.services.subscriptions import EditRefused, FieldErrors, merged
+from bot.slack.deps import SlackDeps
+from bot.slack.errors import slack_errors
+from bot.slack.guards import first_time
+from bot.store.subscriptions import ChannelBusy
+from bot.words import said, text
+
+log = logging.getLogger(__name__)
+
+LANGUAGES: dict[str, Language] = {"en": "en", "zh-CN": "zh-CN"}
+
+
+def _id(value: object) -> str:
+    found = value.get("id") if isinstance(value, dict) else None
+    return found if isinstance(found, str) else ""
+
+
+def register(app: App, deps: SlackDeps) -> None:
+    @app.view(SETTINGS_CALLBACK)
+    def on_submit(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
+        channel = modal_channel(view) or ""
+        values = modal_values(view)
+        chosen = values.get("language")
+        # The language chosen in the modal, if it is one; else the channel's as it is now.
+        language = LANGUAGES.get(chosen) if isinstance(chosen, str) else None
+        language = language or deps.directory.language(channel)
+        try:
+            merged(channel, deps.subscriptions.file_config(channel), values)
+        except FieldErrors as exc:
+            # A field the modal does not have (the channel id) is told on the repositories' field.
+            errors = {name if name in values else "repos": said(language, note) for name, note in exc.errors.items()}
+            ack(response_action="errors", errors=errors)
+            return
+        ack()
+        deps.work.submit(_save, deps, body, channel, values, client, language)
+
+    @app.action(SETTINGS_ACTION)
+    def on_open(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
+        ack()
+        deps.work.submit(_open, deps, body, str(action.get("value", "")), client)
+
+
+def _tell(client: WebClient, channel: str, user: str, message: str) -> None:
+    """To `user` alone, in `channel` (the modal is closed by now: there is no response_url)."""
+    try:
+        with slack_errors():
+            client.chat_postEphemeral(channel=channel, user=user, text=message)
+    except PrdigestError as exc:
+        log.warning("could not tell %s in %s how their settings went (%s)", user, channel, exc)
+
+
+def _save(
+    deps: SlackDeps, body: dict[str, Any], channel: str, values: dict[str, Any], client: WebClient, language: Language
+) -> None:
+    user = _id(body.get("user"))
+    try:
+        if not first_time(deps.threads, body):
+            log.warning("a settings submission seen before for %s; not saved again", channel)
+            return
+        deps.subscriptions.require_editor(channel, user, lambda: deps.members.is_member(client, channel, user))
+        config = deps.subscriptions.save_settings(channel, user, values)
+        deps.directory.refresh()
+        time = shown_value("post_at", config, deps.defaults, language)
+        zone = shown_value("timezone", config, deps.defaults, language)
+        message = escape(text(language, "subs.saved", time=time, zone=zone))
+    except EditRefused as exc:
+        message = escape(exc.in_language(language))
+    except FieldErrors as exc:
+        message = escape("\n".join(said(language, note) for note in exc.errors.values()))
+    except ChannelBusy as exc:
+        message = escape(exc.in_language(language))
+    except StoreError:
+        message = escape(text(language, "subs.store_down"))
+    except Exception:
+        log.exception("saving the settings of %s failed", channel)
+        message = escape(text(language, "reply.failed"))
+    _tell(client, channel, user, message)
+
+
+def _open(deps: SlackDeps, body: dict[str, Any], channel: str, client: WebClient) -> None:
+    """The App Home's Settings button: the modal, or why this person may not edit."""
+    user, trigger_id = _id(body.get("user")), str(body.get("trigger_id", ""))
+    try:
+        language = deps.people.language(client, user)
+        if not first_time(deps.threads, body):
+            return
+        refusal = deps.subscriptions.refusal(channel, user, lambda: deps.members.is_member(client, channel, user))
+        if refusal is not None:
+            modal = _notice(said(language, refusal), language)
+        else:
+            view = deps.subscriptions.view(channel)
+            modal = settings_modal(channel, view.config if view else None, deps.directory.language(channel))
+        with slack_errors():
+            client.views_open(trigger_id=trigger_id, view=modal)
+    except Exception:
+        log.exception("opening the settings of %s failed", channel)
+
+
+def _notice(sentence: str, language: Language) -> dict[str, Any]:
+    """A modal that only says something (the Home has no response_url to answer through)."""
+    view = View(
+        type="modal",
+        title=PlainTextObject(text=text(language, "subs.modal_title")),
+        close=PlainTextObject(text=text(language, "subs.modal_cancel")),
+        blocks=[SectionBlock(text=PlainTextObject(text=sentence))],
+    )
+    shown: dict[str, Any] = view.to_dict()
+    return shown

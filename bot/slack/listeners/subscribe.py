@@ -1,0 +1,221 @@
+"""`/pr follow`, `unfollow`, `following`, `digest` and `settings`: a channel's subscriptions from Slack.
+
+commands.py hands over the command's words; only parsing happens here before ack(). Everything
+that asks Redis, GitHub or Slack runs on the work pool and answers through the response_url,
+to the asker alone, in the channel's language. A command payload is acted on once (guards.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from slack_bolt import Ack, Respond
+from slack_sdk import WebClient
+
+from bot.errors import PrdigestError, StoreError
+from bot.models import Language
+from bot.render.home import run_text
+from bot.render.mrkdwn import escape, link
+from bot.render.replies import say
+from bot.render.subscriptions import following_message, settings_modal, shown_value
+from bot.services.refs import parse_repo
+from bot.services.subscriptions import EditRefused, FieldErrors
+from bot.slack.deps import SlackDeps
+from bot.slack.errors import slack_errors
+from bot.slack.guards import first_time
+from bot.slack.presence import bot_in_channel
+from bot.store.subscriptions import ChannelBusy
+from bot.words import said, text
+
+log = logging.getLogger(__name__)
+
+SUBCOMMANDS = ("follow", "unfollow", "following", "settings", "digest")
+# A follow names a few repositories; more than this in one command is a paste gone wrong.
+MAX_FOLLOW_ARGS = 20
+
+
+def handle(
+    deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient, language: Language
+) -> None:
+    """Acknowledge `/pr <subcommand> …` (refusing bad input at once) and hand the work on."""
+    words = str(command.get("text") or "").split()
+    name, args = words[0].lower(), words[1:]
+    cmd = deps.command
+    try:
+        if name == "follow":
+            if not args or len(args) > MAX_FOLLOW_ARGS:
+                ack(text=escape(text(language, "subs.usage_follow", cmd=cmd)))
+                return
+            args = [parse_repo(arg.strip(",")) for arg in args]
+        elif name == "unfollow":
+            if len(args) != 1:
+                ack(text=escape(text(language, "subs.usage_unfollow", cmd=cmd)))
+                return
+            args = [parse_repo(args[0])]
+    except PrdigestError as exc:
+        ack(text=escape(exc.in_language(language)))
+        return
+    if name == "settings":
+        ack()  # the modal is the answer; views.open must follow within 3 s of the trigger
+    else:
+        ack(text=say(language, "thinking"))
+    deps.work.submit(_run, deps, name, args, command, respond, client, language)
+
+
+def _run(
+    deps: SlackDeps,
+    name: str,
+    args: list[str],
+    command: dict[str, Any],
+    respond: Respond,
+    client: WebClient,
+    language: Language,
+) -> None:
+    def answer(message: str) -> None:
+        try:
+            respond(text=message, replace_original=True, response_type="ephemeral")
+        except Exception:
+            log.exception("/pr %s: the response_url refused the answer", name)
+
+    channel, user = str(command.get("channel_id", "")), str(command.get("user_id", ""))
+    try:
+        if not first_time(deps.threads, command):
+            log.warning("/pr %s: a command payload seen before; not acted on again", name)
+            return
+        actions: dict[str, Callable[[], str | None]] = {
+            "follow": lambda: _follow(deps, client, channel, user, args, language),
+            "unfollow": lambda: _unfollow(deps, client, channel, user, args[0], language),
+            "following": lambda: _following(deps, channel, language),
+            "digest": lambda: _digest(deps, client, channel, language),
+            "settings": lambda: _open_settings(
+                deps, client, channel, user, str(command.get("trigger_id", "")), language
+            ),
+        }
+        message = actions[name]()
+    except EditRefused as exc:
+        message = escape(exc.in_language(language))
+    except FieldErrors as exc:
+        message = escape("\n".join(said(language, note) for note in exc.errors.values()))
+    except ChannelBusy as exc:
+        message = escape(exc.in_language(language))
+    except StoreError:
+        message = escape(text(language, "subs.store_down"))
+    except Exception:
+        log.exception("/pr %s failed", name)
+        message = say(language, "failed")
+    if message is not None:
+        answer(message)
+
+
+def _may_edit(deps: SlackDeps, client: WebClient, channel: str, user: str) -> None:
+    deps.subscriptions.require_editor(channel, user, lambda: deps.members.is_member(client, channel, user))
+
+
+def _schedule(deps: SlackDeps, channel: str, language: Language) -> tuple[str, str]:
+    view = deps.subscriptions.view(channel)
+    if view is None:
+        return "", ""
+    return (
+        shown_value("post_at", view.config, deps.defaults, language),
+        shown_value("timezone", view.config, deps.defaults, language),
+    )
+
+
+def _follow(deps: SlackDeps, client: WebClient, channel: str, user: str, repos: list[str], language: Language) -> str:
+    if not bot_in_channel(client, channel):
+        return escape(text(language, "subs.invite_first"))
+    _may_edit(deps, client, channel, user)
+    new = deps.subscriptions.follow(channel, user, repos)
+    if not new:
+        return escape(text(language, "subs.already", repos=", ".join(repos)))
+    deps.directory.refresh()  # this replica at once; the others at their next tick
+    time, zone = _schedule(deps, channel, language)
+    return escape(text(language, "subs.followed", repos=", ".join(new), time=time, zone=zone, cmd=deps.command))
+
+
+def _unfollow(deps: SlackDeps, client: WebClient, channel: str, user: str, repo: str, language: Language) -> str:
+    _may_edit(deps, client, channel, user)
+    deps.subscriptions.unfollow(channel, user, repo)
+    deps.directory.refresh()
+    still = deps.subscriptions.view(channel)
+    return escape(text(language, "subs.unfollowed" if still else "subs.unfollowed_last", repo=repo))
+
+
+def _following(deps: SlackDeps, channel: str, language: Language) -> str:
+    view = deps.subscriptions.view(channel)
+    history = deps.subscriptions.audit(channel)
+    run = deps.ledger.last_run(channel)
+    message = following_message(
+        view.config if view else None,
+        view.sources if view else {},
+        deps.defaults,
+        language,
+        deps.command,
+        run_text(run, language),
+        history[-1] if history else None,
+    )
+    return message.text
+
+
+def _digest(deps: SlackDeps, client: WebClient, channel: str, language: Language) -> str:
+    """The last completed window's digest, through the scheduler's own lease and ledger."""
+    deps.directory.refresh()
+    plan = deps.directory.plan(channel)
+    if plan is None:
+        return escape(text(language, "subs.none", cmd=deps.command))
+    window, day = deps.digests.last_completed(plan)
+    next_at = deps.digests.next_post(plan)
+    upcoming = text(language, "subs.next", time=f"{next_at:%H:%M}", zone=plan.timezone.key, day=f"{next_at:%Y-%m-%d}")
+    if deps.digests.done(channel, day):
+        return _already(deps, client, channel, day, upcoming, language)
+    if not bot_in_channel(client, channel):
+        return escape(text(language, "subs.invite_first"))
+    try:
+        result = deps.digests.run(
+            channel,
+            day,
+            window,
+            plan.repos,
+            language=plan.language,
+            filters=plan.filters,
+            quiet_days=plan.quiet_days,
+        )
+    except StoreError:
+        raise
+    except PrdigestError as exc:
+        reason = exc.in_language(language)
+        return escape(text(language, "subs.digest_failed", day=day, reason=reason))
+    if result is None:
+        return escape(text(language, "subs.digest_busy", day=day))
+    if result.posted == 0:
+        return _already(deps, client, channel, day, upcoming, language)
+    return escape(text(language, "subs.digest_posted", day=day))
+
+
+def _already(deps: SlackDeps, client: WebClient, channel: str, day: str, upcoming: str, language: Language) -> str:
+    ts = deps.digests.lead_ts(channel, day)
+    shown = day
+    if ts is not None:
+        try:
+            with slack_errors():
+                permalink = str(client.chat_getPermalink(channel=channel, message_ts=ts)["permalink"])
+            shown = link(permalink, day)
+        except PrdigestError as exc:
+            log.warning("no permalink for the digest of %s on %s (%s)", channel, day, exc)
+    # Every value is ours (a day, a time, a link built from Slack's permalink): nothing to escape.
+    return text(language, "subs.digest_already", day=day, link=shown, next=upcoming)
+
+
+def _open_settings(
+    deps: SlackDeps, client: WebClient, channel: str, user: str, trigger_id: str, language: Language
+) -> str | None:
+    if not bot_in_channel(client, channel):
+        return escape(text(language, "subs.invite_first"))  # the form would set up a digest it cannot post
+    _may_edit(deps, client, channel, user)
+    view = deps.subscriptions.view(channel)
+    modal = settings_modal(channel, view.config if view else None, language)
+    with slack_errors():
+        client.views_open(trigger_id=trigger_id, view=modal)
+    return None
