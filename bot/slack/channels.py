@@ -28,6 +28,8 @@ class ChannelPlan:
     window: timedelta
     quiet_days: QuietDays
     filters: Filters
+    # The workspace posted in (OAuth mode); None: the single or home workspace, as the file's.
+    team: str | None = None
 
 
 def _or(value: T | None, default: T) -> T:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
@@ -29,3 +30,9 @@ class SlackDeps:
     # Slow work (GitHub, the model, posting) runs here, never on Bolt's listener threads,
     # which must stay free to acknowledge the next request within Slack's 3 seconds.
     work: Executor
+    # OAuth mode: the same deps over another workspace's stores (slack/app.py makes them).
+    teams: Callable[[str | None], SlackDeps] | None = None
+
+    def of_team(self, team: str | None) -> SlackDeps:
+        """These deps for the workspace a request comes from (`workspaces.team_of(context)`)."""
+        return self if self.teams is None else self.teams(team)

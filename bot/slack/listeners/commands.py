@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_bolt import Ack, App, Respond
+from slack_bolt import Ack, App, BoltContext, Respond
 
 from bot.errors import NotFound, PrdigestError, SourceError, StoreError
 from bot.models import Language, PRRef
@@ -20,6 +20,7 @@ from bot.render.replies import say
 from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
+from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +65,10 @@ def _respond(respond: Respond, message: Message, ref: PRRef) -> None:
         log.exception("/pr %s: the response_url refused the card", ref)
 
 
-def register(app: App, deps: SlackDeps) -> None:
-    @app.command(deps.command)
-    def on_command(ack: Ack, command: dict[str, Any], respond: Respond) -> None:
+def register(app: App, all_deps: SlackDeps) -> None:
+    @app.command(all_deps.command)
+    def on_command(ack: Ack, command: dict[str, Any], respond: Respond, context: BoltContext) -> None:
+        deps = all_deps.of_team(team_of(context))
         text = (command.get("text") or "").strip()
         channel = command.get("channel_id", "")
         language = deps.directory.language(channel)
