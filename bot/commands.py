@@ -12,7 +12,7 @@ import sys
 from datetime import UTC, date, datetime, timedelta
 
 from bot.builder import Builder
-from bot.errors import ConfigError, StoreError, UsageError
+from bot.errors import ConfigError, StoreError, UsageError, quoted
 from bot.models import Filters, Language, Note, Window
 from bot.render.data import answer_data, digest_data, item_data
 from bot.render.terminal import no_answer_line, render_answer, render_card, render_digest
@@ -87,15 +87,17 @@ def _post_digest(
     args: argparse.Namespace, built: Builder, repos: tuple[str, ...], window: Window, asked_day: date | None
 ) -> None:
     settings = built.settings
-    if not settings.slack_bot_token:
-        raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…)")
+    if not settings.slack_bot_token and not settings.oauth:
+        raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…), or SLACK_CLIENT_ID for OAuth mode")
     if not settings.redis_url:
         raise ConfigError("--post needs REDIS_URL: the ledger that keeps a digest from being posted twice is in Redis")
-    plan = built.directory.plan(args.post)
+    workspace = built.workspace(chosen_team(args.team, built))
+    # The config file's channels are the home workspace's: another's channel has no plan here.
+    plan = built.directory.plan(args.post) if workspace.scope is None else None
     language = args.lang or (plan.language if plan else settings.defaults.language)
     zone = plan.timezone if plan else settings.defaults.timezone
     day = (asked_day or (window.end - timedelta(seconds=1)).astimezone(zone).date()).isoformat()
-    digests = built.channel_digests
+    digests = workspace.digests
     refused = digests.refusals(args.post, repos)
     if refused:
         raise UsageError("error.not_posted_refused", reasons=tuple(refused.values()))
@@ -116,6 +118,29 @@ def _post_digest(
         print(f"prdigest: {text(terminal, 'cli.posting_elsewhere', day=day, channel=args.post)}", file=sys.stderr)
     else:
         print(text(terminal, "cli.posted", channel=args.post, day=day, posted=result.posted, already=result.already))
+
+
+def chosen_team(team: str | None, built: Builder) -> str | None:
+    """The workspace a CLI command acts in: --team, else the home one; checked to be installed.
+
+    None with SLACK_BOT_TOKEN (one workspace). In OAuth mode, a team id."""
+    settings = built.settings
+    if not settings.oauth:
+        if team is not None:
+            raise UsageError("error.team_not_oauth")
+        return None
+    from bot.store.workspace import scoped
+
+    chosen = team or settings.home_team
+    if chosen is None:
+        raise UsageError("error.team_needed")
+    try:
+        scoped(chosen, "")
+    except ValueError:
+        raise UsageError("error.bad_team", team=quoted(chosen)) from None
+    if built.installations.find_workspace(chosen) is None:
+        raise UsageError("error.not_installed", team=chosen)
+    return chosen
 
 
 def _run_serve(args: argparse.Namespace, built: Builder) -> None:
@@ -179,7 +204,7 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "doctor":
         from bot.doctor import run_doctor
 
-        return run_doctor(settings)
+        return run_doctor(settings, team=args.team)
     built = Builder(settings)
     try:
         if args.command == "digest":

@@ -378,14 +378,17 @@ def _check_secret_key(key: str | None) -> str:
     """PRDIGEST_SECRET_KEY, checked without the key ever appearing in a message."""
     if key is None:
         raise ConfigError(
-            f"PRDIGEST_SECRET_KEY is not set: OAuth mode keeps each workspace's tokens encrypted with it; make one with {MAKE_KEY}"
+            "PRDIGEST_SECRET_KEY is not set: OAuth mode keeps each workspace's tokens encrypted with it; "
+            f"make one with {MAKE_KEY}"
         )
     try:
         raw = base64.urlsafe_b64decode(key.encode("ascii"))
     except (binascii.Error, UnicodeEncodeError, ValueError):
         raw = b""
     if len(raw) != SECRET_KEY_BYTES:
-        raise ConfigError(f"PRDIGEST_SECRET_KEY is not a Fernet key (32 bytes in URL-safe base64); make one with {MAKE_KEY}")
+        raise ConfigError(
+            f"PRDIGEST_SECRET_KEY is not a Fernet key (32 bytes in URL-safe base64); make one with {MAKE_KEY}"
+        )
     return key
 
 
@@ -405,7 +408,7 @@ def _oauth(env: Mapping[str, str], config: FileConfig) -> SlackOAuth | None:
         )
     if config.channels and config.slack.home_team is None:
         raise ConfigError(
-            "the config file lists channels but not their workspace: OAuth mode needs [slack] home_team = \"T…\""
+            'the config file lists channels but not their workspace: OAuth mode needs [slack] home_team = "T…"'
         )
     return SlackOAuth(
         client_id=client_id,

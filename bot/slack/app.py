@@ -26,6 +26,7 @@ from bot.slack.listeners import actions, commands, home, installs, questions
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
 from bot.slack.scheduler import TICK_SECONDS, Scheduler
+from bot.words import text
 
 if TYPE_CHECKING:
     from bot.builder import Builder
@@ -71,6 +72,8 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         from bot.slack.oauth import oauth_parts
 
         oauth["oauth_settings"], oauth["authorize"] = oauth_parts(built)
+        # Told to someone whose workspace has no installation (removed, or its token revoked).
+        oauth["user_facing_authorize_error_message"] = text(settings.defaults.language, "oauth.not_installed")
     app = App(
         client=client,
         signing_secret=signing_secret,

@@ -30,9 +30,7 @@ class _WorkspaceClient(WebClient):
         return super().api_call(api_method, **options)
 
 
-def build_web_client(
-    token: str | Callable[[], str] | None, base_url: str, *, timeout: float = 30.0
-) -> WebClient:
+def build_web_client(token: str | Callable[[], str] | None, base_url: str, *, timeout: float = 30.0) -> WebClient:
     """A client with a fixed token, a token looked up at each call, or none (OAuth's own calls)."""
     options: dict[str, Any] = {
         "base_url": base_url,

@@ -141,7 +141,9 @@ class SealedInstallationStore(InstallationStore):
             return None
         record = json.loads(raw)
         try:
-            opened: dict[str, Any] = {name: self._sealer.open(record[name]) if record.get(name) else None for name in _SEALED}
+            opened: dict[str, Any] = {
+                name: self._sealer.open(record[name]) if record.get(name) else None for name in _SEALED
+            }
         except Unreadable:
             # PRDIGEST_SECRET_KEY changed since it was saved: the workspace has to install again.
             log.warning("the installation of %s cannot be opened with PRDIGEST_SECRET_KEY", workspace)
@@ -225,9 +227,7 @@ class WorkspaceTokens:
     """The bot token of a workspace for calls made outside a Slack request (scheduled posts, the
     CLI), rotated as Bolt's authorize rotates it, and saved back for every replica."""
 
-    def __init__(
-        self, store: SealedInstallationStore, client: WebClient, client_id: str, client_secret: str
-    ) -> None:
+    def __init__(self, store: SealedInstallationStore, client: WebClient, client_id: str, client_secret: str) -> None:
         self._store = store
         self._rotator = TokenRotator(client_id=client_id, client_secret=client_secret, client=client)
 

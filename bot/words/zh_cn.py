@@ -229,4 +229,10 @@ WORDS: dict[str, str] = {
     # -- answers a model gave but that could not be used (services/qa.py, core/templates.py) -----
     "reply.answer_unusable": "模型的回答无法使用，以下是这个 PR 的卡片：",
     "fact.files": "{n} 个文件",
+    # -- workspaces in OAuth mode (slack/app.py, bot/commands.py `--team`) ---------------------
+    "oauth.not_installed": "此工作区已不再安装 prdigest。请联系管理员重新将它添加到 Slack。",
+    "error.team_needed": "应用已安装在多个工作区（OAuth 模式）：请用 --team T… 指明是哪一个",
+    "error.team_not_oauth": "--team 仅用于 OAuth 模式（SLACK_CLIENT_ID）；使用 SLACK_BOT_TOKEN 时只有一个工作区",
+    "error.bad_team": "{team} 不是 Slack 工作区 ID；它形如 T0123456789",
+    "error.not_installed": "工作区 {team} 没有安装 prdigest（或已将其移除）：未发布任何内容",
 }

@@ -75,7 +75,7 @@ class OAuthHarness:
             replica.settle()
 
     def install(self, team: str, *, start: int = 0, finish: int = 1) -> requests.Response:
-        """"Add to Slack" as a browser does it: the install page of replica `start`, Slack's
+        """ "Add to Slack" as a browser does it: the install page of replica `start`, Slack's
         consent (a code for `team`), and Slack's redirect to replica `finish`."""
         page = requests.get(f"{self.replicas[start].url}/slack/install", timeout=10)
         assert page.status_code == 200, page.text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import time as time_of_day
 from datetime import timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import redis
@@ -20,7 +21,6 @@ from tests.integration.oauth_harness import (
     SECOND,
     SECOND_CHANNEL,
     OAuthHarness,
-    oauth,  # noqa: F401  (the fixture)
 )
 from tests.integration.slack_harness import wait_for
 
@@ -119,7 +119,8 @@ def test_tokens_in_redis_are_sealed(oauth: OAuthHarness, redis_url: str) -> None
     stored = b"".join(_values(redis.Redis.from_url(redis_url)))
     assert stored and not any(secret.encode() in stored for secret in secrets)
     # …and the app reads them back.
-    assert oauth.first.services.installations.find_workspace(SECOND).bot_token in installed(oauth, SECOND)
+    saved = oauth.first.services.installations.find_workspace(SECOND)
+    assert saved is not None and saved.bot_token in installed(oauth, SECOND)
 
 
 def test_an_expiring_token_is_rotated_and_the_new_one_used(oauth: OAuthHarness) -> None:
@@ -134,7 +135,7 @@ def test_an_expiring_token_is_rotated_and_the_new_one_used(oauth: OAuthHarness) 
     refreshes = [call for call in oauth.slack.calls("oauth.v2.access") if call.get("grant_type") == "refresh_token"]
     assert refreshes
     saved = oauth.first.services.installations.find_workspace(SECOND)
-    assert saved.bot_token != first_token
+    assert saved is not None and saved.bot_token != first_token
     assert oauth.slack.tokens("chat.postMessage")[-1] != first_token
     # The scheduler's client reads the rotated token from Redis, as another replica would.
     client = oauth.replicas[1].services.team_client(SECOND)
@@ -158,7 +159,7 @@ def test_app_uninstalled_leaves_no_key_of_the_workspace(oauth: OAuthHarness, red
     oauth.settle()
 
     assert _keys_of(client, SECOND) == set()
-    assert SECOND.encode() not in b"".join(client.hkeys("prdigest:v1:installations"))
+    assert SECOND.encode() not in client.hkeys("prdigest:v1:installations")
     assert home_keys <= set(client.scan_iter())  # the home workspace and shared cards stay
     # Its next delivery (a late retry) finds no installation: nothing is posted there.
     posted = _bot_posts(oauth, SECOND_CHANNEL)
@@ -187,7 +188,7 @@ def _keys_of(client: redis.Redis, team: str) -> set[bytes]:
 
 
 def _values(client: redis.Redis) -> list[bytes]:
-    values = []
+    values: list[Any] = []
     for key in client.scan_iter():
         kind = client.type(key)
         if kind == b"string":

@@ -27,7 +27,12 @@ log = logging.getLogger(__name__)
 def register(app: App, deps: SlackDeps) -> None:
     @app.action(SHARE_ACTION)
     def on_share(
-        ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, respond: Respond, context: BoltContext
+        ack: Ack,
+        body: dict[str, Any],
+        action: dict[str, Any],
+        client: WebClient,
+        respond: Respond,
+        context: BoltContext,
     ) -> None:
         ack()
         deps.work.submit(_share, deps.of_team(team_of(context)), body, action, client, respond)

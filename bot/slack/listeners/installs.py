@@ -38,8 +38,8 @@ def _forget(forget: Callable[[str], int], workspace: str | None, why: str) -> No
     try:
         deleted = forget(workspace)
     except StoreError:
-        # Slack does not retry an acknowledged event: the installation stays until the next
-        # uninstall, and the workspace's keys expire with their TTLs.
-        log.error("workspace %s %s, but Redis is unreachable: its data was not deleted", workspace, why)
+        # Slack does not retry an acknowledged event. The installation stays, though it authorizes
+        # nothing (Slack has revoked its tokens); the workspace's other keys expire with their TTLs.
+        log.warning("workspace %s %s, but Redis is unreachable: its data was not deleted", workspace, why)
         return
     log.warning("workspace %s %s: its installation and %d key(s) deleted", workspace, why, deleted)
