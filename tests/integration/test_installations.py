@@ -4,6 +4,7 @@ any replica, an OAuth state good once."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -49,7 +50,7 @@ def test_an_installation_is_read_back_with_its_tokens_sealed_in_redis(kv: RedisK
     assert found is not None
     assert (found.bot_token, found.bot_refresh_token, found.bot_user_id) == (TOKEN, REFRESH, "UBOT1")
     assert found.bot_scopes == ["chat:write", "commands"] and found.bot_token_expires_at
-    client = redis.Redis.from_url(redis_url)
+    client: Any = redis.Redis.from_url(redis_url)
     raw = b"".join(
         client.get(key) or b"" if client.type(key) == b"string" else b"".join(client.hvals(key))
         for key in client.scan_iter()
