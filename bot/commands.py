@@ -148,6 +148,10 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
 
     settings = built.settings
     if args.socket:
+        if settings.oauth:
+            raise ConfigError(
+                "--socket is for one workspace: OAuth mode serves /slack/install over HTTP (serve --http)"
+            )
         if not settings.slack_app_token:
             raise ConfigError("--socket needs SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)")
         serve_socket(built.slack(socket_mode=True), settings.slack_app_token)

@@ -4,6 +4,7 @@ when it uninstalls the app."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import time as time_of_day
 from datetime import timedelta
 from typing import Any
@@ -12,7 +13,9 @@ from zoneinfo import ZoneInfo
 import redis
 
 from bot.models import Filters
-from bot.slack.channels import ChannelPlan
+from bot.settings import ChannelConfig
+from bot.slack.access import AccessPolicy
+from bot.slack.channels import ChannelDirectory, ChannelPlan
 from bot.slack.scheduler import Scheduler
 from tests.integration.conftest import REPO
 from tests.integration.oauth_harness import (
@@ -198,3 +201,27 @@ def _values(client: redis.Redis) -> list[bytes]:
         elif kind == b"list":
             values.extend(client.lrange(key, 0, -1))
     return values
+
+
+def test_another_workspace_is_never_told_of_a_private_repository(oauth: OAuthHarness) -> None:
+    """The file's channels are the home workspace's: a channel shared with another workspace
+    (Slack Connect: one id in both) shows its private repository at home only."""
+    private = "acme/secret"
+    oauth.install(HOME)
+    oauth.install(SECOND)
+    services = oauth.first.services
+    settings = services.settings
+    channels = (ChannelConfig(id=HOME_CHANNEL, repos=(REPO, private)),)
+    directory = ChannelDirectory(replace(settings, config=settings.config.model_copy(update={"channels": channels})))
+    services.facts.remember_private(private, True)
+    services.facts.remember_private(REPO, False)
+    second = services.workspace(SECOND)
+
+    home = AccessPolicy(directory, services.visibility, services.team_client(HOME), services.facts)
+    other = AccessPolicy(directory, services.visibility, second.client, second.facts, home=False)
+
+    assert home.allowed(HOME_CHANNEL) == {REPO, private}
+    assert other.allowed(HOME_CHANNEL) == {REPO}
+    assert other.refusal(HOME_CHANNEL, private) is not None
+    # The builder's policy of that workspace is the same.
+    assert second.access.refusal(HOME_CHANNEL, private) is not None
