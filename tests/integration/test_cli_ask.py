@@ -157,8 +157,8 @@ def test_an_answer_with_nothing_left_once_sanitised_gives_the_card(
     assert (data["source"], data["answer"], data["reason"]) == ("card", None, "answer_unusable")
     host = with_model.url.removeprefix("http://")
     note = (
-        f"the model at {host} gave no answer (nothing of it was left once mentions and outside links "
-        "were removed): here is the card instead"
+        f"the model at {host} gave no answer (nothing of it was left without mentions, outside links, "
+        "chat-template tokens and our own instructions): here is the card instead"
     )
     assert data["note"] == note
     assert stderr_lines(err) == [f"prdigest: {note}"]
