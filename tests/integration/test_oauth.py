@@ -225,3 +225,21 @@ def test_another_workspace_is_never_told_of_a_private_repository(oauth: OAuthHar
     assert other.refusal(HOME_CHANNEL, private) is not None
     # The builder's policy of that workspace is the same.
     assert second.access.refusal(HOME_CHANNEL, private) is not None
+
+
+def test_the_home_workspace_uninstalled_keeps_the_files_channels_data(oauth: OAuthHarness, redis_url: str) -> None:
+    """The home workspace's keys are the single install's, mixed with shared ones: only its
+    installation goes; the rest expires with its TTLs."""
+    oauth.install(HOME)
+    oauth.mention(HOME, HOME_CHANNEL, "what changed?")
+    oauth.settle()
+    client = redis.Redis.from_url(redis_url)
+    installation = {b"prdigest:v1:team:T0TEST:installation", b"prdigest:v1:installations"}
+    before = set(client.scan_iter()) - installation
+    assert before
+
+    oauth.event(HOME, {"type": "app_uninstalled"})
+    oauth.settle()
+
+    assert oauth.first.services.installations.find_workspace(HOME) is None
+    assert before <= set(client.scan_iter())

@@ -120,3 +120,8 @@ def test_config_channels_need_their_workspace_in_oauth_mode(
         monkeypatch.setenv(name, value)
     assert main(["doctor"]) == 1
     assert "OAuth mode needs [slack] home_team" in capsys.readouterr().err
+
+
+def test_socket_mode_is_refused_in_oauth_mode(oauth_cli: OAuthHarness, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--socket"]) == 1
+    assert capsys.readouterr().err.startswith("prdigest: --socket is for one workspace")
