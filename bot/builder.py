@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from bot.core.deadline import DEFAULT_RETRIES, Budget, Deadline
-from bot.errors import ConfigError
+from bot.errors import ConfigError, StoreError
 from bot.models import Message, OutputMode
 from bot.services.cards import CardService, lease_for
 from bot.services.digest import DigestService
@@ -44,10 +44,12 @@ if TYPE_CHECKING:
     from bot.services.writer import ModelCardWriter
     from bot.slack.access import AccessPolicy
     from bot.slack.app import SlackParts
-    from bot.slack.channels import ChannelDirectory
+    from bot.slack.channels import ChannelDirectory, ChannelPlan
     from bot.slack.clients import SlackClient
     from bot.slack.digests import ChannelDigests
+    from bot.slack.installations import KVOAuthStateStore, SealedInstallationStore, WorkspaceTokens
     from bot.slack.publisher import Publisher
+    from bot.slack.workspaces import Workspace
     from bot.sources.github import GitHubSource
     from bot.store.redis_store import RedisKV
 
@@ -135,6 +137,9 @@ class Builder:
     store_kv: KV | None = None
     warn: Callable[[str], None] = _stderr
     _closers: list[Callable[[], None]] = field(default_factory=list, repr=False)
+    _workspaces: dict[str | None, Workspace] = field(default_factory=dict, repr=False)
+    _team_clients: dict[str | None, SlackClient] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     # Storage -----------------------------------------------------------------------------
 
@@ -311,20 +316,157 @@ class Builder:
 
     @cached_property
     def slack_client(self) -> SlackClient:
+        """The app's client: the bot token's, or in OAuth mode none (Bolt's OAuth calls, rotation)."""
         token = self.settings.slack_bot_token
-        if not token:
+        if not token and not self.settings.oauth:
             raise ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…)")
         from bot.slack.clients import build_web_client
 
         return build_web_client(token, self.settings.slack_api_url, timeout=self.timing.slack_timeout)
 
+    # Workspaces (OAuth mode: the app installed in several) --------------------------------
+
+    def scope_of(self, team: str | None) -> str | None:
+        """The team a workspace's keys are kept under: None for the single install and for the
+        home workspace of OAuth mode (its keys stay those of the single install)."""
+        if not self.settings.oauth or team is None or team == self.settings.home_team:
+            return None
+        return team
+
+    @cached_property
+    def installations(self) -> SealedInstallationStore:
+        from bot.slack.installations import SealedInstallationStore
+        from bot.store.sealed import Sealer
+
+        oauth = self.settings.slack_oauth
+        if oauth is None:
+            raise ConfigError("installations are for OAuth mode: set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET")
+        return SealedInstallationStore(self.kv, Sealer(oauth.secret_key))
+
+    @cached_property
+    def oauth_states(self) -> KVOAuthStateStore:
+        from bot.slack.installations import KVOAuthStateStore
+
+        return KVOAuthStateStore(self.kv)
+
+    @cached_property
+    def tokens(self) -> WorkspaceTokens:
+        from bot.slack.installations import WorkspaceTokens
+
+        oauth = self.settings.slack_oauth
+        assert oauth is not None  # `installations` has said so otherwise
+        return WorkspaceTokens(self.installations, self.slack_client, oauth.client_id, oauth.client_secret)
+
+    def team_client(self, team: str | None) -> SlackClient:
+        """The client of a workspace (None: the single or home one) for calls outside a Slack
+        request: the bot token, or in OAuth mode the workspace's installation, rotated."""
+        if not self.settings.oauth:
+            return self.slack_client
+        workspace = team or self.settings.home_team
+        with self._lock:
+            client = self._team_clients.get(workspace)
+            if client is None:
+                from bot.slack.clients import build_web_client
+
+                client = build_web_client(
+                    lambda: self._token(workspace), self.settings.slack_api_url, timeout=self.timing.slack_timeout
+                )
+                self._team_clients[workspace] = client
+            return client
+
+    def _token(self, workspace: str | None) -> str:
+        if workspace is None:
+            from bot.errors import SlackError
+
+            raise SlackError("not_installed")  # OAuth mode without [slack] home_team: no home workspace
+        return self.tokens.bot_token(workspace)
+
+    def workspace(self, team: str | None) -> Workspace:
+        """One workspace's client, stores and posting services (None: the single or home one)."""
+        from bot.slack.access import AccessPolicy
+        from bot.slack.workspaces import Workspace
+
+        scope = self.scope_of(team)
+        if scope is None:
+            client = self.team_client(None)
+            return Workspace(
+                None,
+                client,
+                self.ledger,
+                self.threads,
+                self.facts,
+                self.access,
+                self.publisher,
+                self.channel_digests,
+                self.directory,
+                self.subscriptions,
+            )
+        with self._lock:
+            found = self._workspaces.get(scope)
+        if found is not None:
+            return found
+        client = self.team_client(scope)
+        ledger, threads, facts = PostLedger(self.kv, scope), ThreadStore(self.kv, scope), FactStore(self.kv, scope)
+        subscriptions = self._subscriptions(SubscriptionStore(self.kv, team=scope), home=False)
+        directory = self._directory(subscriptions, scope)
+        # Only what this workspace follows from Slack, and public repositories only (home=False).
+        access = AccessPolicy(directory, self.visibility, client, facts, home=False)
+        publisher = self._publisher(client, ledger, threads)
+        made = Workspace(
+            scope,
+            client,
+            ledger,
+            threads,
+            facts,
+            access,
+            publisher,
+            self._channel_digests(publisher, ledger, access),
+            directory,
+            subscriptions,
+        )
+        with self._lock:
+            return self._workspaces.setdefault(scope, made)
+
+    def forget_workspace(self, workspace: str) -> int:
+        """A workspace that uninstalled the app: its installation and every key of its own go.
+        The home workspace's keys are the single install's, mixed with shared ones: they stay,
+        and expire with their TTLs. How many keys were deleted."""
+        from bot.store.workspace import team_prefix
+
+        self.installations.forget(workspace)
+        with self._lock:
+            self._workspaces.pop(workspace, None)
+            self._team_clients.pop(workspace, None)
+        if self.scope_of(workspace) is None:
+            return 0
+        return self.kv.strict().delete_prefix(team_prefix(workspace))
+
     @cached_property
     def directory(self) -> ChannelDirectory:
+        return self._directory(self.subscriptions, None)
+
+    def _directory(self, subscriptions: Subscriptions, scope: str | None) -> ChannelDirectory:
         from bot.slack.channels import ChannelDirectory
 
-        directory = ChannelDirectory(self.settings, self.subscriptions.configs)
+        directory = ChannelDirectory(self.settings, subscriptions.configs, team=scope)
         directory.refresh()
         return directory
+
+    def all_plans(self) -> tuple[ChannelPlan, ...]:
+        """Every channel that gets a digest, read again (the scheduler's tick): the single or home
+        workspace's, and in OAuth mode those each other installed workspace follows from Slack."""
+        plans = self.directory.current_plans()
+        if not self.settings.oauth:
+            return plans
+        others: list[ChannelPlan] = []
+        try:
+            teams = [listed.workspace for listed in self.installations.listed()]
+        except StoreError:
+            return plans  # the tick that reaches Redis again reads them
+        for team in teams:
+            if self.scope_of(team) is not None:
+                others.extend(self.workspace(team).directory.current_plans())
+        return (*plans, *others)
 
     @cached_property
     def subscription_store(self) -> SubscriptionStore:
@@ -334,18 +476,24 @@ class Builder:
 
     @cached_property
     def subscriptions(self) -> Subscriptions:
+        return self._subscriptions(self.subscription_store, home=True)
+
+    def _subscriptions(self, store: SubscriptionStore, *, home: bool) -> Subscriptions:
+        """A workspace's subscriptions. The config file's channels and its followable private
+        repositories are the home workspace's: another one follows public repositories, from Slack."""
         from bot.services.subscriptions import Subscriptions
 
         config = self.settings.config
+        slack = config.slack if home else config.slack.model_copy(update={"followable_private_repos": ()})
 
         def is_private(repo: str) -> bool:
             # GitHub is built at the first follow, not here: `prdigest following` never needs it.
             return self.visibility.is_private(repo)
 
         return Subscriptions(
-            config.slack,
-            config.channels,
-            self.subscription_store,
+            slack,
+            config.channels if home else (),
+            store,
             is_private,
             now=self.timing.now,
             config_path=self.settings.config_path or DEFAULT_CONFIG_PATH,
@@ -355,17 +503,20 @@ class Builder:
     def access(self) -> AccessPolicy:
         from bot.slack.access import AccessPolicy
 
-        return AccessPolicy(self.directory, self.visibility, self.slack_client, self.facts)
+        return AccessPolicy(self.directory, self.visibility, self.team_client(None), self.facts)
 
     @cached_property
     def publisher(self) -> Publisher:
+        return self._publisher(self.team_client(None), self.ledger, self.threads)
+
+    def _publisher(self, client: SlackClient, ledger: PostLedger, threads: ThreadStore) -> Publisher:
         from bot.slack.publisher import PACE_SECONDS, Publisher
 
         pace = self.timing.pace
         return Publisher(
-            self.slack_client,
-            self.ledger,
-            self.threads,
+            client,
+            ledger,
+            threads,
             pace=PACE_SECONDS if pace is None else pace,
             sleep=self.timing.sleep,
             clock=self.timing.monotonic,
@@ -373,15 +524,18 @@ class Builder:
 
     @cached_property
     def channel_digests(self) -> ChannelDigests:
+        return self._channel_digests(self.publisher, self.ledger, self.access)
+
+    def _channel_digests(self, publisher: Publisher, ledger: PostLedger, access: AccessPolicy) -> ChannelDigests:
         from bot.slack.digests import ChannelDigests
         from bot.slack.lease import POST_LEASE_SECONDS
 
         lease = self.timing.post_lease_seconds
         return ChannelDigests(
             self.digests,
-            self.publisher,
-            self.ledger,
-            self.access.refusal,
+            publisher,
+            ledger,
+            access.refusal,
             now=self.timing.now,
             lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
         )

@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     digest.add_argument("--format", choices=("text", "json"), default="text")
     digest.add_argument("--lang", choices=get_args(Language), help="language of the cards (default: config language)")
     digest.add_argument("--post", metavar="CHANNEL", help="post to this Slack channel id, as the scheduler does")
+    digest.add_argument(
+        "--team", metavar="T…", help="OAuth mode: the workspace of --post's channel (default: home_team)"
+    )
 
     card = commands.add_parser("card", help="the card of one pull request")
     card.add_argument("ref", metavar="OWNER/REPO#N", help="owner/repo#123 or a PR URL")
@@ -71,10 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="0.0.0.0", help="HTTP address to bind (default: %(default)s)")
     serve.add_argument("--port", type=_port, default=3000, help="HTTP port, 0 for any free one (default: %(default)s)")
 
-    commands.add_parser("doctor", help="check config, Redis, GitHub, the model endpoint and Slack")
+    doctor = commands.add_parser("doctor", help="check config, Redis, GitHub, the model endpoint and Slack")
+    doctor.add_argument("--team", metavar="T…", help="OAuth mode: check this workspace's token with auth.test")
 
     following = commands.add_parser("following", help="every channel's subscriptions, their sources and changes")
     following.add_argument("--format", choices=("text", "json"), default="text")
+    following.add_argument("--team", metavar="T…", help="OAuth mode: this workspace's channels")
     return parser
 
 

@@ -12,7 +12,7 @@ import sys
 from datetime import UTC, date, datetime, timedelta
 
 from bot.builder import Builder
-from bot.errors import ConfigError, StoreError, UsageError
+from bot.errors import ConfigError, StoreError, UsageError, quoted
 from bot.models import Filters, Language, Note, Window
 from bot.render.data import answer_data, digest_data, item_data
 from bot.render.terminal import no_answer_line, render_answer, render_card, render_digest
@@ -87,15 +87,17 @@ def _post_digest(
     args: argparse.Namespace, built: Builder, repos: tuple[str, ...], window: Window, asked_day: date | None
 ) -> None:
     settings = built.settings
-    if not settings.slack_bot_token:
-        raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…)")
+    if not settings.slack_bot_token and not settings.oauth:
+        raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…), or SLACK_CLIENT_ID for OAuth mode")
     if not settings.redis_url:
         raise ConfigError("--post needs REDIS_URL: the ledger that keeps a digest from being posted twice is in Redis")
-    plan = built.directory.plan(args.post)
+    workspace = built.workspace(chosen_team(args.team, built))
+    # The workspace's own channels: the file's and Slack's for the home one, Slack's for another.
+    plan = workspace.directory.plan(args.post)
     language = args.lang or (plan.language if plan else settings.defaults.language)
     zone = plan.timezone if plan else settings.defaults.timezone
     day = (asked_day or (window.end - timedelta(seconds=1)).astimezone(zone).date()).isoformat()
-    digests = built.channel_digests
+    digests = workspace.digests
     refused = digests.refusals(args.post, repos)
     if refused:
         raise UsageError("error.not_posted_refused", reasons=tuple(refused.values()))
@@ -118,11 +120,38 @@ def _post_digest(
         print(text(terminal, "cli.posted", channel=args.post, day=day, posted=result.posted, already=result.already))
 
 
+def chosen_team(team: str | None, built: Builder) -> str | None:
+    """The workspace a CLI command acts in: --team, else the home one; checked to be installed.
+
+    None with SLACK_BOT_TOKEN (one workspace). In OAuth mode, a team id."""
+    settings = built.settings
+    if not settings.oauth:
+        if team is not None:
+            raise UsageError("error.team_not_oauth")
+        return None
+    from bot.store.workspace import scoped
+
+    chosen = team or settings.home_team
+    if chosen is None:
+        raise UsageError("error.team_needed")
+    try:
+        scoped(chosen, "")
+    except ValueError:
+        raise UsageError("error.bad_team", team=quoted(chosen)) from None
+    if built.installations.find_workspace(chosen) is None:
+        raise UsageError("error.not_installed", team=chosen)
+    return chosen
+
+
 def _run_serve(args: argparse.Namespace, built: Builder) -> None:
     from bot.slack.server import serve_http, serve_socket
 
     settings = built.settings
     if args.socket:
+        if settings.oauth:
+            raise ConfigError(
+                "--socket is for one workspace: OAuth mode serves /slack/install over HTTP (serve --http)"
+            )
         if not settings.slack_app_token:
             raise ConfigError("--socket needs SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)")
         serve_socket(built.slack(socket_mode=True), settings.slack_app_token)
@@ -179,7 +208,7 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "doctor":
         from bot.doctor import run_doctor
 
-        return run_doctor(settings)
+        return run_doctor(settings, team=args.team)
     built = Builder(settings)
     try:
         if args.command == "digest":
@@ -189,9 +218,16 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
         elif args.command == "ask":
             _run_ask(args, built)
         elif args.command == "following":
-            from bot.following import run_following
+            from bot.following import FollowedIn, run_following
 
-            sys.stdout.write(run_following(built, args.format, language_of(args, settings)))
+            # Only the stores: the listing needs no Slack or GitHub client.
+            scope = built.scope_of(chosen_team(args.team, built))
+            if scope is None:
+                followed = FollowedIn(built.subscriptions, built.ledger)
+            else:
+                workspace = built.workspace(scope)
+                followed = FollowedIn(workspace.subscriptions, workspace.ledger)
+            sys.stdout.write(run_following(built, followed, args.format, language_of(args, settings)))
         else:  # "serve": argparse rejects any other command
             _run_serve(args, built)
     finally:

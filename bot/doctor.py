@@ -12,11 +12,16 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 
 from bot.builder import Builder, ModelOnFirstUse, Timing
+from bot.errors import StoreError
 from bot.models import OUTPUT_MODES
 from bot.redact import redact_url
 from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.slack.clients import SlackClient
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 # The test card the output modes are probed with: small, so a local model answers in seconds.
@@ -132,25 +137,83 @@ def _output_mode(settings: Settings, built: Builder, model: ModelOnFirstUse) -> 
 def _slack(settings: Settings) -> Check:
     if not settings.slack_bot_token:
         return WARN, "slack", "SLACK_BOT_TOKEN not set: terminal only"
+    client = Builder(settings, Timing(slack_timeout=10)).slack_client
+    status, detail = _auth_test(settings, client)
+    if status != OK:
+        return status, "slack", detail
+    secret = "signing secret " + mask(settings.slack_signing_secret)
+    return OK, "slack", f"one workspace (SLACK_BOT_TOKEN {mask(settings.slack_bot_token)}): {detail}; {secret}"
+
+
+def _auth_test(settings: Settings, client: SlackClient) -> tuple[str, str]:
+    """auth.test with `client`: OK and who the token is, or FAIL and why."""
     from bot.errors import SlackError
     from bot.slack.errors import slack_errors
 
     where = redact_url(settings.slack_api_url)
-    client = Builder(settings, Timing(slack_timeout=10)).slack_client
     try:
         with slack_errors():
             answer = client.auth_test()
     except SlackError as exc:
         if exc.code == SlackError.TRANSPORT:
-            return FAIL, "slack", f"cannot reach {where} ({exc.kind})"
-        return FAIL, "slack", f"auth.test at {where} failed: {exc.code}"
+            return FAIL, f"cannot reach {where} ({exc.kind})"
+        return FAIL, f"auth.test at {where} failed: {exc.code}"
     except Exception as exc:  # anything else is a failed check too, not a crash
-        return FAIL, "slack", f"cannot reach {where} ({type(exc).__name__})"
-    secret = "signing secret " + mask(settings.slack_signing_secret)
-    return OK, "slack", f"team {answer.get('team')}, bot {answer.get('user')}; {secret}"
+        return FAIL, f"cannot reach {where} ({type(exc).__name__})"
+    return OK, f"team {answer.get('team')}, bot {answer.get('user')}"
 
 
-CHECKS: tuple[Callable[[Settings], Check], ...] = (_config, _redis, _github, _model, _slack)
+def _slack_oauth(settings: Settings, team: str | None) -> list[Check]:
+    """OAuth mode: the app's credentials, then one line per installed workspace, tokens masked;
+    with --team, that workspace's token tried with auth.test."""
+    oauth = settings.slack_oauth
+    assert oauth is not None
+    mode = (
+        f"OAuth mode: client id {oauth.client_id}, secret {mask(oauth.client_secret)}, "
+        f"PRDIGEST_SECRET_KEY {mask(oauth.secret_key)}, scopes {','.join(oauth.scopes)}, "
+        f"home workspace {settings.home_team or 'none'}"
+    )
+    checks: list[Check] = [(OK, "slack", mode)]
+    if not settings.redis_url:
+        return [*checks, (FAIL, "slack", "OAuth mode needs REDIS_URL: installations are kept there")]
+    built = Builder(settings, Timing(slack_timeout=10))
+    try:
+        listed = built.installations.listed()
+        for entry in listed:
+            installation = built.installations.find_workspace(entry.workspace)
+            token = mask(installation.bot_token) if installation is not None else "unreadable with this key"
+            expires = f", rotates, expires {entry.expires_at:%Y-%m-%d %H:%M} UTC" if entry.expires_at else ""
+            checks.append(
+                (
+                    OK if installation is not None else FAIL,
+                    "slack",
+                    f"installed in {entry.workspace} ({entry.team_name}): bot {entry.bot_user_id}, "
+                    f"token {token}{expires}, installed {entry.installed_at:%Y-%m-%d}",
+                )
+            )
+        if not listed:
+            checks.append((WARN, "slack", "no workspace has installed the app yet: open /slack/install"))
+        if team is not None:
+            status, detail = _auth_test(settings, built.team_client(team))
+            checks.append((status, "slack", f"{team}: {detail}"))
+    except StoreError:
+        checks.append((FAIL, "slack", "installations cannot be read: Redis is unreachable"))
+    finally:
+        built.close()
+    return checks
+
+
+def _slack_checks(settings: Settings, team: str | None) -> list[Check]:
+    if settings.oauth:
+        return _slack_oauth(settings, team)
+    if team is not None:
+        return [
+            (FAIL, "slack", "--team is for OAuth mode (SLACK_CLIENT_ID); with SLACK_BOT_TOKEN there is one workspace")
+        ]
+    return [_slack(settings)]
+
+
+CHECKS: tuple[Callable[[Settings], Check], ...] = (_config, _redis, _github, _model)
 
 
 @contextmanager
@@ -169,13 +232,18 @@ def _libraries_quiet() -> Iterator[None]:
             logger.setLevel(level)
 
 
-def run_doctor(settings: Settings) -> int:
+def run_doctor(settings: Settings, team: str | None = None) -> int:
+    def slack(settings: Settings) -> list[Check]:
+        return _slack_checks(settings, team)
+
     failed = False
-    for check in CHECKS:
+    checks: tuple[Callable[[Settings], Check | list[Check]], ...] = (*CHECKS, slack)
+    for check in checks:
         with _libraries_quiet():
-            status, name, detail = check(settings)
-        failed = failed or status == FAIL
-        print(f"{status:>4}  {name:<7} {detail}")
+            found = check(settings)
+        for status, name, detail in found if isinstance(found, list) else [found]:
+            failed = failed or status == FAIL
+            print(f"{status:>4}  {name:<7} {detail}")
     if failed:
         print("prdigest: some checks failed", file=sys.stderr)
     return 1 if failed else 0

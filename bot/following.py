@@ -8,15 +8,25 @@ filled in; `source` is "file", "slack" or "default".
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from bot.builder import Builder
 from bot.models import Language
 from bot.render.subscriptions import SHOWN_FIELDS, shown_value
-from bot.services.subscriptions import ChannelView
+from bot.services.subscriptions import ChannelView, Subscriptions
 from bot.settings import Defaults, duration_text
+from bot.store.ledger import PostLedger
 from bot.store.subscriptions import AuditEntry
 from bot.words import text
+
+
+@dataclass(frozen=True)
+class FollowedIn:
+    """What `following` reads of one workspace: its subscriptions and its digests' ledger."""
+
+    subscriptions: Subscriptions
+    ledger: PostLedger
 
 
 def _raw(name: str, view: ChannelView, defaults: Defaults) -> str | list[str]:
@@ -37,12 +47,12 @@ def _entry(entry: AuditEntry) -> dict[str, Any]:
     return entry.model_dump(mode="json")
 
 
-def following_data(built: Builder, views: list[ChannelView]) -> dict[str, Any]:
+def following_data(built: Builder, workspace: FollowedIn, views: list[ChannelView]) -> dict[str, Any]:
     defaults = built.settings.defaults
-    audit = built.subscriptions.audit()
+    audit = workspace.subscriptions.audit()
     channels = []
     for view in views:
-        run = built.ledger.last_run(view.channel)
+        run = workspace.ledger.last_run(view.channel)
         channels.append(
             {
                 "id": view.channel,
@@ -65,8 +75,8 @@ def following_data(built: Builder, views: list[ChannelView]) -> dict[str, Any]:
     return {"channels": channels, "audit": [_entry(entry) for entry in audit]}
 
 
-def following_text(built: Builder, views: list[ChannelView], language: Language) -> str:
-    data = following_data(built, views)
+def following_text(built: Builder, workspace: FollowedIn, views: list[ChannelView], language: Language) -> str:
+    data = following_data(built, workspace, views)
     defaults = built.settings.defaults
     lines: list[str] = []
     for view, channel in zip(views, data["channels"], strict=True):
@@ -81,8 +91,9 @@ def following_text(built: Builder, views: list[ChannelView], language: Language)
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def run_following(built: Builder, output: str, language: Language) -> str:
-    views = built.subscriptions.channels()
+def run_following(built: Builder, workspace: FollowedIn, output: str, language: Language) -> str:
+    """The channels of one workspace (OAuth mode: `--team`; else the one there is)."""
+    views = workspace.subscriptions.channels()
     if output == "json":
-        return json.dumps(following_data(built, views), ensure_ascii=False, indent=2) + "\n"
-    return following_text(built, views, language)
+        return json.dumps(following_data(built, workspace, views), ensure_ascii=False, indent=2) + "\n"
+    return following_text(built, workspace, views, language)

@@ -7,11 +7,13 @@ parsed here, once, into their types (ZoneInfo, time, timedelta): nothing downstr
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import time, timedelta
 from pathlib import Path
 from typing import Annotated, TypeVar
@@ -144,6 +146,9 @@ class SlackConfig(_Strict):
     allow_channel_edits: bool = Field(default=False, strict=True)
     # Private repositories a channel may follow from Slack (the GitHub token is the operator's).
     followable_private_repos: tuple[str, ...] = ()
+    # OAuth mode: the workspace the [[channels]] are in (its data keeps the keys of the
+    # single-workspace install, so switching modes posts nothing twice).
+    home_team: str | None = None
 
     @field_validator("editors")
     @classmethod
@@ -159,6 +164,13 @@ class SlackConfig(_Strict):
         for repo in value:
             if not REPO_PATTERN.fullmatch(repo):
                 raise ValueError(f"{quoted(repo)} is not a repository; use owner/name")
+        return value
+
+    @field_validator("home_team")
+    @classmethod
+    def _team(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[TE][A-Z0-9]{2,31}", value):
+            raise ValueError(f"{quoted(value)} is not a Slack team id (it looks like T0123456789)")
         return value
 
     @field_validator("command")
@@ -243,6 +255,17 @@ class FileConfig(_Strict):
 
 
 @dataclass(frozen=True)
+class SlackOAuth:
+    """What Bolt's OAuth flow needs, under the names Bolt reads (SLACK_CLIENT_ID…), and our key."""
+
+    client_id: str
+    client_secret: str = field(repr=False)
+    scopes: tuple[str, ...]
+    redirect_uri: str | None  # SLACK_REDIRECT_URI: only when the app lists several redirect URLs
+    secret_key: str = field(repr=False)  # PRDIGEST_SECRET_KEY: a Fernet key, checked at load
+
+
+@dataclass(frozen=True)
 class Settings:
     config: FileConfig
     config_path: str | None  # None: no file, built-in defaults
@@ -257,6 +280,17 @@ class Settings:
     slack_api_url: str
     redis_url: str | None
     no_color: bool = False  # NO_COLOR (no-color.org): plain text even on a terminal
+    # Installed in any workspace through OAuth (SLACK_CLIENT_ID…); None: one SLACK_BOT_TOKEN.
+    slack_oauth: SlackOAuth | None = None
+
+    @property
+    def oauth(self) -> bool:
+        return self.slack_oauth is not None
+
+    @property
+    def home_team(self) -> str | None:
+        """The workspace of the config file's channels in OAuth mode (None: single workspace)."""
+        return self.config.slack.home_team if self.oauth else None
 
     @property
     def defaults(self) -> Defaults:
@@ -334,6 +368,81 @@ def _check_redis_url(url: str | None) -> str | None:
     return url
 
 
+# What the app asks for when SLACK_SCOPES is not set: the bot scopes of config/manifest.yml
+# (a test keeps the two the same).
+DEFAULT_BOT_SCOPES = (
+    "chat:write",
+    "commands",
+    "app_mentions:read",
+    "channels:history",
+    "groups:history",
+    "channels:read",
+    "groups:read",
+    "users:read",
+)
+# A Fernet key is 32 bytes in URL-safe base64 (cryptography's Fernet.generate_key()).
+SECRET_KEY_BYTES = 32
+MAKE_KEY = 'python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"'
+
+
+def _scopes(text: str | None) -> tuple[str, ...]:
+    """SLACK_SCOPES as Bolt reads it: names separated by commas."""
+    if text is None:
+        return DEFAULT_BOT_SCOPES
+    scopes = tuple(scope.strip() for scope in text.split(",") if scope.strip())
+    for scope in scopes:
+        if not re.fullmatch(r"[a-z0-9_.:-]{1,100}", scope):
+            raise ConfigError(f"SLACK_SCOPES: {quoted(scope)} is not a scope name (such as chat:write)")
+    if not scopes:
+        raise ConfigError("SLACK_SCOPES is empty: leave it unset for the app's own scopes, or list them with commas")
+    return scopes
+
+
+def _check_secret_key(key: str | None) -> str:
+    """PRDIGEST_SECRET_KEY, checked without the key ever appearing in a message."""
+    if key is None:
+        raise ConfigError(
+            "PRDIGEST_SECRET_KEY is not set: OAuth mode keeps each workspace's tokens encrypted with it; "
+            f"make one with {MAKE_KEY}"
+        )
+    try:
+        raw = base64.urlsafe_b64decode(key.encode("ascii"))
+    except (binascii.Error, UnicodeEncodeError, ValueError):
+        raw = b""
+    if len(raw) != SECRET_KEY_BYTES:
+        raise ConfigError(
+            f"PRDIGEST_SECRET_KEY is not a Fernet key (32 bytes in URL-safe base64); make one with {MAKE_KEY}"
+        )
+    return key
+
+
+def _oauth(env: Mapping[str, str], config: FileConfig) -> SlackOAuth | None:
+    """The OAuth settings, when SLACK_CLIENT_ID or SLACK_CLIENT_SECRET is set; each mistake one line."""
+    client_id = _blank_to_none(env.get("SLACK_CLIENT_ID"))
+    client_secret = _blank_to_none(env.get("SLACK_CLIENT_SECRET"))
+    if client_id is None and client_secret is None:
+        return None
+    if client_id is None or client_secret is None:
+        missing = "SLACK_CLIENT_ID" if client_id is None else "SLACK_CLIENT_SECRET"
+        raise ConfigError(f"{missing} is not set: OAuth mode needs both SLACK_CLIENT_ID and SLACK_CLIENT_SECRET")
+    if _blank_to_none(env.get("SLACK_BOT_TOKEN")):
+        raise ConfigError(
+            "SLACK_BOT_TOKEN and SLACK_CLIENT_ID are both set: unset SLACK_BOT_TOKEN for OAuth mode "
+            "(each workspace's token comes from its installation), or the client id and secret for one workspace"
+        )
+    if config.channels and config.slack.home_team is None:
+        raise ConfigError(
+            'the config file lists channels but not their workspace: OAuth mode needs [slack] home_team = "T…"'
+        )
+    return SlackOAuth(
+        client_id=client_id,
+        client_secret=client_secret,
+        scopes=_scopes(_blank_to_none(env.get("SLACK_SCOPES"))),
+        redirect_uri=_blank_to_none(env.get("SLACK_REDIRECT_URI")),
+        secret_key=_check_secret_key(_blank_to_none(env.get("PRDIGEST_SECRET_KEY"))),
+    )
+
+
 def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     env = os.environ if environ is None else environ
     explicit = _blank_to_none(env.get("PRDIGEST_CONFIG"))
@@ -356,4 +465,5 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         slack_api_url=env.get("SLACK_API_URL") or DEFAULT_SLACK_API_URL,
         redis_url=_check_redis_url(_blank_to_none(env.get("REDIS_URL"))),
         no_color="NO_COLOR" in env,
+        slack_oauth=_oauth(env, config),
     )

@@ -6,6 +6,8 @@
   (Slack's is_ext_shared).
 - Any other channel (an @mention, /pr, `digest --post`): the public repositories this
   workspace follows; never a private one.
+- Another workspace than the home one (OAuth mode): the config file's channels are the home
+  workspace's, so none of them counts as configured there: public repositories only.
 Channel sharing is read from conversations.info and remembered for an hour; when Slack cannot
 say, the channel counts as shared (fail closed).
 """
@@ -19,7 +21,7 @@ from slack_sdk import WebClient
 from bot.errors import SlackError
 from bot.models import Note
 from bot.services.visibility import Visibility
-from bot.slack.channels import ChannelDirectory
+from bot.slack.channels import ChannelDirectory, ChannelPlan
 from bot.slack.errors import slack_errors
 from bot.store.facts import FactStore
 
@@ -28,15 +30,27 @@ log = logging.getLogger(__name__)
 
 class AccessPolicy:
     def __init__(
-        self, directory: ChannelDirectory, visibility: Visibility, client: WebClient, facts: FactStore
+        self,
+        directory: ChannelDirectory,
+        visibility: Visibility,
+        client: WebClient,
+        facts: FactStore,
+        *,
+        home: bool = True,
     ) -> None:
         self._directory = directory
+        self._home = home
         self._visibility = visibility
         self._client = client
         self._facts = facts
 
+    def _plan(self, channel: str) -> ChannelPlan | None:
+        # A channel shared with another workspace (Slack Connect) has one id in both: the file's
+        # plan for it is the home workspace's alone.
+        return self._directory.plan(channel) if self._home else None
+
     def allowed(self, channel: str) -> frozenset[str]:
-        plan = self._directory.plan(channel)
+        plan = self._plan(channel)
         if plan is None:
             repos = [repo for repo in self._directory.all_repos if not self._visibility.is_private(repo)]
         else:
@@ -55,7 +69,7 @@ class AccessPolicy:
         """
         if not self._visibility.is_private(repo):
             return None
-        plan = self._directory.plan(channel)
+        plan = self._plan(channel)
         if plan is None or repo.lower() not in {name.lower() for name in plan.repos}:
             return Note("refusal.not_configured", {"repo": repo, "channel": channel})
         if not self._directory.private_allowed(channel, repo):

@@ -8,8 +8,9 @@ retry them or disable the subscription.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from slack_bolt import App, BoltResponse
 from slack_bolt.error import BoltUnhandledRequestError
@@ -21,11 +22,12 @@ from bot.slack.deps import SlackDeps
 from bot.slack.digests import ChannelDigests
 from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
-from bot.slack.listeners import actions, commands, home, questions
+from bot.slack.listeners import actions, commands, home, installs, questions
 from bot.slack.listeners import settings as channel_settings
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
 from bot.slack.scheduler import TICK_SECONDS, Scheduler
+from bot.words import text
 
 if TYPE_CHECKING:
     from bot.builder import Builder
@@ -66,12 +68,20 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
     listener_pool = CountingExecutor(LISTENER_THREADS, "listener")
     work = CountingExecutor(WORK_THREADS, "work")
     signing_secret = settings.slack_signing_secret or "unused-in-socket-mode"
+    oauth: dict[str, Any] = {}
+    if settings.oauth:
+        from bot.slack.oauth import oauth_parts
+
+        oauth["oauth_settings"], oauth["authorize"] = oauth_parts(built)
+        # Told to someone whose workspace has no installation (removed, or its token revoked).
+        oauth["user_facing_authorize_error_message"] = text(settings.defaults.language, "oauth.not_installed")
     app = App(
         client=client,
         signing_secret=signing_secret,
         request_verification_enabled=not socket_mode,
         raise_error_for_unhandled_request=True,
         listener_executor=listener_pool,
+        **oauth,
     )
     # After Bolt's own middleware (the signature check): a signed request naming a response_url
     # that is not Slack's is acknowledged and goes no further.
@@ -91,6 +101,9 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         digests=built.channel_digests,
         defaults=settings.defaults,
     )
+    if settings.oauth:
+        deps = replace(deps, teams=_deps_of_team(built, deps))
+        installs.register(app, built.forget_workspace)
     for listeners in (questions, commands, actions, home, channel_settings):
         listeners.register(app, deps)
 
@@ -103,7 +116,37 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
 
     tick = built.timing.scheduler_tick
     scheduler = Scheduler(
-        built.directory.current_plans, built.channel_digests, tick=TICK_SECONDS if tick is None else tick
+        built.all_plans,
+        built.channel_digests,
+        tick=TICK_SECONDS if tick is None else tick,
+        for_team=lambda team: built.workspace(team).digests,
     )
     verifier = SignatureVerifier(signing_secret)
     return SlackParts(app, client, deps, built.channel_digests, scheduler, verifier, listener_pool, work)
+
+
+def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], SlackDeps]:
+    """The listeners' deps for each workspace: the home one's as built, any other's over its own
+    keys (its subscriptions, threads, ledger, caches and answers' memory) and its own client."""
+    from bot.services.qa import QAService
+
+    def of_team(team: str | None) -> SlackDeps:
+        scope = built.scope_of(team)
+        if scope is None:
+            return home
+        workspace = built.workspace(scope)
+        return replace(
+            home,
+            directory=workspace.directory,
+            subscriptions=workspace.subscriptions,
+            digests=workspace.digests,
+            access=workspace.access,
+            members=ChannelMembers(workspace.facts),
+            people=PeopleLanguages(workspace.facts, built.settings.defaults.language),
+            qa=QAService(built.cards, workspace.threads, built.answerer),
+            threads=workspace.threads,
+            ledger=workspace.ledger,
+            teams=None,
+        )
+
+    return of_team

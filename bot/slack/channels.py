@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import time, timedelta
 from typing import TypeVar
 from zoneinfo import ZoneInfo
@@ -34,6 +34,8 @@ class ChannelPlan:
     window: timedelta
     quiet_days: QuietDays
     filters: Filters
+    # The workspace posted in (OAuth mode); None: the single or home workspace, as the file's.
+    team: str | None = None
 
 
 def _or(value: T | None, default: T) -> T:
@@ -65,14 +67,23 @@ class ChannelDirectory:
     from Slack, read again by `refresh()` so a change made on any replica is seen at the next
     scheduler tick. Between refreshes every reader sees one consistent snapshot."""
 
-    def __init__(self, settings: Settings, configs: Callable[[], Sequence[ChannelConfig]] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        configs: Callable[[], Sequence[ChannelConfig]] | None = None,
+        *,
+        team: str | None = None,
+    ) -> None:
         self._settings = settings
         self._default_language: Language = settings.defaults.language
         self._configs = configs
-        self._set(settings.config.channels)
+        # OAuth mode: the workspace these channels are in (None: the single or home one, whose
+        # channels the file lists); its plans carry it, so its digests post with its token.
+        self._team = team
+        self._set(settings.config.channels if team is None else ())
 
     def _set(self, configs: Sequence[ChannelConfig]) -> None:
-        plans = tuple(plan_for(channel, self._settings) for channel in configs)
+        plans = tuple(replace(plan_for(channel, self._settings), team=self._team) for channel in configs)
         by_id = {plan.id: plan for plan in plans}
         all_repos = tuple(dict.fromkeys(repo for plan in plans for repo in plan.repos))
         # One assignment: a reader never sees plans and their index from two different reads.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
@@ -37,3 +38,9 @@ class SlackDeps:
     subscriptions: Subscriptions
     digests: ChannelDigests
     defaults: Defaults
+    # OAuth mode: the same deps over another workspace's stores (slack/app.py makes them).
+    teams: Callable[[str | None], SlackDeps] | None = None
+
+    def of_team(self, team: str | None) -> SlackDeps:
+        """These deps for the workspace a request comes from (`workspaces.team_of(context)`)."""
+        return self if self.teams is None else self.teams(team)

@@ -1,6 +1,7 @@
 """Scheduler: posts each channel's digest at its local time, in every replica.
 
-Every replica runs one; the post lease and the ledger make sure exactly one of them posts a
+Each plan is posted by its own workspace's ChannelDigests (`for_team`): that workspace's client
+and ledger. Every replica runs one; the post lease and the ledger make sure exactly one of them posts a
 given (channel, day). A replica that starts after post time still posts that day's digest.
 
 While Redis cannot be reached nothing is posted (the ledger and the lease live there): the
@@ -39,11 +40,13 @@ class Scheduler:
         digests: ChannelDigests,
         *,
         tick: float = TICK_SECONDS,
+        for_team: Callable[[str | None], ChannelDigests] | None = None,
     ) -> None:
         # A callable is asked at every tick: channels followed from Slack (on any replica) are
         # read from the store, so a change takes effect at the next tick without a restart.
         self._plans = plans if callable(plans) else (lambda: tuple(plans))
         self._digests = digests
+        self._for_team = for_team
         self._tick = tick
         self._stop = threading.Event()
         self._running: set[str] = set()
@@ -98,7 +101,7 @@ class Scheduler:
                 if plan.id in self._running or time.monotonic() < self._retry_at.get(plan.id, 0.0):
                     continue
             try:
-                due = self._digests.due(plan)
+                due = self._of(plan).due(plan)
             except StoreError:
                 self._set_problem(REDIS_UNREACHABLE)
                 return
@@ -109,6 +112,10 @@ class Scheduler:
                 with self._lock:
                     self._running.add(plan.id)
                 self._pool.submit(self._run, plan)
+
+    def _of(self, plan: ChannelPlan) -> ChannelDigests:
+        """The ChannelDigests of the plan's workspace: its client, its ledger."""
+        return self._digests if self._for_team is None else self._for_team(plan.team)
 
     def _set_problem(self, problem: str | None) -> None:
         if problem == self._problem:
@@ -121,7 +128,7 @@ class Scheduler:
 
     def _run(self, plan: ChannelPlan) -> None:
         try:
-            result = self._digests.run_scheduled(plan, stopping=self._stop)
+            result = self._of(plan).run_scheduled(plan, stopping=self._stop)
             if result is not None:
                 log.info("digest for %s: %d messages posted, %d already there", plan.id, result.posted, result.already)
         except (StoreError, LeaseLost) as exc:

@@ -6,6 +6,9 @@
 - members:{channel}         5 minutes: the channel's member ids (conversations.members).
 - language:{user}           10 minutes: the language of a person's Slack locale (users.info).
 
+Visibility is about a repository and shared by every workspace; the other three are the
+workspace's own (store/workspace.py `scoped`).
+
 Caches: they stay open without Redis (a miss, and the question is asked again). The callers
 decide what an unanswered question means (private, shared, not a member: fail closed).
 """
@@ -16,6 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from bot.models import Language
 from bot.store.kv import KV
+from bot.store.workspace import scoped
 
 # A repository rarely changes visibility; an hour bounds how long a change goes unnoticed.
 VISIBILITY_TTL = 3600
@@ -32,8 +36,12 @@ _MEMBERS = TypeAdapter(list[str])
 
 
 class FactStore:
-    def __init__(self, kv: KV) -> None:
+    def __init__(self, kv: KV, team: str | None = None) -> None:
         self._kv = kv
+        self.team = team
+
+    def _key(self, key: str) -> str:
+        return scoped(self.team, key)
 
     def private(self, repo: str) -> bool | None:
         return _flag(self._kv.get(f"visibility:{repo.lower()}"), b"private", b"public")
@@ -42,13 +50,13 @@ class FactStore:
         self._kv.set(f"visibility:{repo.lower()}", b"private" if private else b"public", VISIBILITY_TTL)
 
     def externally_shared(self, channel: str) -> bool | None:
-        return _flag(self._kv.get(f"sharing:{channel}"), b"external", b"internal")
+        return _flag(self._kv.get(self._key(f"sharing:{channel}")), b"external", b"internal")
 
     def remember_sharing(self, channel: str, external: bool) -> None:
-        self._kv.set(f"sharing:{channel}", b"external" if external else b"internal", SHARING_TTL)
+        self._kv.set(self._key(f"sharing:{channel}"), b"external" if external else b"internal", SHARING_TTL)
 
     def members(self, channel: str) -> frozenset[str] | None:
-        raw = self._kv.get(f"members:{channel}")
+        raw = self._kv.get(self._key(f"members:{channel}"))
         if raw is None:
             return None
         try:
@@ -57,14 +65,14 @@ class FactStore:
             return None  # written by another version: read it again from Slack
 
     def remember_members(self, channel: str, members: list[str]) -> None:
-        self._kv.set(f"members:{channel}", _MEMBERS.dump_json(members), MEMBERS_TTL)
+        self._kv.set(self._key(f"members:{channel}"), _MEMBERS.dump_json(members), MEMBERS_TTL)
 
     def language(self, user: str) -> Language | None:
-        raw = self._kv.get(f"language:{user}")
+        raw = self._kv.get(self._key(f"language:{user}"))
         return "zh-CN" if raw == b"zh-CN" else "en" if raw == b"en" else None
 
     def remember_language(self, user: str, language: Language) -> None:
-        self._kv.set(f"language:{user}", language.encode(), LANGUAGE_TTL)
+        self._kv.set(self._key(f"language:{user}"), language.encode(), LANGUAGE_TTL)
 
 
 def _flag(raw: bytes | None, yes: bytes, no: bytes) -> bool | None:

@@ -23,22 +23,23 @@ DAY = 24 * 3600  # seconds: TTLs are written in days
 class KV(Protocol):
     def get(self, key: str) -> bytes | None: ...
 
-    def set(self, key: str, value: bytes, ttl: int) -> None: ...
+    def set(self, key: str, value: bytes, ttl: int | None) -> None:
+        """Store `value`; ttl None keeps it until deleted (a workspace's installation)."""
 
     def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
         """Set only if absent; True when this call set it (a lease, a dedupe claim)."""
 
     def delete(self, key: str) -> None: ...
 
-    def delete_if(self, key: str, value: bytes) -> None:
-        """Delete only if the key still holds `value` (a lease we still own)."""
+    def delete_if(self, key: str, value: bytes) -> bool:
+        """Delete only if the key still holds `value` (a lease we still own); True when it did."""
 
     def renew(self, key: str, value: bytes, ttl_ms: int) -> bool:
         """Extend a lease only if it still holds `value`; False when it was lost."""
 
     def exists(self, key: str) -> bool: ...
 
-    def hset(self, key: str, field: str, value: bytes, ttl: int) -> None: ...
+    def hset(self, key: str, field: str, value: bytes, ttl: int | None) -> None: ...
 
     def hgetall(self, key: str) -> dict[str, bytes]: ...
 
@@ -46,6 +47,12 @@ class KV(Protocol):
         """Append to a list, keeping only its last `keep` items."""
 
     def items(self, key: str) -> list[bytes]: ...
+
+    def hdel(self, key: str, field: str) -> None: ...
+
+    def delete_prefix(self, prefix: str) -> int:
+        """Delete every key starting with `prefix` (a workspace's data on uninstall); how many."""
+        ...
 
     def strict(self) -> KV:
         """The same keys, failing closed: a call that cannot reach the backend raises StoreError."""

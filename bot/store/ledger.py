@@ -5,6 +5,9 @@
 - run:{channel}              30 days: the last DigestRun, for the App Home.
 - lock:post:{channel}:{day}  60 s, renewed while posting: one poster at a time.
 
+Every key is the workspace's (store/workspace.py `scoped`): unchanged for the single-workspace
+install, so a ledger written before workspaces existed is still honoured.
+
 A restarted run reads the ledger and posts only what is missing, so a thread is finished
 without any message posted twice. The ledger and the lease fail closed (StoreError when Redis
 cannot be reached: no post without them); the run record is for display and stays open.
@@ -16,6 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from bot.models import DigestRun
 from bot.store.kv import DAY, KV
+from bot.store.workspace import scoped
 
 LEDGER_TTL = 7 * DAY
 RUN_TTL = 30 * DAY
@@ -24,13 +28,16 @@ _RUN = TypeAdapter(DigestRun)
 
 
 class PostLedger:
-    def __init__(self, kv: KV) -> None:
+    def __init__(self, kv: KV, team: str | None = None) -> None:
         self.kv = kv
+        self.team = team
         self._strict = kv.strict()
 
-    @staticmethod
-    def _key(channel: str, day: str) -> str:
-        return f"ledger:{channel}:{day}"
+    def _key(self, channel: str, day: str) -> str:
+        return scoped(self.team, f"ledger:{channel}:{day}")
+
+    def _lease(self, channel: str, day: str) -> str:
+        return scoped(self.team, f"lock:post:{channel}:{day}")
 
     def check(self) -> None:
         """One round trip to the ledger's store: StoreError when it cannot be reached."""
@@ -43,19 +50,19 @@ class PostLedger:
         self._strict.hset(self._key(channel, day), name, value.encode(), LEDGER_TTL)
 
     def take_lease(self, channel: str, day: str, token: str, ttl_seconds: float) -> bool:
-        return self._strict.set_nx(f"lock:post:{channel}:{day}", token.encode(), int(ttl_seconds * 1000))
+        return self._strict.set_nx(self._lease(channel, day), token.encode(), int(ttl_seconds * 1000))
 
     def renew_lease(self, channel: str, day: str, token: str, ttl_seconds: float) -> bool:
-        return self._strict.renew(f"lock:post:{channel}:{day}", token.encode(), int(ttl_seconds * 1000))
+        return self._strict.renew(self._lease(channel, day), token.encode(), int(ttl_seconds * 1000))
 
     def release_lease(self, channel: str, day: str, token: str) -> None:
-        self._strict.delete_if(f"lock:post:{channel}:{day}", token.encode())
+        self._strict.delete_if(self._lease(channel, day), token.encode())
 
     def save_run(self, run: DigestRun) -> None:
-        self.kv.set(f"run:{run.channel}", _RUN.dump_json(run), RUN_TTL)
+        self.kv.set(scoped(self.team, f"run:{run.channel}"), _RUN.dump_json(run), RUN_TTL)
 
     def last_run(self, channel: str) -> DigestRun | None:
-        raw = self.kv.get(f"run:{channel}")
+        raw = self.kv.get(scoped(self.team, f"run:{channel}"))
         if raw is None:
             return None
         try:

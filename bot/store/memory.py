@@ -27,8 +27,8 @@ class MemoryKV:
             return None
         return held[0]
 
-    def _put(self, key: str, value: Any, ttl: float) -> None:
-        self._data[key] = (value, time.monotonic() + ttl)
+    def _put(self, key: str, value: Any, ttl: float | None) -> None:
+        self._data[key] = (value, FOREVER if ttl is None else time.monotonic() + ttl)
 
     def strict(self) -> MemoryKV:
         return self
@@ -42,7 +42,7 @@ class MemoryKV:
             value = self._live(key)
             return value if isinstance(value, bytes) else None
 
-    def set(self, key: str, value: bytes, ttl: int) -> None:
+    def set(self, key: str, value: bytes, ttl: int | None) -> None:
         with self._lock:
             self._put(key, value, ttl)
 
@@ -57,10 +57,12 @@ class MemoryKV:
         with self._lock:
             self._data.pop(key, None)
 
-    def delete_if(self, key: str, value: bytes) -> None:
+    def delete_if(self, key: str, value: bytes) -> bool:
         with self._lock:
             if self._live(key) == value:
                 del self._data[key]
+                return True
+            return False
 
     def renew(self, key: str, value: bytes, ttl_ms: int) -> bool:
         with self._lock:
@@ -73,7 +75,7 @@ class MemoryKV:
         with self._lock:
             return self._live(key) is not None
 
-    def hset(self, key: str, field: str, value: bytes, ttl: int) -> None:
+    def hset(self, key: str, field: str, value: bytes, ttl: int | None) -> None:
         with self._lock:
             current = self._live(key)
             mapping = dict(current) if isinstance(current, dict) else {}
@@ -96,3 +98,18 @@ class MemoryKV:
         with self._lock:
             current = self._live(key)
             return list(current) if isinstance(current, list) else []
+
+    def hdel(self, key: str, field: str) -> None:
+        with self._lock:
+            current = self._live(key)
+            if isinstance(current, dict):
+                current.pop(field, None)
+                if not current:
+                    del self._data[key]
+
+    def delete_prefix(self, prefix: str) -> int:
+        with self._lock:
+            doomed = [key for key in self._data if key.startswith(prefix)]
+            for key in doomed:
+                del self._data[key]
+            return len(doomed)

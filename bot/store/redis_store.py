@@ -37,6 +37,9 @@ return 0
 
 T = TypeVar("T")
 
+# Keys asked of SCAN per round trip, and unlinked per command: a workspace holds a few hundred.
+SCAN_BATCH = 500
+
 
 def store_error(exc: redis.RedisError) -> StoreError:
     """Ours for any redis-py failure (ConnectionError, TimeoutError, ResponseError…).
@@ -106,7 +109,7 @@ class RedisKV:
         value = self._call(lambda: self._redis.get(PREFIX + key), None)
         return value if isinstance(value, bytes) else None
 
-    def set(self, key: str, value: bytes, ttl: int) -> None:
+    def set(self, key: str, value: bytes, ttl: int | None) -> None:
         self._call(lambda: self._redis.set(PREFIX + key, value, ex=ttl), None)
 
     def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
@@ -115,8 +118,8 @@ class RedisKV:
     def delete(self, key: str) -> None:
         self._call(lambda: self._redis.delete(PREFIX + key), None)
 
-    def delete_if(self, key: str, value: bytes) -> None:
-        self._call(lambda: self._delete_if(keys=[PREFIX + key], args=[value]), None)
+    def delete_if(self, key: str, value: bytes) -> bool:
+        return bool(self._call(lambda: self._delete_if(keys=[PREFIX + key], args=[value]), 0))
 
     def renew(self, key: str, value: bytes, ttl_ms: int) -> bool:
         # Open view, Redis away: the lease is not known to be lost. Leases use the strict view.
@@ -125,11 +128,12 @@ class RedisKV:
     def exists(self, key: str) -> bool:
         return bool(self._call(lambda: self._redis.exists(PREFIX + key), 0))
 
-    def hset(self, key: str, field: str, value: bytes, ttl: int) -> None:
+    def hset(self, key: str, field: str, value: bytes, ttl: int | None) -> None:
         def write() -> None:
             pipe = self._redis.pipeline(transaction=True)
             pipe.hset(PREFIX + key, field, value)
-            pipe.expire(PREFIX + key, ttl)
+            if ttl is not None:
+                pipe.expire(PREFIX + key, ttl)
             pipe.execute()
 
         self._call(write, None)
@@ -152,6 +156,34 @@ class RedisKV:
     def items(self, key: str) -> list[bytes]:
         empty: list[bytes | str] = []
         return [_bytes(value) for value in self._call(lambda: self._redis.lrange(PREFIX + key, 0, -1), empty)]
+
+    def hdel(self, key: str, field: str) -> None:
+        self._call(lambda: self._redis.hdel(PREFIX + key, field), None)
+
+    def delete_prefix(self, prefix: str) -> int:
+        # SCAN, not KEYS: it never blocks Redis for the whole keyspace. UNLINK frees the memory
+        # in the background. A key written meanwhile under the prefix may survive the scan: the
+        # caller deletes a workspace after Slack has stopped sending its events.
+        pattern = _glob_escape(PREFIX + prefix) + "*"
+
+        def purge() -> int:
+            deleted = 0
+            batch: list[bytes | str] = []
+            for name in self._redis.scan_iter(match=pattern, count=SCAN_BATCH):
+                batch.append(name)
+                if len(batch) >= SCAN_BATCH:
+                    deleted += int(self._redis.unlink(*batch))
+                    batch = []
+            if batch:
+                deleted += int(self._redis.unlink(*batch))
+            return deleted
+
+        return self._call(purge, 0)
+
+
+def _glob_escape(text: str) -> str:
+    """`text` matched literally by SCAN's MATCH (a glob): its special characters escaped."""
+    return "".join(f"\\{char}" if char in "*?[]\\" else char for char in text)
 
 
 def _text(value: bytes | str) -> str:

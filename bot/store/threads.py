@@ -6,6 +6,7 @@
   re-read threads). Only what the next answer reads is kept, never a whole transcript.
 - seen:{id}                      1 hour: a Slack delivery already handled (Slack retries span ~5 min).
   Fails closed: without Redis, no delivery is answered rather than some answered twice.
+Every key is the workspace's (store/workspace.py `scoped`), unchanged for the single install.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from bot.models import DigestThread, Turn
 from bot.store.kv import DAY, KV
+from bot.store.workspace import scoped
 
 THREAD_TTL = 30 * DAY
 # What the next answer reads and no more (core/conversation.py sends the last HISTORY_TURNS = 6
@@ -30,22 +32,26 @@ _TURN = TypeAdapter(Turn)
 
 
 class ThreadStore:
-    def __init__(self, kv: KV) -> None:
+    def __init__(self, kv: KV, team: str | None = None) -> None:
         self.kv = kv
+        self.team = team
         self._strict = kv.strict()
+
+    def _key(self, key: str) -> str:
+        return scoped(self.team, key)
 
     def first_delivery(self, delivery_id: str) -> bool:
         """True the first time an id is seen, by any replica; False for a retry or a twin.
 
         Raises StoreError when Redis cannot be reached.
         """
-        return self._strict.set_nx(f"seen:{delivery_id}", b"1", SEEN_TTL_MS)
+        return self._strict.set_nx(self._key(f"seen:{delivery_id}"), b"1", SEEN_TTL_MS)
 
     def save_digest(self, thread: DigestThread) -> None:
-        self.kv.set(f"digest:{thread.channel}:{thread.thread_ts}", _THREAD.dump_json(thread), THREAD_TTL)
+        self.kv.set(self._key(f"digest:{thread.channel}:{thread.thread_ts}"), _THREAD.dump_json(thread), THREAD_TTL)
 
     def digest(self, channel: str, thread_ts: str) -> DigestThread | None:
-        raw = self.kv.get(f"digest:{channel}:{thread_ts}")
+        raw = self.kv.get(self._key(f"digest:{channel}:{thread_ts}"))
         if raw is None:
             return None
         try:
@@ -55,11 +61,11 @@ class ThreadStore:
 
     def add_turn(self, channel: str, thread_ts: str, turn: Turn) -> None:
         clipped = replace(turn, text=turn.text[:TURN_CHARS])
-        self.kv.push(f"turns:{channel}:{thread_ts}", _TURN.dump_json(clipped), TURNS_KEPT, THREAD_TTL)
+        self.kv.push(self._key(f"turns:{channel}:{thread_ts}"), _TURN.dump_json(clipped), TURNS_KEPT, THREAD_TTL)
 
     def turns(self, channel: str, thread_ts: str) -> list[Turn]:
         turns: list[Turn] = []
-        for raw in self.kv.items(f"turns:{channel}:{thread_ts}"):
+        for raw in self.kv.items(self._key(f"turns:{channel}:{thread_ts}")):
             try:
                 turns.append(_TURN.validate_json(raw))
             except ValidationError:

@@ -351,4 +351,10 @@ WORDS: dict[str, str] = {
         "{repo} is private and was followed in {channel} from Slack, but the config file no longer lists it "
         "in [slack] followable_private_repos"
     ),
+    # -- workspaces in OAuth mode (slack/app.py, bot/commands.py `--team`) ---------------------
+    "oauth.not_installed": "prdigest is no longer installed in this workspace. Ask an admin to add it to Slack again.",
+    "error.team_needed": "the app is installed in several workspaces (OAuth mode): name this one with --team T…",
+    "error.team_not_oauth": "--team is for OAuth mode (SLACK_CLIENT_ID); with SLACK_BOT_TOKEN there is one workspace",
+    "error.bad_team": "{team} is not a Slack team id; it looks like T0123456789",
+    "error.not_installed": "workspace {team} has not installed prdigest (or has removed it): nothing was posted",
 }

@@ -310,4 +310,10 @@ WORDS: dict[str, str] = {
     "refusal.not_followable": (
         "{repo} 是私有仓库，曾在 Slack 中被 {channel} 关注，但配置文件的 [slack] followable_private_repos 已不再列出它"
     ),
+    # -- workspaces in OAuth mode (slack/app.py, bot/commands.py `--team`) ---------------------
+    "oauth.not_installed": "此工作区已不再安装 prdigest。请联系管理员重新将它添加到 Slack。",
+    "error.team_needed": "应用已安装在多个工作区（OAuth 模式）：请用 --team T… 指明是哪一个",
+    "error.team_not_oauth": "--team 仅用于 OAuth 模式（SLACK_CLIENT_ID）；使用 SLACK_BOT_TOKEN 时只有一个工作区",
+    "error.bad_team": "{team} 不是 Slack 工作区 ID；它形如 T0123456789",
+    "error.not_installed": "工作区 {team} 没有安装 prdigest（或已将其移除）：未发布任何内容",
 }

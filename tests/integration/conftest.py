@@ -71,4 +71,5 @@ def day(offset_hours: float = 0.0) -> datetime:
 
 
 # The Slack harness fixture lives with its helpers; importing it here makes it visible to tests.
+from tests.integration.oauth_harness import oauth  # noqa: E402, F401
 from tests.integration.slack_harness import harness  # noqa: E402, F401

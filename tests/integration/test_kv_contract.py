@@ -56,3 +56,29 @@ def test_capped_list_keeps_the_newest(kv: KV) -> None:
     for index in range(5):
         kv.push("turns", str(index).encode(), keep=3, ttl=60)
     assert kv.items("turns") == [b"2", b"3", b"4"]
+
+
+def test_delete_prefix_deletes_only_that_prefix(kv: KV) -> None:
+    for key in ("team:T1:ledger:C1:d", "team:T1:run:C1", "team:T1*:x", "team:T12:ledger:C1:d", "card:x"):
+        kv.set(key, b"1", ttl=60)
+    kv.hset("team:T1:h", "f", b"1", ttl=60)
+
+    assert kv.delete_prefix("team:T1:") == 3
+    assert [key for key in ("team:T1:ledger:C1:d", "team:T1:run:C1", "team:T1:h") if kv.exists(key)] == []
+    # A glob character in a key is itself, and a longer team id is another team.
+    assert kv.exists("team:T1*:x") and kv.exists("team:T12:ledger:C1:d") and kv.exists("card:x")
+
+
+def test_a_value_without_ttl_is_kept_and_a_field_deleted(kv: KV) -> None:
+    kv.set("installation", b"1", ttl=None)
+    kv.hset("installations", "T1", b"a", ttl=None)
+    kv.hset("installations", "T2", b"b", ttl=None)
+    kv.hdel("installations", "T1")
+    assert kv.get("installation") == b"1"
+    assert kv.hgetall("installations") == {"T2": b"b"}
+
+
+def test_delete_if_says_whether_it_deleted(kv: KV) -> None:
+    kv.set_nx("state", b"1", ttl_ms=5000)
+    assert kv.delete_if("state", b"1") is True
+    assert kv.delete_if("state", b"1") is False

@@ -24,6 +24,7 @@ VENDORS = {
     "slack_bolt": ("slack/",),
     "slack_sdk": ("slack/", "render/"),
     "waitress": ("slack/",),
+    "cryptography": ("store/sealed.py",),
 }
 VENDOR_FREE = ("core/", "services/", "store/kv.py", "store/cards.py", "models.py", "errors.py")
 # Each client's constructor, the one module that calls it, and the factory the builder uses.

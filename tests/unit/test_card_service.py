@@ -60,9 +60,9 @@ class RecordingKV(MemoryKV):
 
     def __init__(self) -> None:
         super().__init__()
-        self.ttls: dict[str, int] = {}
+        self.ttls: dict[str, int | None] = {}
 
-    def set(self, key: str, value: bytes, ttl: int) -> None:
+    def set(self, key: str, value: bytes, ttl: int | None) -> None:
         self.ttls[key] = ttl
         super().set(key, value, ttl)
 

@@ -44,9 +44,9 @@ def big_pr() -> PRSnapshot:
 class CountingKV(MemoryKV):
     def __init__(self) -> None:
         super().__init__()
-        self.writes: list[tuple[str, int]] = []
+        self.writes: list[tuple[str, int | None]] = []
 
-    def set(self, key: str, value: bytes, ttl: int) -> None:
+    def set(self, key: str, value: bytes, ttl: int | None) -> None:
         self.writes.append((key, ttl))
         super().set(key, value, ttl)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_bolt import Ack, App, Respond
+from slack_bolt import Ack, App, BoltContext, Respond
 from slack_sdk import WebClient
 
 from bot.errors import PrdigestError, SlackError, StoreError
@@ -19,15 +19,23 @@ from bot.render.replies import say
 from bot.slack.deps import SlackDeps
 from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
+from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
 
 
 def register(app: App, deps: SlackDeps) -> None:
     @app.action(SHARE_ACTION)
-    def on_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, respond: Respond) -> None:
+    def on_share(
+        ack: Ack,
+        body: dict[str, Any],
+        action: dict[str, Any],
+        client: WebClient,
+        respond: Respond,
+        context: BoltContext,
+    ) -> None:
         ack()
-        deps.work.submit(_share, deps, body, action, client, respond)
+        deps.work.submit(_share, deps.of_team(team_of(context)), body, action, client, respond)
 
 
 def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], client: WebClient, respond: Respond) -> None:

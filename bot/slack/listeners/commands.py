@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_bolt import Ack, App, Respond
+from slack_bolt import Ack, App, BoltContext, Respond
 from slack_sdk import WebClient
 
 from bot.errors import NotFound, PrdigestError, SourceError, StoreError
@@ -22,6 +22,7 @@ from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.listeners import subscribe
+from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +67,12 @@ def _respond(respond: Respond, message: Message, ref: PRRef) -> None:
         log.exception("/pr %s: the response_url refused the card", ref)
 
 
-def register(app: App, deps: SlackDeps) -> None:
-    @app.command(deps.command)
-    def on_command(ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient) -> None:
+def register(app: App, all_deps: SlackDeps) -> None:
+    @app.command(all_deps.command)
+    def on_command(
+        ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient, context: BoltContext
+    ) -> None:
+        deps = all_deps.of_team(team_of(context))
         text = (command.get("text") or "").strip()
         channel = command.get("channel_id", "")
         language = deps.directory.language(channel)

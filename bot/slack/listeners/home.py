@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_bolt import App
+from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from bot.errors import StoreError
@@ -23,6 +23,7 @@ from bot.render.home import HomeRow, home_view
 from bot.render.subscriptions import change_text
 from bot.settings import duration_text
 from bot.slack.deps import SlackDeps
+from bot.slack.workspaces import team_of
 from bot.store.subscriptions import AuditEntry
 
 log = logging.getLogger(__name__)
@@ -80,11 +81,11 @@ def _told(run: DigestRun | None, hidden: list[str]) -> Note | None:
 
 def register(app: App, deps: SlackDeps) -> None:
     @app.event("app_home_opened")
-    def on_home(event: dict[str, Any], client: WebClient) -> None:
+    def on_home(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         user = event.get("user")
         if event.get("tab", "home") != "home" or not isinstance(user, str):
             return
-        deps.work.submit(_publish, deps, client, user)
+        deps.work.submit(_publish, deps.of_team(team_of(context)), client, user)
 
 
 def _publish(deps: SlackDeps, client: WebClient, user: str) -> None:

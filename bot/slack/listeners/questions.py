@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_bolt import App
+from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from bot.errors import SlackError, StoreError
@@ -21,6 +21,7 @@ from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.deps import SlackDeps
 from bot.slack.errors import slack_errors
+from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
 
@@ -84,9 +85,10 @@ def _payload(message: Any) -> dict[str, Any]:
     return {"text": message.text, "blocks": list(message.blocks), "unfurl_links": False, "unfurl_media": False}
 
 
-def register(app: App, deps: SlackDeps) -> None:
+def register(app: App, all_deps: SlackDeps) -> None:
     @app.event("message")
-    def on_message(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
+    def on_message(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+        deps = all_deps.of_team(team_of(context))
         thread_ts = event.get("thread_ts")
         if not _answerable(event) or event.get("subtype") not in _ANSWERED_SUBTYPES or not thread_ts:
             return
@@ -96,7 +98,8 @@ def register(app: App, deps: SlackDeps) -> None:
             deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=False)
 
     @app.event("app_mention")
-    def on_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
+    def on_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+        deps = all_deps.of_team(team_of(context))
         if not _answerable(event) or not _first_delivery(deps, body, event):
             return
         deps.work.submit(_reply_safely, deps, client, event, event.get("thread_ts") or event["ts"], mention=True)

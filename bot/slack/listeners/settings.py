@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_bolt import Ack, App
+from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.models.blocks import PlainTextObject, SectionBlock
 from slack_sdk.models.views import View
@@ -31,6 +31,7 @@ from bot.services.subscriptions import EditRefused, FieldErrors, merged
 from bot.slack.deps import SlackDeps
 from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
+from bot.slack.workspaces import team_of
 from bot.store.subscriptions import ChannelBusy
 from bot.words import said, text
 
@@ -44,9 +45,12 @@ def _id(value: object) -> str:
     return found if isinstance(found, str) else ""
 
 
-def register(app: App, deps: SlackDeps) -> None:
+def register(app: App, all_deps: SlackDeps) -> None:
     @app.view(SETTINGS_CALLBACK)
-    def on_submit(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
+    def on_submit(
+        ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, context: BoltContext
+    ) -> None:
+        deps = all_deps.of_team(team_of(context))
         channel = modal_channel(view) or ""
         values = modal_values(view)
         chosen = values.get("language")
@@ -64,8 +68,11 @@ def register(app: App, deps: SlackDeps) -> None:
         deps.work.submit(_save, deps, body, channel, values, client, language)
 
     @app.action(SETTINGS_ACTION)
-    def on_open(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
+    def on_open(
+        ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext
+    ) -> None:
         ack()
+        deps = all_deps.of_team(team_of(context))
         deps.work.submit(_open, deps, body, str(action.get("value", "")), client)
 
 

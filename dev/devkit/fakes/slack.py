@@ -5,6 +5,10 @@ bot posts (messages, threads, ephemerals, Home views, response_url payloads), re
 would refuse (Block Kit limits, unknown channels, per-channel pacing) and records each refusal in
 `.rejections` and each "accepted but wrong" call in `.warnings`, so a test can assert both are empty.
 It does not send events: Bolt is driven separately with signed requests.
+
+Several workspaces: `bot_token` is T0TEST's; `.workspaces` (slack_oauth.py) hands out others'
+through `oauth.v2.access`, and every call is answered as the workspace of its token. `.tokens(m)`
+says which token each call of a method used.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
+from devkit.fakes.slack_oauth import OAuthRefusal, Workspaces
 
 API_PREFIX = "/api/"
 RESPONSE_PREFIX = "/response/"
@@ -150,7 +155,10 @@ class FakeSlack(LoopbackServer):
             self.modals: dict[str, dict[str, Any]] = {}  # view id → the modal opened (or updated)
             self._used_triggers: set[str] = set()
             self.responses: dict[str, list[dict[str, Any]]] = {}  # response_url id → payloads
-            self._calls: list[tuple[str, dict[str, Any]]] = []
+            self._calls: list[tuple[str, dict[str, Any], str | None]] = []
+            self.workspaces = Workspaces(app_id=APP_ID)
+            self.workspaces.add(TEAM_ID, TEAM_NAME, bot_user_id=BOT_USER_ID, bot_id=BOT_ID)
+            self._team = TEAM_ID  # the workspace of the call being answered
             self._messages: list[dict[str, Any]] = []  # every stored message, in posting order
             self._faults: defaultdict[str, deque[_Fault | None]] = defaultdict(deque)
             self._last_post: dict[str, float] = {}  # channel → monotonic time of the last accepted post
@@ -206,7 +214,22 @@ class FakeSlack(LoopbackServer):
     def calls(self, method: str) -> list[dict[str, Any]]:
         """Parsed arguments of every call of `method` (accepted or not), oldest first; no token."""
         with self._state_lock:
-            return [copy.deepcopy(args) for name, args in self._calls if name == method]
+            return [copy.deepcopy(args) for name, args, _ in self._calls if name == method]
+
+    def tokens(self, method: str | None = None) -> list[str | None]:
+        """The token each call of `method` (of any method: None) came with, oldest first."""
+        with self._state_lock:
+            return [token for name, _, token in self._calls if method is None or name == method]
+
+    def install_code(self, team_id: str, *, scopes: tuple[str, ...] = ("chat:write", "commands")) -> str:
+        """The `code` Slack puts in the redirect after someone of `team_id` clicks "Allow"."""
+        with self._state_lock:
+            return self.workspaces.code_for(team_id, scopes)
+
+    def uninstall(self, team_id: str) -> None:
+        """`team_id` removes the app: its tokens are revoked (Slack then sends app_uninstalled)."""
+        with self._state_lock:
+            self.workspaces.uninstall(team_id)
 
     def messages(self, channel: str) -> list[dict[str, Any]]:
         """Top-level messages in `channel`, oldest first (broadcast replies stay in thread())."""
@@ -242,11 +265,14 @@ class FakeSlack(LoopbackServer):
         except ValueError as exc:
             return self._refuse(method, _Refused("invalid_json", str(exc)))
         with self._state_lock:
-            self._calls.append((method, copy.deepcopy(args)))
+            self._calls.append((method, copy.deepcopy(args), token))
         self.sleep(self.method_latency.get(method, 0.0))  # outside the lock: other calls proceed
         try:
             with self._state_lock:
-                payload = self._call(method, args, token)
+                if method == "oauth.v2.access":  # client credentials, not a token
+                    payload = self._oauth_access(args, request.headers.get("authorization", ""))
+                else:
+                    payload = self._call(method, args, token)
         except _Refused as refused:
             return self._refuse(method, refused)
         return Response.json({"ok": True, **payload})
@@ -254,20 +280,37 @@ class FakeSlack(LoopbackServer):
     def _call(self, method: str, args: dict[str, Any], token: str | None) -> dict[str, Any]:
         if not token:
             raise _Refused("not_authed", "no token in the Authorization header or the body")
-        # Socket Mode's apps.connections.open takes the app-level token, every other method the bot's.
-        expected = self.app_token if method == "apps.connections.open" else self.bot_token
-        if token != expected:
-            raise _Refused("invalid_auth", "token does not match the fake's token for this method")
+        # Socket Mode's apps.connections.open takes the app-level token, every other method a bot's.
+        if method == "apps.connections.open":
+            if token != self.app_token:
+                raise _Refused("invalid_auth", "token does not match the fake's token for this method")
+        elif token == self.bot_token:
+            self._team = TEAM_ID
+        else:
+            try:
+                self._team = self.workspaces.team_of(token)
+            except OAuthRefusal as refusal:
+                raise _Refused(refusal.error, refusal.detail) from None
+        self._fault(method)
+        handler = self._handlers.get(method)
+        if handler is None:
+            raise _Refused("unknown_method", method)
+        return handler(args)
+
+    def _oauth_access(self, args: dict[str, Any], authorization: str) -> dict[str, Any]:
+        self._fault("oauth.v2.access")
+        try:
+            return self.workspaces.access(args, authorization)
+        except OAuthRefusal as refusal:
+            raise _Refused(refusal.error, refusal.detail) from None
+
+    def _fault(self, method: str) -> None:
         faults = self._faults.get(method)
         fault = faults.popleft() if faults else None
         if fault is not None:
             refused = _Refused(fault.error, "injected", status=fault.status, headers=fault.headers)
             refused.injected = True
             raise refused
-        handler = self._handlers.get(method)
-        if handler is None:
-            raise _Refused("unknown_method", method)
-        return handler(args)
 
     def _refuse(self, method: str, refused: _Refused) -> Response:
         if not refused.injected:
@@ -286,13 +329,14 @@ class FakeSlack(LoopbackServer):
 
     def _auth_test(self, args: dict[str, Any]) -> dict[str, Any]:
         # Bolt reads user_id and bot_id to ignore the bot's own events (IgnoringSelfEvents).
+        workspace = self.workspaces.known[self._team]
         return {
             "url": f"{PERMALINK_BASE}/",
-            "team": TEAM_NAME,
+            "team": workspace.name,
             "user": BOT_NAME,
-            "team_id": TEAM_ID,
-            "user_id": BOT_USER_ID,
-            "bot_id": BOT_ID,
+            "team_id": workspace.team_id,
+            "user_id": workspace.bot_user_id,
+            "bot_id": workspace.bot_id,
             "is_enterprise_install": False,
         }
 
@@ -301,7 +345,8 @@ class FakeSlack(LoopbackServer):
         self._check_pacing(channel)
         self._check_message("chat.postMessage", args)
         thread_ts = self._thread_root(channel, args.get("thread_ts"))
-        message = self._store(channel, {**args, "thread_ts": thread_ts}, user=BOT_USER_ID, bot_id=BOT_ID)
+        bot = self.workspaces.known[self._team]  # the bot of the token's workspace
+        message = self._store(channel, {**args, "thread_ts": thread_ts}, user=bot.bot_user_id, bot_id=bot.bot_id)
         self._last_post[channel] = message["posted_at"]
         return {"channel": channel, "ts": message["ts"], "message": self._wire(message)}
 
