@@ -13,9 +13,9 @@ from typing import Any
 
 from bot.builder import Builder
 from bot.models import Language
-from bot.render.subscriptions import SHOWN_FIELDS, shown_value
+from bot.render.subscriptions import SHOWN_FIELDS, shown_value, spelled
 from bot.services.subscriptions import ChannelView, Subscriptions
-from bot.settings import Defaults, duration_text
+from bot.settings import Defaults
 from bot.store.ledger import PostLedger
 from bot.store.subscriptions import AuditEntry
 from bot.words import text
@@ -31,16 +31,7 @@ class FollowedIn:
 
 def _raw(name: str, view: ChannelView, defaults: Defaults) -> str | list[str]:
     value = getattr(view.config, name)
-    value = getattr(defaults, name) if value is None else value
-    if isinstance(value, tuple):
-        return list(value)
-    if name == "post_at":
-        return f"{value:%H:%M}"
-    if name == "timezone":
-        return str(value.key)
-    if name == "window":
-        return duration_text(value)
-    return str(value)
+    return spelled(name, getattr(defaults, name) if value is None else value)
 
 
 def _entry(entry: AuditEntry) -> dict[str, Any]:

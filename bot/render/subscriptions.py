@@ -47,6 +47,19 @@ QUIET_DAYS = ("note", "silent")
 _CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
 
 
+def spelled(name: str, value: Any) -> str | list[str]:
+    """A field's value as the config file spells it ("09:30", "Asia/Shanghai", "24h")."""
+    if isinstance(value, tuple):
+        return list(value)
+    if name == "post_at":
+        return f"{value:%H:%M}"
+    if name == "timezone":
+        return str(value.key)
+    if name == "window":
+        return duration_text(value)
+    return str(value)
+
+
 def shown_value(name: str, config: ChannelConfig, defaults: Defaults, language: Language) -> str:
     """A field's effective value as a person reads it (the default's when the channel sets none)."""
     value = getattr(config, name)
@@ -54,12 +67,8 @@ def shown_value(name: str, config: ChannelConfig, defaults: Defaults, language: 
         value = getattr(defaults, name)
     if name in ("repos", *LIST_FIELDS):
         return ", ".join(value) if value else text(language, "subs.empty")
-    if name == "post_at":
-        return f"{value:%H:%M}"
-    if name == "timezone":
-        return str(value.key)
-    if name == "window":
-        return duration_text(value)
+    if name in ("post_at", "timezone", "window"):
+        return str(spelled(name, value))
     if name == "language":
         return text(language, f"language.{value}")
     if name == "quiet_days":

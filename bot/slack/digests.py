@@ -143,6 +143,12 @@ class ChannelDigests:
 
     def run_scheduled(self, plan: ChannelPlan, stopping: threading.Event | None = None) -> PublishResult | None:
         window, day = scheduled_window(plan, self._now())
+        return self.run_plan(plan, window, day, stopping)
+
+    def run_plan(
+        self, plan: ChannelPlan, window: Window, day: str, stopping: threading.Event | None = None
+    ) -> PublishResult | None:
+        """The digest of `window` for the plan's channel, as its plan says to build it."""
         return self.run(
             plan.id,
             day,

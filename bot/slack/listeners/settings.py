@@ -16,7 +16,7 @@ from slack_sdk import WebClient
 from slack_sdk.models.blocks import PlainTextObject, SectionBlock
 from slack_sdk.models.views import View
 
-from bot.errors import PrdigestError, StoreError
+from bot.errors import PrdigestError
 from bot.models import Language
 from bot.render.mrkdwn import escape
 from bot.render.subscriptions import (
@@ -27,12 +27,12 @@ from bot.render.subscriptions import (
     settings_modal,
     shown_value,
 )
-from bot.services.subscriptions import EditRefused, FieldErrors, merged
+from bot.services.subscriptions import FieldErrors, merged
 from bot.slack.deps import SlackDeps
 from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
+from bot.slack.listeners.subscribe import change_refused
 from bot.slack.workspaces import team_of
-from bot.store.subscriptions import ChannelBusy
 from bot.words import said, text
 
 log = logging.getLogger(__name__)
@@ -99,17 +99,11 @@ def _save(
         time = shown_value("post_at", config, deps.defaults, language)
         zone = shown_value("timezone", config, deps.defaults, language)
         message = escape(text(language, "subs.saved", time=time, zone=zone))
-    except EditRefused as exc:
-        message = escape(exc.in_language(language))
-    except FieldErrors as exc:
-        message = escape("\n".join(said(language, note) for note in exc.errors.values()))
-    except ChannelBusy as exc:
-        message = escape(exc.in_language(language))
-    except StoreError:
-        message = escape(text(language, "subs.store_down"))
-    except Exception:
-        log.exception("saving the settings of %s failed", channel)
-        message = escape(text(language, "reply.failed"))
+    except Exception as exc:
+        refused = change_refused(exc, language)
+        if refused is None:
+            log.exception("saving the settings of %s failed", channel)
+        message = refused or escape(text(language, "reply.failed"))
     _tell(client, channel, user, message)
 
 

@@ -94,19 +94,25 @@ def _run(
             ),
         }
         message = actions[name]()
-    except EditRefused as exc:
-        message = escape(exc.in_language(language))
-    except FieldErrors as exc:
-        message = escape("\n".join(said(language, note) for note in exc.errors.values()))
-    except ChannelBusy as exc:
-        message = escape(exc.in_language(language))
-    except StoreError:
-        message = escape(text(language, "subs.store_down"))
-    except Exception:
-        log.exception("/pr %s failed", name)
-        message = say(language, "failed")
+    except Exception as exc:
+        message = change_refused(exc, language)
+        if message is None:
+            log.exception("/pr %s failed", name)
+            message = say(language, "failed")
     if message is not None:
         answer(message)
+
+
+def change_refused(error: Exception, language: Language) -> str | None:
+    """What the asker is told of a change of subscriptions that did not happen (a refusal, a bad
+    value, another change under way, Redis away); None for an error nobody expected."""
+    if isinstance(error, EditRefused | ChannelBusy):
+        return escape(error.in_language(language))
+    if isinstance(error, FieldErrors):
+        return escape("\n".join(said(language, note) for note in error.errors.values()))
+    if isinstance(error, StoreError):
+        return escape(text(language, "subs.store_down"))
+    return None
 
 
 def _may_edit(deps: SlackDeps, client: WebClient, channel: str, user: str) -> None:
@@ -173,15 +179,7 @@ def _digest(deps: SlackDeps, client: WebClient, channel: str, language: Language
     if not bot_in_channel(client, channel):
         return escape(text(language, "subs.invite_first"))
     try:
-        result = deps.digests.run(
-            channel,
-            day,
-            window,
-            plan.repos,
-            language=plan.language,
-            filters=plan.filters,
-            quiet_days=plan.quiet_days,
-        )
+        result = deps.digests.run_plan(plan, window, day)
     except StoreError:
         raise
     except PrdigestError as exc:
