@@ -388,19 +388,7 @@ class Builder:
 
         scope = self.scope_of(team)
         if scope is None:
-            client = self.team_client(None)
-            return Workspace(
-                None,
-                client,
-                self.ledger,
-                self.threads,
-                self.facts,
-                self.access,
-                self.publisher,
-                self.channel_digests,
-                self.directory,
-                self.subscriptions,
-            )
+            return self._home_workspace
         with self._lock:
             found = self._workspaces.get(scope)
         if found is not None:
@@ -426,6 +414,24 @@ class Builder:
         )
         with self._lock:
             return self._workspaces.setdefault(scope, made)
+
+    @cached_property
+    def _home_workspace(self) -> Workspace:
+        """The single or home workspace: the builder's own client, stores and services."""
+        from bot.slack.workspaces import Workspace
+
+        return Workspace(
+            None,
+            self.team_client(None),
+            self.ledger,
+            self.threads,
+            self.facts,
+            self.access,
+            self.publisher,
+            self.channel_digests,
+            self.directory,
+            self.subscriptions,
+        )
 
     def forget_workspace(self, workspace: str) -> int:
         """A workspace that uninstalled the app: its installation and every key of its own go.

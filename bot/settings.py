@@ -136,6 +136,13 @@ class Defaults(_Strict):
     _model_timeout = field_validator("model_timeout", mode="before")(_check_model_timeout)
 
 
+def _check_repos(value: tuple[str, ...]) -> tuple[str, ...]:
+    for repo in value:
+        if not REPO_PATTERN.fullmatch(repo):
+            raise ValueError(f"{quoted(repo)} is not a repository; use owner/name")
+    return value
+
+
 class SlackConfig(_Strict):
     command: str = "/pr"
     # Unfurl links to followed PRs with their card: read by a later issue, accepted (and off) now.
@@ -158,13 +165,7 @@ class SlackConfig(_Strict):
                 raise ValueError(f"{quoted(user)} is not a Slack user id (it looks like U0123456789)")
         return value
 
-    @field_validator("followable_private_repos")
-    @classmethod
-    def _followable(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for repo in value:
-            if not REPO_PATTERN.fullmatch(repo):
-                raise ValueError(f"{quoted(repo)} is not a repository; use owner/name")
-        return value
+    _followable = field_validator("followable_private_repos")(_check_repos)
 
     @field_validator("home_team")
     @classmethod
@@ -201,13 +202,7 @@ class ChannelConfig(_Strict):
             raise ValueError(f"{quoted(value)} is not a Slack channel id (it looks like C0123456789)")
         return value
 
-    @field_validator("repos")
-    @classmethod
-    def _repos(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for repo in value:
-            if not REPO_PATTERN.fullmatch(repo):
-                raise ValueError(f"{quoted(repo)} is not a repository; use owner/name")
-        return value
+    _repos = field_validator("repos")(_check_repos)
 
 
 # A card's instructions alone take about 650 estimated tokens: a window must leave a prompt at

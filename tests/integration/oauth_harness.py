@@ -23,12 +23,12 @@ from devkit.fakes.slack import FakeSlack
 from devkit.fakes.slack_oauth import CLIENT_ID, CLIENT_SECRET
 from devkit.slack_signing import signed_headers
 
-from bot.builder import Builder, Timing
+from bot.builder import Builder
 from bot.settings import load_settings
 from bot.slack.app import SlackParts
 from bot.slack.server import http_server
 from tests.integration.conftest import REPO
-from tests.integration.slack_harness import SECRET, wait_for
+from tests.integration.slack_harness import SECRET, fakes_env, harness_timing, wait_for
 
 HOME, SECOND = "T0TEST", "T0SECOND"
 HOME_CHANNEL, SECOND_CHANNEL = "C0DIGEST01", "C0SECOND01"
@@ -132,19 +132,11 @@ def _state_in(page: str) -> str:
 
 
 def oauth_env(slack: FakeSlack, github: FakeGitHub, model: FakeOpenAI, redis_url: str, config: Path) -> dict[str, str]:
-    return {
-        "PRDIGEST_CONFIG": str(config),
-        "GITHUB_API_URL": github.url,
-        "GITHUB_TOKEN": "test",
-        "OPENAI_API_KEY": "test",
-        "OPENAI_BASE_URL": f"{model.url}/v1",
-        "REDIS_URL": redis_url,
+    return fakes_env(github, model, slack, redis_url, config) | {
         "SLACK_CLIENT_ID": CLIENT_ID,
         "SLACK_CLIENT_SECRET": CLIENT_SECRET,
         "SLACK_SCOPES": "chat:write,commands,app_mentions:read",
         "PRDIGEST_SECRET_KEY": SECRET_KEY,
-        "SLACK_SIGNING_SECRET": SECRET,
-        "SLACK_API_URL": slack.api_url,
     }
 
 
@@ -156,8 +148,7 @@ def serve_oauth(github: FakeGitHub, model: FakeOpenAI, redis_url: str, config_di
         settings = load_settings(oauth_env(slack, github, model, redis_url, config))
         replicas = []
         for _ in range(2):
-            timing = Timing(github_retries=1, github_backoff=0.01, model_timeout=10, model_retries=0, pace=0.0)
-            services = Builder(settings, timing, warn=lambda message: None)
+            services = Builder(settings, harness_timing(), warn=lambda message: None)
             stack.callback(services.close)
             parts = services.slack()
             server = http_server(parts, "127.0.0.1", 0)

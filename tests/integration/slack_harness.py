@@ -160,21 +160,23 @@ def wait_for(condition: Callable[[], Any], timeout: float = 10.0) -> Any:
     pytest.fail("condition not met in time")
 
 
+def fakes_env(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path) -> dict[str, str]:
+    """The environment of a replica pointed at the fakes, without Slack's credentials."""
+    return {
+        "PRDIGEST_CONFIG": str(config),
+        "GITHUB_API_URL": github.url,
+        "GITHUB_TOKEN": "test",
+        "OPENAI_API_KEY": "test",
+        "OPENAI_BASE_URL": f"{model.url}/v1",
+        "REDIS_URL": redis_url,
+        "SLACK_SIGNING_SECRET": SECRET,
+        "SLACK_API_URL": slack.api_url,
+    }
+
+
 def app_settings(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path) -> Settings:
     """What a replica of the app reads from its environment, pointed at the fakes."""
-    return load_settings(
-        {
-            "PRDIGEST_CONFIG": str(config),
-            "GITHUB_API_URL": github.url,
-            "GITHUB_TOKEN": "test",
-            "OPENAI_API_KEY": "test",
-            "OPENAI_BASE_URL": f"{model.url}/v1",
-            "REDIS_URL": redis_url,
-            "SLACK_BOT_TOKEN": slack.bot_token,
-            "SLACK_SIGNING_SECRET": SECRET,
-            "SLACK_API_URL": slack.api_url,
-        }
-    )
+    return load_settings(fakes_env(github, model, slack, redis_url, config) | {"SLACK_BOT_TOKEN": slack.bot_token})
 
 
 def harness_timing(now: Callable[[], datetime] | None = None) -> Timing:

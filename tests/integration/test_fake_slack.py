@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -16,20 +15,12 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from slack_sdk.webhook import WebhookClient
 
+from tests.integration import fake_slack_server
+
+# The module's one fake Slack, reset before each test.
+server, slack = fake_slack_server.server, fake_slack_server.slack
+
 CHANNEL = "C0DIGEST"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeSlack]:
-    with FakeSlack() as fake:  # one server: stopping one costs ~50 ms (the base's shutdown poll)
-        yield fake
-
-
-@pytest.fixture
-def slack(server: FakeSlack) -> Iterator[FakeSlack]:
-    server.reset()
-    yield server
-    assert not server.errors, server.errors[0]
 
 
 @pytest.fixture

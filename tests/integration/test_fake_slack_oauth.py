@@ -3,26 +3,16 @@ refusals the app's OAuth flow and token rotation meet in real Slack."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from devkit.fakes.slack import FakeSlack
 from devkit.fakes.slack_oauth import CLIENT_ID, CLIENT_SECRET
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from tests.integration import fake_slack_server
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeSlack]:
-    with FakeSlack() as fake:
-        yield fake
-
-
-@pytest.fixture
-def slack(server: FakeSlack) -> Iterator[FakeSlack]:
-    server.reset()
-    yield server
-    assert not server.errors, server.errors[0]
+# The module's one fake Slack, reset before each test.
+server, slack = fake_slack_server.server, fake_slack_server.slack
 
 
 @pytest.fixture
