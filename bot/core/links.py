@@ -51,6 +51,11 @@ _FOLLOW_UP = re.compile(r"\bfollow[- ]?up\s*(?:to|of|for|on)?\s*:?\s*" + _REF, r
 # "Reverts" (GitHub's own revert body), not "revert": "should we revert #N?" is not a revert.
 _REVERT = re.compile(r"\b(?:reverts|revert\s+of)\s*:?\s*" + _REF, re.I)
 _FIXES = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*" + _REF, re.I)
+_PATTERNS: tuple[tuple[re.Pattern[str], LinkKind], ...] = (
+    (_REVERT, "revert"),
+    (_FOLLOW_UP, "follow_up"),
+    (_FIXES, "fixes"),
+)
 _REVERT_SHA = re.compile(r"\bThis reverts commit ([0-9a-f]{7,40})\b")
 # Minimum SHA prefix GitHub itself abbreviates to.
 MIN_SHA = 7
@@ -89,12 +94,12 @@ def find_links(
         add(kind, target)
     for text in (title, body, *comments):
         clean = prose(text)
-        for pattern, kind in ((_REVERT, "revert"), (_FOLLOW_UP, "follow_up"), (_FIXES, "fixes")):
+        for pattern, kind in _PATTERNS:
             for target in _refs(pattern, clean, repo):
-                add(kind, target)  # type: ignore[arg-type]
+                add(kind, target)
         for sha in _REVERT_SHA.findall(clean):
-            if (target := _by_sha(sha, known.values())) is not None:
-                add("revert", target)
+            if (by_sha := _by_sha(sha, known.values())) is not None:
+                add("revert", by_sha)
     return tuple(Link(kind, target) for target, kind in sorted(found.items()))
 
 
