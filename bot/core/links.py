@@ -135,3 +135,55 @@ def _title_links(title: str, known: Mapping[int, KnownPR]) -> Iterable[tuple[Lin
 
 def _normal(title: str) -> str:
     return _SPACES.sub(" ", title).strip().casefold()
+
+
+@dataclass(frozen=True)
+class Shown:
+    """An earlier PR as a channel's digest showed it: which day, in which thread."""
+
+    repo: str
+    number: int
+    title: str
+    merge_sha: str | None
+    day: str  # the digest's day, YYYY-MM-DD
+    thread_ts: str  # the digest's lead message
+    permalink: str | None = None  # the lead message's link, when Slack gave one
+    url: str = ""  # the earlier PR's page (GitHub's html_url)
+
+
+@dataclass(frozen=True)
+class CrossLink:
+    """A PR of today's digest that refers to a PR of an earlier digest of the same channel."""
+
+    kind: LinkKind
+    repo: str
+    number: int  # today's PR
+    earlier: Shown
+
+
+@dataclass(frozen=True)
+class Mentioned:
+    """What find_links reads of one PR of today's digest."""
+
+    repo: str
+    number: int
+    title: str
+    body: str
+    comments: tuple[str, ...] = ()
+
+
+def cross_links(prs: Iterable[Mentioned], shown: Iterable[Shown]) -> tuple[CrossLink, ...]:
+    """Today's PRs that refer to PRs shown in the channel's earlier digests (the latest showing of
+    each), in the order of `prs`."""
+    by_repo: dict[str, dict[int, Shown]] = {}
+    for entry in sorted(shown, key=lambda entry: entry.day):
+        by_repo.setdefault(entry.repo.lower(), {})[entry.number] = entry
+    links: list[CrossLink] = []
+    for pr in prs:
+        earlier = by_repo.get(pr.repo.lower(), {})
+        if not earlier:
+            continue
+        known = {number: KnownPR(number, entry.title, entry.merge_sha) for number, entry in earlier.items()}
+        for link in find_links(pr.repo, pr.number, pr.title, pr.body, pr.comments, known):
+            links.append(CrossLink(link.kind, pr.repo, pr.number, earlier[link.number]))
+    return tuple(links)

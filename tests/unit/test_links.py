@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.links import KnownPR, Link, find_links
+from bot.core.links import CrossLink, KnownPR, Link, Mentioned, Shown, cross_links, find_links
 from tests.shared_data import shared_rows
 
 REPO = "vllm-project/vllm"
@@ -175,3 +175,15 @@ def test_the_data_sets_two_reverts_are_found_and_nothing_else():
             links[row["number"]] = found
         known[row["number"]] = KnownPR(row["number"], row["title"], row.get("commit"))
     assert links == {51176: (Link("revert", 50879),), 52024: (Link("revert", 48223),)}
+
+
+def test_cross_links_name_the_latest_digest_that_showed_the_earlier_pr():
+    old = Shown(REPO, 52989, "[Bugfix] Fix FP8 scale loading for MoE", None, "2026-08-01", "1.0")
+    new = Shown(REPO, 52989, "[Bugfix] Fix FP8 scale loading for MoE", None, "2026-08-03", "3.0")
+    other = Shown("other/repo", 52989, "x", None, "2026-08-03", "3.0")
+    prs = [
+        Mentioned(REPO, 53000, "Back out", "Reverts #52989"),
+        Mentioned("other/repo", 7, "Tidy", "Follow-up to #50656"),
+        Mentioned(REPO, 53001, "Tidy", "Nothing to see"),
+    ]
+    assert cross_links(prs, [new, old, other]) == (CrossLink("revert", REPO, 53000, new),)
