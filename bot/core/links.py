@@ -147,7 +147,7 @@ class Shown:
     merge_sha: str | None
     day: str  # the digest's day, YYYY-MM-DD
     thread_ts: str  # the digest's lead message
-    permalink: str | None = None  # the lead message's link, when Slack gave one
+    permalink: str | None = None  # the lead message's link, asked of Slack when a link shows it
     url: str = ""  # the earlier PR's page (GitHub's html_url)
 
 
