@@ -62,10 +62,6 @@ def post_digest(harness: SlackHarness, clock: Clock, day: str) -> str:
     return str(harness.slack.responses[hook][-1]["text"])
 
 
-def lead_of(harness: SlackHarness, day: str) -> dict[str, Any]:
-    return next(m for m in harness.slack.messages(DIGEST_CHANNEL) if day in json.dumps(m["blocks"]))
-
-
 def texts(messages: list[dict[str, Any]], keep: Callable[[dict[str, Any]], bool] = lambda m: True) -> str:
     return "\n".join(json.dumps(m.get("blocks") or m["text"], ensure_ascii=False) for m in messages if keep(m))
 
@@ -88,9 +84,11 @@ def test_both_reverts_of_the_data_set_are_shown_in_the_lead_and_both_threads_onc
     found = wrong = 0
     for later, (earlier, earlier_day, shown_day) in REVERTS.items():
         later_day = DAYS[DAYS.index(earlier_day) + 1]
-        lead = json.dumps(harness.slack.message(DIGEST_CHANNEL, leads[later_day])["blocks"])
-        assert f"/pull/{earlier}|#{earlier}> from this channel's digest of <https://" in lead
-        assert f"|{shown_day}> is reverted by <https://github.com/vllm-project/vllm/pull/{later}|#{later}>" in lead
+        lead_blocks = json.dumps(harness.slack.message(DIGEST_CHANNEL, leads[later_day])["blocks"])
+        assert f"/pull/{earlier}|#{earlier}> from this channel's digest of <https://" in lead_blocks
+        assert (
+            f"|{shown_day}> is reverted by <https://github.com/vllm-project/vllm/pull/{later}|#{later}>" in lead_blocks
+        )
         # The later thread: the card of the revert says what it reverts, with the earlier thread a click away.
         later_thread = harness.slack.thread(DIGEST_CHANNEL, leads[later_day])
         card_line = (
