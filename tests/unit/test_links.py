@@ -165,10 +165,10 @@ def test_a_revert_named_two_ways_is_one_revert_link():
     assert links == (Link("revert", 52989),)
 
 
-def test_the_data_sets_two_reverts_are_found_and_nothing_else():
+def test_the_data_sets_two_reverts_are_found_and_nothing_else() -> None:
     rows = sorted(shared_rows(), key=lambda row: row["merged_at"])
     known: dict[int, KnownPR] = {}
-    links = {}
+    links: dict[int, tuple[Link, ...]] = {}
     for row in rows:
         found = find_links(REPO, row["number"], row["title"], row.get("body") or "", (), known)
         if found:
