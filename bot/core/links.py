@@ -73,6 +73,23 @@ def prose(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not _SKIPPED_LINE.match(line))
 
 
+# What a digest item keeps of its review comments for links: a few short lines, not the comments.
+MAX_MENTIONS = 10
+MAX_MENTION_CHARS = 300
+
+
+def mentions(texts: Iterable[str]) -> tuple[str, ...]:
+    """The prose lines of `texts` (review comments) that may name an earlier PR, for find_links."""
+    kept: list[str] = []
+    for text in texts:
+        for line in prose(text).splitlines():
+            if len(kept) < MAX_MENTIONS and (
+                any(pattern.search(line) for pattern, _ in _PATTERNS) or _REVERT_SHA.search(line)
+            ):
+                kept.append(line.strip()[:MAX_MENTION_CHARS])
+    return tuple(kept)
+
+
 def find_links(
     repo: str,
     number: int,

@@ -44,7 +44,10 @@ class CrossLinks:
         shown = self._history.before(channel, day)
         if not shown:
             return ()
-        prs = [Mentioned(i.listing.repo, i.listing.number, i.listing.title, i.listing.body) for i in digest.items]
+        prs = [
+            Mentioned(i.listing.repo, i.listing.number, i.listing.title, i.listing.body, i.mentions)
+            for i in digest.items
+        ]
         links = cross_links(prs, shown)
         # The earlier thread one click away: asked of Slack only for the threads a link points to.
         permalinks = {ts: self._permalink(channel, ts) for ts in {item.earlier.thread_ts for item in links}}

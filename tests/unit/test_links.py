@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.links import CrossLink, KnownPR, Link, Mentioned, Shown, cross_links, find_links
+from bot.core.links import CrossLink, KnownPR, Link, Mentioned, Shown, cross_links, find_links, mentions
 from tests.shared_data import shared_rows
 
 REPO = "vllm-project/vllm"
@@ -187,3 +187,14 @@ def test_cross_links_name_the_latest_digest_that_showed_the_earlier_pr():
         Mentioned(REPO, 53001, "Tidy", "Nothing to see"),
     ]
     assert cross_links(prs, [new, old, other]) == (CrossLink("revert", REPO, 53000, new),)
+
+
+def test_review_comments_keep_only_the_lines_that_may_link_and_those_still_link():
+    comments = (
+        "Nice work!\nThis is a follow-up to #50656, right?\n```\nReverts #52989\n```",
+        "LGTM",
+        "Fixes #49013 too",
+    )
+    kept = mentions(comments)
+    assert kept == ("This is a follow-up to #50656, right?", "Fixes #49013 too")
+    assert find_links(REPO, 53000, "Tidy", "", kept, KNOWN) == (Link("follow_up", 50656),)
