@@ -243,6 +243,8 @@ class DigestItem:
     # The changed paths (the first few hundred), so questions in the digest's thread can be
     # matched to a PR without reading every snapshot again.
     paths: tuple[str, ...] = ()
+    # Lines of the review comments that may name an earlier PR (core/links.py `mentions`).
+    mentions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

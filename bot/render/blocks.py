@@ -25,9 +25,11 @@ from slack_sdk.models.blocks import (
 )
 
 from bot import words
+from bot.core.links import CrossLink
 from bot.core.sanitize import repo_url, sanitize_text
 from bot.models import Card, Digest, DigestItem, Language, PRListing, PRRef
 from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label
+from bot.render.links import card_link_lines, lead_revert_lines
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
 from bot.render.terminal import window_text
 
@@ -246,12 +248,15 @@ def _more(digest: Digest, count: int) -> str:
     return escape(words.text(digest.language, "digest.more", n=count))
 
 
-def lead_message(digest: Digest) -> Message:
-    """The channel message: header, counts, the read-worthy headlines, notes, a pointer to the thread."""
+def lead_message(digest: Digest, links: Sequence[CrossLink] = ()) -> Message:
+    """The channel message: header, counts, the read-worthy headlines, the PRs of this channel's
+    earlier digests reverted today (`links`), notes, a pointer to the thread."""
     if not digest.items:
         return quiet_message(digest)
     title = _digest_title(digest)
     blocks = [_header(title), _section(_lead_text(digest)), *_notes(digest)]
+    if reverts := lead_revert_lines([item.listing for item in digest.items], links, digest.language):
+        blocks.insert(2, _section(reverts))
     blocks.append(_context(escape(words.text(digest.language, "digest.thread"))))
     return _message(f"{escape(title)}: {escape(counts_line(digest))}", blocks)
 
@@ -272,14 +277,17 @@ def _thread_message(batch: Sequence[tuple[DigestItem, list[dict[str, Any]]]], wi
     return _message(text, blocks)
 
 
-def thread_messages(digest: Digest) -> list[Message]:
-    """Every card in digest order, packed several to a message; the same digest gives the same list."""
+def thread_messages(digest: Digest, links: Sequence[CrossLink] = ()) -> list[Message]:
+    """Every card in digest order, packed several to a message; the same digest gives the same list.
+    A card whose PR refers to one of this channel's earlier digests (`links`) says so under it."""
     with_repo = len(digest.repos) > 1
     messages: list[Message] = []
     batch: list[tuple[DigestItem, list[dict[str, Any]]]] = []
     count = chars = 0  # blocks and characters of the batch, dividers included
     for item in digest.items:
         blocks = card_blocks(item.listing, item.card)
+        if linked := card_link_lines(item.listing, links, digest.language):
+            blocks.append(_context(linked))
         size = message_chars(blocks)
         if batch and (count + 1 + len(blocks) > MAX_BLOCKS or chars + _DIVIDER_CHARS + size > MAX_MESSAGE_CHARS):
             messages.append(_thread_message(batch, with_repo))

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
+from bot.core.links import mentions
 from bot.errors import RateLimited, SourceError
 from bot.models import VERDICT_ORDER, Digest, DigestItem, Filters, Language, Note, PRListing, PRSnapshot, Window
 from bot.services.cards import CardService
@@ -98,6 +99,7 @@ class DigestService:
             card=result.card,
             size=snapshot.additions + snapshot.deletions,
             paths=tuple(change.path for change in snapshot.files[:PATHS_KEPT]),
+            mentions=mentions(comment.body for comment in snapshot.comments),
         )
 
     def _snapshot(self, listing: PRListing, run: _Run) -> PRSnapshot:

@@ -132,7 +132,12 @@ class ChannelDigests:
                         digest.model_failures,
                         digest.shown,
                     )
-                result = self._publisher.publish(channel, day, digest, quiet_days=quiet_days, before_post=before_post)
+                # Links and replies only about repositories this channel may be shown now.
+                links = self._publisher.links.find(channel, day, digest)
+                links = tuple(item for item in links if self._refusal(channel, item.repo) is None)
+                result = self._publisher.publish(
+                    channel, day, digest, quiet_days=quiet_days, before_post=before_post, links=links
+                )
                 return result
             except PrdigestError as exc:
                 failures.append(exc.note or Note("error.internal"))

@@ -18,10 +18,13 @@ from typing import Any
 
 from slack_sdk import WebClient
 
+from bot.core.links import CrossLink
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, DigestThread, Note, QuietDays
 from bot.render.blocks import Message, lead_message, quiet_message, thread_messages
+from bot.slack.crosslinks import CrossLinks
 from bot.slack.errors import TRANSIENT, slack_errors
+from bot.store.history import DigestHistory
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
 
@@ -53,7 +56,10 @@ class Publisher:
         pace: float = PACE_SECONDS,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        history: DigestHistory | None = None,
     ) -> None:
+        # Links to the channel's earlier digests; their history is the ledger's workspace's.
+        self.links = CrossLinks(client, ledger, history or DigestHistory(ledger.kv, ledger.team))
         self._client = client
         self._ledger = ledger
         self._threads = threads
@@ -70,8 +76,10 @@ class Publisher:
         *,
         quiet_days: QuietDays = "note",
         before_post: Callable[[], None] | None = None,
+        links: tuple[CrossLink, ...] = (),
     ) -> PublishResult:
-        """Post what the ledger lacks; `before_post` may stop the run (a lost lease)."""
+        """Post what the ledger lacks; `before_post` may stop the run (a lost lease). `links`: PRs
+        of this digest that refer to the channel's earlier digests (CrossLinks.find)."""
         check = before_post or (lambda: None)
         entries = self._ledger.entries(channel, day) or self._recover(channel, day)
         if "done" in entries:
@@ -86,7 +94,7 @@ class Publisher:
         posted = already = 0
         lead_ts = entries.get("part:0")
         if lead_ts is None:
-            lead_ts, new = self._post_part(channel, day, LEAD, lead_message(digest), None, entries, check)
+            lead_ts, new = self._post_part(channel, day, LEAD, lead_message(digest, links), None, entries, check)
             posted, already = int(new), int(not new)
         else:
             already += 1
@@ -96,12 +104,19 @@ class Publisher:
                 channel, lead_ts, day, digest.repos, digest.language, digest.items, digest.window, digest.filters
             )
         )
-        for part, message in enumerate(thread_messages(digest), start=1):
+        self.links.record(channel, day, lead_ts, digest)
+        for part, message in enumerate(thread_messages(digest, links), start=1):
             if f"part:{part}" in entries:
                 already += 1
                 continue
             _, new = self._post_part(channel, day, part, message, lead_ts, entries, check)
             posted, already = posted + new, already + (not new)
+
+        def before_reply() -> None:
+            self._wait_turn(channel)
+            check()
+
+        posted += self.links.reply(channel, day, digest, links, entries, before_reply, lambda: self._paced(channel))
         self._ledger.record(channel, day, "done", "1")
         return PublishResult(lead_ts, posted, already)
 
@@ -144,6 +159,9 @@ class Publisher:
         ts = str(response["ts"])
         self._ledger.record(channel, day, f"part:{part}", ts)
         return ts, True
+
+    def _paced(self, channel: str) -> None:
+        self._last_post[channel] = self._clock()
 
     def _wait_turn(self, channel: str) -> None:
         last = self._last_post.get(channel)

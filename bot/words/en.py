@@ -357,4 +357,14 @@ WORDS: dict[str, str] = {
     "error.team_not_oauth": "--team is for OAuth mode (SLACK_CLIENT_ID); with SLACK_BOT_TOKEN there is one workspace",
     "error.bad_team": "{team} is not a Slack team id; it looks like T0123456789",
     "error.not_installed": "workspace {team} has not installed prdigest (or has removed it): nothing was posted",
+    # -- links across days (render/links.py): a card's earlier digest, the lead's reverts, replies --
+    "links.months": "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec",
+    "links.date": "{month} {day}",
+    "links.follow_up": "Follow-up to {pr}, in this channel's digest of {day}",
+    "links.revert": "Reverts {pr}, in this channel's digest of {day}",
+    "links.fixes": "Fixes {pr}, in this channel's digest of {day}",
+    "links.lead_revert": "{earlier} from this channel's digest of {day} is reverted by {pr}",
+    "links.reply_follow_up": "Follow-up merged: {pr}",
+    "links.reply_revert": "Reverted by {pr}",
+    "links.reply_fixes": "Fix merged: {pr}",
 }

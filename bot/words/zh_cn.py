@@ -316,4 +316,14 @@ WORDS: dict[str, str] = {
     "error.team_not_oauth": "--team 仅用于 OAuth 模式（SLACK_CLIENT_ID）；使用 SLACK_BOT_TOKEN 时只有一个工作区",
     "error.bad_team": "{team} 不是 Slack 工作区 ID；它形如 T0123456789",
     "error.not_installed": "工作区 {team} 没有安装 prdigest（或已将其移除）：未发布任何内容",
+    # -- 跨日链接（render/links.py）：卡片所指的早前摘要、摘要首条中的回滚、早前话题中的回复 --
+    "links.months": "1月 2月 3月 4月 5月 6月 7月 8月 9月 10月 11月 12月",
+    "links.date": "{month}{day}日",
+    "links.follow_up": "是 {pr} 的后续，见本频道 {day} 的摘要",
+    "links.revert": "回滚了 {pr}，见本频道 {day} 的摘要",
+    "links.fixes": "修复了 {pr} 引入的问题，见本频道 {day} 的摘要",
+    "links.lead_revert": "本频道 {day} 摘要中的 {earlier} 已被 {pr} 回滚",
+    "links.reply_follow_up": "后续已合并：{pr}",
+    "links.reply_revert": "已被 {pr} 回滚",
+    "links.reply_fixes": "修复已合并：{pr}",
 }
