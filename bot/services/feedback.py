@@ -66,46 +66,76 @@ class AreaCount:
     def score(self) -> int:
         return self.useful - self.not_for_us
 
+    def add(self, up: bool) -> AreaCount:
+        return replace(self, useful=self.useful + 1) if up else replace(self, not_for_us=self.not_for_us + 1)
 
-def tally(votes: Iterable[Vote]) -> dict[str, AreaCount]:
+
+@dataclass(frozen=True)
+class Tally:
+    """The channel's marks per area (`direct`), and per directory prefix over every PR with an
+    area under it (`under`): `.buildkite/` counts a PR of `.buildkite/intel_jobs/` too."""
+
+    direct: Mapping[str, AreaCount]
+    under: Mapping[str, AreaCount]
+
+
+def _prefixes(area: str) -> list[str]:
+    """A path area's directories from the nearest up (`a/b/c/` → `a/b/c/`, `a/b/`, `a/`); none for a label."""
+    if not area.endswith("/"):
+        return []
+    parts = area.rstrip("/").split("/")
+    return ["/".join(parts[:depth]) + "/" for depth in range(len(parts), 0, -1)]
+
+
+def tally(votes: Iterable[Vote]) -> Tally:
     """Per area, how many PRs the channel marked useful and not for us (by the PR's net votes)."""
     net: dict[str, int] = {}
     pr_areas: dict[str, tuple[str, ...]] = {}
     for vote in votes:
         net[vote.pr] = net.get(vote.pr, 0) + (1 if vote.up else -1)
         pr_areas[vote.pr] = vote.areas
-    counts: dict[str, AreaCount] = {}
+    direct: dict[str, AreaCount] = {}
+    under: dict[str, AreaCount] = {}
     for pr, score in net.items():
         if score == 0:
             continue  # as many people found it useful as not: it says nothing about its areas
         for area in pr_areas[pr]:
-            count = counts.get(area, AreaCount())
-            counts[area] = (
-                replace(count, useful=count.useful + 1)
-                if score > 0
-                else replace(count, not_for_us=count.not_for_us + 1)
-            )
-    return counts
+            direct[area] = direct.get(area, AreaCount()).add(score > 0)
+        for prefix in {prefix for area in pr_areas[pr] for prefix in _prefixes(area)}:
+            under[prefix] = under.get(prefix, AreaCount()).add(score > 0)
+    return Tally(direct, under)
 
 
-def boost(item: DigestItem, counts: Mapping[str, AreaCount]) -> tuple[int, Boost | None]:
-    """The item's feedback score (sum over its areas) and the area that explains it best."""
-    marked = [(area, counts[area]) for area in item_areas(item) if area in counts and counts[area].score]
-    score = sum(count.score for _, count in marked)
-    if score == 0:
-        return 0, None
+def _evidence(area: str, counts: Tally) -> tuple[float, str, AreaCount] | None:
+    """What the channel said about `area`: its own marks at full weight, else (a directory never
+    marked) those of its nearest marked parent directory at half weight: a hint, not a verdict."""
+    own = counts.direct.get(area)
+    if own is not None and own.score:
+        return float(own.score), area, own
+    for prefix in _prefixes(area):
+        found = counts.under.get(prefix)
+        if found is not None and found.score:
+            return found.score / 2, prefix, found
+    return None
+
+
+def boost(item: DigestItem, counts: Tally) -> tuple[float, Boost | None]:
+    """The item's feedback score and its reason: the one area the channel spoke of most clearly.
+    One area, not a sum: a PR is not pushed down because it shares a tag with yesterday's CI fix."""
+    found = [evidence for area in item_areas(item) if (evidence := _evidence(area, counts)) is not None]
+    if not found:
+        return 0.0, None
+    score, area, count = max(found, key=lambda evidence: abs(evidence[0]))  # first on a tie: labels first
     up = score > 0
-    # The area pulling hardest in the direction the card moved (first one on a tie: labels first).
-    area, count = max(marked, key=lambda pair: pair[1].score if up else -pair[1].score)
     return score, Boost(area, count.useful if up else count.not_for_us, up)
 
 
-def rank(digest: Digest, counts: Mapping[str, AreaCount]) -> Digest:
+def rank(digest: Digest, counts: Tally) -> Digest:
     """The digest with each verdict group reordered by feedback score (higher first); cards the
     feedback does not touch keep their order among themselves. Verdict groups never mix."""
-    if not counts:
+    if not counts.direct:
         return digest
-    scored: list[tuple[int, int, int, DigestItem]] = []
+    scored: list[tuple[int, float, int, DigestItem]] = []
     for index, item in enumerate(digest.items):
         score, why = boost(item, counts)
         scored.append((VERDICT_ORDER[item.card.verdict], -score, index, replace(item, boost=why)))
