@@ -94,29 +94,39 @@ def tally(votes: Iterable[Vote]) -> Tally:
     for vote in votes:
         net[vote.pr] = net.get(vote.pr, 0) + (1 if vote.up else -1)
         pr_areas[vote.pr] = vote.areas
+    raw: dict[str, AreaCount] = {}
+    for pr, score in net.items():
+        for area in pr_areas[pr] if score else ():
+            raw[area] = raw.get(area, AreaCount()).add(score > 0)
     direct: dict[str, AreaCount] = {}
     under: dict[str, AreaCount] = {}
     for pr, score in net.items():
         if score == 0:
             continue  # as many people found it useful as not: it says nothing about its areas
+        # The vote is credited to the PR's area the channel marked most often in its direction, so
+        # a tag that merely rides along ([ROCm] on a [CI] fix) learns nothing from it.
+        sign = 1 if score > 0 else -1
+        best = max(raw[area].score * sign for area in pr_areas[pr]) if pr_areas[pr] else 0
         for area in pr_areas[pr]:
-            direct[area] = direct.get(area, AreaCount()).add(score > 0)
+            if raw[area].score * sign == best:
+                direct[area] = direct.get(area, AreaCount()).add(score > 0)
         for prefix in {prefix for area in pr_areas[pr] for prefix in _prefixes(area)}:
             under[prefix] = under.get(prefix, AreaCount()).add(score > 0)
     return Tally(direct, under)
 
 
 def _evidence(area: str, counts: Tally) -> tuple[float, str, AreaCount] | None:
-    """What the channel said about `area`: its own marks at full weight, else (a directory never
-    marked) those of its nearest marked parent directory at half weight: a hint, not a verdict."""
+    """What the channel said about `area`: its own marks at full weight, or those of a parent
+    directory (every marked PR under it) at half weight, a hint rather than a verdict; the stronger."""
+    found: list[tuple[float, str, AreaCount]] = []
     own = counts.direct.get(area)
     if own is not None and own.score:
-        return float(own.score), area, own
+        found.append((float(own.score), area, own))
     for prefix in _prefixes(area):
-        found = counts.under.get(prefix)
-        if found is not None and found.score:
-            return found.score / 2, prefix, found
-    return None
+        parent = counts.under.get(prefix)
+        if parent is not None and parent.score:
+            found.append((parent.score / 2, prefix, parent))
+    return max(found, key=lambda evidence: abs(evidence[0])) if found else None
 
 
 def boost(item: DigestItem, counts: Tally) -> tuple[float, Boost | None]:
