@@ -14,6 +14,7 @@ from typing import Any
 from devkit.fakes import dataset
 
 from bot.models import Filters, Window
+from bot.services.feedback import Vote
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, wait_for
 from tests.shared_data import shared_rows
@@ -149,3 +150,23 @@ def test_three_days_of_clicks_put_attention_cards_first_and_ci_cards_last_and_sa
         timeout=20,
     )
     assert re.search(r"ranked up: this channel marked \d+ `vllm/v1/attention/` PRs useful", answer["text"])
+
+
+def test_feedback_reset_clears_the_channel_for_its_members_only_in_its_language(harness: SlackHarness) -> None:
+    harness.slack.members = {DIGEST_CHANNEL: [MEMBERS[0]]}
+    store = harness.services.feedback
+    store.vote(DIGEST_CHANNEL, MEMBERS[0], Vote(f"{REPO}#1", True, ("vllm/v1/attention/",)))
+    _, refused = harness.command("feedback clear", DIGEST_CHANNEL, user=MEMBERS[0])
+    assert "Usage:" in refused.text  # refused in the acknowledgement, before any work
+
+    hook, _ = harness.command("feedback reset", DIGEST_CHANNEL, user="U0STRANGE1")
+    wait_for(lambda: harness.slack.responses.get(hook))
+    harness.settle()
+    assert "Only members of this channel may clear its feedback" in harness.slack.responses[hook][-1]["text"]
+    assert len(store.votes(DIGEST_CHANNEL)) == 1
+
+    hook, _ = harness.command("feedback reset", DIGEST_CHANNEL, user=MEMBERS[0])
+    wait_for(lambda: harness.slack.responses.get(hook))
+    harness.settle()
+    assert "feedback is cleared" in harness.slack.responses[hook][-1]["text"]
+    assert store.votes(DIGEST_CHANNEL) == []
