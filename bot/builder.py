@@ -28,6 +28,7 @@ from bot.services.ports import Parsed, Schema
 from bot.settings import DEFAULT_CONFIG_PATH, DEFAULT_OPENAI_URL, Settings
 from bot.store.cards import CardStore
 from bot.store.facts import FactStore
+from bot.store.feedback import FeedbackStore
 from bot.store.kv import KV
 from bot.store.ledger import PostLedger
 from bot.store.memory import MemoryKV
@@ -175,6 +176,10 @@ class Builder:
     @cached_property
     def ledger(self) -> PostLedger:
         return PostLedger(self.kv)
+
+    @cached_property
+    def feedback(self) -> FeedbackStore:
+        return FeedbackStore(self.kv)
 
     # GitHub ------------------------------------------------------------------------------
 
@@ -408,7 +413,7 @@ class Builder:
             facts,
             access,
             publisher,
-            self._channel_digests(publisher, ledger, access),
+            self._channel_digests(publisher, ledger, access, FeedbackStore(self.kv, scope)),
             directory,
             subscriptions,
         )
@@ -530,9 +535,11 @@ class Builder:
 
     @cached_property
     def channel_digests(self) -> ChannelDigests:
-        return self._channel_digests(self.publisher, self.ledger, self.access)
+        return self._channel_digests(self.publisher, self.ledger, self.access, self.feedback)
 
-    def _channel_digests(self, publisher: Publisher, ledger: PostLedger, access: AccessPolicy) -> ChannelDigests:
+    def _channel_digests(
+        self, publisher: Publisher, ledger: PostLedger, access: AccessPolicy, feedback: FeedbackStore
+    ) -> ChannelDigests:
         from bot.slack.digests import ChannelDigests
         from bot.slack.lease import POST_LEASE_SECONDS
 
@@ -544,6 +551,7 @@ class Builder:
             access.refusal,
             now=self.timing.now,
             lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
+            feedback=feedback,
         )
 
     def slack(self, *, socket_mode: bool = False) -> SlackParts:

@@ -236,6 +236,16 @@ class Filters:
 
 
 @dataclass(frozen=True)
+class Boost:
+    """Why a card moved within its verdict group: the area whose channel feedback moved it most,
+    and how many of the channel's PRs in that area were marked (never who marked them)."""
+
+    area: str
+    prs: int
+    up: bool
+
+
+@dataclass(frozen=True)
 class DigestItem:
     listing: PRListing
     card: Card
@@ -245,6 +255,8 @@ class DigestItem:
     paths: tuple[str, ...] = ()
     # Lines of the review comments that may name an earlier PR (core/links.py `mentions`).
     mentions: tuple[str, ...] = ()
+    # Set when the channel's feedback moved this card within its verdict group (services/feedback.py).
+    boost: Boost | None = None
 
 
 @dataclass(frozen=True)
@@ -339,7 +351,8 @@ SignalKind = Literal[
     "revert",
     "no_source",
 ]
-RuleKind = FilterKind | SignalKind
+# "feedback": the channel's Useful / Not for us clicks moved the card within its verdict group.
+RuleKind = FilterKind | SignalKind | Literal["feedback"]
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,11 @@ from typing import Any
 from slack_sdk.models.blocks import (
     ActionsBlock,
     ButtonElement,
+    ContextActionsBlock,
     ContextBlock,
     DividerBlock,
+    FeedbackButtonObject,
+    FeedbackButtonsElement,
     HeaderBlock,
     MarkdownTextObject,
     PlainTextObject,
@@ -55,6 +58,10 @@ MAX_NOTES_CHARS = 1500
 SHARE_ACTION = "share_card"
 # A button's value holds 2,000 characters (slack_sdk ButtonElement.value_max_length).
 MAX_BUTTON_VALUE = 2000
+
+# The Useful / Not for us buttons under each card of a digest thread (issue 13).
+FEEDBACK_ACTION = "card_feedback"
+_FEEDBACK_VALUE = re.compile(r"(up|down) ([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#([1-9][0-9]{0,9})")
 
 _VERDICT_EMOJI = {"read": ":books:", "skim": ":eyes:", "skip": ":fast_forward:"}
 _DIVIDER = DividerBlock().to_dict()
@@ -158,6 +165,30 @@ def _card_context(listing: PRListing, card: Card) -> str:
 def card_blocks(listing: PRListing, card: Card) -> list[dict[str, Any]]:
     """A card as a section (verdict, headline, points) and a context line (PR, author, coverage)."""
     return [_section(_card_text(listing, card)), _context(_card_context(listing, card))]
+
+
+def feedback_block(listing: PRListing, language: Language) -> dict[str, Any]:
+    """Slack's feedback buttons for one card: "Useful" / "Not for us", valued `up|down owner/repo#N`."""
+
+    def button(kind: str) -> FeedbackButtonObject:
+        return FeedbackButtonObject(
+            text=PlainTextObject(text=words.text(language, f"feedback.{kind}")),
+            accessibility_label=words.text(language, f"feedback.{kind}_label"),
+            value=f"{kind} {listing.repo}#{listing.number}",
+        )
+
+    element = FeedbackButtonsElement(
+        action_id=FEEDBACK_ACTION, positive_button=button("up"), negative_button=button("down")
+    )
+    # block_id: unique within its message (several cards share one), ≤ 255 characters.
+    block_id = clip(f"fb {listing.repo}#{listing.number}", 255)
+    return ContextActionsBlock(elements=[element], block_id=block_id).to_dict()
+
+
+def read_feedback_value(value: str) -> tuple[PRRef, bool] | None:
+    """(the PR, True for Useful) of a feedback button's value; None for anything feedback_block did not write."""
+    match = _FEEDBACK_VALUE.fullmatch(value) if len(value) <= MAX_BUTTON_VALUE else None
+    return (PRRef(match[2], int(match[3])), match[1] == "up") if match else None
 
 
 def _card_fallback(listing: PRListing, card: Card, with_repo: bool) -> str:
@@ -288,6 +319,7 @@ def thread_messages(digest: Digest, links: Sequence[CrossLink] = ()) -> list[Mes
         blocks = card_blocks(item.listing, item.card)
         if linked := card_link_lines(item.listing, links, digest.language):
             blocks.append(_context(linked))
+        blocks.append(feedback_block(item.listing, digest.language))
         size = message_chars(blocks)
         if batch and (count + 1 + len(blocks) > MAX_BLOCKS or chars + _DIVIDER_CHARS + size > MAX_MESSAGE_CHARS):
             messages.append(_thread_message(batch, with_repo))

@@ -33,6 +33,7 @@ from bot.models import (
     PRNotFound,
     PRRef,
     Reply,
+    Rule,
     Turn,
     Unavailable,
     Why,
@@ -100,6 +101,10 @@ class QAService:
             # Details quote the PR (a heading, a figure), so they are sanitized as its text is.
             url = repo_url(listing.url)
             rules += tuple(replace(rule, detail=sanitize_text(rule.detail, url)) for rule in verdict_rules(snapshot))
+        if in_digest is not None and in_digest.boost is not None:
+            # The channel's feedback moved it within its verdict group: say by how many PRs of which area.
+            boost = in_digest.boost
+            rules += (Rule("feedback", boost.up, f"{boost.prs} {boost.area}"),)
         return Why(listing, rules, in_digest is not None, thread.window)
 
     def on_mention(

@@ -187,6 +187,17 @@ class Subscriptions:
             return Note("subs.refused_member", {"channel": channel})
         return None
 
+    def feedback_refusal(self, user: str, is_member: Callable[[], bool]) -> Note | None:
+        """Why `user` may not clear a channel's feedback, or None when they may: the editors of
+        `[slack] editors`, else the channel's members. Feedback is not config, so a channel the
+        config file defines may have its feedback cleared too."""
+        editors = self._slack.editors
+        if editors and user not in editors:
+            return Note("feedback.refused_editor")
+        if not editors and not is_member():
+            return Note("feedback.refused_member")
+        return None
+
     def require_editor(self, channel: str, user: str, is_member: Callable[[], bool]) -> None:
         """Raise EditRefused, saying why, unless `user` may change `channel` from Slack."""
         refusal = self.refusal(channel, user, is_member)

@@ -22,7 +22,7 @@ from bot.slack.deps import SlackDeps
 from bot.slack.digests import ChannelDigests
 from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
-from bot.slack.listeners import actions, commands, home, installs, questions
+from bot.slack.listeners import actions, commands, feedback, home, installs, questions
 from bot.slack.listeners import settings as channel_settings
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
@@ -100,11 +100,12 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         subscriptions=built.subscriptions,
         digests=built.channel_digests,
         defaults=settings.defaults,
+        feedback=built.feedback,
     )
     if settings.oauth:
         deps = replace(deps, teams=_deps_of_team(built, deps))
         installs.register(app, built.forget_workspace)
-    for listeners in (questions, commands, actions, home, channel_settings):
+    for listeners in (questions, commands, actions, feedback, home, channel_settings):
         listeners.register(app, deps)
 
     @app.error
@@ -129,6 +130,7 @@ def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], Sla
     """The listeners' deps for each workspace: the home one's as built, any other's over its own
     keys (its subscriptions, threads, ledger, caches and answers' memory) and its own client."""
     from bot.services.qa import QAService
+    from bot.store.feedback import FeedbackStore
 
     def of_team(team: str | None) -> SlackDeps:
         scope = built.scope_of(team)
@@ -146,6 +148,7 @@ def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], Sla
             qa=QAService(built.cards, workspace.threads, built.answerer),
             threads=workspace.threads,
             ledger=workspace.ledger,
+            feedback=FeedbackStore(built.kv, scope),
             teams=None,
         )
 

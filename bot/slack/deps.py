@@ -15,6 +15,7 @@ from bot.slack.channels import ChannelDirectory
 from bot.slack.digests import ChannelDigests
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
+from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
 
@@ -38,6 +39,8 @@ class SlackDeps:
     subscriptions: Subscriptions
     digests: ChannelDigests
     defaults: Defaults
+    # The channel's Useful / Not for us clicks (issue 13); the workspace's keys, like threads.
+    feedback: FeedbackStore | None = None
     # OAuth mode: the same deps over another workspace's stores (slack/app.py makes them).
     teams: Callable[[str | None], SlackDeps] | None = None
 

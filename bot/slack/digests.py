@@ -15,9 +15,11 @@ from datetime import UTC, datetime, timedelta
 from bot.errors import PrdigestError, PublishError
 from bot.models import DigestRun, Filters, Language, Note, QuietDays, Window
 from bot.services.digest import DigestService
+from bot.services.feedback import rank, tally
 from bot.slack.channels import ChannelPlan
 from bot.slack.lease import POST_LEASE_SECONDS, PostLease
 from bot.slack.publisher import Publisher, PublishResult
+from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
 
 log = logging.getLogger(__name__)
@@ -56,7 +58,9 @@ class ChannelDigests:
         refusal: Callable[[str, str], Note | None],
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         lease_seconds: float = POST_LEASE_SECONDS,
+        feedback: FeedbackStore | None = None,
     ) -> None:
+        self._feedback = feedback
         self._lease_seconds = lease_seconds
         self._digests = digests
         self._refusal = refusal
@@ -121,6 +125,9 @@ class ChannelDigests:
                 if not repos:
                     raise PublishError("error.nothing_to_post", channel=channel, reasons=tuple(failures))
                 digest = self._digests.build(repos, window, language=language, filters=filters)
+                if self._feedback is not None:
+                    # The channel's Useful / Not for us clicks move cards within their verdict group.
+                    digest = rank(digest, tally(self._feedback.votes(channel)))
                 prs = digest.shown
                 failures.extend(digest.notes)
                 if digest.model_failures:

@@ -367,4 +367,20 @@ WORDS: dict[str, str] = {
     "links.reply_follow_up": "Follow-up merged: {pr}",
     "links.reply_revert": "Reverted by {pr}",
     "links.reply_fixes": "Fix merged: {pr}",
+    # -- feedback that tunes tomorrow (issue 13: the buttons, "why is this here", the reset) --
+    "feedback.up": "Useful",
+    "feedback.down": "Not for us",
+    "feedback.up_label": "Useful: rank PRs like this one higher in this channel",
+    "feedback.down_label": "Not for us: rank PRs like this one lower in this channel",
+    "reply.feedback_in": "ranked up: this channel marked {n} `{area}` PRs useful",
+    "reply.feedback_out": "ranked down: this channel marked {n} `{area}` PRs not for us",
+    "feedback.reset_done": (
+        "This channel's feedback is cleared: from the next digest, cards are ordered as if nobody had clicked."
+    ),
+    "feedback.usage": "Usage: {cmd} feedback reset (clears this channel's Useful / Not for us feedback)",
+    "feedback.not_kept": "Your feedback could not be kept just now. Please click again in a minute.",
+    "feedback.refused_editor": (
+        "Only the people listed in `[slack] editors` of the config file may clear a channel's feedback."
+    ),
+    "feedback.refused_member": "Only members of this channel may clear its feedback.",
 }

@@ -326,4 +326,16 @@ WORDS: dict[str, str] = {
     "links.reply_follow_up": "后续已合并：{pr}",
     "links.reply_revert": "已被 {pr} 回滚",
     "links.reply_fixes": "修复已合并：{pr}",
+    # -- 反馈调整排序（issue 13：按钮、“为什么在这里”、清除） --------------------------------
+    "feedback.up": "有用",
+    "feedback.down": "与我们无关",
+    "feedback.up_label": "有用：在本频道中把类似的 PR 排得更靠前",
+    "feedback.down_label": "与我们无关：在本频道中把类似的 PR 排得更靠后",
+    "reply.feedback_in": "排序提前：本频道把 {n} 个 `{area}` 的 PR 标为有用",
+    "reply.feedback_out": "排序靠后：本频道把 {n} 个 `{area}` 的 PR 标为与我们无关",
+    "feedback.reset_done": "本频道的反馈已清除：从下一期摘要起，卡片按无人点击时的顺序排列。",
+    "feedback.usage": "用法：{cmd} feedback reset（清除本频道的“有用 / 与我们无关”反馈）",
+    "feedback.not_kept": "暂时无法保存你的反馈，请一分钟后再点一次。",
+    "feedback.refused_editor": "只有配置文件 `[slack] editors` 中列出的人可以清除频道的反馈。",
+    "feedback.refused_member": "只有本频道的成员可以清除它的反馈。",
 }

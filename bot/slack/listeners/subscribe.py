@@ -31,7 +31,7 @@ from bot.words import said, text
 
 log = logging.getLogger(__name__)
 
-SUBCOMMANDS = ("follow", "unfollow", "following", "settings", "digest")
+SUBCOMMANDS = ("follow", "unfollow", "following", "settings", "digest", "feedback")
 # A follow names a few repositories; more than this in one command is a paste gone wrong.
 MAX_FOLLOW_ARGS = 20
 
@@ -54,6 +54,9 @@ def handle(
                 ack(text=escape(text(language, "subs.usage_unfollow", cmd=cmd)))
                 return
             args = [parse_repo(args[0])]
+        elif name == "feedback" and [arg.lower() for arg in args] != ["reset"]:
+            ack(text=escape(text(language, "feedback.usage", cmd=cmd)))
+            return
     except PrdigestError as exc:
         ack(text=escape(exc.in_language(language)))
         return
@@ -89,6 +92,7 @@ def _run(
             "unfollow": lambda: _unfollow(deps, client, channel, user, args[0], language),
             "following": lambda: _following(deps, channel, language),
             "digest": lambda: _digest(deps, client, channel, language),
+            "feedback": lambda: _reset_feedback(deps, client, channel, user, language),
             "settings": lambda: _open_settings(
                 deps, client, channel, user, str(command.get("trigger_id", "")), language
             ),
@@ -139,6 +143,15 @@ def _follow(deps: SlackDeps, client: WebClient, channel: str, user: str, repos: 
     deps.directory.refresh()  # this replica at once; the others at their next tick
     time, zone = _schedule(deps, channel, language)
     return escape(text(language, "subs.followed", repos=", ".join(new), time=time, zone=zone, cmd=deps.command))
+
+
+def _reset_feedback(deps: SlackDeps, client: WebClient, channel: str, user: str, language: Language) -> str:
+    refusal = deps.subscriptions.feedback_refusal(user, lambda: deps.members.is_member(client, channel, user))
+    if refusal is not None:
+        return escape(said(language, refusal))
+    if deps.feedback is not None:
+        deps.feedback.reset(channel)  # StoreError: change_refused says Redis is away
+    return escape(text(language, "feedback.reset_done"))
 
 
 def _unfollow(deps: SlackDeps, client: WebClient, channel: str, user: str, repo: str, language: Language) -> str:

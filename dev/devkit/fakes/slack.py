@@ -704,7 +704,10 @@ def _block_problems(block: dict[str, Any]) -> list[str]:
         if not isinstance(block.get("element"), dict):
             problems.append("an input block needs an element")
     elif kind == "context_actions":
-        problems += _count_problems(block.get("elements"), MAX_CONTEXT_ACTIONS_ELEMENTS)
+        elements = block.get("elements")
+        problems += _count_problems(elements, MAX_CONTEXT_ACTIONS_ELEMENTS)
+        for i, element in enumerate(elements if isinstance(elements, list) else []):
+            problems += _context_action_problems(element, f"elements[{i}]")
     elif kind == "actions":
         elements = block.get("elements")
         problems += _count_problems(elements, MAX_ACTIONS_ELEMENTS)
@@ -735,6 +738,25 @@ def _element_problems(element: Any, where: str) -> list[str]:
         problems += _text_problems(element.get("text"), f"{where}.text", MAX_BUTTON_TEXT, plain_only=True)
         problems += _too_long(element.get("value"), MAX_BUTTON_VALUE, f"{where}.value")
         problems += _too_long(element.get("url"), MAX_BUTTON_URL, f"{where}.url")
+    return problems
+
+
+def _context_action_problems(element: Any, where: str) -> list[str]:
+    """A context_actions element: feedback_buttons (two buttons, each plain_text ≤ 75, value ≤ 2,000,
+    accessibility_label ≤ 75) or icon_button (Block Kit: context actions block, feedback buttons element)."""
+    if not isinstance(element, dict) or element.get("type") not in ("feedback_buttons", "icon_button"):
+        return [f"{where} must be a feedback_buttons or icon_button element"]
+    problems = _too_long(element.get("action_id"), MAX_ACTION_ID, f"{where}.action_id")
+    if element["type"] == "icon_button":
+        return problems + _text_problems(element.get("text"), f"{where}.text", MAX_BUTTON_TEXT, plain_only=True)
+    for side in ("positive_button", "negative_button"):
+        button = element.get(side)
+        if not isinstance(button, dict) or not isinstance(button.get("value"), str):
+            problems.append(f"{where}.{side} needs text and a value")
+            continue
+        problems += _text_problems(button.get("text"), f"{where}.{side}.text", MAX_BUTTON_TEXT, plain_only=True)
+        problems += _too_long(button["value"], MAX_BUTTON_VALUE, f"{where}.{side}.value")
+        problems += _too_long(button.get("accessibility_label"), MAX_BUTTON_TEXT, f"{where}.{side}.accessibility_label")
     return problems
 
 

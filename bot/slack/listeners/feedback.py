@@ -1,0 +1,86 @@
+"""The Useful / Not for us buttons under each card of a digest thread: one vote per person per PR.
+
+ack() first; the vote is kept from the work pool. A click is handled once (slack/guards.py). The
+PR's areas come from the digest the thread belongs to (its cards and their paths, kept 30 days),
+else from the PR's cached snapshot. Votes are kept per channel and never shown per person.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_bolt import Ack, App, BoltContext, Respond
+
+from bot.errors import PrdigestError, StoreError
+from bot.models import PRRef
+from bot.render.blocks import FEEDBACK_ACTION, read_feedback_value
+from bot.services.feedback import Vote, areas, item_areas
+from bot.slack.deps import SlackDeps
+from bot.slack.guards import first_time
+from bot.slack.workspaces import team_of
+from bot.words import text
+
+log = logging.getLogger(__name__)
+
+
+def register(app: App, deps: SlackDeps) -> None:
+    @app.action(FEEDBACK_ACTION)
+    def on_feedback(
+        ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, context: BoltContext
+    ) -> None:
+        ack()
+        deps.work.submit(_keep, deps.of_team(team_of(context)), body, action, respond)
+
+
+def _id(value: object) -> str:
+    found = value.get("id") if isinstance(value, dict) else None
+    return found if isinstance(found, str) else ""
+
+
+def _thread_ts(body: dict[str, Any]) -> str:
+    for holder in (body.get("container"), body.get("message")):
+        if isinstance(holder, dict) and isinstance(holder.get("thread_ts"), str):
+            return str(holder["thread_ts"])
+    return ""
+
+
+def _keep(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
+    try:
+        _vote(deps, body, action, respond)
+    except Exception:
+        log.exception("keeping a feedback click failed")
+
+
+def _areas(deps: SlackDeps, channel: str, thread_ts: str, ref: PRRef) -> tuple[str, ...] | None:
+    thread = deps.threads.digest(channel, thread_ts) if thread_ts else None
+    item = next((item for item in thread.items if item.listing.ref == ref), None) if thread else None
+    if item is not None:
+        return item_areas(item)
+    try:
+        snapshot = deps.cards.snapshot_by_ref(ref)
+    except PrdigestError:
+        return None
+    listing = snapshot.listing
+    return areas(listing.labels, (change.path for change in snapshot.files), listing.title)
+
+
+def _vote(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
+    channel, user = _id(body.get("channel")), _id(body.get("user"))
+    language = deps.directory.language(channel)
+    parsed = read_feedback_value(str(action.get("value", "")))
+    if parsed is None or not channel or not user or deps.feedback is None:
+        return  # not a value we wrote, or no store to keep it in
+    ref, up = parsed
+    if ref.repo.lower() not in deps.access.allowed(channel):
+        return  # a card this channel may no longer see counts for nothing
+    try:
+        if not first_time(deps.threads, body):
+            log.warning("a feedback click seen before in %s; not counted again", channel)
+            return
+        found = _areas(deps, channel, _thread_ts(body), ref)
+        if found is None:
+            return
+        deps.feedback.vote(channel, user, Vote(f"{ref.repo}#{ref.number}", up, found))
+    except StoreError:
+        respond(text=text(language, "feedback.not_kept"), replace_original=False, response_type="ephemeral")
