@@ -343,7 +343,8 @@ WORDS: dict[str, str] = {
         "• `{cmd} follow owner/repo`: a daily digest of its merged PRs in this channel\n"
         "• `{cmd} unfollow owner/repo` · `{cmd} following`: stop, or see what this channel follows\n"
         "• `{cmd} settings`: time, time zone, language and filters\n"
-        "• `{cmd} digest`: the last finished day's digest, if it is not posted yet"
+        "• `{cmd} digest`: the last finished day's digest, if it is not posted yet\n"
+        "• `{cmd} feedback reset`: forget this channel's Useful / Not for us clicks"
     ),
     "home.settings": "Settings",
     "home.changed": "Last change: {change}",

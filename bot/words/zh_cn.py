@@ -303,7 +303,8 @@ WORDS: dict[str, str] = {
         "• `{cmd} follow owner/repo`：在本频道接收它每天合并的 PR 摘要\n"
         "• `{cmd} unfollow owner/repo` · `{cmd} following`：取消关注，或查看本频道关注了什么\n"
         "• `{cmd} settings`：时间、时区、语言和筛选条件\n"
-        "• `{cmd} digest`：如果最近一天的摘要还没发送，现在发送"
+        "• `{cmd} digest`：如果最近一天的摘要还没发送，现在发送\n"
+        "• `{cmd} feedback reset`：清除本频道的“有用 / 与我们无关”反馈"
     ),
     "home.settings": "设置",
     "home.changed": "最近修改：{change}",

@@ -11,10 +11,13 @@ import urllib.parse
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from devkit.fakes import dataset
 
+from bot.errors import StoreError
 from bot.models import Filters, Window
 from bot.services.feedback import Vote
+from bot.store.feedback import FeedbackStore
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, wait_for
 from tests.shared_data import shared_rows
@@ -62,9 +65,13 @@ def cards(harness: SlackHarness, thread_ts: str) -> list[tuple[int, str, dict[st
     return found
 
 
-def click(harness: SlackHarness, user: str, element: dict[str, Any], message: dict[str, Any], up: bool) -> None:
-    """A click on a feedback button as Slack sends it (block_actions, form field `payload`)."""
+def click(
+    harness: SlackHarness, user: str, element: dict[str, Any], message: dict[str, Any], up: bool, value: str = ""
+) -> str:
+    """A click on a feedback button as Slack sends it (block_actions, form field `payload`); the
+    id of its response_url."""
     button = element["positive_button" if up else "negative_button"]
+    response_url = harness.slack.new_response_url()
     payload = {
         "type": "block_actions",
         "team": {"id": "T0TEST"},
@@ -77,14 +84,14 @@ def click(harness: SlackHarness, user: str, element: dict[str, Any], message: di
             "thread_ts": message["thread_ts"],
         },
         "message": {"ts": message["ts"], "thread_ts": message["thread_ts"], "blocks": message["blocks"]},
-        "response_url": harness.slack.new_response_url(),
+        "response_url": response_url,
         "trigger_id": harness.trigger_id(),
         "actions": [
             {
                 "action_id": element["action_id"],
                 "block_id": "b",
                 "type": "feedback_buttons",
-                "value": button["value"],
+                "value": value or button["value"],
                 "text": button["text"],
                 "action_ts": f"{time.time():.6f}",
             }
@@ -92,6 +99,7 @@ def click(harness: SlackHarness, user: str, element: dict[str, Any], message: di
     }
     body = urllib.parse.urlencode({"payload": json.dumps(payload)}).encode()
     assert harness.signed(body, "application/x-www-form-urlencoded").status_code == 200
+    return response_url.rsplit("/", 1)[-1]
 
 
 def test_three_days_of_clicks_put_attention_cards_first_and_ci_cards_last_and_say_why(harness: SlackHarness) -> None:
@@ -170,3 +178,37 @@ def test_feedback_reset_clears_the_channel_for_its_members_only_in_its_language(
     harness.settle()
     assert "feedback is cleared" in harness.slack.responses[hook][-1]["text"]
     assert store.votes(DIGEST_CHANNEL) == []
+
+
+def test_a_click_that_cannot_be_kept_is_told_and_one_for_another_repository_counts_for_nothing(
+    harness: SlackHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = [row for row in shared_rows() if row["merged_at"][:10] == DAYS[0]]
+    dataset.populate(harness.github, rows, REPO)
+    number, _, element, message = cards(harness, post_day(harness, DAYS[0]))[0]
+    store = harness.services.feedback
+    assert store is not None
+
+    # A value naming a repository this channel does not follow (forged, or from a card since
+    # unfollowed): nothing is kept and nothing is said.
+    forged = element["positive_button"]["value"].replace(REPO, "someone/else")
+    assert forged != element["positive_button"]["value"]
+    hook = click(harness, MEMBERS[0], element, message, up=True, value=forged)
+    harness.settle()
+    assert store.votes(DIGEST_CHANNEL) == [] and harness.slack.responses[hook] == []
+
+    # Redis refusing the write: the person is told, only them, and nothing is counted.
+    def refuse(*args: object) -> None:
+        raise StoreError("error.redis_unreachable", error="ConnectionError")
+
+    monkeypatch.setattr(FeedbackStore, "vote", refuse)
+    hook = click(harness, MEMBERS[0], element, message, up=True)
+    said = wait_for(lambda: harness.slack.responses[hook])
+    assert said[-1]["response_type"] == "ephemeral"
+    assert "could not be kept just now" in said[-1]["text"]
+    monkeypatch.undo()
+
+    # The same click again, Redis back: kept once.
+    hook = click(harness, MEMBERS[0], element, message, up=True)
+    wait_for(lambda: store.votes(DIGEST_CHANNEL))
+    assert [vote.pr for vote in store.votes(DIGEST_CHANNEL)] == [f"{REPO}#{number}"]
