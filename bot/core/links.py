@@ -120,8 +120,15 @@ def find_links(
     return tuple(Link(kind, target) for target, kind in sorted(found.items()))
 
 
+# A reference denied by the few words before it: "this is not a follow-up to #N", "doesn't fix #N".
+_NEGATED = re.compile(r"(?:\b(?:not|never|no|without)|n't)\W+(?:[\w-]+\W+){0,2}$", re.I)
+
+
 def _refs(pattern: re.Pattern[str], text: str, repo: str) -> Iterable[int]:
     for match in pattern.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if _NEGATED.search(text[max(line_start, match.start() - 40) : match.start()]):
+            continue
         named = match.group("url_repo") or match.group("repo")
         if named is not None and named.lower() != repo.lower():
             continue  # a PR of another repository

@@ -136,6 +136,16 @@ CASES = [
     ("self reference", 'Revert "x" (#53000)', "Reverts #53000", (), set()),
     ("unknown sha", "Back out", "This reverts commit 0123456789abcdef.", (), set()),
     ("a plain mention", "[Core] Tidy", "Similar to #50656 and related to #52989.", (), set()),
+    ("a denied follow-up", "[Core] Tidy", "This is not a follow-up to #50656; it stands alone.", (), set()),
+    ("a denied fix", "[Core] Tidy", "", ("It doesn't fix #52989, only hides it.",), set()),
+    ("a fix without", "[Core] Tidy", "Works without fixes #52989 applied.", (), set()),
+    (
+        "a denial on another line",
+        "[Bugfix] Scale dtype",
+        "Nothing else changes, no.\nFixes #52989",
+        (),
+        {Link("fixes", 52989)},
+    ),
 ]
 
 
@@ -154,7 +164,7 @@ def test_found_equals_expected_for_each_kind_and_no_wrong_link():
             expected[link.kind] += 1
             found[link.kind] += link in got
         wrong += len(got - want)
-    assert found == expected == {"revert": 5, "follow_up": 4, "fixes": 2}
+    assert found == expected == {"revert": 5, "follow_up": 4, "fixes": 3}
     assert wrong == 0
 
 
