@@ -18,7 +18,8 @@ from bot.core.context import build_context
 from bot.core.heuristic import HEURISTIC_VERSION, headline, heuristic_card
 from bot.core.sanitize import repo_url, sanitize_card
 from bot.errors import SummarizerError
-from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot
+from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot, Window
+from bot.services.flight import WAIT_STEP_SECONDS, once
 from bot.services.ports import CardWriter, Source
 from bot.store.cards import CardStore, card_key
 
@@ -31,7 +32,8 @@ LEASE_MARGIN_SECONDS = 30.0
 CARD_LEASE_SECONDS = 120.0 + LEASE_MARGIN_SECONDS  # for the default model_timeout
 # A fallback card stands in for ten minutes, then the model is asked again.
 FALLBACK_TTL_SECONDS = 600
-WAIT_STEP_SECONDS = 0.05
+# A PR's read from GitHub: a few requests, each retried within the source's own timeouts.
+SNAPSHOT_LEASE_SECONDS = 60.0
 # A heuristic card weighs every listed file (names, sizes, workflow lines); no model budget
 # limits it, so its coverage is computed as if the budget were endless.
 HEURISTIC_BUDGET = 10_000_000
@@ -85,6 +87,37 @@ class CardService:
         return cached or self.snapshot(self._source.get_listing(ref))
 
     def fetch_snapshot(self, listing: PRListing) -> PRSnapshot:
+        """The PR read from GitHub, once however many digests want it at the same moment (ten
+        channels following one repository post at once, and must not ask GitHub ten times)."""
+        return once(
+            self._store,
+            f"fetch:{listing.repo.lower()}#{listing.number}",
+            SNAPSHOT_LEASE_SECONDS,
+            lambda: self.cached_snapshot(listing),
+            lambda: self._fetch(listing),
+            sleep=self._sleep,
+            clock=self._clock,
+        )
+
+    def merged(self, repo: str, window: Window) -> list[PRListing]:
+        """The PRs of `repo` merged in `window`: read from GitHub once for every digest of that
+        window in the next few minutes, whichever process builds it."""
+        return once(
+            self._store,
+            f"merged:{repo.lower()}:{window.start.isoformat()}:{window.end.isoformat()}",
+            SNAPSHOT_LEASE_SECONDS,
+            lambda: self._store.get_merged(repo, window),
+            lambda: self._list(repo, window),
+            sleep=self._sleep,
+            clock=self._clock,
+        )
+
+    def _list(self, repo: str, window: Window) -> list[PRListing]:
+        listings = self._source.list_merged(repo, window)
+        self._store.put_merged(repo, window, listings)
+        return listings
+
+    def _fetch(self, listing: PRListing) -> PRSnapshot:
         snapshot = self._source.fetch(listing)
         self._store.put_snapshot(snapshot)
         return snapshot

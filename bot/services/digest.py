@@ -53,7 +53,7 @@ class DigestService:
         progress: Progress | None = None,
     ) -> Digest:
         filters = filters or Filters()
-        listings = [listing for repo in repos for listing in self._source.list_merged(repo, window)]
+        listings = [listing for repo in repos for listing in self._cards.merged(repo, window)]
         wanted = [listing for listing in listings if keeps_listing(filters, listing)]
         run = _Run(lock=threading.Lock(), unreadable=[])
         done = 0

@@ -4,6 +4,8 @@ Keys (relative to the KV's prefix) and why they live as long as they do:
 - snapshot:{repo}#{n}:{merge_sha}  30 days: merged PRs never change; a month stays answerable.
 - revision:{repo}#{n}              90 days: the merge SHA of a merged PR, for look-ups by number.
 - card:{repo}#{n}:{sha}:{prompt}:{model}:{lang}  30 days (a fallback card: as long as asked).
+- merged:{repo}:{start}:{end}      10 minutes: a window's merged PRs, for the other channels
+                                   whose digests of the same window start at the same time.
 - lock:{name}                      a lease: single flight across processes.
 Repository names in keys are lower-cased: GitHub ignores their case, so `ACME/Widgets#5` and
 `acme/widgets#5` must find one snapshot and one card (values keep GitHub's own spelling).
@@ -13,7 +15,9 @@ from __future__ import annotations
 
 import uuid
 
-from bot.models import Card, CardKey, PRRef, PRSnapshot
+from pydantic import TypeAdapter, ValidationError
+
+from bot.models import Card, CardKey, PRListing, PRRef, PRSnapshot, Window
 from bot.store import codec
 from bot.store.kv import DAY, KV
 
@@ -21,6 +25,10 @@ SNAPSHOT_TTL = 30 * DAY
 REVISION_TTL = 90 * DAY
 # Cards are keyed by prompt version and model, so old ones are never read again: let them go.
 CARD_TTL = 30 * DAY
+# Long enough for every channel due at one post time; short enough that a PR GitHub's search
+# listed late is seen by the next digest of the window (`/pr digest` run again, a retry).
+MERGED_TTL = 600
+_LISTINGS = TypeAdapter(list[PRListing])
 
 
 def _pr(repo: str, number: int) -> str:
@@ -38,6 +46,10 @@ def revision_key(ref: PRRef) -> str:
 def card_key(key: CardKey) -> str:
     """Also the name of the card's single-flight lease: one writer per key, however spelled."""
     return f"card:{_pr(key.repo, key.number)}:{key.revision}:{key.prompt_version}:{key.model}:{key.language}"
+
+
+def merged_key(repo: str, window: Window) -> str:
+    return f"merged:{repo.lower()}:{window.start.isoformat()}:{window.end.isoformat()}"
 
 
 def lease_key(name: str) -> str:
@@ -63,6 +75,18 @@ class CardStore:
     def get_revision(self, ref: PRRef) -> str | None:
         raw = self.kv.get(revision_key(ref))
         return raw.decode() if raw else None
+
+    def get_merged(self, repo: str, window: Window) -> list[PRListing] | None:
+        raw = self.kv.get(merged_key(repo, window))
+        if not raw:
+            return None
+        try:
+            return _LISTINGS.validate_json(raw)
+        except ValidationError:
+            return None  # written by another version: read again
+
+    def put_merged(self, repo: str, window: Window, listings: list[PRListing]) -> None:
+        self.kv.set(merged_key(repo, window), _LISTINGS.dump_json(listings), MERGED_TTL)
 
     def get_card(self, key: CardKey) -> Card | None:
         raw = self.kv.get(card_key(key))

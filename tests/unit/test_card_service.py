@@ -20,7 +20,8 @@ from bot.core.heuristic import HEURISTIC_VERSION
 from bot.core.prompts import PROMPT_VERSION
 from bot.errors import ModelTimeout, ModelUnavailable
 from bot.models import Card, Language, Message, OutputMode, PRListing, PRRef, PRSnapshot, Window
-from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, WAIT_STEP_SECONDS, CardService, lease_for
+from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, lease_for
+from bot.services.flight import WAIT_STEP_SECONDS
 from bot.services.ports import Parsed, Schema
 from bot.services.writer import ModelCardWriter
 from bot.store import codec

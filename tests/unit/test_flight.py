@@ -1,0 +1,84 @@
+"""services/flight.py: one maker for many askers, and what happens when the maker fails or dies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.services.flight import WAIT_STEP_SECONDS, once
+
+
+@dataclass
+class Clock:
+    now: float = 0.0
+    slept: list[float] = field(default_factory=list)
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+@dataclass
+class Leases:
+    """A lease someone else holds until `held_until` on the clock (then it expires)."""
+
+    clock: Clock
+    held_until: float = 0.0
+    taken: list[str] = field(default_factory=list)
+
+    def try_lock(self, name: str, ttl_seconds: float) -> str | None:
+        if self.clock.now < self.held_until:
+            return None
+        self.taken.append(name)
+        return "token"
+
+    def release(self, name: str, token: str) -> None:
+        pass
+
+    def lock_held(self, name: str) -> bool:
+        return self.clock.now < self.held_until
+
+
+def test_a_free_lease_makes_it_and_a_result_already_stored_is_not_made_again() -> None:
+    clock = Clock()
+    leases = Leases(clock)
+    made: list[int] = []
+
+    def make() -> int:
+        made.append(1)
+        return 7
+
+    assert once(leases, "x", 60, lambda: None, make, sleep=clock.sleep, clock=lambda: clock.now) == 7
+    assert once(leases, "x", 60, lambda: 5, make, sleep=clock.sleep, clock=lambda: clock.now) == 5
+    assert made == [1]
+
+
+def test_a_waiter_takes_the_holders_result_from_the_store() -> None:
+    clock = Clock()
+    leases = Leases(clock, held_until=10.0)
+    # The holder stores its result after 0.2 s.
+    result = once(
+        leases,
+        "x",
+        60,
+        lambda: 3 if clock.now >= 0.2 else None,
+        lambda: pytest.fail("made twice"),
+        sleep=clock.sleep,
+        clock=lambda: clock.now,
+    )
+    assert result == 3 and set(clock.slept) == {WAIT_STEP_SECONDS}
+
+
+def test_a_holder_that_lets_go_without_a_result_leaves_the_work_to_the_waiter() -> None:
+    clock = Clock()
+    leases = Leases(clock, held_until=1.0)
+    assert once(leases, "x", 60, lambda: None, lambda: 9, sleep=clock.sleep, clock=lambda: clock.now) == 9
+    assert leases.taken == ["x"]
+
+
+def test_a_holder_that_outlives_the_lease_is_not_waited_for_any_longer() -> None:
+    clock = Clock()
+    leases = Leases(clock, held_until=1_000.0)
+    assert once(leases, "x", 2, lambda: None, lambda: 4, sleep=clock.sleep, clock=lambda: clock.now) == 4
+    assert 2.0 <= clock.now < 2.2
