@@ -8,11 +8,15 @@ follows. Kept items are a cache: when Redis is away, the digest goes out without
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from bot.core.watch import MAX_PATHS, Answered, LaterPR, WatchItem, answers
+from bot.errors import StoreError
 from bot.models import Digest, DigestItem
 from bot.store.watch_items import WatchItems
+
+log = logging.getLogger(__name__)
 
 # How long a card's watch points are kept and answered (config `[defaults] watch_days`).
 DEFAULT_WATCH_DAYS = 30
@@ -50,6 +54,14 @@ class WatchAnswers:
 
     def find(self, digest: Digest) -> tuple[Answered, ...]:
         """Keep the digest's watch points; which earlier ones its PRs answer (Answered, by PR)."""
+        try:
+            return self._find(digest)
+        except StoreError as exc:
+            # A store that fails closed: the digest goes out without these lines, never stops for them.
+            log.warning("watch items not read: %s", exc)
+            return ()
+
+    def _find(self, digest: Digest) -> tuple[Answered, ...]:
         today = [kept for item in digest.items if (kept := watch_item(item)) is not None]
         self._items.record(today, self._days)
         later = [later_pr(item) for item in digest.items if item.listing.merged_at is not None]
