@@ -1,6 +1,6 @@
 """WatchItems: the watch points of a repository's merged PRs, kept for later PRs to answer.
 
-- watch:{repo}:{day}   watch_days + 1 days: a hash of PR number → the PR's watch points, title,
+- watchpoints:{repo}:{day}   watch_days + 1 days: a hash of PR number → the PR's watch points, title,
   merge time and files (core/watch.py `WatchItem`), by the UTC day the PR was merged; written
   whenever a digest with the PR's card is posted (again: the same value).
 The repository's name is lower case in the key. Every key is the workspace's
@@ -29,7 +29,7 @@ class WatchItems:
         self.team = team
 
     def _key(self, repo: str, day: date) -> str:
-        return scoped(self.team, f"watch:{repo.lower()}:{day.isoformat()}")
+        return scoped(self.team, f"watchpoints:{repo.lower()}:{day.isoformat()}")
 
     def record(self, items: Iterable[WatchItem], days: int) -> None:
         """Keep `items` for `days` days (a day more, so the last day's reads still find them)."""
