@@ -57,7 +57,9 @@ def test_items_are_kept_per_workspace_for_watch_days(kv: RedisKV, redis_url: str
     assert WatchItems(kv, "T0AAA").between(REPO, AUG3, AUG3) == [item(1, AUG3)]
     raw = redis.Redis.from_url(redis_url)
     keys = raw.keys("*watchpoints:vllm-project/vllm:2026-08-03")
-    assert [key.decode() for key in keys] == ["prdigest:v1:team:T0AAA:watchpoints:vllm-project/vllm:2026-08-03"]
+    assert [key if isinstance(key, str) else key.decode() for key in keys] == [
+        "prdigest:v1:team:T0AAA:watchpoints:vllm-project/vllm:2026-08-03"
+    ]
     assert 8 * DAY - 5 < raw.ttl(keys[0]) <= 8 * DAY
     raw.close()
 
