@@ -121,7 +121,8 @@ def find_links(
     return tuple(Link(kind, target) for target, kind in sorted(found.items()))
 
 
-_ANY_REF = re.compile(r"(?<![\w&/])" + _REF)
+# Not inside a word or a path ("abc#1", "&#1;"), but "PR#1" is a reference as people write it.
+_ANY_REF = re.compile(r"(?:(?<![\w&/])|(?<=\bPR)|(?<=\bpr))" + _REF)
 
 
 def references(text: str, repo: str) -> frozenset[int]:

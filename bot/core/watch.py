@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from bot.core.links import KnownPR, find_links, prose, references
+from bot.models import Language
 
 # A card has at most 2 watch points (DESIGN.md §1); a card shows this many answered items at
 # most, one per earlier PR, so a PR that names a dozen earlier ones does not bury its card.
@@ -37,6 +38,7 @@ class WatchItem:
     points: tuple[str, ...]
     paths: tuple[str, ...] = ()
     merge_sha: str | None = None
+    language: Language = "en"  # the card's: a channel is shown the points written in its language
 
 
 @dataclass(frozen=True)

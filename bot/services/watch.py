@@ -36,6 +36,7 @@ def watch_item(item: DigestItem) -> WatchItem | None:
         item.card.watch,
         item.paths[:MAX_PATHS],
         listing.merge_sha,
+        item.card.language,
     )
 
 
@@ -69,7 +70,7 @@ class WatchAnswers:
         for repo in sorted({pr.repo.casefold() for pr in later}):
             prs = [pr for pr in later if pr.repo.casefold() == repo]
             times = [pr.merged_at for pr in prs if pr.merged_at is not None]
-            stored = self._items.between(prs[0].repo, min(times) - self._keep, max(times))
+            stored = self._items.between(prs[0].repo, min(times) - self._keep, max(times), digest.language)
             # Today's own items too: a PR may answer one merged hours before it, in the same digest.
             known = {item.number: item for item in stored if item.repo.casefold() == repo}
             known |= {item.number: item for item in today if item.repo.casefold() == repo}

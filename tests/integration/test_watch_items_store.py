@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -41,20 +42,22 @@ def test_items_are_read_back_by_merge_day_and_repository(kv: RedisKV) -> None:
     store = WatchItems(kv)
     store.record([item(1, AUG3), item(2, AUG3 + timedelta(days=2)), item(3, AUG3, "acme/widgets")], days=30)
     store.record([item(1, AUG3)], days=30)  # the same digest posted again: the same value
-    assert store.between(REPO, AUG3, AUG3) == [item(1, AUG3)]
-    assert sorted(found.number for found in store.between("VLLM-Project/vllm", AUG3, AUG3 + timedelta(days=5))) == [
+    assert store.between(REPO, AUG3, AUG3, "en") == [item(1, AUG3)]
+    assert sorted(
+        found.number for found in store.between("VLLM-Project/vllm", AUG3, AUG3 + timedelta(days=5), "en")
+    ) == [
         1,
         2,
     ]
-    assert store.between(REPO, AUG3 + timedelta(days=1), AUG3 + timedelta(days=1)) == []
-    assert [found.number for found in store.between("acme/widgets", AUG3, AUG3)] == [3]
+    assert store.between(REPO, AUG3 + timedelta(days=1), AUG3 + timedelta(days=1), "en") == []
+    assert [found.number for found in store.between("acme/widgets", AUG3, AUG3, "en")] == [3]
 
 
 def test_items_are_kept_per_workspace_for_watch_days(kv: RedisKV, redis_url: str) -> None:
     WatchItems(kv, "T0AAA").record([item(1, AUG3)], days=7)
-    assert WatchItems(kv).between(REPO, AUG3, AUG3) == []
-    assert WatchItems(kv, "T0BBB").between(REPO, AUG3, AUG3) == []
-    assert WatchItems(kv, "T0AAA").between(REPO, AUG3, AUG3) == [item(1, AUG3)]
+    assert WatchItems(kv).between(REPO, AUG3, AUG3, "en") == []
+    assert WatchItems(kv, "T0BBB").between(REPO, AUG3, AUG3, "en") == []
+    assert WatchItems(kv, "T0AAA").between(REPO, AUG3, AUG3, "en") == [item(1, AUG3)]
     raw = redis.Redis.from_url(redis_url)
     keys = raw.keys("*watchpoints:vllm-project/vllm:2026-08-03")
     assert [key if isinstance(key, str) else key.decode() for key in keys] == [
@@ -67,5 +70,13 @@ def test_items_are_kept_per_workspace_for_watch_days(kv: RedisKV, redis_url: str
 def test_an_unreadable_entry_is_skipped(kv: RedisKV) -> None:
     store = WatchItems(kv, "T0CCC")
     store.record([item(1, AUG3)], days=30)
-    kv.hset("team:T0CCC:watchpoints:vllm-project/vllm:2026-08-03", "2", b"{not json", DAY)
-    assert store.between(REPO, AUG3, AUG3) == [item(1, AUG3)]
+    kv.hset("team:T0CCC:watchpoints:vllm-project/vllm:2026-08-03", "2:en", b"{not json", DAY)
+    assert store.between(REPO, AUG3, AUG3, "en") == [item(1, AUG3)]
+
+
+def test_each_language_keeps_and_reads_its_own_cards_points(kv: RedisKV) -> None:
+    store = WatchItems(kv)
+    chinese = replace(item(1, AUG3), points=("是否会在 Blackwell 上补充 FP8 测试",), language="zh-CN")
+    store.record([item(1, AUG3), chinese], days=30)
+    assert store.between(REPO, AUG3, AUG3, "en") == [item(1, AUG3)]
+    assert store.between(REPO, AUG3, AUG3, "zh-CN") == [chinese]

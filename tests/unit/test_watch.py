@@ -94,6 +94,14 @@ CASES: list[tuple[str, int, str, int, str, str | None]] = [
         "reference",
     ),
     (
+        "names it as PR#N",
+        51079,
+        POINTS[51079][0],
+        51095,
+        "As asked in PR#51079's review: the notification now needs only `read`.",
+        "reference",
+    ),
+    (
         "names it by URL",
         51079,
         POINTS[51079][0],

@@ -85,6 +85,22 @@ def test_points_are_kept_for_watch_days_only() -> None:
     assert watch.find(digest(late)) == ()
 
 
+def test_a_channel_is_shown_the_points_of_its_own_languages_card() -> None:
+    store = WatchItems(MemoryKV())
+    chinese_day1 = replace(
+        DAY1_DIGEST,
+        language="zh-CN",
+        items=(
+            replace(DAY1_DIGEST.items[0], card=card("`WidgetCache` 淘汰策略是否会在 ARM64 上加上限", language="zh-CN")),
+        ),
+    )
+    WatchAnswers(store).find(DAY1_DIGEST)
+    WatchAnswers(store).find(chinese_day1)
+    (english,) = WatchAnswers(store).find(DAY2_DIGEST)
+    (chinese,) = WatchAnswers(store).find(replace(DAY2_DIGEST, language="zh-CN"))
+    assert english.point == POINT and chinese.point.endswith("ARM64 上加上限")
+
+
 def test_only_cards_with_watch_points_are_kept() -> None:
     assert watch_item(NAMES_IT) is None
     kept = watch_item(DAY1_DIGEST.items[0])
