@@ -2,9 +2,10 @@
 
 Owns a watch point's key terms and the two ways a later PR answers one: it names the earlier PR
 and says a key term of the point, or it changes the earlier PR's files and its title or
-description say most of the point's key terms, a name among them. Precision first, since a wrong
-link is worse than none: the same files alone, or the same words alone, never answer; the words
-must include one that is the point's own, not the earlier PR's title's; a revert answers nothing.
+description say at least half of the point's key terms, a name among them. Precision first,
+since a wrong link is worse than none: the same files alone, or the same words alone, never
+answer; the words said must be the point's own, not only the earlier PR's title's (one for a PR
+that names it, two for a PR on its files); a revert answers nothing.
 Must not know where the earlier items are kept.
 """
 
@@ -211,14 +212,13 @@ def _score(
     """How well a later PR that names the earlier one (`reference`) or changes its files answers a
     point whose key terms are `terms`; None when it does not. `title`: the earlier PR's title's words."""
     shared = [term for term in terms if term.key in said]
-    # A word of the point that the earlier PR's title lacks: without one, the later PR only
+    # Words of the point that the earlier PR's title lacks: without them, the later PR only
     # speaks of the same subject as the earlier PR, not of what its card said to watch.
-    if not any(term.key not in title for term in shared):
-        return None
+    own = sum(term.key not in title for term in shared)
     strong = sum(term.strong for term in shared)
     if reference:
-        return (1, len(shared), strong)
-    if len(shared) >= 2 and 2 * len(shared) >= len(terms) and strong:
+        return (1, len(shared), strong) if own else None
+    if own >= 2 and 2 * len(shared) >= len(terms) and strong:
         return (0, len(shared), strong)
     return None
 
