@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.core.links import references
 from bot.core.watch import MAX_ANSWERS, Answered, LaterPR, WatchItem, answers, key_terms
 from tests.shared_data import shared_rows
 
@@ -276,3 +277,19 @@ def test_an_answer_keeps_the_point_and_the_earlier_item() -> None:
     data = rows()
     (found,) = answers([later(data[51862])], [item(data[50649], *POINTS[50649])], KEEP)
     assert found == Answered(REPO, 51862, item(data[50649], *POINTS[50649]), POINTS[50649][0], "files")
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Follow-up to #51079.", {51079}),
+        ("As asked in PR#51079 and pr #51080", {51079, 51080}),
+        ("See https://github.com/vllm-project/vllm/pull/51079#discussion_r1", {51079}),
+        ("vllm-project/vllm#51079 and VLLM-Project/vllm#51080", {51079, 51080}),
+        ("vllm-project/production-stack#51079", set()),
+        ("abc#51079, &#51079; and docs/#51079", set()),
+        ("`#51079` and\n```\n#51080\n```\n> #51081\n<!-- #51082 -->", set()),
+    ],
+)
+def test_a_pr_is_named_in_prose_only(text: str, named: set[int]) -> None:
+    assert references(text, REPO) == named
