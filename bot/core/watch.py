@@ -82,7 +82,7 @@ _STOPWORD_TEXT = """
     one only or other others otherwise our out over own per same she should so some still such
     than that the their them then there these they this those though through thus to too two
     under until up upon us very via was we were what when where whether which while who whom why
-    will with within without would yet you your
+    will with within without would yet you your e.g i.e etc vs
     add added adding adds address addressed adopt adopted already another api apply applied
     approach area around avoid back backend behavior behaviour better bug bugs case cases change
     changed changes check checks ci class clean cleanup code config configs correct correctly

@@ -260,6 +260,7 @@ def test_a_chinese_point_is_matched_by_its_names_only() -> None:
         ("The TODO to remove the `VLLM_USE_V1` fallback", ["vllmusev1", "fallback"]),
         ("A long-term fix that saves 16 GiB per GPU", ["16gib"]),
         ("Whether other models adopt it in future PRs", []),
+        ("Other backends, e.g. ROCm, i.e. AITER, etc.", ["rocm", "aiter"]),
     ],
 )
 def test_key_terms_are_the_names_and_distinctive_words_of_a_point(point: str, terms: list[str]) -> None:
