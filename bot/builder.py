@@ -531,6 +531,7 @@ class Builder:
             pace=PACE_SECONDS if pace is None else pace,
             sleep=self.timing.sleep,
             clock=self.timing.monotonic,
+            watch_days=self.settings.defaults.watch_days,
         )
 
     @cached_property

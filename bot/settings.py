@@ -122,6 +122,25 @@ def _check_model_timeout(value: object) -> object:
     return value
 
 
+# How long a card's watch points wait for a later PR to answer them (services/watch.py); a year at
+# most: a digest reads one Redis key per day of it.
+MAX_WATCH_DAYS = 365
+
+
+def _check_watch_days(value: object) -> object:
+    # Checked before pydantic converts: it would read "30" (a string), 30.0 or true as a number.
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_WATCH_DAYS:
+        shown = (
+            str(value).lower()
+            if isinstance(value, bool)
+            else str(value)
+            if isinstance(value, int | float)
+            else quoted(str(value))
+        )
+        raise ValueError(f"{shown} is not a number of days; use a whole number from 1 to {MAX_WATCH_DAYS}, such as 30")
+    return value
+
+
 class Defaults(_Strict):
     language: Language = "en"
     timezone: TimeZone = ZoneInfo("UTC")
@@ -132,8 +151,10 @@ class Defaults(_Strict):
     token_budget: int = Field(default=12000, ge=2000, le=400000)
     quiet_days: QuietDays = "note"
     model_timeout: float = DEFAULT_MODEL_TIMEOUT
+    watch_days: int = 30
 
     _model_timeout = field_validator("model_timeout", mode="before")(_check_model_timeout)
+    _watch_days = field_validator("watch_days", mode="before")(_check_watch_days)
 
 
 def _check_repos(value: tuple[str, ...]) -> tuple[str, ...]:

@@ -64,12 +64,13 @@ _TRAILING_NUMBER = re.compile(r"\s*\(#(\d+)\)\s*$")
 _SPACES = re.compile(r"\s+")
 
 
-def prose(text: str) -> str:
-    """`text` without code, HTML comments, quoted lines and table rows."""
+def prose(text: str, *, inline_code: bool = False) -> str:
+    """`text` without code, HTML comments, quoted lines and table rows. `inline_code` keeps what
+    is between backquotes (`VLLM_USE_V1`): a name, not a reference, and worth reading as a word."""
     text = _HTML_COMMENT.sub(" ", text)
     text = _FENCED.sub(" ", text)
     text = _UNCLOSED_FENCE.sub(" ", text)
-    text = _INLINE.sub(" ", text)
+    text = _INLINE.sub(lambda match: match.group().strip("`") if inline_code else " ", text)
     return "\n".join(line for line in text.splitlines() if not _SKIPPED_LINE.match(line))
 
 
@@ -118,6 +119,15 @@ def find_links(
             if (by_sha := _by_sha(sha, known.values())) is not None:
                 add("revert", by_sha)
     return tuple(Link(kind, target) for target, kind in sorted(found.items()))
+
+
+# Not inside a word or a path ("abc#1", "&#1;"), but "PR#1" is a reference as people write it.
+_ANY_REF = re.compile(r"(?:(?<![\w&/])|(?<=\bPR)|(?<=\bpr))" + _REF)
+
+
+def references(text: str, repo: str) -> frozenset[int]:
+    """Every PR of `repo` that the prose of `text` names ("#N", "owner/repo#N", its URL), in any words."""
+    return frozenset(_refs(_ANY_REF, prose(text), repo))
 
 
 # A reference denied by the few words before it: "this is not a follow-up to #N", "doesn't fix #N".

@@ -30,11 +30,13 @@ from slack_sdk.models.blocks import (
 from bot import words
 from bot.core.links import CrossLink
 from bot.core.sanitize import repo_url, sanitize_text
+from bot.core.watch import Answered
 from bot.models import Card, Digest, DigestItem, Language, PRListing, PRRef
 from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label
 from bot.render.links import card_link_lines, lead_revert_lines
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
 from bot.render.terminal import window_text
+from bot.render.watch import card_watch_lines
 
 # "msg_blocks_too_many" above 50 blocks (Block Kit blocks reference); slack_sdk does not check it.
 MAX_BLOCKS = 50
@@ -308,17 +310,23 @@ def _thread_message(batch: Sequence[tuple[DigestItem, list[dict[str, Any]]]], wi
     return _message(text, blocks)
 
 
-def thread_messages(digest: Digest, links: Sequence[CrossLink] = ()) -> list[Message]:
+def thread_messages(
+    digest: Digest, links: Sequence[CrossLink] = (), answered: Sequence[Answered] = ()
+) -> list[Message]:
     """Every card in digest order, packed several to a message; the same digest gives the same list.
-    A card whose PR refers to one of this channel's earlier digests (`links`) says so under it."""
+    A card whose PR refers to one of this channel's earlier digests (`links`), or answers a watch
+    point of an earlier card of its repository (`answered`), says so under it."""
     with_repo = len(digest.repos) > 1
     messages: list[Message] = []
     batch: list[tuple[DigestItem, list[dict[str, Any]]]] = []
     count = chars = 0  # blocks and characters of the batch, dividers included
     for item in digest.items:
         blocks = card_blocks(item.listing, item.card)
-        if linked := card_link_lines(item.listing, links, digest.language):
-            blocks.append(_context(linked))
+        extra = [card_link_lines(item.listing, links, digest.language)]
+        extra.append(card_watch_lines(item.listing, answered, digest.language))
+        if lines := [line for line in extra if line]:
+            # One context block for both: a card's blocks stay four at most.
+            blocks.append(_context(clip("\n".join(lines), MAX_TEXT_CHARS)))
         blocks.append(feedback_block(item.listing, digest.language))
         size = message_chars(blocks)
         if batch and (count + 1 + len(blocks) > MAX_BLOCKS or chars + _DIVIDER_CHARS + size > MAX_MESSAGE_CHARS):

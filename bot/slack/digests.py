@@ -142,8 +142,15 @@ class ChannelDigests:
                 # Links and replies only about repositories this channel may be shown now.
                 links = self._publisher.links.find(channel, day, digest)
                 links = tuple(item for item in links if self._refusal(channel, item.repo) is None)
+                answered = self._publisher.watch.find(digest)
                 result = self._publisher.publish(
-                    channel, day, digest, quiet_days=quiet_days, before_post=before_post, links=links
+                    channel,
+                    day,
+                    digest,
+                    quiet_days=quiet_days,
+                    before_post=before_post,
+                    links=links,
+                    answered=answered,
                 )
                 return result
             except PrdigestError as exc:

@@ -19,14 +19,17 @@ from typing import Any
 from slack_sdk import WebClient
 
 from bot.core.links import CrossLink
+from bot.core.watch import Answered
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, DigestThread, Note, QuietDays
 from bot.render.blocks import Message, lead_message, quiet_message, thread_messages
+from bot.services.watch import DEFAULT_WATCH_DAYS, WatchAnswers
 from bot.slack.crosslinks import CrossLinks
 from bot.slack.errors import TRANSIENT, slack_errors
 from bot.store.history import DigestHistory
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
+from bot.store.watch_items import WatchItems
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +60,12 @@ class Publisher:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
         history: DigestHistory | None = None,
+        watch_days: int = DEFAULT_WATCH_DAYS,
     ) -> None:
         # Links to the channel's earlier digests; their history is the ledger's workspace's.
         self.links = CrossLinks(client, ledger, history or DigestHistory(ledger.kv, ledger.team))
+        # Earlier cards' watch points that today's PRs answer: kept per repository, in the same workspace.
+        self.watch = WatchAnswers(WatchItems(ledger.kv, ledger.team), watch_days)
         self._client = client
         self._ledger = ledger
         self._threads = threads
@@ -77,9 +83,11 @@ class Publisher:
         quiet_days: QuietDays = "note",
         before_post: Callable[[], None] | None = None,
         links: tuple[CrossLink, ...] = (),
+        answered: tuple[Answered, ...] = (),
     ) -> PublishResult:
         """Post what the ledger lacks; `before_post` may stop the run (a lost lease). `links`: PRs
-        of this digest that refer to the channel's earlier digests (CrossLinks.find)."""
+        of this digest that refer to the channel's earlier digests (CrossLinks.find); `answered`:
+        earlier cards' watch points that PRs of this digest answer (WatchAnswers.find)."""
         check = before_post or (lambda: None)
         entries = self._ledger.entries(channel, day) or self._recover(channel, day)
         if "done" in entries:
@@ -105,7 +113,7 @@ class Publisher:
             )
         )
         self.links.record(channel, day, lead_ts, digest)
-        for part, message in enumerate(thread_messages(digest, links), start=1):
+        for part, message in enumerate(thread_messages(digest, links, answered), start=1):
             if f"part:{part}" in entries:
                 already += 1
                 continue

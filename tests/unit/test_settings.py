@@ -24,6 +24,7 @@ def test_checked_in_example_config_is_valid() -> None:
     assert settings.config.channels[0].repos == ("vllm-project/vllm",)
     assert settings.defaults.token_budget == 12000
     assert settings.defaults.model_timeout == 120
+    assert settings.defaults.watch_days == 30
 
 
 def test_unknown_key_is_named_with_the_file(tmp_path: Path) -> None:
@@ -68,6 +69,22 @@ def test_model_timeout_defaults_to_two_minutes_and_takes_fractions(tmp_path: Pat
     assert load_settings({}).defaults.model_timeout == 120
     path = write(tmp_path, "[defaults]\nmodel_timeout = 2.5\n")
     assert load_settings({"PRDIGEST_CONFIG": path}).defaults.model_timeout == 2.5
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "366", '"30"', "30.0", "true", "[30]"])
+def test_watch_days_must_be_a_whole_number_of_days_up_to_a_year(tmp_path: Path, value: str) -> None:
+    path = write(tmp_path, f"[defaults]\nwatch_days = {value}\n")
+    with pytest.raises(ConfigError) as error:
+        load_settings({"PRDIGEST_CONFIG": path})
+    message = str(error.value)
+    assert message.startswith(f"{path}: defaults.watch_days: ") and "\n" not in message
+    assert "is not a number of days; use a whole number from 1 to 365, such as 30" in message
+
+
+def test_watch_days_defaults_to_a_month(tmp_path: Path) -> None:
+    assert load_settings({}).defaults.watch_days == 30
+    path = write(tmp_path, "[defaults]\nwatch_days = 365\n")
+    assert load_settings({"PRDIGEST_CONFIG": path}).defaults.watch_days == 365
 
 
 def test_values_are_parsed_once_into_their_types(tmp_path: Path) -> None:
