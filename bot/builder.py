@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from bot.core.deadline import DEFAULT_RETRIES, Budget, Deadline
+from bot.core.jobs import CardJob
 from bot.errors import ConfigError, StoreError
 from bot.models import Message, OutputMode
 from bot.services.cards import CardService, lease_for
@@ -38,6 +39,8 @@ from bot.store.threads import ThreadStore
 
 if TYPE_CHECKING:
     from bot.llm.openai_model import OpenAIModel
+    from bot.metrics import PrometheusSink
+    from bot.queue.broker import CardQueue, RunningWorker
     from bot.services.answers import ModelAnswerer
     from bot.services.qa import QAService
     from bot.services.subscriptions import Subscriptions
@@ -305,7 +308,48 @@ class Builder:
             sleep=self.timing.sleep,
             clock=self.timing.monotonic,
             lease_seconds=lease_for(self.model_timeout),
+            jobs=self.queue,
         )
+
+    # The card queue ------------------------------------------------------------------------
+
+    @cached_property
+    def queue(self) -> CardQueue | None:
+        """The card jobs shared by every replica; None without Redis (each card made where wanted)."""
+        url = self.settings.redis_url
+        if url is None or self.store_kv is not None:
+            return None
+        from bot.queue.broker import CardQueue
+
+        queue = CardQueue(url, self.settings.config.queue.namespace)
+        self._closers.append(queue.close)
+        return queue
+
+    @cached_property
+    def metrics(self) -> PrometheusSink:
+        """This process's Prometheus series, fed by everything from now on (serve, worker)."""
+        from bot import telemetry
+        from bot.metrics import PrometheusSink
+
+        sink = PrometheusSink()
+        telemetry.install(sink)
+        if (queue := self.queue) is not None:
+            telemetry.gauge("queue_depth", queue.depth)
+            telemetry.gauge("queue_oldest_job_seconds", queue.oldest_age)
+        return sink
+
+    def worker(self, threads: int | None = None) -> RunningWorker:
+        """A card worker in this process (`prdigest worker`, and `serve` unless --no-worker);
+        the caller stops it. Needs Redis: ConfigError without it."""
+        queue = self.queue
+        if queue is None:
+            raise ConfigError("REDIS_URL is not set: a worker takes its card jobs from Redis, shared by every replica")
+        cards = self.cards
+
+        def handle(job: CardJob) -> None:
+            cards.make(job)
+
+        return queue.work(handle, threads or self.settings.config.queue.worker_threads)
 
     @cached_property
     def digests(self) -> DigestService:

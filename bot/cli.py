@@ -73,6 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--socket", action="store_true", help="Socket Mode with SLACK_APP_TOKEN (development)")
     serve.add_argument("--host", default="0.0.0.0", help="HTTP address to bind (default: %(default)s)")
     serve.add_argument("--port", type=_port, default=3000, help="HTTP port, 0 for any free one (default: %(default)s)")
+    serve.add_argument(
+        "--no-worker", action="store_true", help="serve Slack only; card jobs are left to `prdigest worker` processes"
+    )
+
+    worker = commands.add_parser("worker", help="make cards from the shared queue, without the Slack server")
+    worker.add_argument("--metrics-port", type=_port, metavar="P", help="serve GET /metrics and /healthz on this port")
+    worker.add_argument("--threads", type=int, metavar="N", help="cards made at once (default: [queue] worker_threads)")
 
     doctor = commands.add_parser("doctor", help="check config, Redis, GitHub, the model endpoint and Slack")
     doctor.add_argument("--team", metavar="T…", help="OAuth mode: check this workspace's token with auth.test")

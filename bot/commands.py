@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 from datetime import UTC, date, datetime, timedelta
 
 from bot.builder import Builder
@@ -162,7 +163,35 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
     def ready(url: str) -> None:
         print(f"prdigest: {text(language, 'cli.serving', url=url)}", file=sys.stderr)
 
-    serve_http(parts, args.host, args.port, on_ready=ready)
+    # Without Redis there is no queue: cards are made where they are wanted, as before.
+    worker = built.worker() if not args.no_worker and built.queue is not None else None
+    try:
+        serve_http(parts, args.host, args.port, on_ready=ready)
+    finally:
+        if worker is not None:
+            worker.stop()
+
+
+def _run_worker(args: argparse.Namespace, built: Builder) -> None:
+    """Card jobs until SIGTERM/SIGINT; the jobs in hand are finished (or left to another worker)."""
+    if args.threads is not None and not 1 <= args.threads <= 64:
+        raise UsageError("error.bad_threads", threads=args.threads)
+    from bot.metrics import MetricsServer
+    from bot.stopping import stop_on_signals
+
+    stopped = threading.Event()
+    worker = built.worker(args.threads)
+    metrics = (
+        MetricsServer(built.metrics, "0.0.0.0", args.metrics_port).start() if args.metrics_port is not None else None
+    )
+    stop_on_signals(stopped.set)
+    print(f"prdigest: {text(built.settings.defaults.language, 'cli.working', threads=worker.threads)}", file=sys.stderr)
+    try:
+        stopped.wait()
+    finally:
+        worker.stop()
+        if metrics is not None:
+            metrics.stop()
 
 
 def _run_card(args: argparse.Namespace, built: Builder) -> None:
@@ -228,6 +257,8 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
                 workspace = built.workspace(scope)
                 followed = FollowedIn(workspace.subscriptions, workspace.ledger)
             sys.stdout.write(run_following(built, followed, args.format, language_of(args, settings)))
+        elif args.command == "worker":
+            _run_worker(args, built)
         else:  # "serve": argparse rejects any other command
             _run_serve(args, built)
     finally:

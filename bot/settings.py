@@ -263,9 +263,23 @@ class ModelConfig(_Strict):
         return self
 
 
+# Redis key names: letters, digits and a few separators, so the queue's keys are easy to list.
+_NAMESPACE = r"^[A-Za-z0-9_.:-]{1,64}$"
+
+
+class QueueConfig(_Strict):
+    """Card jobs shared by every replica (queue/broker.py): where their keys live, how often each
+    followed repository is polled for merged PRs, how many cards a worker makes at once."""
+
+    namespace: str = Field(default="prdigest:jobs", pattern=_NAMESPACE)
+    poll_minutes: int = Field(default=15, ge=0, le=1440)  # 0: no poller (webhook or digests only)
+    worker_threads: int = Field(default=4, ge=1, le=64)
+
+
 class FileConfig(_Strict):
     defaults: Defaults = Defaults()
     slack: SlackConfig = SlackConfig()
+    queue: QueueConfig = QueueConfig()
     channels: tuple[ChannelConfig, ...] = ()
     models: dict[str, ModelConfig] = {}
 

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from bot.core.context import build_context
 from bot.core.heuristic import HEURISTIC_VERSION, headline, heuristic_card
+from bot.core.jobs import CardJob
 from bot.core.sanitize import repo_url, sanitize_card
-from bot.errors import SummarizerError
+from bot.errors import StoreError, SummarizerError
 from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot, Window
 from bot.services.flight import WAIT_STEP_SECONDS, once
-from bot.services.ports import CardWriter, Source
+from bot.services.ports import CardJobs, CardWriter, Source
 from bot.store.cards import CardStore, card_key
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,10 @@ LEASE_MARGIN_SECONDS = 30.0
 CARD_LEASE_SECONDS = 120.0 + LEASE_MARGIN_SECONDS  # for the default model_timeout
 # A fallback card stands in for ten minutes, then the model is asked again.
 FALLBACK_TTL_SECONDS = 600
+# How long a card wanted now waits for the workers (a queue of a busy morning included) before
+# it is made here; and how often the store is asked meanwhile.
+QUEUE_WAIT_SECONDS = 600.0
+QUEUE_STEP_SECONDS = 0.1
 # A PR's read from GitHub: a few requests, each retried within the source's own timeouts.
 SNAPSHOT_LEASE_SECONDS = 60.0
 # A heuristic card weighs every listed file (names, sizes, workflow lines); no model budget
@@ -62,8 +67,12 @@ class CardService:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
         lease_seconds: float = CARD_LEASE_SECONDS,
+        jobs: CardJobs | None = None,
+        queue_wait_seconds: float = QUEUE_WAIT_SECONDS,
     ) -> None:
         self._lease_seconds = lease_seconds
+        self._jobs = jobs
+        self._queue_wait_seconds = queue_wait_seconds
         self._source = source
         self._store = store
         self._writer = writer
@@ -138,12 +147,14 @@ class CardService:
         card = heuristic_card(snapshot, build_context(snapshot, HEURISTIC_BUDGET).coverage, language)
         return _sanitized(card, snapshot.listing)
 
-    def card(self, snapshot: PRSnapshot, language: Language) -> CardResult:
-        result = self._card(snapshot, language)
+    def card(self, snapshot: PRSnapshot, language: Language, *, here: bool = False) -> CardResult:
+        """The PR's card: from the store, else from a worker through the queue while one is
+        alive, else made here. `here` is for the worker itself, which must not queue its own job."""
+        result = self._card(snapshot, language, here=here)
         # Cards stored before sanitizing existed are served too: none reaches a reader unsanitized.
         return replace(result, card=_sanitized(result.card, snapshot.listing))
 
-    def _card(self, snapshot: PRSnapshot, language: Language) -> CardResult:
+    def _card(self, snapshot: PRSnapshot, language: Language, *, here: bool) -> CardResult:
         if not snapshot.complete:
             # Files unknown (rate limit): a card from the title alone, never cached.
             return CardResult(self.fallback(snapshot, language), snapshot, degraded=False)
@@ -155,7 +166,56 @@ class CardService:
             card = self.fallback(snapshot, language)
             self._store.put_card(key, card)
             return CardResult(card, snapshot)
+        if not here and (queued := self._from_queue(key, snapshot, language)) is not None:
+            return queued
         return self._single_flight(key, snapshot, language)
+
+    def make(self, job: CardJob) -> CardResult:
+        """A worker's job: the card of the job's PR, made here. GitHub's and Redis' failures are
+        raised, so the queue tries again later; the model's give a heuristic card, as anywhere."""
+        snapshot = None
+        if job.merge_sha is not None:
+            snapshot = self._store.get_snapshot(job.ref, job.merge_sha)
+        return self.card(snapshot or self.snapshot_by_ref(job.ref), job.language, here=True)
+
+    def queue(self, listings: Iterable[PRListing], language: Language) -> int:
+        """Queue the cards of `listings` that the store lacks, so that workers start on all of
+        them at once (a digest, before it waits for them one by one); how many were queued."""
+        jobs = self._jobs
+        if self._writer is None or jobs is None or not jobs.workers_alive():
+            return 0
+        queued = 0
+        for listing in listings:
+            snapshot = self.cached_snapshot(listing)
+            if snapshot is not None and self._store.get_card(self.key(snapshot, language)) is not None:
+                continue
+            try:
+                queued += jobs.submit(CardJob(listing.repo, listing.number, language, listing.merge_sha))
+            except StoreError:
+                return queued  # no queue: each card is made where it is wanted
+        return queued
+
+    def _from_queue(self, key: CardKey, snapshot: PRSnapshot, language: Language) -> CardResult | None:
+        """The card made by a worker, waited for in the store; None when no worker is alive (or
+        none made it in time): then it is made here."""
+        jobs = self._jobs
+        if jobs is None or not jobs.workers_alive():
+            return None
+        listing = snapshot.listing
+        try:
+            jobs.submit(CardJob(listing.repo, listing.number, language, listing.merge_sha))
+        except StoreError:
+            return None
+        deadline = self._clock() + self._queue_wait_seconds
+        while self._clock() < deadline:
+            cached = self._store.get_card(key)
+            if cached is not None:
+                return CardResult(cached, snapshot, degraded=cached.source != "llm")
+            if not jobs.workers_alive():
+                return None
+            self._sleep(QUEUE_STEP_SECONDS)
+        log.warning("no worker made %s's card within %.0f s; making it here", listing.ref, self._queue_wait_seconds)
+        return None
 
     def _single_flight(self, key: CardKey, snapshot: PRSnapshot, language: Language) -> CardResult:
         name = card_key(key)

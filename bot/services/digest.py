@@ -55,6 +55,10 @@ class DigestService:
         filters = filters or Filters()
         listings = [listing for repo in repos for listing in self._cards.merged(repo, window)]
         wanted = [listing for listing in listings if keeps_listing(filters, listing)]
+        if not filters.paths:
+            # Workers start on every missing card at once; with path filters, only on the cards
+            # of PRs whose files pass them (asked for one by one below).
+            self._cards.queue(wanted, language)
         run = _Run(lock=threading.Lock(), unreadable=[])
         done = 0
 

@@ -12,6 +12,7 @@ from typing import Generic, Protocol, TypeVar
 from pydantic import BaseModel
 
 from bot.core.deadline import Deadline
+from bot.core.jobs import CardJob
 from bot.models import (
     Card,
     DigestItem,
@@ -99,3 +100,13 @@ class Answerer(Protocol):
         history: list[Turn],
         language: Language,
     ) -> str: ...
+
+
+class CardJobs(Protocol):
+    """The shared card queue (queue/broker.py CardQueue): workers in any replica make the cards."""
+
+    def submit(self, job: CardJob) -> bool:
+        """Queue the job unless it is queued already. Raises StoreError when the queue is away."""
+        ...
+
+    def workers_alive(self) -> bool: ...

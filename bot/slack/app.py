@@ -52,6 +52,8 @@ class SlackParts:
     verifier: SignatureVerifier  # the app's own check, for the HTTP server's checks before Bolt's
     listeners: CountingExecutor
     work: CountingExecutor
+    # GET /metrics: the process's Prometheus exposition (bot/metrics.py).
+    exposition: Callable[[], bytes]
 
     def idle(self) -> bool:
         """Nothing in flight: no listener running, no work queued or running, no digest posting."""
@@ -123,7 +125,9 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         for_team=lambda team: built.workspace(team).digests,
     )
     verifier = SignatureVerifier(signing_secret)
-    return SlackParts(app, client, deps, built.channel_digests, scheduler, verifier, listener_pool, work)
+    return SlackParts(
+        app, client, deps, built.channel_digests, scheduler, verifier, listener_pool, work, built.metrics.exposition
+    )
 
 
 def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], SlackDeps]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import signal
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -23,8 +22,12 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.slack.app import SlackParts
 from bot.slack.httpd import HttpServer, StartResponse, WsgiApp
+from bot.stopping import stop_on_signals
 
 log = logging.getLogger(__name__)
+
+# Prometheus' text format, version 0.0.4 (what prometheus_client's generate_latest writes).
+METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 EVENTS_PATH = "/slack/events"
 
@@ -131,6 +134,10 @@ def wsgi_app(parts: SlackParts) -> WsgiApp:
             health = f"degraded: {problem}\n".encode() if problem else b"ok\n"
             start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(health)))])
             return [health]
+        if environ.get("PATH_INFO") == "/metrics" and environ.get("REQUEST_METHOD") == "GET":
+            body = parts.exposition()
+            start_response("200 OK", [("Content-Type", METRICS_TYPE), ("Content-Length", str(len(body)))])
+            return [body]
         return slack(environ, start_response)
 
     return application
@@ -145,7 +152,7 @@ def http_server(parts: SlackParts, host: str, port: int) -> HttpServer:
 def serve_http(parts: SlackParts, host: str, port: int, *, on_ready: Callable[[str], None] | None = None) -> None:
     server = http_server(parts, host, port)
     parts.scheduler.start()
-    _stop_on_signals(server.stop)
+    stop_on_signals(server.stop)
     if on_ready:
         on_ready(f"http://{host}:{server.effective_port}{EVENTS_PATH}")
     try:
@@ -161,22 +168,10 @@ def serve_socket(parts: SlackParts, app_token: str, stopped: threading.Event | N
     handler = SocketModeHandler(parts.app, app_token)
     parts.scheduler.start()
     stopped = stopped or threading.Event()
-    _stop_on_signals(stopped.set)
+    stop_on_signals(stopped.set)
     handler.connect()  # type: ignore[no-untyped-call]
     try:
         stopped.wait()
     finally:
         handler.close()  # type: ignore[no-untyped-call]
         parts.scheduler.stop()
-
-
-def _stop_on_signals(stop: Callable[[], None]) -> None:
-    if threading.current_thread() is not threading.main_thread():
-        return  # tests run servers in threads; signals belong to the main thread
-
-    def handler(signum: int, frame: object) -> None:
-        log.warning("stopping on signal %s", signum)
-        stop()
-
-    signal.signal(signal.SIGTERM, handler)
-    signal.signal(signal.SIGINT, handler)

@@ -237,6 +237,8 @@ WORDS: dict[str, str] = {
     "cli.posted": "{channel} {day}: {posted} messages posted, {already} already there",
     "cli.posting_elsewhere": "another process is posting the {day} digest in {channel}; nothing posted",
     "cli.serving": "serving {url}",
+    "cli.working": "making cards from the shared queue, {threads} at a time (Ctrl-C or SIGTERM stops)",
+    "error.bad_threads": "--threads {threads} is not a number of cards at once; use 1 to 64",
     "cli.interrupted": "interrupted",
     # -- `prdigest ask` (bot/commands.py): an answer, or the card and one line saying why -------
     "ask.files_cited": "Files cited:",

@@ -20,7 +20,9 @@ VENDORS = {
     "httpx2": ("llm/",),
     "github": ("sources/",),
     "requests": ("sources/",),
-    "redis": ("store/redis_store.py",),
+    "redis": ("store/redis_store.py", "queue/"),
+    "dramatiq": ("queue/",),
+    "prometheus_client": ("metrics.py",),
     "slack_bolt": ("slack/",),
     "slack_sdk": ("slack/", "render/"),
     "waitress": ("slack/",),
@@ -33,8 +35,9 @@ CONSTRUCTORS = {
     "WebClient": "slack/clients.py",
     "Github": "sources/github.py",
     "Redis": "store/redis_store.py",
+    "RedisBroker": "queue/broker.py",
 }
-FACTORIES = ("build_openai", "build_web_client", "build_github", "RedisKV.from_url")
+FACTORIES = ("build_openai", "build_web_client", "build_github", "RedisKV.from_url", "CardQueue")
 
 
 def modules() -> Iterator[tuple[str, ast.Module]]:

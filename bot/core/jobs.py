@@ -1,0 +1,54 @@
+"""A card job as it travels through the queue: plain JSON, never pickle (pure).
+
+A job names a PR and the language its card is wanted in; the worker reads everything else (the
+snapshot, the card's key) from the store or GitHub, so a job written by one version of prdigest
+is understood by the next.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, get_args
+
+from bot.models import Language, PRRef
+
+_REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+_SHA = re.compile(r"[0-9a-f]{7,40}")
+_LANGUAGES: tuple[str, ...] = get_args(Language)
+
+
+@dataclass(frozen=True)
+class CardJob:
+    repo: str
+    number: int
+    language: Language
+    merge_sha: str | None = None  # the card's revision when the asker knew it
+
+    @property
+    def ref(self) -> PRRef:
+        return PRRef(self.repo, self.number)
+
+    @property
+    def key(self) -> str:
+        """One job per (PR, language) in the queue at a time, however the repository is spelled."""
+        return f"{self.repo.lower()}#{self.number}:{self.language}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"repo": self.repo, "number": self.number, "language": self.language, "merge_sha": self.merge_sha}
+
+    @classmethod
+    def from_json(cls, data: object) -> CardJob:
+        """The job in `data`; ValueError for anything a CardJob did not write."""
+        if not isinstance(data, dict):
+            raise ValueError("a card job is a JSON object")  # noqa: TRY004 - one error for any bad job
+        repo, number, language, sha = (data.get(name) for name in ("repo", "number", "language", "merge_sha"))
+        if not isinstance(repo, str) or not _REPO.fullmatch(repo):
+            raise ValueError("a card job names its repository as owner/name")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise ValueError("a card job names its PR by a positive number")
+        if language not in _LANGUAGES:
+            raise ValueError("a card job's language is one prdigest writes")
+        if sha is not None and (not isinstance(sha, str) or not _SHA.fullmatch(sha)):
+            raise ValueError("a card job's merge_sha is a commit SHA")
+        return cls(repo, number, language, sha)

@@ -1,0 +1,113 @@
+"""Prometheus series for bot/telemetry.py's names, and GET /metrics.
+
+One registry per process (not prometheus_client's global one, so tests can make several). A
+gauge is read at scrape time; one whose source fails (Redis away) is left out of that scrape
+rather than failing it, so /metrics always answers.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from bot.telemetry import SERIES
+
+log = logging.getLogger(__name__)
+
+PREFIX = "prdigest_"
+# Model calls take seconds; acks take milliseconds.
+_BUCKETS = {
+    "model_latency_seconds": (0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300),
+    "ack_latency_seconds": (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 3, 5),
+}
+
+
+class _Gauges(Collector):
+    def __init__(self) -> None:
+        self.readers: dict[str, Callable[[], float]] = {}
+
+    def collect(self) -> Iterable[GaugeMetricFamily]:
+        for name, read in list(self.readers.items()):
+            try:
+                value = float(read())
+            except Exception as exc:  # a gauge's source is away: left out of this scrape
+                log.debug("gauge %s not read: %s", name, exc)
+                continue
+            yield GaugeMetricFamily(PREFIX + name, SERIES[name][2], value=value)
+
+
+class PrometheusSink:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self._series: dict[str, Any] = {}
+        for name, (kind, labels, description) in SERIES.items():
+            if kind == "counter":
+                # prometheus_client adds _total itself.
+                self._series[name] = Counter(
+                    PREFIX + name.removesuffix("_total"), description, labels, registry=self.registry
+                )
+            elif kind == "histogram":
+                self._series[name] = Histogram(
+                    PREFIX + name, description, labels, registry=self.registry, buckets=_BUCKETS[name]
+                )
+        self._gauges = _Gauges()
+        self.registry.register(self._gauges)
+
+    def count(self, name: str, amount: float, labels: Mapping[str, str]) -> None:
+        series = self._series[name]
+        (series.labels(**labels) if labels else series).inc(amount)
+
+    def observe(self, name: str, value: float, labels: Mapping[str, str]) -> None:
+        series = self._series[name]
+        (series.labels(**labels) if labels else series).observe(value)
+
+    def gauge(self, name: str, read: Callable[[], float]) -> None:
+        if SERIES[name][0] != "gauge":
+            raise KeyError(name)
+        self._gauges.readers[name] = read
+
+    def exposition(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # scrapes every few seconds are not news
+
+
+class MetricsServer:
+    """GET /metrics (and /healthz) on its own port, for a worker without the Slack server."""
+
+    def __init__(self, sink: PrometheusSink, host: str, port: int) -> None:
+        def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+            if environ.get("PATH_INFO") == "/healthz":
+                start_response("200 OK", [("Content-Type", "text/plain")])
+                return [b"ok\n"]
+            if environ.get("PATH_INFO") != "/metrics":
+                start_response("404 Not Found", [("Content-Type", "text/plain")])
+                return [b"not found\n"]
+            body = sink.exposition()
+            start_response("200 OK", [("Content-Type", CONTENT_TYPE), ("Content-Length", str(len(body)))])
+            return [body]
+
+        self._server: WSGIServer = make_server(host, port, app, handler_class=_Quiet)
+        self.port = self._server.server_port
+        self._thread = threading.Thread(target=self._server.serve_forever, name="metrics", daemon=True)
+
+    def start(self) -> MetricsServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
