@@ -64,7 +64,8 @@ def alert_window(zone: ZoneInfo, now: datetime) -> tuple[Window, str] | None:
         return None
     end = datetime.combine(local.date(), ALERT_AT, tzinfo=zone)
     start = datetime.combine(local.date() - timedelta(days=1), ALERT_AT, tzinfo=zone)
-    return Window(start, end), local.date().isoformat()
+    # In UTC: a difference of two times of one zone is taken on the wall clock, DST ignored.
+    return Window(start.astimezone(UTC), end.astimezone(UTC)), local.date().isoformat()
 
 
 class PersonalAlerts:
