@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 from urllib.parse import parse_qs
+from zoneinfo import ZoneInfo
 
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 from devkit.fakes.slack_oauth import OAuthRefusal, Workspaces
