@@ -1,7 +1,7 @@
 """WatchStore: every person's `/pr watch` list, kept until `/pr unwatch`.
 
-- watches   a hash of `{user} {owner/repo} {glob | #N}` → the watch (JSON), no TTL: a watch is
-  kept until its owner removes it. One field per watch, so two commands of one person never
+- watches   a hash of `{user} {owner/repo} {glob | #N}` → the watch (JSON), 10 years renewed at
+  each change (as subscriptions): a watch is kept until its owner removes it. One field per watch, so two commands of one person never
   overwrite each other's watch; one key per workspace, so the scheduler reads every watcher in
   one round trip per tick.
 The key goes through `scoped(team, …)`. Changes and the listener's reads fail closed
@@ -18,8 +18,11 @@ import json
 from collections import defaultdict
 
 from bot.core.watches import Watch
-from bot.store.kv import KV
+from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
+
+# "Until unwatched", written as subscriptions write it: a TTL far away, renewed by every change.
+WATCH_TTL = 10 * 365 * DAY
 
 
 def alert_channel(user: str) -> str:
@@ -38,7 +41,7 @@ class WatchStore:
 
     def add(self, user: str, watch: Watch) -> None:
         value = {"repo": watch.repo, "kind": watch.kind, "pattern": watch.pattern, "number": watch.number}
-        self._strict.hset(self._key(), f"{user} {watch.key}", json.dumps(value).encode(), None)
+        self._strict.hset(self._key(), f"{user} {watch.key}", json.dumps(value).encode(), WATCH_TTL)
 
     def remove(self, user: str, watch: Watch) -> None:
         self._strict.hdel(self._key(), f"{user} {watch.key}")

@@ -386,10 +386,9 @@ WORDS: dict[str, str] = {
     # -- personal watches (issue 13: /pr watch, /pr unwatch, the daily DM) ----------------------
     "watch.help": (
         "*Watching for yourself*\n"
-        "• `{cmd} watch owner/repo path/glob`: a DM with the cards of merged PRs that change those paths\n"
-        "• `{cmd} watch owner/repo#123`: the same for that PR, and for PRs that revert, follow up or fix it\n"
-        "• `{cmd} watch list` · `{cmd} unwatch PATTERN` · `{cmd} unwatch all`: see or stop your watches\n"
-        "One DM a day at 09:00 in your Slack time zone, only when something matched"
+        "• `{cmd} watch owner/repo path/glob` · `{cmd} watch owner/repo#123`: one DM a day, 09:00 your time, "
+        "with the merged PRs that match\n"
+        "• `{cmd} watch list` · `{cmd} unwatch PATTERN` · `{cmd} unwatch all`"
     ),
     "watch.usage": (
         "Usage: `{cmd} watch owner/repo path/glob` (merged PRs that change those paths), "

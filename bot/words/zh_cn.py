@@ -341,10 +341,8 @@ WORDS: dict[str, str] = {
     # -- 个人关注（issue 13：/pr watch、/pr unwatch、每日私信） ----------------------------------
     "watch.help": (
         "*个人关注*\n"
-        "• `{cmd} watch owner/repo path/glob`：合并的 PR 改动了这些路径时，私信发送它们的卡片\n"
-        "• `{cmd} watch owner/repo#123`：同上，针对该 PR 以及回滚、跟进或修复它的 PR\n"
-        "• `{cmd} watch list` · `{cmd} unwatch PATTERN` · `{cmd} unwatch all`：查看或取消你的关注\n"
-        "每天最多一条私信，在你 Slack 时区的 09:00，仅当有匹配时发送"
+        "• `{cmd} watch owner/repo path/glob` · `{cmd} watch owner/repo#123`：每天在你的时区 09:00 私信匹配的已合并 PR\n"
+        "• `{cmd} watch list` · `{cmd} unwatch PATTERN` · `{cmd} unwatch all`"
     ),
     "watch.usage": (
         "用法：`{cmd} watch owner/repo path/glob`（改动这些路径的已合并 PR）、"
