@@ -1,9 +1,9 @@
 """WatchStore: every person's `/pr watch` list, kept until `/pr unwatch`.
 
 - watches   a hash of `{user} {owner/repo} {glob | #N}` → the watch (JSON), 10 years renewed at
-  each change (as subscriptions): a watch is kept until its owner removes it. One field per watch, so two commands of one person never
-  overwrite each other's watch; one key per workspace, so the scheduler reads every watcher in
-  one round trip per tick.
+  each change (as subscriptions): a watch is kept until its owner removes it. One field per
+  watch, so two commands of one person never overwrite each other's watch; one key per
+  workspace, so the scheduler reads every watcher in one round trip per tick.
 The key goes through `scoped(team, …)`. Changes and the listener's reads fail closed
 (StoreError: the person is told Redis is away); the scheduler's read stays open (no watcher
 is due while Redis is away, and its ledger read says so first).
@@ -47,7 +47,7 @@ class WatchStore:
         self._strict.hdel(self._key(), f"{user} {watch.key}")
 
     def of(self, user: str) -> list[Watch]:
-        """`user`'s watches, in the order of their fields. Raises StoreError."""
+        """`user`'s watches, by repository, then PR numbers before globs. Raises StoreError."""
         return everyone(self._strict.hgetall(self._key())).get(user, [])
 
     def everyone(self) -> dict[str, list[Watch]]:

@@ -341,7 +341,8 @@ WORDS: dict[str, str] = {
     # -- 个人关注（issue 13：/pr watch、/pr unwatch、每日私信） ----------------------------------
     "watch.help": (
         "*个人关注*\n"
-        "• `{cmd} watch owner/repo path/glob` · `{cmd} watch owner/repo#123`：每天在你的时区 09:00 私信匹配的已合并 PR\n"
+        "• `{cmd} watch owner/repo path/glob` · `{cmd} watch owner/repo#123`："
+        "每天在你的时区 09:00 私信匹配的已合并 PR\n"
         "• `{cmd} watch list` · `{cmd} unwatch PATTERN` · `{cmd} unwatch all`"
     ),
     "watch.usage": (

@@ -13,12 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
 from bot.builder import Builder
 from bot.core.watches import Watch
+from bot.models import Window
+from bot.slack.alerts import DueAlert
+from bot.store.redis_store import PREFIX
 from tests.integration.conftest import REPO
+from tests.integration.oauth_harness import HOME, SECOND, SECOND_CHANNEL, OAuthHarness
+from tests.integration.oauth_harness import HUMAN as OAUTH_HUMAN
 from tests.integration.slack_harness import (
     DIGEST_CHANNEL,
     HUMAN,
@@ -241,3 +247,36 @@ def test_without_a_time_zone_from_slack_the_dm_comes_at_nine_utc(served: tuple[S
     assert harness.slack.dms(HUMAN) == []
     tick(harness, clock, "2026-08-05T09:00:00+00:00")
     assert len(harness.slack.dms(HUMAN)) == 1
+
+
+# -- several workspaces (OAuth mode) --------------------------------------------------------
+
+
+def test_another_workspaces_watches_and_dms_are_its_own(
+    oauth: OAuthHarness, github: FakeGitHub, redis_url: str
+) -> None:
+    oauth.install(HOME)
+    oauth.install(SECOND)
+    merged(github, REPO, 101, "2026-08-04T12:00:00+00:00", "vllm/attention/layer.py")
+    hook = oauth.slack.new_response_url()
+    assert (
+        oauth.command(SECOND, SECOND_CHANNEL, f"watch {REPO} vllm/attention/**", response_url=hook).status_code == 200
+    )
+    wait_for(lambda: oauth.slack.responses[hook.rsplit("/", 1)[-1]])
+    oauth.settle()
+    services = oauth.first.services
+    assert services.alerts(HOME).watches.everyone() == {}
+    jobs = {job.team: job for job in services.all_alerts()}
+    assert set(jobs) == {None, SECOND} and set(jobs[SECOND].watches.everyone()) == {OAUTH_HUMAN}
+    keys = set(redis.Redis.from_url(redis_url, decode_responses=True).keys("*watches*"))
+    assert keys == {f"{PREFIX}team:{SECOND}:watches"}
+
+    oauth.slack.zones[OAUTH_HUMAN] = "UTC"
+    window = Window(datetime(2026, 8, 4, 9, tzinfo=UTC), datetime(2026, 8, 5, 9, tzinfo=UTC))
+    before = len(oauth.slack.tokens())
+    assert jobs[SECOND].send(DueAlert(OAUTH_HUMAN, "2026-08-05", window)) == 1
+    used = oauth.slack.tokens()[before:]
+    assert used and set(used) <= set(oauth.slack.workspaces.tokens_of(SECOND))
+    (dm,) = oauth.slack.dms(OAUTH_HUMAN)
+    assert "#101" in dm_text(dm)
+    assert "done" in services.workspace(SECOND).ledger.entries(f"alert:{OAUTH_HUMAN}", "2026-08-05")
