@@ -96,6 +96,9 @@ class PersonalAlerts:
         self._people = PeopleLanguages(facts, language)
         self._now = now
         self._lease_seconds = lease_seconds
+        # user → the last day whose DM this process knows is settled: a settled day is final, so
+        # the ticks after it read no ledger for that person until their next 09:00.
+        self._settled: dict[str, str] = {}
 
     @property
     def team(self) -> str | None:
@@ -154,7 +157,11 @@ class PersonalAlerts:
             if today is None:
                 continue
             window, day = today
-            if "done" not in self._ledger.entries(alert_channel(user), day):
+            if self._settled.get(user) == day:
+                continue
+            if "done" in self._ledger.entries(alert_channel(user), day):
+                self._settled[user] = day
+            else:
                 found.append(DueAlert(user, day, window))
         return found
 

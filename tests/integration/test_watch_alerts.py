@@ -233,9 +233,20 @@ def test_a_dm_marked_pending_that_reached_slack_is_not_sent_again(served: tuple[
     ledger, name = harness.services.ledger, f"alert:{HUMAN}"
     harness.services.kv.delete(f"ledger:{name}:2026-08-05")
     ledger.record(name, "2026-08-05", "pending:1", "1")
-    tick(harness, clock, "2026-08-05T02:00:00+00:00")
+    # Another replica (this one remembers the day as settled) finds the DM in Slack, by its metadata.
+    replica = Builder(harness.services.settings, harness.services.timing, warn=lambda message: None)
+    try:
+        clock.now = datetime(2026, 8, 5, 2, tzinfo=UTC)
+        parts = replica.slack()
+        parts.scheduler.tick()
+        wait_for(lambda: "done" in ledger.entries(name, "2026-08-05"))
+        wait_for(parts.idle)
+        parts.scheduler.stop()
+    finally:
+        replica.close()
     assert len(harness.slack.dms(HUMAN)) == 1
-    assert "done" in ledger.entries(name, "2026-08-05")
+    assert harness.slack.calls("conversations.history")
+    assert ledger.entries(name, "2026-08-05")["part:1"] == harness.slack.dms(HUMAN)[0]["ts"]
 
 
 def test_without_a_time_zone_from_slack_the_dm_comes_at_nine_utc(served: tuple[SlackHarness, Clock]) -> None:
