@@ -41,12 +41,14 @@ if TYPE_CHECKING:
     from bot.llm.openai_model import OpenAIModel
     from bot.metrics import PrometheusSink
     from bot.queue.broker import CardQueue, RunningWorker
+    from bot.services.alerts import AlertFinder
     from bot.services.answers import ModelAnswerer
     from bot.services.qa import QAService
     from bot.services.subscriptions import Subscriptions
     from bot.services.visibility import Visibility
     from bot.services.writer import ModelCardWriter
     from bot.slack.access import AccessPolicy
+    from bot.slack.alerts import PersonalAlerts
     from bot.slack.app import SlackParts
     from bot.slack.channels import ChannelDirectory, ChannelPlan
     from bot.slack.clients import SlackClient
@@ -143,6 +145,7 @@ class Builder:
     _closers: list[Callable[[], None]] = field(default_factory=list, repr=False)
     _workspaces: dict[str | None, Workspace] = field(default_factory=dict, repr=False)
     _team_clients: dict[str | None, SlackClient] = field(default_factory=dict, repr=False)
+    _alerts: dict[str | None, PersonalAlerts] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     # Storage -----------------------------------------------------------------------------
@@ -492,6 +495,7 @@ class Builder:
         with self._lock:
             self._workspaces.pop(workspace, None)
             self._team_clients.pop(workspace, None)
+            self._alerts.pop(workspace, None)
         if self.scope_of(workspace) is None:
             return 0
         return self.kv.strict().delete_prefix(team_prefix(workspace))
@@ -522,6 +526,57 @@ class Builder:
             if self.scope_of(team) is not None:
                 others.extend(self.workspace(team).directory.current_plans())
         return (*plans, *others)
+
+    @cached_property
+    def alert_finder(self) -> AlertFinder:
+        from bot.services.alerts import AlertFinder
+
+        return AlertFinder(self.source, self.cards)
+
+    def alerts(self, team: str | None) -> PersonalAlerts:
+        """A workspace's personal watches and their daily DMs (None: the single or home one)."""
+        from bot.slack.alerts import PersonalAlerts
+        from bot.slack.lease import POST_LEASE_SECONDS
+        from bot.store.alerts import WatchStore
+
+        workspace = self.workspace(team)
+        with self._lock:
+            found = self._alerts.get(workspace.scope)
+        if found is not None:
+            return found
+        lease = self.timing.post_lease_seconds
+
+        def is_private(repo: str) -> bool:
+            # GitHub is built at the first watch or DM, not here.
+            return self.visibility.is_private(repo)
+
+        made = PersonalAlerts(
+            client=workspace.client,
+            watches=WatchStore(self.kv, workspace.scope),
+            ledger=workspace.ledger,
+            facts=workspace.facts,
+            access=workspace.access,
+            directory=workspace.directory,
+            finder=self.alert_finder,
+            is_private=is_private,
+            language=self.settings.defaults.language,
+            now=self.timing.now,
+            lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
+        )
+        with self._lock:
+            return self._alerts.setdefault(workspace.scope, made)
+
+    def all_alerts(self) -> tuple[PersonalAlerts, ...]:
+        """Every workspace's watches (the scheduler's tick): the single or home one's, and in OAuth
+        mode each other installed workspace's."""
+        jobs = [self.alerts(None)]
+        if self.settings.oauth:
+            try:
+                teams = [listed.workspace for listed in self.installations.listed()]
+            except StoreError:
+                return tuple(jobs)
+            jobs += [self.alerts(team) for team in teams if self.scope_of(team) is not None]
+        return tuple(jobs)
 
     @cached_property
     def subscription_store(self) -> SubscriptionStore:

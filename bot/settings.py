@@ -409,6 +409,8 @@ DEFAULT_BOT_SCOPES = (
     "channels:read",
     "groups:read",
     "users:read",
+    "im:write",
+    "im:history",
 )
 # A Fernet key is 32 bytes in URL-safe base64 (cryptography's Fernet.generate_key()).
 SECRET_KEY_BYTES = 32

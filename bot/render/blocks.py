@@ -346,7 +346,8 @@ def help_message(command: str, language: Language) -> Message:
     a channel follows repositories."""
     line = escape(words.text(language, "help.slack", cmd=command))
     follow = escape(words.text(language, "subs.help", cmd=command))
-    return _message(f"{line}\n{follow}", [_section(line), _section(follow)])
+    watch = escape(words.text(language, "watch.help", cmd=command))
+    return _message(f"{line}\n{follow}\n{watch}", [_section(line), _section(follow), _section(watch)])
 
 
 def text_message(text: str) -> Message:

@@ -103,6 +103,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         digests=built.channel_digests,
         defaults=settings.defaults,
         feedback=built.feedback,
+        alerts=built.alerts(None),
     )
     if settings.oauth:
         deps = replace(deps, teams=_deps_of_team(built, deps))
@@ -123,6 +124,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         built.channel_digests,
         tick=TICK_SECONDS if tick is None else tick,
         for_team=lambda team: built.workspace(team).digests,
+        alerts=built.all_alerts,
     )
     verifier = SignatureVerifier(signing_secret)
     return SlackParts(
@@ -153,6 +155,7 @@ def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], Sla
             threads=workspace.threads,
             ledger=workspace.ledger,
             feedback=FeedbackStore(built.kv, scope),
+            alerts=built.alerts(scope),
             teams=None,
         )
 

@@ -11,6 +11,7 @@ from bot.services.qa import QAService
 from bot.services.subscriptions import Subscriptions
 from bot.settings import Defaults
 from bot.slack.access import AccessPolicy
+from bot.slack.alerts import PersonalAlerts
 from bot.slack.channels import ChannelDirectory
 from bot.slack.digests import ChannelDigests
 from bot.slack.members import ChannelMembers
@@ -41,6 +42,8 @@ class SlackDeps:
     defaults: Defaults
     # The channel's Useful / Not for us clicks (issue 13); the workspace's keys, like threads.
     feedback: FeedbackStore | None = None
+    # Personal watches and their daily DMs (issue 13); the workspace's, like threads.
+    alerts: PersonalAlerts | None = None
     # OAuth mode: the same deps over another workspace's stores (slack/app.py makes them).
     teams: Callable[[str | None], SlackDeps] | None = None
 

@@ -1,4 +1,5 @@
-"""Scheduler: posts each channel's digest at its local time, in every replica.
+"""Scheduler: posts each channel's digest at its local time, and each watcher's DM at 09:00 of
+theirs (slack/alerts.py), in every replica.
 
 Each plan is posted by its own workspace's ChannelDigests (`for_team`): that workspace's client
 and ledger. Every replica runs one; the post lease and the ledger make sure exactly one of them posts a
@@ -18,6 +19,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from bot.errors import PrdigestError, StoreError
+from bot.slack.alerts import DueAlert, PersonalAlerts
 from bot.slack.channels import ChannelPlan
 from bot.slack.digests import ChannelDigests
 from bot.slack.lease import LeaseLost
@@ -41,12 +43,15 @@ class Scheduler:
         *,
         tick: float = TICK_SECONDS,
         for_team: Callable[[str | None], ChannelDigests] | None = None,
+        alerts: Callable[[], Sequence[PersonalAlerts]] | None = None,
     ) -> None:
         # A callable is asked at every tick: channels followed from Slack (on any replica) are
         # read from the store, so a change takes effect at the next tick without a restart.
         self._plans = plans if callable(plans) else (lambda: tuple(plans))
         self._digests = digests
         self._for_team = for_team
+        # Every workspace's watches, asked at every tick like the plans (None: no personal DMs).
+        self._alerts = alerts
         self._tick = tick
         self._stop = threading.Event()
         self._running: set[str] = set()
@@ -112,6 +117,48 @@ class Scheduler:
                 with self._lock:
                     self._running.add(plan.id)
                 self._pool.submit(self._run, plan)
+        self._tick_alerts()
+
+    def _tick_alerts(self) -> None:
+        if self._alerts is None or self._stop.is_set():
+            return
+        try:
+            due = [(job, alert) for job in self._alerts() for alert in job.due()]
+        except StoreError:
+            self._set_problem(REDIS_UNREACHABLE)
+            return
+        except Exception:  # a bad tick must not end the loop
+            log.exception("could not check which watch DMs are due")
+            return
+        for job, alert in due:
+            key = f"alert:{job.team}:{alert.user}"
+            with self._lock:
+                if key in self._running or time.monotonic() < self._retry_at.get(key, 0.0):
+                    continue
+                self._running.add(key)
+            self._pool.submit(self._run_alert, key, job, alert)
+
+    def _run_alert(self, key: str, job: PersonalAlerts, alert: DueAlert) -> None:
+        try:
+            sent = job.send(alert, stopping=self._stop)
+            if sent:
+                log.info("watch DM of %s for %s sent", alert.user, alert.day)
+        except (StoreError, LeaseLost) as exc:
+            if isinstance(exc, StoreError):
+                self._set_problem(REDIS_UNREACHABLE)
+            log.warning("watch DM of %s paused: %s", alert.user, exc)
+        except Exception as exc:
+            if self._stop.is_set():
+                log.warning("watch DM of %s interrupted by shutdown; the next run finishes it", alert.user)
+            else:
+                if isinstance(exc, PrdigestError):
+                    log.warning("watch DM of %s failed, retrying in %.0f s: %s", alert.user, RETRY_SECONDS, exc)
+                else:
+                    log.exception("watch DM of %s failed", alert.user)
+                self._retry_at[key] = time.monotonic() + RETRY_SECONDS
+        finally:
+            with self._lock:
+                self._running.discard(key)
 
     def _of(self, plan: ChannelPlan) -> ChannelDigests:
         """The ChannelDigests of the plan's workspace: its client, its ledger."""

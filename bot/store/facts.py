@@ -5,8 +5,9 @@
   organisation (is_ext_shared).
 - members:{channel}         5 minutes: the channel's member ids (conversations.members).
 - language:{user}           10 minutes: the language of a person's Slack locale (users.info).
+- zone:{user}               6 hours: a person's Slack time zone (users.info `tz`), for their daily DM.
 
-Visibility is about a repository and shared by every workspace; the other three are the
+Visibility is about a repository and shared by every workspace; the others are the
 workspace's own (store/workspace.py `scoped`).
 
 Caches: they stay open without Redis (a miss, and the question is asked again). The callers
@@ -31,6 +32,10 @@ MEMBERS_TTL = 300
 
 # Someone who switches Slack's language sees the App Home in the old one for at most this long.
 LANGUAGE_TTL = 600
+
+# Someone who travels gets their watch DM at 09:00 of the old zone for at most this long; the
+# scheduler asks about every watcher at every tick, so users.info is asked a few times a day.
+ZONE_TTL = 6 * 3600
 
 _MEMBERS = TypeAdapter(list[str])
 
@@ -73,6 +78,13 @@ class FactStore:
 
     def remember_language(self, user: str, language: Language) -> None:
         self._kv.set(self._key(f"language:{user}"), language.encode(), LANGUAGE_TTL)
+
+    def zone(self, user: str) -> str | None:
+        raw = self._kv.get(self._key(f"zone:{user}"))
+        return raw.decode() if raw else None
+
+    def remember_zone(self, user: str, zone: str, ttl: int = ZONE_TTL) -> None:
+        self._kv.set(self._key(f"zone:{user}"), zone.encode(), ttl)
 
 
 def _flag(raw: bytes | None, yes: bytes, no: bytes) -> bool | None:

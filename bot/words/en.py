@@ -388,4 +388,42 @@ WORDS: dict[str, str] = {
         "Only the people listed in `[slack] editors` of the config file may clear a channel's feedback."
     ),
     "feedback.refused_member": "Only members of this channel may clear its feedback.",
+    # -- personal watches (issue 13: /pr watch, /pr unwatch, the daily DM) ----------------------
+    "watch.help": (
+        "*Watching for yourself*\n"
+        "• `{cmd} watch owner/repo path/glob` · `{cmd} watch owner/repo#123`: one DM a day, 09:00 your time, "
+        "with the merged PRs that match\n"
+        "• `{cmd} watch list` · `{cmd} unwatch PATTERN` · `{cmd} unwatch all`"
+    ),
+    "watch.usage": (
+        "Usage: `{cmd} watch owner/repo path/glob` (merged PRs that change those paths), "
+        "`{cmd} watch owner/repo#123` (that PR, and PRs that revert, follow up or fix it), or `{cmd} watch list`"
+    ),
+    "watch.usage_unwatch": (
+        "Usage: `{cmd} unwatch owner/repo path/glob`, `{cmd} unwatch owner/repo#123`, "
+        "`{cmd} unwatch path/glob` or `{cmd} unwatch all`"
+    ),
+    "watch.bad_glob_empty": "Name the paths to watch with a glob such as vllm/attention/** or *.md",
+    "watch.bad_glob_long": "A path glob to watch holds at most {limit} characters.",
+    "watch.bad_glob_space": "A path glob to watch is one word, without spaces or control characters.",
+    "watch.off": "Personal watches are not available in this workspace.",
+    "watch.already": "You already watch {watch}. `{cmd} watch list` shows your watches.",
+    "watch.too_many": "You already have {limit} watches, the most one person may keep. `{cmd} unwatch …` makes room.",
+    "watch.not_visible": (
+        "I can't watch {repo}: it does not exist, or it is private and you are not in a channel that follows it."
+    ),
+    "watch.added": (
+        "Watching {watch}. On days when merged PRs match, you get one DM at 09:00 ({zone}) with their cards. "
+        "`{cmd} watch list` shows your watches."
+    ),
+    "watch.none": (
+        "You watch nothing yet. `{cmd} watch owner/repo path/glob` or `{cmd} watch owner/repo#123` starts a watch."
+    ),
+    "watch.list_title": "*Your watches ({n})*",
+    "watch.list_hint": "`{cmd} unwatch …` stops one; `{cmd} unwatch all` stops them all.",
+    "watch.unknown": "You have no watch called {pattern}. `{cmd} watch list` shows what you watch.",
+    "watch.removed": "Stopped watching {watches}.",
+    "watch.matched": "Matches your watch {watches}",
+    "watch.dm_intro": "Your watches matched {n} PR(s) merged in the 24 hours before 09:00 on {day}",
+    "watch.dm_more": "… and {n} more that do not fit in this message:",
 }

@@ -343,4 +343,38 @@ WORDS: dict[str, str] = {
     "feedback.not_kept": "暂时无法保存你的反馈，请一分钟后再点一次。",
     "feedback.refused_editor": "只有配置文件 `[slack] editors` 中列出的人可以清除频道的反馈。",
     "feedback.refused_member": "只有本频道的成员可以清除它的反馈。",
+    # -- 个人关注（issue 13：/pr watch、/pr unwatch、每日私信） ----------------------------------
+    "watch.help": (
+        "*个人关注*\n"
+        "• `{cmd} watch owner/repo path/glob` · `{cmd} watch owner/repo#123`："
+        "每天在你的时区 09:00 私信匹配的已合并 PR\n"
+        "• `{cmd} watch list` · `{cmd} unwatch PATTERN` · `{cmd} unwatch all`"
+    ),
+    "watch.usage": (
+        "用法：`{cmd} watch owner/repo path/glob`（改动这些路径的已合并 PR）、"
+        "`{cmd} watch owner/repo#123`（该 PR，以及回滚、跟进或修复它的 PR），或 `{cmd} watch list`"
+    ),
+    "watch.usage_unwatch": (
+        "用法：`{cmd} unwatch owner/repo path/glob`、`{cmd} unwatch owner/repo#123`、"
+        "`{cmd} unwatch path/glob` 或 `{cmd} unwatch all`"
+    ),
+    "watch.bad_glob_empty": "请用路径通配符指明要关注的路径，例如 vllm/attention/** 或 *.md",
+    "watch.bad_glob_long": "要关注的路径通配符最多 {limit} 个字符。",
+    "watch.bad_glob_space": "要关注的路径通配符须是一个词，不能含空格或控制字符。",
+    "watch.off": "此工作区不提供个人关注。",
+    "watch.already": "你已经关注了 {watch}。`{cmd} watch list` 可查看你的关注。",
+    "watch.too_many": "你已有 {limit} 项关注，已达每人上限。可用 `{cmd} unwatch …` 腾出空间。",
+    "watch.not_visible": "无法关注 {repo}：它不存在，或是私有仓库而你不在关注它的频道中。",
+    "watch.added": (
+        "已关注 {watch}。有已合并的 PR 匹配的日子，你会在 09:00（{zone}）收到一条附带卡片的私信。"
+        "`{cmd} watch list` 可查看你的关注。"
+    ),
+    "watch.none": "你还没有任何关注。用 `{cmd} watch owner/repo path/glob` 或 `{cmd} watch owner/repo#123` 开始关注。",
+    "watch.list_title": "*你的关注（{n}）*",
+    "watch.list_hint": "`{cmd} unwatch …` 取消一项；`{cmd} unwatch all` 全部取消。",
+    "watch.unknown": "你没有名为 {pattern} 的关注。`{cmd} watch list` 可查看你关注了什么。",
+    "watch.removed": "已取消关注 {watches}。",
+    "watch.matched": "匹配你的关注 {watches}",
+    "watch.dm_intro": "你的关注匹配了 {day} 09:00 之前 24 小时内合并的 {n} 个 PR",
+    "watch.dm_more": "… 另有 {n} 个放不下，链接如下：",
 }

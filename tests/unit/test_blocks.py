@@ -397,13 +397,20 @@ def test_the_same_digest_always_gives_the_same_thread() -> None:
 def test_help_shows_every_way_to_ask() -> None:
     message = help_message("/pr", "en")
     assert_valid(message)
-    text, follow = section_texts(message)
+    text, follow, watch = section_texts(message)
     for form in ("`/pr owner/repo#123`", "`/pr #123`", "`/pr &lt;PR URL&gt;`", "`@prdigest &lt;question"):
         assert form in text
     assert "thread" in text
     for form in ("`/pr follow owner/repo`", "`/pr unfollow owner/repo`", "`/pr following`", "`/pr settings`"):
         assert form in follow
     assert "`/pr digest`" in follow
+    for form in (
+        "`/pr watch owner/repo path/glob`",
+        "`/pr watch owner/repo#123`",
+        "`/pr watch list`",
+        "`/pr unwatch all`",
+    ):
+        assert form in watch
     assert "讨论串" in section_texts(help_message("/digest", "zh-CN"))[0]
 
 

@@ -21,7 +21,7 @@ from bot.render.replies import say
 from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
-from bot.slack.listeners import subscribe
+from bot.slack.listeners import subscribe, watch
 from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,9 @@ def register(app: App, all_deps: SlackDeps) -> None:
             return
         if text.split()[0].lower() in subscribe.SUBCOMMANDS:
             subscribe.handle(deps, ack, command, respond, client, language)
+            return
+        if text.split()[0].lower() in watch.SUBCOMMANDS:
+            watch.handle(deps, ack, command, respond, language)
             return
         try:
             ref = parse_ref(text, deps.directory.default_repo(channel))

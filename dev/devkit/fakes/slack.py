@@ -25,8 +25,10 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs
+from zoneinfo import ZoneInfo
 
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 from devkit.fakes.slack_oauth import OAuthRefusal, Workspaces
@@ -37,6 +39,8 @@ PERMALINK_BASE = "https://fake.slack"
 TEAM_ID, TEAM_NAME = "T0TEST", "Fake Team"
 BOT_NAME, BOT_USER_ID, BOT_ID, APP_ID = "prdigest", "UBOT", "BBOT", "AFAKE"
 HUMAN_USER_ID = "UHUMAN"
+# users.info always says a person's zone; Slack's own example answer is Los Angeles.
+DEFAULT_TZ = "America/Los_Angeles"
 
 # Block Kit limits: https://docs.slack.dev/reference/block-kit/blocks and the `*_max_length`
 # attributes in slack_sdk/models/blocks/{blocks,block_elements}.py (the SDK checks them only for
@@ -125,6 +129,7 @@ class FakeSlack(LoopbackServer):
             "conversations.info": self._info,
             "conversations.members": self._members,
             "users.info": self._user_info,
+            "conversations.open": self._open,
             "assistant.threads.setStatus": self._set_status,
             "views.publish": self._publish_view,
             "views.open": self._open_view,
@@ -143,6 +148,8 @@ class FakeSlack(LoopbackServer):
             self.channel_info: dict[str, dict[str, Any]] = {}  # channel → overrides for conversations.info
             self.members: dict[str, list[str]] = {}  # channel → user ids for conversations.members
             self.locales: dict[str, str] = {}  # user → Slack locale for users.info (default "en-US")
+            self.zones: dict[str, str] = {}  # user → IANA time zone for users.info's tz (default DEFAULT_TZ)
+            self.ims: dict[str, str] = {}  # user → the id of the bot's DM with them (conversations.open)
             self.enforce_pacing = False  # chat.postMessage ≈ 1 message/s/channel (docs.slack.dev rate limits)
             self.min_interval = 1.0
             self.replies_limit = REPLIES_LIMIT
@@ -230,6 +237,11 @@ class FakeSlack(LoopbackServer):
         """`team_id` removes the app: its tokens are revoked (Slack then sends app_uninstalled)."""
         with self._state_lock:
             self.workspaces.uninstall(team_id)
+
+    def dms(self, user: str) -> list[dict[str, Any]]:
+        """What the bot posted in its DM with `user` (none before conversations.open)."""
+        dm = self.ims.get(user)
+        return [] if dm is None else self.messages(dm)
 
     def messages(self, channel: str) -> list[dict[str, Any]]:
         """Top-level messages in `channel`, oldest first (broadcast replies stay in thread())."""
@@ -450,9 +462,33 @@ class FakeSlack(LoopbackServer):
         if not isinstance(user, str) or not user:
             raise _Refused("user_not_found", "user is required")
         info: dict[str, Any] = {"id": user, "team_id": TEAM_ID, "name": user.lower(), "is_bot": False}
+        zone = self.zones.get(user, DEFAULT_TZ)
+        try:
+            offset = datetime.now(ZoneInfo(zone)).utcoffset()
+        except (ValueError, KeyError):  # a zone the test made up: Slack would not know it either
+            offset = None
+        # tz, tz_label, tz_offset (seconds east of UTC), as users.info returns them for every person.
+        info |= {"tz": zone, "tz_label": zone, "tz_offset": int(offset.total_seconds()) if offset else 0}
         if _flag(args.get("include_locale")):
             info["locale"] = self.locales.get(user, "en-US")
         return {"user": info}
+
+    def _open(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The bot's DM with one person (`users`), made on first use and the same ever after, as
+        conversations.open answers it (`already_open` on later calls). A group DM is not faked."""
+        users = args.get("users")
+        if not isinstance(users, str) or not users:
+            raise _Refused("users_list_not_supplied", "users is required")
+        wanted = [user for user in users.split(",") if user]
+        if len(wanted) != 1:
+            raise _Refused("method_not_supported_for_channel_type", "the fake opens 1:1 DMs only")
+        user = wanted[0]
+        already = user in self.ims
+        if not already:
+            self.ims[user] = f"D{next(self._ids):08d}"
+            if self.channels:
+                self.channels.add(self.ims[user])
+        return {"no_op": already, "already_open": already, "channel": {"id": self.ims[user]}}
 
     def _set_status(self, args: dict[str, Any]) -> dict[str, Any]:
         channel = self._channel(args, "channel_id")

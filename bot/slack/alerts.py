@@ -1,0 +1,237 @@
+"""PersonalAlerts: each watcher's DM of the day, at 09:00 in their Slack time zone, by one replica.
+
+The scheduler asks `due()` at every tick and hands each due person to `send()`. A DM covers the
+24 hours before that 09:00 (from the previous day's 09:00, so windows meet across a DST change)
+and holds the cards of the merged PRs the person's watches match; nothing matching, no DM. It is
+posted the way a digest is: under the post lease of (`alert:{user}`, day), recorded in the post
+ledger as pending, then posted, then done; a pending DM is looked for in the conversation by its
+metadata before it is posted again, so no replica sends a second one.
+
+Private repositories: a watch on one counts only while the person is a member of a channel
+configured for it (slack/access.py's rules), checked when the DM is sent, not only when the
+watch was made. The time zone is users.info's `tz`, remembered for hours; UTC when Slack cannot say.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from slack_sdk import WebClient
+
+from bot.core.watches import Watch
+from bot.errors import PublishError, SlackError
+from bot.models import Language, Window
+from bot.render.alerts import alert_message
+from bot.services.alerts import AlertFinder
+from bot.slack.access import AccessPolicy
+from bot.slack.channels import ChannelDirectory
+from bot.slack.errors import TRANSIENT, slack_errors
+from bot.slack.lease import POST_LEASE_SECONDS, PostLease
+from bot.slack.members import ChannelMembers
+from bot.slack.people import PeopleLanguages
+from bot.store.alerts import WatchStore, alert_channel
+from bot.store.facts import FactStore
+from bot.store.ledger import PostLedger
+
+log = logging.getLogger(__name__)
+
+# The issue's rule: one DM a day at 09:00 in the person's own time zone.
+ALERT_AT = time(9, 0)
+METADATA_EVENT = "prdigest_alert"
+PART = 1
+# When Slack cannot say a person's zone, UTC stands in, remembered briefly so each tick does not ask again.
+UNKNOWN_ZONE_TTL = 600
+# A DM conversation holds our one message a day: the newest few cover a crash within the day.
+HISTORY_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class DueAlert:
+    user: str
+    day: str  # the person's local day, YYYY-MM-DD
+    window: Window
+
+
+def alert_window(zone: ZoneInfo, now: datetime) -> tuple[Window, str] | None:
+    """Today's window in `zone` once today's 09:00 there has passed; None before it."""
+    local = now.astimezone(zone)
+    if local.time() < ALERT_AT:
+        return None
+    end = datetime.combine(local.date(), ALERT_AT, tzinfo=zone)
+    start = datetime.combine(local.date() - timedelta(days=1), ALERT_AT, tzinfo=zone)
+    # In UTC: a difference of two times of one zone is taken on the wall clock, DST ignored.
+    return Window(start.astimezone(UTC), end.astimezone(UTC)), local.date().isoformat()
+
+
+class PersonalAlerts:
+    def __init__(
+        self,
+        *,
+        client: WebClient,
+        watches: WatchStore,
+        ledger: PostLedger,
+        facts: FactStore,
+        access: AccessPolicy,
+        directory: ChannelDirectory,
+        finder: AlertFinder,
+        is_private: Callable[[str], bool],
+        language: Language = "en",
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        lease_seconds: float = POST_LEASE_SECONDS,
+    ) -> None:
+        self._client = client
+        self.watches = watches
+        self._ledger = ledger
+        self._facts = facts
+        self._access = access
+        self._directory = directory
+        self._finder = finder
+        self._is_private = is_private
+        self._members = ChannelMembers(facts)
+        self._people = PeopleLanguages(facts, language)
+        self._now = now
+        self._lease_seconds = lease_seconds
+        # user → the last day whose DM this process knows is settled: a settled day is final, so
+        # the ticks after it read no ledger for that person until their next 09:00.
+        self._settled: dict[str, str] = {}
+
+    @property
+    def team(self) -> str | None:
+        return self.watches.team
+
+    # -- who may watch what ----------------------------------------------------------------
+
+    def may_see(self, user: str, repo: str) -> bool:
+        """A public repository: anyone. A private one: a member of a channel configured for it
+        where it may be posted (the file's rules, not shared outside). Unknown counts as private."""
+        if not self._is_private(repo):
+            return True
+        name = repo.lower()
+        for plan in self._directory.plans:
+            if name not in {listed.lower() for listed in plan.repos}:
+                continue
+            if self._access.may_post(plan.id, repo) and self._members.is_member(self._client, plan.id, user):
+                return True
+        return False
+
+    # -- when ------------------------------------------------------------------------------
+
+    def zone(self, user: str) -> ZoneInfo:
+        name = self._facts.zone(user)
+        if name is None:
+            name = self._ask_zone(user)
+        try:
+            return ZoneInfo(name)
+        except (ValueError, KeyError):  # ZoneInfoNotFoundError is a KeyError
+            return ZoneInfo("UTC")
+
+    def _ask_zone(self, user: str) -> str:
+        try:
+            with slack_errors():
+                info = self._client.users_info(user=user)
+            name = (info.get("user") or {}).get("tz")
+            ZoneInfo(str(name))
+        except SlackError as exc:
+            log.warning("cannot read the time zone of %s (%s); using UTC for now", user, exc.code)
+            self._facts.remember_zone(user, "UTC", UNKNOWN_ZONE_TTL)
+            return "UTC"
+        except (ValueError, KeyError):
+            self._facts.remember_zone(user, "UTC")  # no zone, or one we do not know: UTC for hours
+            return "UTC"
+        self._facts.remember_zone(user, str(name))
+        return str(name)
+
+    def due(self) -> list[DueAlert]:
+        """Everyone whose DM of today is due and not sent. StoreError when the ledger is away."""
+        now = self._now()
+        found: list[DueAlert] = []
+        for user, watches in self.watches.everyone().items():
+            if not watches:
+                continue
+            today = alert_window(self.zone(user), now)
+            if today is None:
+                continue
+            window, day = today
+            if self._settled.get(user) == day:
+                continue
+            if "done" in self._ledger.entries(alert_channel(user), day):
+                self._settled[user] = day
+            else:
+                found.append(DueAlert(user, day, window))
+        return found
+
+    # -- sending ---------------------------------------------------------------------------
+
+    def send(self, due: DueAlert, stopping: threading.Event | None = None) -> int | None:
+        """Send `due`'s DM unless another process is sending it (None); how many messages this
+        call posted (0: nothing matched, or an earlier run had sent it)."""
+        channel = alert_channel(due.user)
+        with PostLease(self._ledger, channel, due.day, self._lease_seconds) as lease:
+            if not lease.acquire():
+                return None
+            entries = self._ledger.entries(channel, due.day)
+            if "done" in entries:
+                return 0
+            watches = [watch for watch in self.watches.everyone().get(due.user, []) if self._visible(due.user, watch)]
+            language = self._people.language(self._client, due.user)
+            items = self._finder.find(watches, due.window, language) if watches else []
+            if not items:
+                self._ledger.record(channel, due.day, "done", "1")
+                return 0
+            message = alert_message(items, due.day, language)
+            dm = self._open(due.user)
+            if f"pending:{PART}" in entries:
+                found = self._posted(dm, due.day)
+                if found is not None:
+                    self._ledger.record(channel, due.day, f"part:{PART}", found)
+                    self._ledger.record(channel, due.day, "done", "1")
+                    return 0
+            lease.check()
+            if stopping is not None and stopping.is_set():
+                raise PublishError("error.shutting_down", channel=channel)
+            self._ledger.record(channel, due.day, f"pending:{PART}", "1")
+            with slack_errors():
+                response = self._client.chat_postMessage(
+                    channel=dm,
+                    text=message.text,
+                    blocks=list(message.blocks),
+                    unfurl_links=False,
+                    unfurl_media=False,
+                    metadata={"event_type": METADATA_EVENT, "event_payload": {"day": due.day}},
+                )
+            self._ledger.record(channel, due.day, f"part:{PART}", str(response["ts"]))
+            self._ledger.record(channel, due.day, "done", "1")
+            return 1
+
+    def _visible(self, user: str, watch: Watch) -> bool:
+        if self.may_see(user, watch.repo):
+            return True
+        log.info("a watch of %s on %s is skipped: not in a channel configured for it", user, watch.repo)
+        return False
+
+    def _open(self, user: str) -> str:
+        with slack_errors():
+            opened = self._client.conversations_open(users=user)
+        return str((opened.get("channel") or {})["id"])
+
+    def _posted(self, dm: str, day: str) -> str | None:
+        """The ts of our DM for `day` if it reached Slack although the ledger did not hear of it."""
+        try:
+            with slack_errors():
+                page = self._client.conversations_history(channel=dm, include_all_metadata=True, limit=HISTORY_LIMIT)
+        except SlackError as exc:
+            if exc.code == SlackError.TRANSPORT or exc.code in TRANSIENT:
+                raise  # nothing is sent on a guess: the run fails and is tried again
+            log.warning("could not read back the DM of %s for %s: %s", dm, day, exc.code)
+            return None
+        for found in page.get("messages") or []:
+            metadata = found.get("metadata") or {}
+            payload = metadata.get("event_payload") or {}
+            if metadata.get("event_type") == METADATA_EVENT and payload.get("day") == day:
+                return str(found["ts"])
+        return None

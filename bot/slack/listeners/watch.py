@@ -1,0 +1,136 @@
+"""`/pr watch REPO GLOB | REF`, `/pr watch list`, `/pr unwatch PATTERN|all`: a person's own watches.
+
+commands.py hands over the command's words; only parsing happens before ack() (bad input is
+answered at once). Redis, GitHub and Slack are asked on the work pool, and the answer goes to the
+asker alone through the response_url. A watch on a private repository the person may not see, or
+on one that does not exist, is refused with one sentence for both, so nothing is learnt of a
+private repository's existence. A command payload is acted on once (guards.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from slack_bolt import Ack, Respond
+
+from bot.core.watches import MAX_GLOB_CHARS, MAX_WATCHES, Watch, glob_problem
+from bot.errors import PrdigestError, StoreError, UsageError
+from bot.models import Language
+from bot.render.alerts import watch_list_text
+from bot.render.mrkdwn import escape
+from bot.render.replies import say
+from bot.services.refs import parse_ref, parse_repo
+from bot.slack.alerts import PersonalAlerts
+from bot.slack.deps import SlackDeps
+from bot.slack.guards import first_time
+from bot.words import text
+
+log = logging.getLogger(__name__)
+
+SUBCOMMANDS = ("watch", "unwatch")
+
+
+def parse(words: list[str], default_repo: str | None, cmd: str) -> Watch | str:
+    """The watch `/pr watch <words>` adds, or "list"; raises UsageError (with its sentence)."""
+    if [word.lower() for word in words] == ["list"]:
+        return "list"
+    if len(words) == 1:
+        ref = parse_ref(words[0], default_repo)
+        return Watch(ref.repo, "pr", number=ref.number)
+    if len(words) == 2:
+        repo, glob = parse_repo(words[0]), words[1]
+        problem = glob_problem(glob)
+        if problem is not None:
+            raise UsageError(problem, limit=MAX_GLOB_CHARS)
+        return Watch(repo, "path", pattern=glob)
+    raise UsageError("watch.usage", cmd=cmd)
+
+
+def handle(deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond, language: Language) -> None:
+    """Acknowledge `/pr watch …` or `/pr unwatch …` (refusing bad input at once) and hand the work on."""
+    words = str(command.get("text") or "").split()
+    name, args = words[0].lower(), words[1:]
+    cmd = deps.command
+    channel = str(command.get("channel_id", ""))
+    alerts = deps.alerts
+    if alerts is None:
+        ack(text=escape(text(language, "watch.off")))
+        return
+    work: Callable[[str], str]
+    try:
+        if name == "watch":
+            if not args:
+                ack(text=escape(text(language, "watch.usage", cmd=cmd)))
+                return
+            wanted = parse(args, deps.directory.default_repo(channel), cmd)
+            if isinstance(wanted, Watch):
+                work = functools.partial(_watch, alerts, watch=wanted, cmd=cmd, language=language)
+            else:
+                work = functools.partial(_list, alerts, cmd=cmd, language=language)
+        else:
+            if not args:
+                ack(text=escape(text(language, "watch.usage_unwatch", cmd=cmd)))
+                return
+            work = functools.partial(_unwatch, alerts, said=" ".join(args), cmd=cmd, language=language)
+    except PrdigestError as exc:
+        ack(text=escape(exc.in_language(language)))
+        return
+    ack(text=say(language, "thinking"))
+    deps.work.submit(_run, deps, name, work, command, respond, language)
+
+
+def _run(
+    deps: SlackDeps,
+    name: str,
+    work: Callable[[str], str],
+    command: dict[str, Any],
+    respond: Respond,
+    language: Language,
+) -> None:
+    user = str(command.get("user_id", ""))
+    try:
+        if not first_time(deps.threads, command):
+            log.warning("/pr %s: a command payload seen before; not acted on again", name)
+            return
+        message = work(user)
+    except StoreError:
+        message = escape(text(language, "subs.store_down"))
+    except Exception:
+        log.exception("/pr %s failed", name)
+        message = say(language, "failed")
+    try:
+        respond(text=message, replace_original=True, response_type="ephemeral")
+    except Exception:
+        log.exception("/pr %s: the response_url refused the answer", name)
+
+
+def _list(alerts: PersonalAlerts, user: str, *, cmd: str, language: Language) -> str:
+    return watch_list_text(alerts.watches.of(user), cmd, language)
+
+
+def _watch(alerts: PersonalAlerts, user: str, *, watch: Watch, cmd: str, language: Language) -> str:
+    mine = alerts.watches.of(user)
+    if any(kept.key == watch.key for kept in mine):
+        return escape(text(language, "watch.already", watch=watch.shown, cmd=cmd))
+    if len(mine) >= MAX_WATCHES:
+        return escape(text(language, "watch.too_many", limit=MAX_WATCHES, cmd=cmd))
+    if not alerts.may_see(user, watch.repo):
+        return escape(text(language, "watch.not_visible", repo=watch.repo))
+    alerts.watches.add(user, watch)
+    zone = alerts.zone(user).key
+    return escape(text(language, "watch.added", watch=watch.shown, zone=zone, cmd=cmd))
+
+
+def _unwatch(alerts: PersonalAlerts, user: str, *, said: str, cmd: str, language: Language) -> str:
+    mine = alerts.watches.of(user)
+    if not mine:
+        return escape(text(language, "watch.none", cmd=cmd))
+    gone = mine if said.lower() == "all" else [watch for watch in mine if watch.named_by(said)]
+    if not gone:
+        return escape(text(language, "watch.unknown", pattern=said[:200], cmd=cmd))
+    for watch in gone:
+        alerts.watches.remove(user, watch)
+    return escape(text(language, "watch.removed", watches=", ".join(watch.shown for watch in gone)))
