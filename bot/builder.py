@@ -15,14 +15,14 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from bot.core.deadline import DEFAULT_RETRIES, Budget, Deadline
 from bot.core.jobs import CardJob
 from bot.errors import ConfigError, StoreError
-from bot.models import Message, OutputMode
+from bot.models import Language, Message, OutputMode
 from bot.services.cards import CardService, lease_for
 from bot.services.digest import DigestService
 from bot.services.ports import Parsed, Schema
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from bot.queue.broker import CardQueue, RunningWorker
     from bot.services.alerts import AlertFinder
     from bot.services.answers import ModelAnswerer
+    from bot.services.poller import MergePoller
     from bot.services.qa import QAService
     from bot.services.subscriptions import Subscriptions
     from bot.services.visibility import Visibility
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from bot.slack.workspaces import Workspace
     from bot.sources.github import GitHubSource
     from bot.store.redis_store import RedisKV
+    from bot.webhook import GitHubWebhook
 
 EMBEDDED_STORE_NOTE = "REDIS_URL is not set: using an in-memory store, so nothing is cached between runs."
 
@@ -327,6 +329,42 @@ class Builder:
         queue = CardQueue(url, self.settings.config.queue.namespace)
         self._closers.append(queue.close)
         return queue
+
+    @cached_property
+    def poller(self) -> MergePoller | None:
+        """Polls followed repositories for merged PRs and queues their cards (None: no queue, or
+        `[queue] poll_minutes = 0`)."""
+        minutes = self.settings.config.queue.poll_minutes
+        if self.queue is None or minutes == 0:
+            return None
+        from bot.services.poller import MergePoller
+
+        return MergePoller(self.source, self.cards, self.kv, timedelta(minutes=minutes), now=self.timing.now)
+
+    def poll_merged(self) -> int:
+        """One poll of every followed repository whose turn it is (the scheduler's tick)."""
+        poller = self.poller
+        if poller is None:
+            return 0
+        wanted: dict[str, set[Language]] = {}
+        for plan in self.all_plans():
+            for repo in plan.repos:
+                wanted.setdefault(repo, set()).add(plan.language)
+        return poller.poll(wanted)
+
+    def languages_for(self, repo: str) -> set[Language]:
+        """The languages of the channels that follow `repo` (empty: nobody does)."""
+        return {plan.language for plan in self.all_plans() if repo.lower() in {r.lower() for r in plan.repos}}
+
+    @cached_property
+    def webhook(self) -> GitHubWebhook | None:
+        """POST /github/webhook, when GITHUB_WEBHOOK_SECRET is set."""
+        secret = self.settings.github_webhook_secret
+        if secret is None:
+            return None
+        from bot.webhook import GitHubWebhook
+
+        return GitHubWebhook(secret, self.kv, self.queue, self.languages_for)
 
     @cached_property
     def metrics(self) -> PrometheusSink:

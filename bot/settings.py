@@ -312,6 +312,8 @@ class Settings:
     no_color: bool = False  # NO_COLOR (no-color.org): plain text even on a terminal
     # Installed in any workspace through OAuth (SLACK_CLIENT_ID…); None: one SLACK_BOT_TOKEN.
     slack_oauth: SlackOAuth | None = None
+    # GITHUB_WEBHOOK_SECRET: verifies POST /github/webhook (None: the endpoint is off).
+    github_webhook_secret: str | None = field(default=None, repr=False)
 
     @property
     def oauth(self) -> bool:
@@ -498,4 +500,5 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         redis_url=_check_redis_url(_blank_to_none(env.get("REDIS_URL"))),
         no_color="NO_COLOR" in env,
         slack_oauth=_oauth(env, config),
+        github_webhook_secret=_blank_to_none(env.get("GITHUB_WEBHOOK_SECRET")),
     )

@@ -178,6 +178,10 @@ class CardService:
             snapshot = self._store.get_snapshot(job.ref, job.merge_sha)
         return self.card(snapshot or self.snapshot_by_ref(job.ref), job.language, here=True)
 
+    def workers_alive(self) -> bool:
+        """Whether cards asked of the queue now would be made by a worker."""
+        return self._writer is not None and self._jobs is not None and self._jobs.workers_alive()
+
     def queue(self, listings: Iterable[PRListing], language: Language) -> int:
         """Queue the cards of `listings` that the store lacks, so that workers start on all of
         them at once (a digest, before it waits for them one by one); how many were queued."""

@@ -22,6 +22,7 @@ from bot.slack.deps import SlackDeps
 from bot.slack.digests import ChannelDigests
 from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
+from bot.slack.httpd import WsgiApp
 from bot.slack.listeners import actions, commands, feedback, home, installs, questions
 from bot.slack.listeners import settings as channel_settings
 from bot.slack.members import ChannelMembers
@@ -54,6 +55,8 @@ class SlackParts:
     work: CountingExecutor
     # GET /metrics: the process's Prometheus exposition (bot/metrics.py).
     exposition: Callable[[], bytes]
+    # POST /github/webhook (bot/webhook.py); None without GITHUB_WEBHOOK_SECRET.
+    webhook: WsgiApp | None = None
 
     def idle(self) -> bool:
         """Nothing in flight: no listener running, no work queued or running, no digest posting."""
@@ -125,10 +128,20 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         tick=TICK_SECONDS if tick is None else tick,
         for_team=lambda team: built.workspace(team).digests,
         alerts=built.all_alerts,
+        poll=built.poll_merged,
     )
     verifier = SignatureVerifier(signing_secret)
     return SlackParts(
-        app, client, deps, built.channel_digests, scheduler, verifier, listener_pool, work, built.metrics.exposition
+        app,
+        client,
+        deps,
+        built.channel_digests,
+        scheduler,
+        verifier,
+        listener_pool,
+        work,
+        built.metrics.exposition,
+        built.webhook,
     )
 
 

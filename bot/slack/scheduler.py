@@ -1,5 +1,6 @@
 """Scheduler: posts each channel's digest at its local time, and each watcher's DM at 09:00 of
-theirs (slack/alerts.py), in every replica.
+theirs (slack/alerts.py), in every replica; and polls followed repositories for merged PRs whose
+cards the workers should make before they are due (services/poller.py).
 
 Each plan is posted by its own workspace's ChannelDigests (`for_team`): that workspace's client
 and ledger. Every replica runs one; the post lease and the ledger make sure exactly one of them posts a
@@ -33,6 +34,8 @@ PARALLEL_CHANNELS = 4
 # After a failed run (GitHub or Slack down), try that channel again this much later.
 RETRY_SECONDS = 600.0
 REDIS_UNREACHABLE = "redis unreachable"
+# The poll's name among the running jobs (a channel id never looks like it).
+POLL = "poll:merged"
 
 
 class Scheduler:
@@ -44,7 +47,10 @@ class Scheduler:
         tick: float = TICK_SECONDS,
         for_team: Callable[[str | None], ChannelDigests] | None = None,
         alerts: Callable[[], Sequence[PersonalAlerts]] | None = None,
+        poll: Callable[[], object] | None = None,
     ) -> None:
+        # Followed repositories' merged PRs, their cards queued before they are due (None: none).
+        self._poll = poll
         # A callable is asked at every tick: channels followed from Slack (on any replica) are
         # read from the store, so a change takes effect at the next tick without a restart.
         self._plans = plans if callable(plans) else (lambda: tuple(plans))
@@ -118,6 +124,26 @@ class Scheduler:
                     self._running.add(plan.id)
                 self._pool.submit(self._run, plan)
         self._tick_alerts()
+        self._tick_poll()
+
+    def _tick_poll(self) -> None:
+        if self._poll is None or self._stop.is_set():
+            return
+        with self._lock:
+            if POLL in self._running:
+                return  # the last poll still lists
+            self._running.add(POLL)
+        self._pool.submit(self._run_poll)
+
+    def _run_poll(self) -> None:
+        try:
+            assert self._poll is not None
+            self._poll()
+        except Exception:  # a bad poll must not end the loop; the next tick polls again
+            log.exception("polling for merged PRs failed")
+        finally:
+            with self._lock:
+                self._running.discard(POLL)
 
     def _tick_alerts(self) -> None:
         if self._alerts is None or self._stop.is_set():

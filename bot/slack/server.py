@@ -23,6 +23,7 @@ from slack_sdk.signature import SignatureVerifier
 from bot.slack.app import SlackParts
 from bot.slack.httpd import HttpServer, StartResponse, WsgiApp
 from bot.stopping import stop_on_signals
+from bot.webhook import WEBHOOK_PATH
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +135,11 @@ def wsgi_app(parts: SlackParts) -> WsgiApp:
             health = f"degraded: {problem}\n".encode() if problem else b"ok\n"
             start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(health)))])
             return [health]
+        if environ.get("PATH_INFO") == WEBHOOK_PATH:
+            if parts.webhook is None:
+                start_response("404 Not Found", [("Content-Type", "text/plain")])
+                return [b"the GitHub webhook is off: set GITHUB_WEBHOOK_SECRET\n"]
+            return parts.webhook(environ, start_response)
         if environ.get("PATH_INFO") == "/metrics" and environ.get("REQUEST_METHOD") == "GET":
             body = parts.exposition()
             start_response("200 OK", [("Content-Type", METRICS_TYPE), ("Content-Length", str(len(body)))])

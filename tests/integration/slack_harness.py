@@ -194,6 +194,7 @@ def serve_harness(
     *,
     config_text: str | None = None,
     now: Callable[[], datetime] | None = None,
+    webhook_secret: str | None = None,
 ) -> Iterator[SlackHarness]:
     """Fake Slack and the app served on loopback, wired to the given fakes and Redis; closed on exit."""
     with FakeSlack() as slack:
@@ -202,6 +203,8 @@ def serve_harness(
         config.write_text(CONFIG if config_text is None else config_text, encoding="utf-8")
         github.add_repo(OTHER_REPO)
         settings = app_settings(github, model, slack, redis_url, config)
+        if webhook_secret is not None:
+            settings = dataclasses.replace(settings, github_webhook_secret=webhook_secret)
         timing = harness_timing(now)
         services = Builder(settings, timing, warn=lambda message: None)
         parts = services.slack()

@@ -68,6 +68,9 @@ def ack_text(response: requests.Response) -> str:
 
 
 def test_any_slash_command_text_is_answered_in_time(harness: SlackHarness, caplog: pytest.LogCaptureFixture) -> None:
+    # The help is the one long answer of our own words (an empty command gets it too).
+    helps = {ack_text(harness.command("help", channel=channel)[1]) for channel in (DIGEST_CHANNEL, OTHER_CHANNEL)}
+
     @SLACK_EXAMPLES
     @given(text=TYPED, channel=st.sampled_from([DIGEST_CHANNEL, OTHER_CHANNEL, RANDOM_CHANNEL]))
     @example(text="what is the payload?", channel=DIGEST_CHANNEL)  # Bolt read such a form as {}: no answer
@@ -80,7 +83,7 @@ def test_any_slash_command_text_is_answered_in_time(harness: SlackHarness, caplo
         assert response.status_code == 200  # Bolt answers 404 to a command not acked in 3 s
         ack = ack_text(response)
         assert ack and "<!" not in ack and "<@" not in ack
-        assert len(ack) < 1000  # the command's text is quoted, not pasted back whole
+        assert len(ack) < 1000 or ack in helps  # the command's text is quoted, not pasted back whole
         if ack == THINKING:
             (payload,) = wait_for(lambda: harness.slack.responses[hook])
             assert payload["text"] and payload["response_type"] == "ephemeral"

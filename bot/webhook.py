@@ -1,0 +1,112 @@
+"""POST /github/webhook: GitHub's `pull_request` event, a merge queued as card jobs at once.
+
+Checked in GitHub's order: the signature (`X-Hub-Signature-256`, HMAC-SHA256 of the body with
+GITHUB_WEBHOOK_SECRET) first, 401 when missing or wrong, before anything is read; then the
+delivery id (`X-GitHub-Delivery`): a redelivery is answered 200 and queues nothing again. Only a
+merge (`closed` with `merged: true`) of a repository some channel follows queues anything: one job
+per language those channels read. `ping` (sent when the hook is made) is answered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import re
+from collections.abc import Callable, Iterable, Set
+from typing import Any
+
+from bot.core.jobs import CardJob
+from bot.errors import StoreError
+from bot.models import Language
+from bot.services.ports import CardJobs
+from bot.store.kv import DAY, KV
+
+log = logging.getLogger(__name__)
+
+WEBHOOK_PATH = "/github/webhook"
+# GitHub keeps a delivery's id when it is redelivered (by hand, or by its own retry of a failure).
+DELIVERY_TTL_MS = 3 * DAY * 1000
+_DELIVERY = re.compile(r"[0-9A-Za-z-]{1,64}")
+_SHA = re.compile(r"[0-9a-f]{40}")
+
+StartResponse = Callable[..., Any]
+
+
+class GitHubWebhook:
+    def __init__(
+        self,
+        secret: str,
+        kv: KV,
+        jobs: CardJobs | None,
+        languages: Callable[[str], Set[Language]],
+    ) -> None:
+        self._secret = secret.encode()
+        self._strict = kv.strict()
+        self._jobs = jobs
+        self._languages = languages
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        status, answer = self._handle(environ)
+        body = json.dumps(answer).encode()
+        start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+        return [body]
+
+    def _handle(self, environ: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        if environ.get("REQUEST_METHOD") != "POST":
+            return "405 Method Not Allowed", {"error": "POST only"}
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        body: bytes = environ["wsgi.input"].read(length) if length else b""
+        if not self._signed(body, str(environ.get("HTTP_X_HUB_SIGNATURE_256") or "")):
+            return "401 Unauthorized", {"error": "bad or missing X-Hub-Signature-256"}
+        event = str(environ.get("HTTP_X_GITHUB_EVENT") or "")
+        if event == "ping":
+            return "200 OK", {"ok": True}
+        delivery = str(environ.get("HTTP_X_GITHUB_DELIVERY") or "")
+        if not _DELIVERY.fullmatch(delivery):
+            return "400 Bad Request", {"error": "X-GitHub-Delivery is missing"}
+        try:
+            payload = json.loads(body)
+        except (ValueError, RecursionError):
+            return "400 Bad Request", {"error": "the body is not JSON"}
+        if event != "pull_request" or not isinstance(payload, dict):
+            return "200 OK", {"ignored": event}
+        merged = _merged(payload)
+        if merged is None:
+            return "200 OK", {"ignored": "not a merge"}
+        repo, number, sha = merged
+        languages = self._languages(repo)
+        if not languages:
+            return "200 OK", {"ignored": "no channel follows this repository"}
+        if self._jobs is None:
+            return "503 Service Unavailable", {"error": "no card queue: REDIS_URL is not set"}
+        try:
+            if not self._strict.set_nx(f"delivery:{delivery}", b"1", DELIVERY_TTL_MS):
+                return "200 OK", {"duplicate": delivery}
+            queued = sum(self._jobs.submit(CardJob(repo, number, language, sha)) for language in sorted(languages))
+        except StoreError:
+            return "503 Service Unavailable", {"error": "redis unreachable"}
+        log.info("%s#%d merged: %d card jobs queued (delivery %s)", repo, number, queued, delivery)
+        return "202 Accepted", {"queued": queued}
+
+    def _signed(self, body: bytes, header: str) -> bool:
+        if not header.startswith("sha256="):
+            return False
+        expected = hmac.new(self._secret, body, hashlib.sha256).hexdigest()
+        return hmac.compare_digest(expected, header.removeprefix("sha256="))
+
+
+def _merged(payload: dict[str, Any]) -> tuple[str, int, str | None] | None:
+    """(repository, number, merge SHA) of a merge event; None for anything else."""
+    pull = payload.get("pull_request")
+    repository = payload.get("repository")
+    if payload.get("action") != "closed" or not isinstance(pull, dict) or not isinstance(repository, dict):
+        return None
+    repo, number = repository.get("full_name"), pull.get("number")
+    if pull.get("merged") is not True or not isinstance(repo, str) or "/" not in repo:
+        return None
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        return None
+    sha = pull.get("merge_commit_sha")
+    return repo, number, sha if isinstance(sha, str) and _SHA.fullmatch(sha) else None
