@@ -163,8 +163,10 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
     def ready(url: str) -> None:
         print(f"prdigest: {text(language, 'cli.serving', url=url)}", file=sys.stderr)
 
-    # Without Redis there is no queue: cards are made where they are wanted, as before.
-    worker = built.worker() if not args.no_worker and built.queue is not None else None
+    # Without Redis there is no queue: cards are made where they are wanted, as before. serve's own
+    # worker makes as many cards at once as a digest did before there was a queue (`concurrency`).
+    with_worker = not args.no_worker and built.queue is not None
+    worker = built.worker(settings.defaults.concurrency) if with_worker else None
     try:
         serve_http(parts, args.host, args.port, on_ready=ready)
     finally:
