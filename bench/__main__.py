@@ -17,6 +17,7 @@ from pathlib import Path
 from devkit.tables import table
 
 from bench.env import Latencies, world
+from bench.queue import premade_digest_row, webhook_row, worker_ack_rows, workers_row
 from bench.scenarios import (
     Options,
     Row,
@@ -41,6 +42,9 @@ FULL = Options(
     questions=5,
     memory_questions=1000,
     thread_cards=65,
+    backlog=450,
+    backlog_model_latency=0.5,
+    webhook_deliveries=40,
 )
 SMOKE = Options(
     prs=12,
@@ -54,6 +58,9 @@ SMOKE = Options(
     thread_cards=12,
     stall_messages=1,
     parse_repeats=1,
+    backlog=24,
+    backlog_model_latency=0.05,
+    webhook_deliveries=5,
 )
 
 
@@ -88,6 +95,9 @@ def options_from(args: argparse.Namespace) -> Options:
         thread_cards=base.thread_cards,
         stall_messages=base.stall_messages,
         parse_repeats=base.parse_repeats,
+        backlog=base.backlog,
+        backlog_model_latency=base.backlog_model_latency,
+        webhook_deliveries=base.webhook_deliveries,
     )
 
 
@@ -122,6 +132,11 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(stall_row(bench_world, options, thread_ts))
             rows.append(pacing_row(bench_world, options))
             rows.append(server_memory_row(bench_world, options, workdir))
+            # After the rows that use the first digest's thread: this one flushes Redis.
+            rows.extend(worker_ack_rows(bench_world, options))
+            rows.append(premade_digest_row(bench_world, options))
+            rows.append(webhook_row(bench_world, options, options.webhook_deliveries))
+            rows.append(workers_row(bench_world, options, options.backlog, options.backlog_model_latency))
     latency = options.latencies
     print(
         f"prdigest benchmark · {datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {platform.machine()}, "

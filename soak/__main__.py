@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
+import hmac
+import json
 import os
 import random
 import re
@@ -20,12 +23,14 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import redis
+import requests
 from devkit.fakes.server import RecordedRequest, Response
 from devkit.ports import free_port
 from devkit.proc import rss_mb
@@ -34,8 +39,11 @@ from devkit.tables import table
 
 from bench.env import REPO, SECRET, Latencies, World, world
 from bench.scenarios import PRODUCT_ENV_PREFIXES, REPO_ROOT, Served
+from bot.builder import Builder
+from bot.core.jobs import CardJob
 from bot.errors import PrdigestError
 from bot.models import Filters, Window
+from bot.settings import load_settings
 
 CHANNELS = ("C0SOAK0001", "C0SOAK0002", "C0SOAK0003", "C0SOAK0004")
 NUMBER = re.compile(r"#(\d+)\b")
@@ -515,6 +523,155 @@ def _signed_event(session: Any, url: str, event: dict[str, Any], event_id: str, 
 # -- the table ---------------------------------------------------------------------------------------
 
 
+# -- the card queue ---------------------------------------------------------------------------------
+
+NAMESPACE = "prdigest:jobs"  # the config default
+WEBHOOK_SECRET = "soak-webhook-secret"
+HOOK_FIRST = 700_000  # the webhook row's PRs: merged days ago, outside every digest's window
+
+
+class Worker:
+    """A `prdigest worker` process."""
+
+    def __init__(self, world: World, workdir: Path, threads: int) -> None:
+        env = {name: value for name, value in os.environ.items() if not name.startswith(PRODUCT_ENV_PREFIXES)}
+        env |= world.env | {"PYTHONPATH": str(REPO_ROOT)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "worker", "--threads", str(threads)],
+            env=env,
+            cwd=workdir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=90)
+
+
+def _cards_stored(client: redis.Redis) -> int:
+    return sum(1 for _ in client.scan_iter("prdigest:v1:card:*", count=1000))
+
+
+def _queue_idle(client: redis.Redis) -> bool:
+    return client.llen(f"{NAMESPACE}:cards") == 0 and not any(client.scan_iter(f"{NAMESPACE}:queued:*", count=1000))
+
+
+def worker_killed(world: World, workdir: Path) -> Outcome:
+    """A worker SIGKILLed with jobs in hand; another takes them over once its heartbeat stops."""
+    outcome = Outcome("a worker SIGKILLed mid-job, another started", runs=1)
+    fresh(world)
+    client = redis.Redis.from_url(world.redis_url)
+    world.model.latency = 1.5  # jobs long enough to be cut
+    numbers = sorted(expected_numbers(world))
+    first = Worker(world, workdir, threads=4)
+    second: Worker | None = None
+    try:
+        wait_until(lambda: client.zcard(f"{NAMESPACE}:workers") >= 1, 60)
+        services = Builder(load_settings(world.env), warn=lambda message: None)
+        queue = services.queue
+        assert queue is not None
+        for number in numbers:
+            queue.submit(CardJob(REPO, number, "en"))
+        wait_until(lambda: world.model.calls >= 6, 60)  # a few cards made, four in the model's hands
+        first.kill()
+        killed_at = time.monotonic()
+        in_flight = world.model.calls - _cards_stored(client)
+        second = Worker(world, workdir, threads=4)
+        done = wait_until(lambda: _cards_stored(client) >= len(numbers) and _queue_idle(client), 300)
+        time.sleep(2)
+        services.close()
+    finally:
+        world.model.latency = 0.3
+        if second is not None:
+            second.stop()
+    stored = _cards_stored(client)
+    repeated = max(0, world.model.calls - len(numbers) - in_flight)
+    outcome.prs_expected, outcome.prs_posted, outcome.prs_twice = len(numbers), stored, repeated
+    outcome.note = (
+        f"all {stored} cards stored {time.monotonic() - killed_at:.0f} s after the kill; "
+        f"{world.model.calls} model calls ({in_flight} cut by the kill, made again)"
+        if done
+        else f"TIMED OUT with {stored} cards"
+    )
+    client.close()
+    return outcome
+
+
+def webhook_flood(world: World, workdir: Path, deliveries: int) -> Outcome:
+    """`deliveries` signed merges to /github/webhook, 10% delivered again; each card made once."""
+    outcome = Outcome(f"webhook: {deliveries} merges, 10% delivered again", runs=1)
+    fresh(world)
+    merged = datetime.now(UTC) - timedelta(days=3)
+    numbers = list(range(HOOK_FIRST, HOOK_FIRST + deliveries))
+    for number in numbers:
+        world.github.add_pr(
+            REPO,
+            number,
+            title=f"Merged change {number}",
+            merged_at=merged,
+            files=[{"path": f"vllm/hooks/m_{number}.py", "additions": 5, "deletions": 1}],
+        )
+    client = redis.Redis.from_url(world.redis_url)
+    served = Served(world, pace=0.0, extra_env={"GITHUB_WEBHOOK_SECRET": WEBHOOK_SECRET})
+    url = served.url.replace("/slack/events", "/github/webhook")
+    worker = Worker(world, workdir, threads=16)
+    rng = random.Random(14)
+    sends = [(number, f"soak-{number}") for number in numbers]
+    sends += [rng.choice(sends) for _ in range(deliveries // 10)]  # GitHub delivering one again
+    rng.shuffle(sends)
+    answers: Counter[str] = Counter()
+    session_local = threading.local()
+
+    def send(item: tuple[int, str]) -> None:
+        number, delivery = item
+        session = getattr(session_local, "session", None) or requests.Session()
+        session_local.session = session
+        body = json.dumps(
+            {
+                "action": "closed",
+                "pull_request": {"number": number, "merged": True, "merge_commit_sha": None},
+                "repository": {"full_name": REPO},
+            }
+        ).encode()
+        signature = "sha256=" + hmac.new(WEBHOOK_SECRET.encode(), body, hashlib.sha256).hexdigest()
+        headers = {
+            "Content-Type": "application/json",
+            "X-GitHub-Event": "pull_request",
+            "X-GitHub-Delivery": delivery,
+            "X-Hub-Signature-256": signature,
+        }
+        answer = session.post(url, data=body, headers=headers, timeout=30)
+        answers[f"{answer.status_code} {','.join(sorted(answer.json()))}"] += 1
+
+    try:
+        wait_until(lambda: client.zcard(f"{NAMESPACE}:workers") >= 1, 60)
+        started = time.monotonic()
+        with ThreadPoolExecutor(max_workers=10) as pool:
+            list(pool.map(send, sends))
+        sent_in = time.monotonic() - started
+        done = wait_until(lambda: world.model.calls >= deliveries and _queue_idle(client), 600)
+        time.sleep(2)
+    finally:
+        worker.stop()
+        served.close()
+    stored = _cards_stored(client)
+    client.close()
+    outcome.prs_expected, outcome.prs_posted = deliveries, stored
+    outcome.prs_twice = max(0, world.model.calls - deliveries)
+    outcome.note = (
+        f"sent in {sent_in:.0f} s; answers: "
+        + ", ".join(f"{count} × {answer}" for answer, count in sorted(answers.items()))
+        + ("" if done else "; TIMED OUT")
+    )
+    return outcome
+
+
 def outcome_table(outcomes: list[Outcome]) -> str:
     headers = ("fault", "runs", "PRs expected", "posted", "twice", "questions sent", "answered", "twice", "", "note")
     rows = [
@@ -544,6 +701,7 @@ def main(argv: list[str] | None = None) -> int:
         "--redis-outage", type=float, default=120.0, help="seconds Redis is away at post time (default %(default)s)"
     )
     parser.add_argument("--runs", type=int, default=3, help="runs of the flaky-model scenario (default %(default)s)")
+    parser.add_argument("--deliveries", type=int, default=1000, help="merges sent to the webhook (default %(default)s)")
     args = parser.parse_args(argv)
     started = time.monotonic()
     now = datetime.now(UTC)
@@ -566,6 +724,8 @@ def main(argv: list[str] | None = None) -> int:
             outcomes.append(replicas_at_post_time(soak_world, workdir))
             outcomes.append(poster_killed(soak_world, workdir))
             outcomes.append(load(soak_world, workdir, args.events, args.seconds))
+            outcomes.append(worker_killed(soak_world, workdir))
+            outcomes.append(webhook_flood(soak_world, workdir, args.deliveries))
     print(f"prdigest soak · {datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {args.prs} PRs per digest")
     print(outcome_table(outcomes))
     print(f"({time.monotonic() - started:.0f} s)")

@@ -47,9 +47,10 @@ MAX_BACKOFF_MS = 300_000
 HEARTBEAT_SECONDS = 5.0
 ALIVE_SECONDS = 3 * HEARTBEAT_SECONDS
 # Dramatiq puts a dead worker's jobs back during its maintenance, run with this chance (in a
-# million) on each queue command; a worker asks about once a second when idle, so a dead worker's
-# jobs are back within about half a minute of its heartbeat_timeout.
-MAINTENANCE_CHANCE = 50_000
+# million) on each queue command. A worker asks for jobs only when a thread is free (about once a
+# second when idle), so at 5% a dead worker's jobs waited minutes; at 25% they are back within a
+# few asks of its heartbeat_timeout. Maintenance is a few sorted-set reads.
+MAINTENANCE_CHANCE = 250_000
 HEARTBEAT_TIMEOUT_MS = 30_000
 # A job runs no longer than this (the card's whole model budget fits well within it).
 TIME_LIMIT_MS = 15 * 60_000

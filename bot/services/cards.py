@@ -20,15 +20,17 @@ from bot.core.jobs import CardJob
 from bot.core.sanitize import repo_url, sanitize_card
 from bot.errors import StoreError, SummarizerError
 from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot, Window
-from bot.services.flight import WAIT_STEP_SECONDS, once
+from bot.services.flight import LOCK_SECONDS, WAIT_STEP_SECONDS, Keeper, once
 from bot.services.ports import CardJobs, CardWriter, Source
 from bot.store.cards import CardStore, card_key
 
 log = logging.getLogger(__name__)
 
-# A lease outlives the model's whole budget for a card (model_timeout, retries and the second
-# request included, core/deadline.py) so two writers never overlap; if its holder dies, waiters
-# take over when it expires. The margin covers the store round trips and a loaded machine.
+# Waiters wait for a card's writer as long as the model's whole budget for a card (model_timeout,
+# retries and the second request included, core/deadline.py), so two live writers never overlap.
+# The lease itself is short and renewed while its writer lives (flight.Keeper): if the writer
+# dies, waiters take over within LOCK_SECONDS. The margin covers store round trips and a loaded
+# machine.
 LEASE_MARGIN_SECONDS = 30.0
 CARD_LEASE_SECONDS = 120.0 + LEASE_MARGIN_SECONDS  # for the default model_timeout
 # A fallback card stands in for ten minutes, then the model is asked again.
@@ -71,6 +73,9 @@ class CardService:
         queue_wait_seconds: float = QUEUE_WAIT_SECONDS,
     ) -> None:
         self._lease_seconds = lease_seconds
+        # Leases held here are short and renewed while held: a writer killed mid-card (a worker
+        # SIGKILLed) lets go within LOCK_SECONDS, not after the card's whole model budget.
+        self._keeper = Keeper(store)
         self._jobs = jobs
         self._queue_wait_seconds = queue_wait_seconds
         self._source = source
@@ -106,6 +111,7 @@ class CardService:
             lambda: self._fetch(listing),
             sleep=self._sleep,
             clock=self._clock,
+            keeper=self._keeper,
         )
 
     def merged(self, repo: str, window: Window) -> list[PRListing]:
@@ -119,6 +125,7 @@ class CardService:
             lambda: self._list(repo, window),
             sleep=self._sleep,
             clock=self._clock,
+            keeper=self._keeper,
         )
 
     def _list(self, repo: str, window: Window) -> list[PRListing]:
@@ -225,10 +232,11 @@ class CardService:
         name = card_key(key)
         deadline = self._clock() + self._lease_seconds
         while True:
-            token = self._store.try_lock(name, self._lease_seconds)
+            token = self._store.try_lock(name, LOCK_SECONDS)
             if token is not None:
                 try:
-                    return self._write(key, snapshot, language)
+                    with self._keeper.holding(name, token):
+                        return self._write(key, snapshot, language)
                 finally:
                     self._store.release(name, token)
             # Someone else is writing this card: wait for it to appear in the store.

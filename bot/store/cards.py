@@ -104,5 +104,9 @@ class CardStore:
     def release(self, name: str, token: str) -> None:
         self.kv.delete_if(lease_key(name), token.encode())
 
+    def renew(self, name: str, token: str, ttl_seconds: float) -> bool:
+        """Extend a lease we hold; False when it is no longer ours."""
+        return self.kv.renew(lease_key(name), token.encode(), int(ttl_seconds * 1000))
+
     def lock_held(self, name: str) -> bool:
         return self.kv.exists(lease_key(name))

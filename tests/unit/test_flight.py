@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import pytest
 
-from bot.services.flight import WAIT_STEP_SECONDS, once
+from bot.services.flight import WAIT_STEP_SECONDS, Keeper, once
+from bot.store.cards import CardStore
+from bot.store.memory import MemoryKV
 
 
 @dataclass
@@ -38,6 +41,9 @@ class Leases:
 
     def lock_held(self, name: str) -> bool:
         return self.clock.now < self.held_until
+
+    def renew(self, name: str, token: str, ttl_seconds: float) -> bool:
+        return True
 
 
 def test_a_free_lease_makes_it_and_a_result_already_stored_is_not_made_again() -> None:
@@ -82,3 +88,18 @@ def test_a_holder_that_outlives_the_lease_is_not_waited_for_any_longer() -> None
     leases = Leases(clock, held_until=1_000.0)
     assert once(leases, "x", 2, lambda: None, lambda: 4, sleep=clock.sleep, clock=lambda: clock.now) == 4
     assert 2.0 <= clock.now < 2.2
+
+
+def test_a_held_lease_is_renewed_and_one_let_go_is_not() -> None:
+    store = CardStore(MemoryKV())
+    keeper = Keeper(store, ttl_seconds=60)
+    token = store.try_lock("card:x", 0.001)  # about to lapse
+    assert token is not None
+    with keeper.holding("card:x", token):
+        assert keeper.renew_held() is True
+        time.sleep(0.01)
+        assert store.lock_held("card:x")  # renewed for 60 s
+        assert store.try_lock("card:x", 60) is None
+    store.release("card:x", token)
+    assert keeper.renew_held() is False  # nothing held: the renewing thread ends
+    assert not store.lock_held("card:x")
