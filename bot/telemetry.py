@@ -25,7 +25,7 @@ SERIES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "slack_ratelimited_total": ("counter", ("method",), "Calls Slack answered 429 (rate limited)"),
     "queue_depth": ("gauge", (), "Card jobs waiting in the shared queue (retries included)"),
     "queue_oldest_job_seconds": ("gauge", (), "Seconds the oldest waiting card job has waited"),
-    "jobs_total": ("counter", ("outcome",), "Card jobs this process ran (done, failed)"),
+    "jobs_total": ("counter", ("outcome",), "Card jobs this process ran (done, failed, dropped)"),
     "ack_latency_seconds": ("histogram", ("kind",), "Seconds from a Slack request's arrival to its acknowledgement"),
     "questions_answered_total": ("counter", ("surface",), "Questions answered (thread, mention, command)"),
 }
