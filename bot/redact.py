@@ -65,7 +65,8 @@ _SECRET_SHAPES = (
 )
 _AUTH_HEADER = re.compile(r"(?i)(\bauthorization['\"]?\s*[:=]\s*['\"]?)[^'\",}\r\n]+")
 _BEARER = re.compile(r"\b([Bb]earer\s+)[A-Za-z0-9._~+/=-]+")
-_URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s@'\"]+@")
+# Up to the last "@" before the URL ends, as redact_url does: a raw password may hold "/".
+_URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^\s'\"]*@")
 _SECRET_PARAM = re.compile(r"(?i)([?&][^=&\s]*(?:" + "|".join(_SECRET_NAMES) + r")[^=&\s]*=)[^&\s#'\"]+")
 
 
