@@ -221,6 +221,7 @@ class CardQueue:
                 telemetry.count("jobs_total", outcome="failed")  # Dramatiq retries it, within MAX_RETRIES
                 raise
             telemetry.count("jobs_total", outcome="done")
+            log.debug("card job done")
             # Done: the card is in the store, and a later need of it may queue it again.
             with contextlib.suppress(redis.RedisError):  # else the mark expires by itself
                 self._client.delete(self._key(f"queued:{job.key}"))

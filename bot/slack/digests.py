@@ -167,6 +167,7 @@ class ChannelDigests:
                     links=links,
                     answered=answered,
                 )
+                log.info("digest of %s for %s: %d PRs, %d messages posted", channel, day, prs, result.posted)
                 return result
             except PrdigestError as exc:
                 failures.append(exc.note or Note("error.internal"))

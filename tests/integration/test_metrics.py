@@ -18,11 +18,13 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.redis_server import RedisServer
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.core.jobs import CardJob
 from bot.logs import JsonFormatter
 from bot.metrics import MetricsServer
 from bot.telemetry import SERIES
-from tests.integration.conftest import REPO, ServicesFactory, settings_for
+from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
+from tests.integration.test_reliability import good_card
 from tests.integration.test_slack_app import add_prs, answers, post_digest, qa_responder
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -150,6 +152,7 @@ def test_an_events_log_lines_share_one_request_id_across_ack_and_work(
 ) -> None:
     add_prs(harness, 1)
     harness.model.responder = qa_responder("It is faster.")
+    post_digest(harness)
     ts, response = harness.mention(DIGEST_CHANNEL, f"what does {REPO}#1001 change?")
     assert response.status_code == 200
     wait_for(lambda: answers(harness, DIGEST_CHANNEL, ts))
@@ -162,6 +165,8 @@ def test_an_events_log_lines_share_one_request_id_across_ack_and_work(
     assert ack["logger"] == "bot.slack.server" and answered["logger"] == "bot.slack.listeners.questions"
     # Slack's event_id: the ack on the server's thread, the answer on the work pool's.
     assert ack["request_id"] == answered["request_id"] and ack["request_id"].startswith("Ev")
+    (posted,) = [line for line in lines if line["message"].startswith("digest of")]
+    assert posted["request_id"] == f"{DIGEST_CHANNEL}:2026-08-05"
 
 
 def test_json_logs_leave_an_error_told_to_the_user_as_one_plain_line(tmp_path: Path) -> None:
@@ -178,3 +183,30 @@ def test_json_logs_leave_an_error_told_to_the_user_as_one_plain_line(tmp_path: P
     )
     assert done.returncode == 1
     assert done.stderr == f"prdigest: {tmp_path / 'bad.toml'}: unknown key 'defaults.concurrancy'\n"
+
+
+def test_a_workers_jobs_are_counted_and_log_under_the_job_key(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory, json_lines: io.StringIO
+) -> None:
+    github.add_pr(REPO, 7, title="Faster", merged_at=day(1), files=[{"path": "vllm/a.py", "additions": 4}])
+    model.responder = good_card
+    services = make_services(settings_for(github, model, redis_url))
+    sink = services.metrics
+    queue = services.queue
+    assert queue is not None
+    job = CardJob(REPO, 7, "en")
+    worker = services.worker(threads=1)
+    server = MetricsServer(sink, "127.0.0.1", 0).start()
+    try:
+        assert queue.submit(job)
+        url = f"http://127.0.0.1:{server.port}/metrics"
+        wait_for(lambda: value(scrape(url)[1], "jobs_total", outcome="done") == 1, timeout=20)
+        _, samples = scrape(url)
+        assert value(samples, "cards_total", source="llm", mode="json_schema") == 1
+        assert value(samples, "github_rate_limit_remaining") > 0  # the worker has asked GitHub
+    finally:
+        server.stop()
+        worker.stop()
+    lines = [json.loads(line) for line in json_lines.getvalue().splitlines()]
+    (done,) = [line for line in lines if line["message"] == "card job done"]
+    assert done["request_id"] == f"job:{job.key}" == "job:vllm-project/vllm#7:en"
