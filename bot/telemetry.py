@@ -1,6 +1,6 @@
 """What prdigest counts and times, said without any metrics library.
 
-Services and adapters call `count`, `observe` and `measure`; nothing happens until a process that
+Services and adapters call `count`, `observe` and `gauge`; nothing happens until a process that
 exports metrics (serve, worker) installs a sink (bot/metrics.py, Prometheus). So policy code stays
 free of vendors, the CLI pays nothing, and tests may install a sink of their own. The names are
 the contract: bot/metrics.py declares one series for each, with the labels given here.
