@@ -377,7 +377,15 @@ class Builder:
         if (queue := self.queue) is not None:
             telemetry.gauge("queue_depth", queue.depth)
             telemetry.gauge("queue_oldest_job_seconds", queue.oldest_age)
+        telemetry.gauge("github_rate_limit_remaining", self._github_remaining)
         return sink
+
+    def _github_remaining(self) -> int:
+        # Only once GitHub has been asked something: a scrape builds no client.
+        source: GitHubSource | None = self.__dict__.get("source")
+        if source is None:
+            raise LookupError("no GitHub client yet")
+        return source.rate_limit_remaining()
 
     def worker(self, threads: int | None = None) -> RunningWorker:
         """A card worker in this process (`prdigest worker`, and `serve` unless --no-worker);

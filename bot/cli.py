@@ -41,6 +41,12 @@ def _port(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="prdigest", description="Which merged pull requests deserve a careful read, and why.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
+    parser.add_argument(
+        "--log-format",
+        choices=("plain", "json"),
+        default="plain",
+        help="log lines as text, or one JSON object each with a request id (default: %(default)s)",
+    )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     digest = commands.add_parser("digest", help="the digest of one or more repositories")
@@ -90,12 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _configure_logging(debug: bool) -> None:
-    logging.basicConfig(
-        level=logging.DEBUG if debug else logging.WARNING,
-        format="prdigest: %(message)s",
-        stream=sys.stderr,
-    )
+def _configure_logging(debug: bool, log_format: str = "plain") -> None:
+    # Logs only: errors told to the user (main below) stay one plain line in either format.
+    from bot.logs import JsonFormatter, PlainFormatter
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if log_format == "json" else PlainFormatter())
+    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler])
     if not debug:
         # Library chatter (retries, connection pools) is for --debug only.
         for name in ("github", "urllib3", "openai", "httpx2", "httpcore2"):
@@ -111,7 +118,7 @@ def _not_bolt_token_note(record: logging.LogRecord) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    _configure_logging(args.debug)
+    _configure_logging(args.debug, args.log_format)
     # English until the config is read: a ConfigError is English anyway (bot/errors.py).
     language: Language = "en"
     try:

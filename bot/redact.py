@@ -52,3 +52,29 @@ def url_host(url: str) -> str:
         return shown
     named = f"[{host}]" if ":" in host else host
     return f"{named}:{port}" if port is not None else named
+
+
+# Secrets by their shape, for log lines (bot/logs.py), which may quote any library's message:
+# Slack's tokens (xoxb-, xoxp-, xoxe.xoxp-, xapp-), GitHub's (ghp_, gho_, ghs_, ghu_, ghr_,
+# github_pat_), OpenAI-style keys (sk-…), an Authorization header's credentials, a URL's user
+# info, and query values whose name says they are secret. Each is one linear pattern.
+_SECRET_SHAPES = (
+    re.compile(r"\bx(?:ox[a-z]|app)(?:\.xox[a-z])?-[A-Za-z0-9-]+"),
+    re.compile(r"\b(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]+"),
+    re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"),
+)
+_AUTH_HEADER = re.compile(r"(?i)(\bauthorization['\"]?\s*[:=]\s*['\"]?)[^'\",}\r\n]+")
+_BEARER = re.compile(r"\b([Bb]earer\s+)[A-Za-z0-9._~+/=-]+")
+# Up to the last "@" before the URL ends, as redact_url does: a raw password may hold "/".
+_URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^\s'\"]*@")
+_SECRET_PARAM = re.compile(r"(?i)([?&][^=&\s]*(?:" + "|".join(_SECRET_NAMES) + r")[^=&\s]*=)[^&\s#'\"]+")
+
+
+def scrub(text: str) -> str:
+    """`text` with anything shaped like a token, a key or a URL's credentials replaced by ***."""
+    for shape in _SECRET_SHAPES:
+        text = shape.sub(MASK, text)
+    for credentials in (_AUTH_HEADER, _BEARER):
+        text = credentials.sub(lambda match: match.group(1) + MASK, text)
+    text = _URL_USERINFO.sub(lambda match: match.group(1) + MASK + "@", text)
+    return _SECRET_PARAM.sub(lambda match: match.group(1) + MASK, text)

@@ -1,6 +1,6 @@
 """What prdigest counts and times, said without any metrics library.
 
-Services and adapters call `count`, `observe` and `measure`; nothing happens until a process that
+Services and adapters call `count`, `observe` and `gauge`; nothing happens until a process that
 exports metrics (serve, worker) installs a sink (bot/metrics.py, Prometheus). So policy code stays
 free of vendors, the CLI pays nothing, and tests may install a sink of their own. The names are
 the contract: bot/metrics.py declares one series for each, with the labels given here.
@@ -25,7 +25,7 @@ SERIES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "slack_ratelimited_total": ("counter", ("method",), "Calls Slack answered 429 (rate limited)"),
     "queue_depth": ("gauge", (), "Card jobs waiting in the shared queue (retries included)"),
     "queue_oldest_job_seconds": ("gauge", (), "Seconds the oldest waiting card job has waited"),
-    "jobs_total": ("counter", ("outcome",), "Card jobs this process ran (done, failed)"),
+    "jobs_total": ("counter", ("outcome",), "Card jobs this process ran (done, failed, dropped)"),
     "ack_latency_seconds": ("histogram", ("kind",), "Seconds from a Slack request's arrival to its acknowledgement"),
     "questions_answered_total": ("counter", ("surface",), "Questions answered (thread, mention, command)"),
 }

@@ -11,7 +11,8 @@ try and what to make of the answer is the services' (services/writer.py, service
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
@@ -27,6 +28,7 @@ from openai.types.chat import (
 from openai.types.chat.completion_create_params import ResponseFormat
 from pydantic import ValidationError
 
+from bot import telemetry
 from bot.core.deadline import DEFAULT_TIMEOUT, Deadline
 from bot.core.extract import json_object_text
 from bot.errors import ModelBadOutput, ModelFiltered
@@ -105,7 +107,7 @@ class OpenAIModel:
             completion = call_within(
                 deadline,
                 self._client,
-                lambda client: self._create(client, wire, mode, tool),
+                lambda client: _timed("card", lambda: self._create(client, wire, mode, tool)),
                 final=lambda exc: mode_refusal(exc, mode) is not None,
             )
             text = _answer_text(completion, mode)
@@ -172,7 +174,9 @@ class OpenAIModel:
     def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
         wire = _wire(messages, system_role=self._sampling.system_role)
         with mapped_errors():
-            completion = call_within(deadline, self._client, lambda client: self._create(client, wire, "text"))
+            completion = call_within(
+                deadline, self._client, lambda client: _timed("answer", lambda: self._create(client, wire, "text"))
+            )
         content = completion.choices[0].message.content if completion.choices else None
         return content or ""
 
@@ -211,6 +215,17 @@ def _without_lengths(schema: Any) -> Any:
     if isinstance(schema, list):
         return [_without_lengths(value) for value in schema]
     return schema
+
+
+def _timed(kind: str, request: Callable[[], T]) -> T:
+    """One request to the endpoint (each retry and each mode tried is one), counted and timed
+    whatever its outcome: `parse` asks for cards, `complete` for answers."""
+    start = time.monotonic()
+    try:
+        return request()
+    finally:
+        telemetry.count("model_calls_total", kind=kind)
+        telemetry.observe("model_latency_seconds", time.monotonic() - start, kind=kind)
 
 
 def _given(value: T | None) -> T | openai.Omit:

@@ -30,8 +30,10 @@ import redis
 from dramatiq.brokers.redis import RedisBroker
 from dramatiq.middleware import AgeLimit, Callbacks, Pipelines, Retries, ShutdownNotifications, TimeLimit
 
+from bot import telemetry
 from bot.core.jobs import CardJob
 from bot.errors import StoreError
+from bot.logs import request_id
 from bot.store.redis_store import store_error
 
 log = logging.getLogger(__name__)
@@ -207,15 +209,23 @@ class CardQueue:
         try:
             job = CardJob.from_json(payload)
         except ValueError as exc:
+            telemetry.count("jobs_total", outcome="dropped")
             log.warning("a card job prdigest did not write was dropped: %s", exc)
             return  # not ours: retrying would not make it ours
         handler = self._handler
         if handler is None:
             raise RuntimeError("card job delivered to a process that runs no worker")
-        handler(job)
-        # Done: the card is in the store, and a later need of it may queue it again.
-        with contextlib.suppress(redis.RedisError):  # else the mark expires by itself
-            self._client.delete(self._key(f"queued:{job.key}"))
+        with request_id(f"job:{job.key}"):
+            try:
+                handler(job)
+            except BaseException:
+                telemetry.count("jobs_total", outcome="failed")  # Dramatiq retries it, within MAX_RETRIES
+                raise
+            telemetry.count("jobs_total", outcome="done")
+            log.debug("card job done")
+            # Done: the card is in the store, and a later need of it may queue it again.
+            with contextlib.suppress(redis.RedisError):  # else the mark expires by itself
+                self._client.delete(self._key(f"queued:{job.key}"))
 
     def close(self) -> None:
         self._broker.close()

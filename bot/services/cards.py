@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from bot import telemetry
 from bot.core.context import build_context
 from bot.core.heuristic import HEURISTIC_VERSION, headline, heuristic_card
 from bot.core.jobs import CardJob
@@ -152,6 +153,7 @@ class CardService:
 
     def fallback(self, snapshot: PRSnapshot, language: Language) -> Card:
         card = heuristic_card(snapshot, build_context(snapshot, HEURISTIC_BUDGET).coverage, language)
+        telemetry.count("cards_total", source="heuristic", mode="none")
         return _sanitized(card, snapshot.listing)
 
     def card(self, snapshot: PRSnapshot, language: Language, *, here: bool = False) -> CardResult:

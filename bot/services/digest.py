@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.core.links import mentions
 from bot.errors import RateLimited, SourceError
+from bot.logs import carried
 from bot.models import VERDICT_ORDER, Digest, DigestItem, Filters, Language, Note, PRListing, PRSnapshot, Window
 from bot.services.cards import CardService
 from bot.services.filters import keeps_files, keeps_listing
@@ -77,8 +78,10 @@ class DigestService:
             ThreadPoolExecutor(max_workers=FETCHERS, thread_name_prefix="fetch") as fetchers,
             ThreadPoolExecutor(max_workers=self._concurrency, thread_name_prefix="card") as writers,
         ):
-            snapshots = [fetchers.submit(self._snapshot, listing, run) for listing in wanted]
-            items = [item for item in writers.map(one, snapshots) if item is not None]
+            # Each task carries the run's context, so its log lines keep the run's request id.
+            snapshots = [fetchers.submit(carried(self._snapshot), listing, run) for listing in wanted]
+            made = [writers.submit(carried(one), pending) for pending in snapshots]
+            items = [item for future in made if (item := future.result()) is not None]
         items.sort(key=lambda item: (VERDICT_ORDER[item.card.verdict], -item.size, -item.listing.number))
         return Digest(
             repos=repos,

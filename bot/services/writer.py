@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from bot import telemetry
 from bot.core.context import PRContext, build_context
 from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft, card_from_draft, check_card, without_unsupported
@@ -111,8 +112,12 @@ class ModelCardWriter:
         source = SourceText.of(request.context.text, paths, file_facts(snapshot.files_total, language))
         check = check_card(first.card, source)
         if check.ok:
-            return replace(first.card, checked=check.checked)
-        return self._second_answer(request, first, check, snapshot, language, source, deadline)
+            card = replace(first.card, checked=check.checked)
+        else:
+            card = self._second_answer(request, first, check, snapshot, language, source, deadline)
+        # The mode the endpoint took; a second answer is asked for the same way.
+        telemetry.count("cards_total", source="llm", mode=first.mode)
+        return card
 
     # -- the first answer: modes and windows ---------------------------------------------------
 

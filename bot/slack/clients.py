@@ -1,19 +1,52 @@
-"""The Slack Web API client: the one place a WebClient is made (the builder calls it)."""
+"""The Slack Web API client: the one place a WebClient is made (the builder calls it), and
+where its calls and 429s are counted."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from slack_sdk import WebClient
+from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryHandler, RetryState
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 from slack_sdk.web import SlackResponse
+
+from bot import telemetry
 
 # The client's type, for code outside slack/ that hands it on (the builder) without importing slack_sdk.
 SlackClient = WebClient
 
 # 429s are waited out (Retry-After) in the posting thread, never on the ack path.
 RATE_LIMIT_RETRIES = 5
+
+
+class _Counted(RetryHandler):
+    """Counts each attempt of a Web API call (slack_calls_total) and each 429
+    (slack_ratelimited_total), by method, and never asks for a retry itself.
+
+    slack_sdk shows every attempt's outcome to its retry handlers in turn, until one retries
+    (BaseClient._perform_urllib_http_request), so the first handler sees them all: retries of
+    429s by RateLimitErrorRetryHandler included.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(max_retry_count=0)
+
+    def can_retry(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> bool:
+        # The method is the URL's last segment (chat.postMessage): names from our code, a bounded set.
+        method = urlsplit(request.url).path.rsplit("/", 1)[-1] or "unknown"
+        telemetry.count("slack_calls_total", method=method)
+        if response is not None and response.status_code == 429:
+            telemetry.count("slack_ratelimited_total", method=method)
+        return False
 
 
 class _WorkspaceClient(WebClient):
@@ -36,6 +69,7 @@ def build_web_client(token: str | Callable[[], str] | None, base_url: str, *, ti
         "base_url": base_url,
         "timeout": int(timeout),
         "retry_handlers": [
+            _Counted(),  # first: it sees every attempt, and lets the others decide
             ConnectionErrorRetryHandler(),
             RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES),
         ],

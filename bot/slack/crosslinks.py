@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from slack_sdk import WebClient
 
+from bot import telemetry
 from bot.core.links import CrossLink, Mentioned, Shown, cross_links
 from bot.errors import SlackError
 from bot.models import Digest
@@ -119,6 +120,7 @@ class CrossLinks:
                 continue
             finally:
                 after_post()
+            telemetry.count("messages_posted_total")  # a digest's message, in an earlier thread
             self._ledger.record(channel, day, f"reply:{key}", str(response["ts"]))
             posted += 1
         return posted

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from bot.errors import PrdigestError, PublishError
+from bot.logs import request_id
 from bot.models import DigestRun, Filters, Language, Note, QuietDays, Window
 from bot.services.digest import DigestService
 from bot.services.feedback import rank, tally
@@ -103,9 +104,23 @@ class ChannelDigests:
     ) -> PublishResult | None:
         """Post the digest unless another process is posting it; None when it is.
 
-        `stopping` set (the process is shutting down) stops the run before its next post.
+        `stopping` set (the process is shutting down) stops the run before its next post. Its
+        log lines carry the request id CHANNEL:DAY.
         """
+        with request_id(f"{channel}:{day}"):
+            return self._run(channel, day, window, repos, language, filters, quiet_days, stopping)
 
+    def _run(
+        self,
+        channel: str,
+        day: str,
+        window: Window,
+        repos: tuple[str, ...],
+        language: Language,
+        filters: Filters,
+        quiet_days: QuietDays,
+        stopping: threading.Event | None,
+    ) -> PublishResult | None:
         def before_post() -> None:
             lease.check()
             if stopping is not None and stopping.is_set():
@@ -152,6 +167,7 @@ class ChannelDigests:
                     links=links,
                     answered=answered,
                 )
+                log.info("digest of %s for %s: %d PRs, %d messages posted", channel, day, prs, result.posted)
                 return result
             except PrdigestError as exc:
                 failures.append(exc.note or Note("error.internal"))

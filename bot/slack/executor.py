@@ -2,7 +2,7 @@
 
 Listeners acknowledge Slack at once and hand their work to pools; `idle()` says whether every
 task handed over has finished, so shutdown and tests can wait for the app to settle instead of
-sleeping and hoping.
+sleeping and hoping. Each task runs in a copy of its submitter's context (the request id).
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
+
+from bot.logs import carried
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -26,7 +28,9 @@ class CountingExecutor(ThreadPoolExecutor):
         with self._lock:
             self._pending += 1
         try:
-            future = super().submit(fn, *args, **kwargs)
+            # The submitter's context goes along (the request id of the Slack request whose work
+            # this is: bot/logs.py); Bolt hands its listeners over through here too.
+            future = super().submit(carried(fn), *args, **kwargs)
         except BaseException:
             self._done()
             raise

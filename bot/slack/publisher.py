@@ -18,6 +18,7 @@ from typing import Any
 
 from slack_sdk import WebClient
 
+from bot import telemetry
 from bot.core.links import CrossLink
 from bot.core.watch import Answered
 from bot.errors import PublishError, SlackError
@@ -98,6 +99,8 @@ class Publisher:
                 _, new = self._post_part(channel, day, LEAD, quiet_message(digest), None, entries, check)
                 posted = int(new)
             self._ledger.record(channel, day, "done", "1")
+            if quiet_days != "silent":
+                telemetry.count("digests_posted_total")  # a silent day posts nothing
             return PublishResult(None, posted, 0)
         posted = already = 0
         lead_ts = entries.get("part:0")
@@ -126,6 +129,8 @@ class Publisher:
 
         posted += self.links.reply(channel, day, digest, links, entries, before_reply, lambda: self._paced(channel))
         self._ledger.record(channel, day, "done", "1")
+        # Once per digest: by the run that completes it (an earlier run's parts included).
+        telemetry.count("digests_posted_total")
         return PublishResult(lead_ts, posted, already)
 
     def _post_part(
@@ -164,6 +169,7 @@ class Publisher:
             raise PublishError("error.slack_refused", channel=channel, error=exc.code, hint=_hint(exc.code)) from exc
         finally:
             self._last_post[channel] = self._clock()
+        telemetry.count("messages_posted_total")
         ts = str(response["ts"])
         self._ledger.record(channel, day, f"part:{part}", ts)
         return ts, True

@@ -1,15 +1,18 @@
 """`prdigest serve`: the Slack app over HTTP (waitress, many threads) or Socket Mode, with the
 daily scheduler running beside it in every replica.
 
-HTTP mode serves POST /slack/events (events, commands, interactivity) and GET /healthz for
-load balancers and container health checks.
+HTTP mode serves POST /slack/events (events, commands, interactivity), GET /healthz for
+load balancers and container health checks, and GET /metrics. Each Slack request gets a request
+id for its log lines (bot/logs.py) and its time to acknowledgement in ack_latency_seconds.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qsl
@@ -20,6 +23,8 @@ from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
 from slack_bolt.request.internals import build_context  # private: slack-bolt is pinned to 1.30.x for it
 from slack_sdk.signature import SignatureVerifier
 
+from bot import telemetry
+from bot.logs import request_id
 from bot.slack.app import SlackParts
 from bot.slack.httpd import HttpServer, StartResponse, WsgiApp
 from bot.stopping import stop_on_signals
@@ -75,6 +80,28 @@ def _json_object(text: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def request_kind(body: dict[str, Any]) -> str | None:
+    """What Slack delivered, as ack_latency_seconds labels it (None: an ssl_check, not timed)."""
+    if "command" in body:
+        return "command"
+    if isinstance(body.get("type"), str) and ("event" in body or body["type"] == "url_verification"):
+        return "event"
+    if "type" in body:  # an interactivity payload: block_actions, view_submission, shortcut…
+        return "action"
+    return None
+
+
+def delivery_id(body: dict[str, Any], headers: dict[str, Any]) -> str:
+    """The request id of a Slack delivery: its event_id when it has one (a retry keeps it), else
+    a digest of its timestamp and signature (unique per request Slack signs; the signature
+    itself is not written to any log)."""
+    event_id = body.get("event_id")
+    if isinstance(event_id, str) and event_id:
+        return event_id[:64]
+    signed = f"{headers.get('x-slack-request-timestamp')}:{headers.get('x-slack-signature')}"
+    return "slack-" + hashlib.sha256(signed.encode()).hexdigest()[:16]
+
+
 class _CheckedHandler(SlackRequestHandler):
     """Bolt's WSGI adapter, with the signature and the body checked before Bolt parses anything.
 
@@ -93,6 +120,7 @@ class _CheckedHandler(SlackRequestHandler):
         self._verifier = verifier
 
     def dispatch(self, request: WsgiHttpRequest) -> BoltResponse:
+        arrived = time.monotonic()
         # waitress has checked the length, and refused more than httpd.MAX_BODY_BYTES with 413.
         length = int(request.environ.get("CONTENT_LENGTH") or 0)
         body: bytes = request.environ["wsgi.input"].read(length) if length else b""
@@ -114,7 +142,14 @@ class _CheckedHandler(SlackRequestHandler):
             form = dict(parse_qsl(text, keep_blank_values=True))
             bolt_request.body = form
             bolt_request.context = build_context(BoltContext(), form)
-        return self.app.dispatch(bolt_request)
+        kind = request_kind(bolt_request.body)
+        with request_id(delivery_id(bolt_request.body, headers)):
+            response = self.app.dispatch(bolt_request)
+            if kind is not None:
+                seconds = time.monotonic() - arrived
+                telemetry.observe("ack_latency_seconds", seconds, kind=kind)
+                log.debug("%s acknowledged (%d) in %.3f s", kind, response.status, seconds)
+        return response
 
     def _signed(self, body: bytes, headers: dict[str, Any]) -> bool:
         timestamp, signature = headers.get("x-slack-request-timestamp"), headers.get("x-slack-signature")

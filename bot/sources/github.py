@@ -16,6 +16,7 @@ from typing import Any
 
 from github import Auth, Github, GithubRetry
 
+from bot import telemetry
 from bot.errors import RateLimited
 from bot.models import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.redact import redact_url
@@ -32,6 +33,19 @@ MAX_RATE_LIMIT_WAIT = 60.0
 DEFAULT_CONCURRENCY = 4
 
 
+class _CountedRetry(GithubRetry):
+    """GithubRetry that counts each response from GitHub in github_requests_total.
+
+    PyGithub has no request hook; its retry policy is the one object it hands to requests'
+    transport (urllib3), which asks `is_retry` exactly once per response it receives
+    (HTTPConnectionPool.urlopen): retried ones, and those of pages PyGithub reads unasked, included.
+    """
+
+    def is_retry(self, method: str, status_code: int, has_retry_after: bool = False) -> bool:
+        telemetry.count("github_requests_total")
+        return super().is_retry(method, status_code, has_retry_after)
+
+
 def build_github(
     api_url: str,
     token: str | None,
@@ -42,7 +56,7 @@ def build_github(
     max_rate_limit_wait: float = MAX_RATE_LIMIT_WAIT,
 ) -> Github:
     """One client for the process. GithubRetry waits out short rate limits and retries 5xx."""
-    retry = GithubRetry(
+    retry = _CountedRetry(
         total=retries,
         backoff_factor=backoff,
         max_rate_limit_wait=max_rate_limit_wait,
@@ -104,6 +118,14 @@ class GitHubSource:
         with self._translated("rate limit"):
             core = self._gh.get_rate_limit().resources.core
         return core.remaining, core.limit
+
+    def rate_limit_remaining(self) -> int:
+        """Requests left as GitHub's last response said (X-RateLimit-Remaining, which PyGithub
+        keeps); LookupError before any response said it. Costs no request: a gauge reads it."""
+        remaining, limit = self._gh.requester.rate_limiting
+        if limit < 0:
+            raise LookupError("GitHub has not said its rate limit yet")
+        return remaining
 
     def close(self) -> None:
         self._gh.close()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.redact import redact_url, url_host
+from bot.redact import MASK, redact_url, scrub, url_host
 
 
 @pytest.mark.parametrize(
@@ -35,3 +35,30 @@ def test_long_input_is_handled_in_one_pass() -> None:
     # What the environment holds is the operator's, but a pasted blob must not hang doctor.
     text = "http://" + "a:" * 200_000 + "b"
     assert redact_url(text) == text
+
+
+@pytest.mark.parametrize(
+    ("line", "hidden"),
+    [
+        ("posting with xoxb-1111-2222-AbCd", "xoxb-1111"),
+        ("rotated to xoxe.xoxp-1-Mi0yLTE", "Mi0yLTE"),
+        ("socket mode with xapp-1-A0-123-abc", "xapp-1"),
+        ("GitHub said no to ghp_0123456789abcdefABCDEF", "ghp_0123"),
+        ("token github_pat_11ABC_defGHI", "github_pat_11ABC"),
+        ("key sk-proj-0123456789abcdef", "sk-proj"),
+        ("{'Authorization': 'token gho_secret', 'User-Agent': 'PyGithub'}", "gho_secret"),
+        ("headers: Authorization: Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"),
+        ("sent Bearer abc.def-ghi", "abc.def"),
+        ("connecting to redis://:hunter2@cache:6379/0", "hunter2"),
+        ("connecting to redis://:hun/ter2@cache:6379/0 now", "ter2"),
+        ("proxy http://h/v1?api_key=abc123&x=1", "abc123"),
+    ],
+)
+def test_scrub_masks_secrets_in_a_log_line(line: str, hidden: str) -> None:
+    scrubbed = scrub(line)
+    assert hidden not in scrubbed and MASK in scrubbed
+
+
+def test_scrub_leaves_ordinary_words_alone() -> None:
+    for line in ("the token was refused", "a key: value", "mail dev@example.com", "skip-this and task-1"):
+        assert scrub(line) == line

@@ -13,6 +13,7 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext, Respond
 from slack_sdk import WebClient
 
+from bot import telemetry
 from bot.errors import NotFound, PrdigestError, SourceError, StoreError
 from bot.models import Language, PRRef
 from bot.render.blocks import Message, card_message, help_message, text_message
@@ -27,18 +28,19 @@ from bot.slack.workspaces import team_of
 log = logging.getLogger(__name__)
 
 
-def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: str) -> Message:
+def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: str) -> tuple[Message, bool]:
+    """The reply, and whether it is the PR's card (else it says why not)."""
     if ref.repo.lower() not in deps.access.allowed(channel):
-        return text_message(say(language, "not_allowed", repo=ref.repo))
+        return text_message(say(language, "not_allowed", repo=ref.repo)), False
     try:
         snapshot = deps.cards.snapshot_by_ref(ref)
         card = deps.cards.card(snapshot, language).card
         # The card is shown to `user` alone, and its Share button works for them alone.
-        return card_message(snapshot.listing, card, share_for=user or None)
+        return card_message(snapshot.listing, card, share_for=user or None), True
     except NotFound:
-        return text_message(say(language, "not_found", ref=str(ref)))
+        return text_message(say(language, "not_found", ref=str(ref))), False
     except SourceError:
-        return text_message(say(language, "unavailable", ref=str(ref)))
+        return text_message(say(language, "unavailable", ref=str(ref))), False
 
 
 def _answer(deps: SlackDeps, command: dict[str, Any], ref: PRRef, language: Language, respond: Respond) -> None:
@@ -53,18 +55,22 @@ def _answer(deps: SlackDeps, command: dict[str, Any], ref: PRRef, language: Lang
         return
     channel, user = str(command.get("channel_id", "")), str(command.get("user_id", ""))
     try:
-        message = _card(deps, ref, channel, language, user)
+        message, answered = _card(deps, ref, channel, language, user)
     except Exception:
         log.exception("/pr %s failed", ref)
-        message = text_message(say(language, "failed"))
-    _respond(respond, message, ref)
+        message, answered = text_message(say(language, "failed")), False
+    if _respond(respond, message, ref) and answered:
+        telemetry.count("questions_answered_total", surface="command")
 
 
-def _respond(respond: Respond, message: Message, ref: PRRef) -> None:
+def _respond(respond: Respond, message: Message, ref: PRRef) -> bool:
+    """Whether the response_url took the message."""
     try:
         respond(text=message.text, blocks=list(message.blocks), replace_original=True, response_type="ephemeral")
     except Exception:
         log.exception("/pr %s: the response_url refused the card", ref)
+        return False
+    return True
 
 
 def register(app: App, all_deps: SlackDeps) -> None:

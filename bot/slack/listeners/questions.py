@@ -13,6 +13,7 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
+from bot import telemetry
 from bot.errors import SlackError, StoreError
 from bot.render.blocks import text_message
 from bot.render.replies import failure_message, reply_message, say, thinking_message
@@ -75,10 +76,16 @@ def _answer(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts
         else:
             reply = deps.qa.on_mention(question, channel, thread_ts, allowed, default_repo, language)
         message = reply_message(reply, language, deps.command)
+        answered = True
     except Exception:
         log.exception("answering a question in %s failed", channel)
         message = failure_message(language)
+        answered = False
     client.chat_update(channel=channel, ts=placeholder["ts"], **_payload(message))
+    if answered:
+        surface = "mention" if mention else "thread"
+        telemetry.count("questions_answered_total", surface=surface)
+        log.debug("answered a question (%s)", surface)
 
 
 def _payload(message: Any) -> dict[str, Any]:
