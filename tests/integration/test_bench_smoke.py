@@ -25,6 +25,10 @@ SCENARIOS = (
     "messages of 40,000 characters",
     "Slack's pace",
     "memory: server",
+    "card work in 2 worker processes",
+    "the poller already carded",
+    "webhook → card ready",
+    "3 workers vs 1",
 )
 
 
