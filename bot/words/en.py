@@ -97,6 +97,7 @@ WORDS: dict[str, str] = {
     "note.unreadable": "GitHub could not give: {prs}. Their cards rest on titles.",
     "note.unreadable_pr": "#{number} ({error})",
     "note.model_degraded": "The model could not be reached for {count} of {shown} PRs: their cards come from metadata.",
+    "note.budget_spent": "The daily token budget ({budget}) is spent: {count} cards from metadata.",
     "list.sep": "; ",
     "language.en": "English",
     "language.zh-CN": "Simplified Chinese",
@@ -110,6 +111,7 @@ WORDS: dict[str, str] = {
     "reply.unavailable": "GitHub is not answering right now, so I can't read {ref}. Try again in a few minutes.",
     "reply.no_model": "No model is configured, so here is the card instead of an answer:",
     "reply.model_failed": "The model is not answering right now, so here is the card instead:",
+    "reply.budget_spent": "Today's token budget is spent, so here is the card instead of an answer:",
     "reply.digest_none": "None of today's PRs match those words in their titles, headlines or files.",
     "reply.digest_matches": "These PRs of the digest match your question (titles, headlines, files):",
     "reply.about": "About {link}:",
@@ -243,6 +245,7 @@ WORDS: dict[str, str] = {
     # -- `prdigest ask` (bot/commands.py): an answer, or the card and one line saying why -------
     "ask.files_cited": "Files cited:",
     "ask.no_model": "questions need a model (set OPENAI_API_KEY): here is the card instead",
+    "ask.budget_spent": "today's token budget ([defaults] daily_token_budget) is spent: here is the card instead",
     "ask.no_answer": "the model at {host} gave no answer ({reason}): here is the card instead",
     "ask.model_timeout": "it took longer than {seconds} s",
     "ask.model_unavailable": "it cannot be reached or is busy",

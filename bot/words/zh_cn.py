@@ -85,6 +85,7 @@ WORDS: dict[str, str] = {
     "note.unreadable": "GitHub 未能返回：{prs}。这些 PR 的卡片仅依据标题生成。",
     "note.unreadable_pr": "#{number}（{error}）",
     "note.model_degraded": "{shown} 个 PR 中有 {count} 个未能连上模型，卡片改由元数据生成。",
+    "note.budget_spent": "今日的 token 预算（{budget}）已用完：{count} 张卡片改由元数据生成。",
     "list.sep": "；",
     "language.en": "英文",
     "language.zh-CN": "简体中文",
@@ -98,6 +99,7 @@ WORDS: dict[str, str] = {
     "reply.unavailable": "GitHub 暂时没有响应，无法读取 {ref}。请几分钟后再试。",
     "reply.no_model": "没有配置模型，以下是这个 PR 的卡片：",
     "reply.model_failed": "模型暂时没有响应，以下是这个 PR 的卡片：",
+    "reply.budget_spent": "今日的 token 预算已用完，以下是这个 PR 的卡片，而不是回答：",
     "reply.digest_none": "今天的 PR 中没有标题、摘要或文件与这些词匹配的。",
     "reply.digest_matches": "摘要中与你的问题相关的 PR（按标题、摘要、文件匹配）：",
     "reply.about": "关于 {link}：",
@@ -221,6 +223,7 @@ WORDS: dict[str, str] = {
     # -- `prdigest ask`（bot/commands.py）：回答，或者卡片加一行原因 ---------------------------
     "ask.files_cited": "引用的文件：",
     "ask.no_model": "回答问题需要模型（请设置 OPENAI_API_KEY），以下是这个 PR 的卡片",
+    "ask.budget_spent": "今日的 token 预算（[defaults] daily_token_budget）已用完，以下是这个 PR 的卡片",
     "ask.no_answer": "模型 {host} 没有给出回答（{reason}），以下是这个 PR 的卡片",
     "ask.model_timeout": "超过 {seconds} 秒",
     "ask.model_unavailable": "无法连接或正忙",

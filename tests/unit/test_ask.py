@@ -9,6 +9,7 @@ from typing import get_args
 
 import pytest
 
+from bot.core.usage import Tally
 from bot.errors import (
     ModelBadOutput,
     ModelFiltered,
@@ -46,7 +47,13 @@ class FixedAnswerer:
     questions: list[tuple[str, list[Turn], Language]] = field(default_factory=list)
 
     def answer_pr(
-        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+        self,
+        snapshot: PRSnapshot,
+        card: Card,
+        question: str,
+        history: list[Turn],
+        language: Language,
+        tally: Tally | None = None,
     ) -> str:
         self.questions.append((question, history, language))
         if isinstance(self.reply, SummarizerError):
@@ -60,6 +67,7 @@ class FixedAnswerer:
         question: str,
         history: list[Turn],
         language: Language,
+        tally: Tally | None = None,
     ) -> str:
         raise AssertionError("no digest here")
 

@@ -18,6 +18,7 @@ from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft
 from bot.core.heuristic import HEURISTIC_VERSION
 from bot.core.prompts import PROMPT_VERSION
+from bot.core.usage import Tally
 from bot.errors import ModelTimeout, ModelUnavailable
 from bot.models import Card, Language, Message, OutputMode, PRListing, PRRef, PRSnapshot, Window
 from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, lease_for
@@ -260,10 +261,15 @@ class HeldModel(ScriptedModel):
         self.release = release
 
     def parse(
-        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+        self,
+        messages: Sequence[Message],
+        schema: type[Schema],
+        deadline: Deadline,
+        mode: OutputMode = "json_schema",
+        tally: Tally | None = None,
     ) -> Parsed[Schema]:
         assert self.release.wait(timeout=5), "the other requesters never waited for the lease"
-        return super().parse(messages, schema, deadline, mode)
+        return super().parse(messages, schema, deadline, mode, tally)
 
 
 def test_concurrent_requests_for_one_card_make_one_model_call() -> None:
