@@ -107,6 +107,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         defaults=settings.defaults,
         feedback=built.feedback,
         alerts=built.alerts(None),
+        spending=built.spending,
     )
     if settings.oauth:
         deps = replace(deps, teams=_deps_of_team(built, deps))

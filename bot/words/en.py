@@ -174,6 +174,10 @@ WORDS: dict[str, str] = {
     "home.none_yours": "None of the channels you are in gets a digest.",
     "home.none_configured": "No channel gets a digest yet: add one under `[[channels]]`.",
     "home.more": "… and {n} more channels",
+    "home.tokens": "Model tokens spent for this channel: today {today} · last 7 days {week}",
+    "home.tokens_cost": "{tokens} (≈ {cost})",
+    "home.tokens_no_price": "{tokens} (no price configured)",
+    "home.tokens_repo": "{repo}: {today} today, {week} in 7 days (every channel)",
     # -- what may not be posted where (slack/access.py) ----------------------------------------
     "refusal.not_configured": "{repo} is private and {channel} is not configured for it in the config file",
     "refusal.shared": "{repo} is private and {channel} is shared with another organisation",

@@ -165,7 +165,7 @@ def test_every_reason_is_one_line_with_no_english_in_chinese(reason: NoAnswer) -
     for line in (english, chinese):
         assert "\n" not in line and "{" not in line
     assert english_in(english) != [] and english_in(chinese) == []
-    assert ("127.0.0.1:8000" in english) == (reason != "no_model")
+    assert ("127.0.0.1:8000" in english) == (reason not in ("no_model", "budget_spent"))
 
 
 def test_an_answer_in_chinese_is_rendered_without_english_of_ours() -> None:
