@@ -18,8 +18,7 @@ from bot.models import CardReply, Filters, Note, PRAnswer, Window
 from bot.render.blocks import lead_message, strings
 from bot.services.ask import ask_about_pr
 from bot.settings import Settings
-from bot.store.redis_store import RedisKV
-from bot.store.tokens import TokenStore, tokens_key
+from bot.store.tokens import TokenStore
 from tests.integration.conftest import NOW, REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, OTHER_CHANNEL, OTHER_REPO, SlackHarness, wait_for
 
@@ -54,15 +53,6 @@ def given(model: FakeOpenAI) -> Usage:
     return Usage(prompt, completion)
 
 
-@pytest.fixture(autouse=True)
-def _clean_tokens(redis_url: str) -> None:
-    kv = RedisKV.from_url(redis_url)
-    for offset in range(-2, 3):
-        kv.delete(tokens_key((NOW + timedelta(days=offset)).date()))
-        kv.delete(tokens_key((datetime.now(UTC) + timedelta(days=offset)).date()))
-    kv.close()
-
-
 def test_every_request_a_card_costs_is_counted_for_its_repository_and_the_channel_that_asked(
     github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
 ) -> None:
@@ -86,6 +76,26 @@ def test_every_request_a_card_costs_is_counted_for_its_repository_and_the_channe
     again = make_services(settings_for(github, model, redis_url)).digests.build((REPO,), WINDOW, payer="C0OTHER002")
     assert again.shown == 3 and model.calls == 4
     assert "C0OTHER002" not in TokenStore(built.kv).day(NOW.date()).payers
+
+
+def test_a_card_a_worker_makes_for_a_digest_is_the_digests_channels(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
+) -> None:
+    populate(github)
+    model.responder = card_answer
+    # The serving process has no model it could reach: the worker, in another process, makes the cards.
+    serving = make_services(
+        settings_for(github, None, redis_url, OPENAI_API_KEY="k", OPENAI_BASE_URL="http://127.0.0.1:9/v1")
+    )
+    working = make_services(settings_for(github, model, redis_url))
+    worker = working.worker(threads=2)
+    try:
+        wait_for(lambda: serving.queue is not None and serving.queue.workers_alive())
+        digest = serving.digests.build((REPO,), WINDOW, payer=CHANNEL)
+    finally:
+        worker.stop()
+    assert all(item.card.source == "llm" for item in digest.items) and model.calls == 3
+    assert TokenStore(working.kv).day(NOW.date()).payers == {CHANNEL: {MODEL: given(model)}}
 
 
 def test_an_answer_is_counted_for_the_channel_it_was_asked_in_and_the_cli(
