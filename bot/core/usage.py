@@ -9,7 +9,8 @@ output_per_million; a model without both has no price, and its tokens are shown 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 
@@ -82,3 +83,73 @@ def spent_out(spent: int, budget: int) -> bool:
 def utc_days(today: date, count: int) -> list[date]:
     """`count` UTC days ending with `today`, oldest first."""
     return [today - timedelta(days=back) for back in range(count - 1, -1, -1)]
+
+
+@dataclass(frozen=True)
+class DayTokens:
+    """One UTC day's tokens: per model in total, and per model for each repository and payer."""
+
+    day: date
+    spent: int = 0  # in + out, every model
+    total: dict[str, Usage] = field(default_factory=dict)
+    repos: dict[str, dict[str, Usage]] = field(default_factory=dict)
+    payers: dict[str, dict[str, Usage]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Spent:
+    """Tokens of one scope over some days, and their estimated cost (None: no price configured)."""
+
+    usage: Usage
+    cost: float | None
+
+
+@dataclass(frozen=True)
+class Period:
+    """One scope's tokens today and over the report's days."""
+
+    today: Spent
+    days: Spent
+
+
+@dataclass(frozen=True)
+class Report:
+    days: tuple[DayTokens, ...]  # oldest first, today last
+    prices: dict[str, Price]
+    budget: int
+
+    @property
+    def spent_today(self) -> int:
+        return self.days[-1].spent if self.days else 0
+
+    def _period(self, pick: Callable[[DayTokens], dict[str, Usage]]) -> Period:
+        today = pick(self.days[-1]) if self.days else {}
+        week = summed([pick(day) for day in self.days])
+        return Period(self._spent(today), self._spent(week))
+
+    def _spent(self, by_model: dict[str, Usage]) -> Spent:
+        return Spent(sum(by_model.values(), Usage()), cost(by_model, self.prices))
+
+    def total(self) -> Period:
+        return self._period(lambda day: day.total)
+
+    def repo(self, repo: str) -> Period:
+        return self._period(lambda day: day.repos.get(repo.lower(), {}))
+
+    def payer(self, payer: str) -> Period:
+        return self._period(lambda day: day.payers.get(payer, {}))
+
+    def repos(self) -> list[str]:
+        return sorted({repo for day in self.days for repo in day.repos})
+
+    def payers(self) -> list[str]:
+        return sorted({payer for day in self.days for payer in day.payers})
+
+
+def summed(tables: list[dict[str, Usage]]) -> dict[str, Usage]:
+    """Per-model tokens of several days (or scopes) added up."""
+    result: dict[str, Usage] = {}
+    for table in tables:
+        for model, usage in table.items():
+            result[model] = result.get(model, Usage()) + usage
+    return result

@@ -22,12 +22,12 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
+from bot.core.usage import Period
 from bot.models import DigestRun, Language, Note
 from bot.render.blocks import MAX_TEXT_CHARS
 from bot.render.mrkdwn import ELLIPSIS, clip, escape
 from bot.render.subscriptions import SETTINGS_ACTION
 from bot.render.tokens import home_repo_tokens, home_tokens
-from bot.services.spending import Period
 from bot.words import said, text
 
 # A Home tab holds 100 blocks (home-tab-views reference; slack_sdk View.blocks_max_length).

@@ -186,7 +186,9 @@ class QAService:
         channel: str,
     ) -> Reply:
         spending = self._spending
-        if self._answerer is not None and (spending is None or spending.allows()):
+        # Over the day's budget the model is not asked: the matches alone, as without a model.
+        asking = self._answerer is not None and (spending is None or spending.allows())
+        if self._answerer is not None and asking:
             by_name = {str(ref): found for ref, found in paths.items()}
             tally = Tally()
             try:
@@ -209,7 +211,7 @@ class QAService:
             for item in items
             if asked & words(f"{item.listing.title} {item.card.headline} {' '.join(paths.get(item.listing.ref, ()))}")
         )
-        return DigestMatches(matches, model_failed=self._answerer is not None)
+        return DigestMatches(matches, model_failed=asking)
 
     def _remember(self, channel: str, thread_ts: str, question: str, reply: Reply) -> None:
         listing = reply.about if isinstance(reply, PRAnswer | CardReply | Why) else None

@@ -16,25 +16,16 @@ over its budget. Without Redis the counters, and so the budget, are this process
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date, datetime
 
 from bot import telemetry
-from bot.core.usage import Price, Tally, Usage, cost, spent_out, utc_days
-from bot.store.tokens import DayTokens, TokenStore
+from bot.core.usage import Price, Report, Tally, spent_out, utc_days
+from bot.store.tokens import TokenStore
 
 # doctor and the App Home show today and the last week.
 REPORT_DAYS = 7
 # Who caused a spend when no channel did.
 CLI, WORKER, ALERTS = "cli", "worker", "alerts"
-
-
-@dataclass(frozen=True)
-class Spent:
-    """Tokens of one scope over some days, and their estimated cost (None: no price configured)."""
-
-    usage: Usage
-    cost: float | None
 
 
 class Spending:
@@ -70,54 +61,3 @@ class Spending:
         """The last `days` UTC days' tokens, today last (doctor, App Home)."""
         found = tuple(self._store.day(day) for day in utc_days(self.today(), days))
         return Report(found, dict(self._prices), self.budget)
-
-
-@dataclass(frozen=True)
-class Period:
-    """One scope's tokens today and over the report's days."""
-
-    today: Spent
-    days: Spent
-
-
-@dataclass(frozen=True)
-class Report:
-    days: tuple[DayTokens, ...]  # oldest first, today last
-    prices: dict[str, Price]
-    budget: int
-
-    @property
-    def spent_today(self) -> int:
-        return self.days[-1].spent if self.days else 0
-
-    def _period(self, pick: Callable[[DayTokens], dict[str, Usage]]) -> Period:
-        today = pick(self.days[-1]) if self.days else {}
-        week = summed([pick(day) for day in self.days])
-        return Period(self._spent(today), self._spent(week))
-
-    def _spent(self, by_model: dict[str, Usage]) -> Spent:
-        return Spent(sum(by_model.values(), Usage()), cost(by_model, self.prices))
-
-    def total(self) -> Period:
-        return self._period(lambda day: day.total)
-
-    def repo(self, repo: str) -> Period:
-        return self._period(lambda day: day.repos.get(repo.lower(), {}))
-
-    def payer(self, payer: str) -> Period:
-        return self._period(lambda day: day.payers.get(payer, {}))
-
-    def repos(self) -> list[str]:
-        return sorted({repo for day in self.days for repo in day.repos})
-
-    def payers(self) -> list[str]:
-        return sorted({payer for day in self.days for payer in day.payers})
-
-
-def summed(tables: list[dict[str, Usage]]) -> dict[str, Usage]:
-    """Per-model tokens of several days (or scopes) added up."""
-    result: dict[str, Usage] = {}
-    for table in tables:
-        for model, usage in table.items():
-            result[model] = result.get(model, Usage()) + usage
-    return result

@@ -12,10 +12,9 @@ hash is the process's own (MemoryKV): the budget then counts in this process onl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date
 
-from bot.core.usage import Usage
+from bot.core.usage import DayTokens, Usage
 from bot.store.kv import DAY, KV
 
 TOKENS_TTL = 40 * DAY
@@ -24,17 +23,6 @@ ALL = "all"
 
 def tokens_key(day: date) -> str:
     return f"tokens:{day.isoformat()}"
-
-
-@dataclass(frozen=True)
-class DayTokens:
-    """One UTC day's tokens: per model in total, and per model for each repository and payer."""
-
-    day: date
-    spent: int = 0  # in + out, every model
-    total: dict[str, Usage] = field(default_factory=dict)
-    repos: dict[str, dict[str, Usage]] = field(default_factory=dict)
-    payers: dict[str, dict[str, Usage]] = field(default_factory=dict)
 
 
 class TokenStore:

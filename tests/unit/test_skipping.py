@@ -11,7 +11,7 @@ from bot.core.skipping import SKIP_CLASSES, matches, skip_class
 from bot.models import SkipClass
 from tests.unit.builders import make_snapshot
 
-BOT = {"author": "dependabot[bot]"}
+BOT: dict[str, Any] = {"author": "dependabot[bot]"}
 BUMP = "Bump requests from 2.31.0 to 2.32.0"
 LOCK = [("uv.lock", 120, 80)]
 
@@ -58,7 +58,7 @@ def test_a_pr_whose_files_are_unknown_or_not_all_listed_is_not_judged_by_its_fil
 
 
 def test_only_the_classes_the_operator_listed_apply() -> None:
-    snapshot = make_snapshot(LOCK, title=BUMP, **BOT)
+    snapshot = make_snapshot(LOCK, title=BUMP, author="dependabot[bot]")
     assert skip_class(snapshot, ()) is None
     assert skip_class(snapshot, ("ci-one-line",)) is None
     assert skip_class(snapshot, ("lockfile-only", "bot-bumps")) == "lockfile-only"

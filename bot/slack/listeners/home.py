@@ -17,11 +17,11 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
+from bot.core.usage import Report
 from bot.errors import StoreError
 from bot.models import DigestRun, Language, Note
 from bot.render.home import HomeRow, home_view
 from bot.render.subscriptions import change_text
-from bot.services.spending import Report
 from bot.settings import duration_text
 from bot.slack.deps import SlackDeps
 from bot.slack.workspaces import team_of
