@@ -185,7 +185,9 @@ class CardService:
             card = self.fallback(snapshot, language)
             self._store.put_card(key, card)
             return CardResult(card, snapshot)
-        if not here and (queued := self._from_queue(key, snapshot, language, payer)) is not None:
+        # A PR whose class needs no model is made here at once: no worker would do more.
+        needs_model = skip_class(snapshot, self._skip_classes) is None
+        if not here and needs_model and (queued := self._from_queue(key, snapshot, language, payer)) is not None:
             return queued
         return self._single_flight(key, snapshot, language, payer)
 
