@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from bot import telemetry
 from bot.core.usage import Price, Tally, Usage, cost, spent_out, utc_days
 from bot.render.tokens import doctor_lines, home_tokens, money
 from bot.services.spending import Spending
@@ -120,3 +122,32 @@ def test_doctor_and_home_lines_say_the_cost_or_that_no_price_is_configured() -> 
     )
     assert "约 $0.0025" in home_tokens(report.payer("cli"), "zh-CN")
     assert money(12.345) == "$12.35" and money(0.00012) == "$0.0001"
+
+
+class RecordingSink:
+    def __init__(self) -> None:
+        self.counts: list[tuple[str, float, dict[str, str]]] = []
+
+    def count(self, name: str, amount: float, labels: Mapping[str, str]) -> None:
+        self.counts.append((name, amount, dict(labels)))
+
+    def observe(self, name: str, value: float, labels: Mapping[str, str]) -> None: ...
+
+    def gauge(self, name: str, read: Callable[[], float]) -> None: ...
+
+
+def test_recorded_tokens_reach_the_metrics_in_and_out_and_per_repository() -> None:
+    sink = RecordingSink()
+    telemetry.install(sink)
+    try:
+        tally = Tally()
+        tally.add("m", Usage(120, 30))
+        spending(0, datetime(2026, 8, 5, tzinfo=UTC), MemoryKV()).record(tally, repo="Acme/Widgets", payer="C1")
+    finally:
+        telemetry.install(None)
+    assert sink.counts == [
+        ("model_tokens_total", 120, {"direction": "in"}),
+        ("model_tokens_total", 30, {"direction": "out"}),
+        ("model_tokens_by_repo_total", 150, {"repo": "acme/widgets"}),
+    ]
+    assert telemetry.SERIES["model_tokens_by_repo_total"][1] == ("repo",)
