@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.deadline import DEFAULT_RETRIES, Budget, Deadline
 from bot.core.jobs import CardJob
+from bot.core.usage import Tally
 from bot.errors import ConfigError, StoreError
 from bot.models import Language, Message, OutputMode
 from bot.services.cards import CardService, lease_for
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from bot.services.answers import ModelAnswerer
     from bot.services.poller import MergePoller
     from bot.services.qa import QAService
+    from bot.services.spending import Spending
     from bot.services.subscriptions import Subscriptions
     from bot.services.visibility import Visibility
     from bot.services.writer import ModelCardWriter
@@ -92,12 +94,17 @@ class ModelOnFirstUse:
             return self._client
 
     def parse(
-        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+        self,
+        messages: Sequence[Message],
+        schema: type[Schema],
+        deadline: Deadline,
+        mode: OutputMode = "json_schema",
+        tally: Tally | None = None,
     ) -> Parsed[Schema]:
-        return self._connected().parse(messages, schema, deadline, mode)
+        return self._connected().parse(messages, schema, deadline, mode, tally)
 
-    def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
-        return self._connected().complete(messages, deadline)
+    def complete(self, messages: Sequence[Message], deadline: Deadline, tally: Tally | None = None) -> str:
+        return self._connected().complete(messages, deadline, tally)
 
     def context_window(self, deadline: Deadline) -> int | None:
         return self._connected().context_window(deadline)
@@ -314,6 +321,20 @@ class Builder:
             clock=self.timing.monotonic,
             lease_seconds=lease_for(self.model_timeout),
             jobs=self.queue,
+            spending=self.spending,
+            skip_classes=self.settings.defaults.skip_model_for,
+        )
+
+    @cached_property
+    def spending(self) -> Spending:
+        """The model's tokens per UTC day, and the daily budget (services/spending.py)."""
+        from bot.services.spending import Spending
+        from bot.store.tokens import TokenStore
+
+        config = self.settings.config
+        prices = {name: price for name, options in config.models.items() if (price := options.price) is not None}
+        return Spending(
+            TokenStore(self.kv), budget=config.defaults.daily_token_budget, now=self.timing.now, prices=prices
         )
 
     # The card queue ------------------------------------------------------------------------
@@ -408,7 +429,7 @@ class Builder:
     def qa(self) -> QAService:
         from bot.services.qa import QAService
 
-        return QAService(self.cards, self.threads, self.answerer)
+        return QAService(self.cards, self.threads, self.answerer, self.spending)
 
     # Slack -------------------------------------------------------------------------------
 

@@ -223,7 +223,7 @@ def _run_ask(args: argparse.Namespace, built: Builder) -> None:
     language = language_of(args, built.settings)
     snapshot = built.cards.snapshot_by_ref(ref)
     with Waiting.for_model(built.settings, language, enabled=built.model is not None):
-        asked = ask_about_pr(built.cards, built.answerer, snapshot, question, language)
+        asked = ask_about_pr(built.cards, built.answerer, snapshot, question, language, built.spending)
     note = None
     if asked.no_answer is not None:
         host = model_host(built.settings)

@@ -213,7 +213,24 @@ def _slack_checks(settings: Settings, team: str | None) -> list[Check]:
     return [_slack(settings)]
 
 
-CHECKS: tuple[Callable[[Settings], Check], ...] = (_config, _redis, _github, _model)
+def _tokens(settings: Settings) -> list[Check]:
+    """The model's tokens today and over the last 7 days: in total, per repository, per channel or
+    surface, with the estimated cost from the config's prices; and the daily budget."""
+    if not settings.redis_url:
+        return [(WARN, "tokens", "REDIS_URL not set: tokens are counted in each process only, none to show here")]
+    from bot.render.tokens import doctor_lines
+
+    built = Builder(settings, warn=lambda message: None)
+    try:
+        report = built.spending.report()
+    finally:
+        built.close()
+    if built.kv.degraded:
+        return [(FAIL, "tokens", "cannot be read: Redis is unreachable")]
+    return [(WARN if warn else OK, "tokens", line) for warn, line in doctor_lines(report)]
+
+
+CHECKS: tuple[Callable[[Settings], Check | list[Check]], ...] = (_config, _redis, _github, _model, _tokens)
 
 
 @contextmanager
@@ -237,7 +254,7 @@ def run_doctor(settings: Settings, team: str | None = None) -> int:
         return _slack_checks(settings, team)
 
     failed = False
-    checks: tuple[Callable[[Settings], Check | list[Check]], ...] = (*CHECKS, slack)
+    checks = (*CHECKS, slack)
     for check in checks:
         with _libraries_quiet():
             found = check(settings)

@@ -16,6 +16,11 @@ Language = Literal["en", "zh-CN"]
 # What a channel is sent on a day without merged PRs: a short note, or nothing.
 QuietDays = Literal["note", "silent"]
 CardSource = Literal["llm", "heuristic"]
+# PRs whose metadata alone settles the card, when the config lists them (core/skipping.py).
+SkipClass = Literal["bot-bumps", "lockfile-only", "ci-one-line"]
+# Why a heuristic card was made although a model is configured, when it was no failure: the
+# daily token budget was spent, or the PR is of a class the config gives no model call.
+NoModel = Literal["budget", "bot-bumps", "lockfile-only", "ci-one-line"]
 # How a structured answer is asked of the model, strongest first: a strict JSON schema, a function
 # call whose parameters are the schema, JSON mode, plain text. Servers differ in what they take
 # (services/writer.py tries them in this order; llm/openai_model.py speaks each).
@@ -223,6 +228,8 @@ class Card:
     checked: int = 0
     dropped: int = 0
     regenerated: bool = False
+    # Set on a heuristic card made without asking the model on purpose (see NoModel).
+    no_model: NoModel | None = None
 
 
 @dataclass(frozen=True)
@@ -417,6 +424,7 @@ class CardReply:
     paths: tuple[str, ...]
     model_failed: bool = False
     unusable: bool = False
+    budget_spent: bool = False  # the day's token budget is spent: the model was not asked
     kind: ClassVar[str] = "card"
 
 
@@ -476,6 +484,7 @@ NoAnswer = Literal[
     "model_refused",  # the endpoint refused the request (a bad key, an unknown model)
     "model_failed",  # an answer that was none: empty, cut off, declined
     "answer_unusable",  # nothing left once sanitised (all mentions, foreign links, prompt echo)
+    "budget_spent",  # the daily token budget is spent: the model was not asked
 ]
 
 

@@ -23,8 +23,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from bot.core.usage import Price
 from bot.errors import ConfigError, one_line, quoted
-from bot.models import Language, OutputMode, QuietDays
+from bot.models import Language, OutputMode, QuietDays, SkipClass
 
 DEFAULT_CONFIG_PATH = "config/prdigest.toml"
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
@@ -152,6 +153,10 @@ class Defaults(_Strict):
     quiet_days: QuietDays = "note"
     model_timeout: float = DEFAULT_MODEL_TIMEOUT
     watch_days: int = 30
+    # Tokens (in + out, every repository) the model may spend per UTC day; 0: no cap.
+    daily_token_budget: int = Field(default=0, ge=0, le=10_000_000_000, strict=True)
+    # PR classes whose card comes from metadata, no model call (core/skipping.py).
+    skip_model_for: tuple[SkipClass, ...] = ()
 
     _model_timeout = field_validator("model_timeout", mode="before")(_check_model_timeout)
     _watch_days = field_validator("watch_days", mode="before")(_check_watch_days)
@@ -251,6 +256,13 @@ class ModelConfig(_Strict):
     system_role: bool = Field(default=True, strict=True)
     input_per_million: float | None = Field(default=None, ge=0.0)
     output_per_million: float | None = Field(default=None, ge=0.0)
+
+    @property
+    def price(self) -> Price | None:
+        """Both prices, or None: a cost is estimated only when the table gives both."""
+        if self.input_per_million is None or self.output_per_million is None:
+            return None
+        return Price(self.input_per_million, self.output_per_million)
 
     @model_validator(mode="after")
     def _answer_fits(self) -> ModelConfig:

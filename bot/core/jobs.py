@@ -16,6 +16,8 @@ from bot.models import Language, PRRef
 _REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 _SHA = re.compile(r"[0-9a-f]{7,40}")
 _LANGUAGES: tuple[str, ...] = get_args(Language)
+# Who asked for the card (a channel id, or a surface such as "worker"): its tokens are theirs.
+_PAYER = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class CardJob:
     number: int
     language: Language
     merge_sha: str | None = None  # the card's revision when the asker knew it
+    payer: str | None = None  # who asked first (services/spending.py); None: the poller or the webhook
 
     @property
     def ref(self) -> PRRef:
@@ -35,7 +38,15 @@ class CardJob:
         return f"{self.repo.lower()}#{self.number}:{self.language}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"repo": self.repo, "number": self.number, "language": self.language, "merge_sha": self.merge_sha}
+        data: dict[str, Any] = {
+            "repo": self.repo,
+            "number": self.number,
+            "language": self.language,
+            "merge_sha": self.merge_sha,
+        }
+        if self.payer is not None:
+            data["payer"] = self.payer  # absent otherwise: a job an older worker reads as it always did
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> CardJob:
@@ -51,4 +62,7 @@ class CardJob:
             raise ValueError("a card job's language is one prdigest writes")
         if sha is not None and (not isinstance(sha, str) or not _SHA.fullmatch(sha)):
             raise ValueError("a card job's merge_sha is a commit SHA")
-        return cls(repo, number, language, sha)
+        payer = data.get("payer")
+        if payer is not None and (not isinstance(payer, str) or not _PAYER.fullmatch(payer)):
+            raise ValueError("a card job's payer is a channel id or a surface's name")
+        return cls(repo, number, language, sha, payer)

@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from bot import telemetry
 from bot.core.deadline import DEFAULT_TIMEOUT, Deadline
 from bot.core.extract import json_object_text
+from bot.core.usage import Tally, Usage
 from bot.errors import ModelBadOutput, ModelFiltered
 from bot.llm.errors import mapped_errors
 from bot.llm.refusals import mode_refusal
@@ -98,7 +99,12 @@ class OpenAIModel:
         self._sampling = sampling or Sampling()
 
     def parse(
-        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+        self,
+        messages: Sequence[Message],
+        schema: type[Schema],
+        deadline: Deadline,
+        mode: OutputMode = "json_schema",
+        tally: Tally | None = None,
     ) -> Parsed[Schema]:
         wire = _wire(messages, system_role=self._sampling.system_role)
         # The strict schema (every field required, no others), as the SDK's own .parse sends it.
@@ -110,6 +116,8 @@ class OpenAIModel:
                 lambda client: _timed("card", lambda: self._create(client, wire, mode, tool)),
                 final=lambda exc: mode_refusal(exc, mode) is not None,
             )
+            # Counted before the answer is read: an answer cut off or not a card was paid for too.
+            self._count(completion, tally)
             text = _answer_text(completion, mode)
         raw = json_object_text(text)
         try:
@@ -171,12 +179,23 @@ class OpenAIModel:
             seed=_given(sampling.seed),
         )
 
-    def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
+    def _count(self, completion: ChatCompletion, tally: Tally | None) -> None:
+        """The response's `usage` (OpenAI's, vLLM's and llama-cpp-python's alike) into `tally`.
+
+        A failed attempt (a status error, a refused mode, a timeout) has no usage: none is spent.
+        A server that reports none leaves the tally as it was.
+        """
+        usage = completion.usage
+        if tally is not None and usage is not None:
+            tally.add(self.model, Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0))
+
+    def complete(self, messages: Sequence[Message], deadline: Deadline, tally: Tally | None = None) -> str:
         wire = _wire(messages, system_role=self._sampling.system_role)
         with mapped_errors():
             completion = call_within(
                 deadline, self._client, lambda client: _timed("answer", lambda: self._create(client, wire, "text"))
             )
+        self._count(completion, tally)
         content = completion.choices[0].message.content if completion.choices else None
         return content or ""
 

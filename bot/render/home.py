@@ -22,10 +22,12 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
+from bot.core.usage import Period
 from bot.models import DigestRun, Language, Note
 from bot.render.blocks import MAX_TEXT_CHARS
 from bot.render.mrkdwn import ELLIPSIS, clip, escape
 from bot.render.subscriptions import SETTINGS_ACTION
+from bot.render.tokens import home_repo_tokens, home_tokens
 from bot.words import said, text
 
 # A Home tab holds 100 blocks (home-tab-views reference; slack_sdk View.blocks_max_length).
@@ -51,6 +53,10 @@ class HomeRow:
     # channel's last change from Slack, already worded (mrkdwn; the person is a mention).
     editable: bool = False
     change: str | None = None
+    # The model's tokens spent for this channel, and on each of its shown repositories (by every
+    # channel: a card is made once for all), today and over 7 days; None: not counted here.
+    tokens: Period | None = None
+    repo_tokens: tuple[tuple[str, Period], ...] = ()
 
 
 def _mrkdwn(line: str) -> MarkdownTextObject:
@@ -98,6 +104,10 @@ def _home_row(row: HomeRow, language: Language) -> SectionBlock:
     # No repositories: every one of them is hidden from this person (a private one in a shared channel).
     head = f"*{channel}* · {escape(', '.join(row.repos))}\n" if row.repos else f"*{channel}*\n"
     change = "\n" + text(language, "home.changed", change=row.change) if row.change else ""
+    if row.tokens is not None:
+        lines = [home_tokens(row.tokens, language)]
+        lines += [home_repo_tokens(repo, period, language) for repo, period in row.repo_tokens]
+        change += "\n" + escape("\n".join(lines))
     button = None
     if row.editable and _CHANNEL_ID.fullmatch(row.channel_id):
         label = PlainTextObject(text=text(language, "home.settings"))

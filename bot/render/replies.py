@@ -80,8 +80,9 @@ def reply_message(reply: Reply, language: Language, command: str) -> Message:
             return text_message(f"{header}\n{answer_text(answer, about.url, paths)}")
         case DigestAnswer(answer=answer):
             return text_message(answer_text(answer, None, ()))
-        case CardReply(about=about, card=card, model_failed=model_failed, unusable=unusable):
-            intro = say(language, "answer_unusable" if unusable else "model_failed" if model_failed else "no_model")
+        case CardReply(about=about, card=card, model_failed=model_failed, unusable=unusable, budget_spent=budget):
+            reason = "answer_unusable" if unusable else "model_failed" if model_failed else "no_model"
+            intro = say(language, "budget_spent" if budget else reason)
             return card_message(about, card, intro=intro)
         case Choose(choices=choices):
             return text_message("\n".join([say(language, "choose"), *(_listing_line(listing) for listing in choices)]))

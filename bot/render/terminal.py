@@ -83,8 +83,8 @@ _NO_ANSWER_REASONS: dict[NoAnswer, str] = {
 
 def no_answer_line(reason: NoAnswer, language: Language, *, host: str, seconds: float) -> str:
     """Why `prdigest ask` shows the card instead of an answer, in one line."""
-    if reason == "no_model":
-        return text(language, "ask.no_model")
+    if reason in ("no_model", "budget_spent"):
+        return text(language, f"ask.{reason}")
     why = text(language, _NO_ANSWER_REASONS[reason], seconds=f"{seconds:g}")
     return text(language, "ask.no_answer", host=host, reason=why)
 

@@ -15,6 +15,7 @@ from bot.core.watches import AlertItem, Candidate, Watch, matching, repos_of
 from bot.models import Language, PRSnapshot, Window
 from bot.services.cards import CardService
 from bot.services.ports import Source
+from bot.services.spending import ALERTS
 
 
 def candidate(snapshot: PRSnapshot) -> Candidate:
@@ -47,6 +48,6 @@ class AlertFinder:
                 snapshot = self._cards.snapshot(listing)
                 matched = matching(mine, candidate(snapshot))
                 if matched:
-                    items.append(AlertItem(listing, self._cards.card(snapshot, language).card, matched))
+                    items.append(AlertItem(listing, self._cards.card(snapshot, language, payer=ALERTS).card, matched))
         items.sort(key=lambda item: (item.listing.merged_at or window.end, item.listing.repo, item.listing.number))
         return items

@@ -17,6 +17,7 @@ from bot.core.deadline import Budget
 from bot.core.prompts import answer_overhead
 from bot.core.sanitize import ANSWER_MAX_CHARS
 from bot.core.text import estimate_tokens
+from bot.core.usage import Tally
 from bot.core.window import OUTPUT_RESERVE, prompt_limit
 from bot.errors import ModelBadOutput, SummarizerError
 from bot.models import Card, DigestItem, Language, PRSnapshot, Turn
@@ -71,12 +72,18 @@ class ModelAnswerer:
         return max(limit - estimate_tokens(answer_overhead(language)) - CONVERSATION_RESERVE, MIN_DATA_TOKENS)
 
     def answer_pr(
-        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+        self,
+        snapshot: PRSnapshot,
+        card: Card,
+        question: str,
+        history: list[Turn],
+        language: Language,
+        tally: Tally | None = None,
     ) -> str:
         card_part = card_text(card)
         budget = max(self.data_budget(language) - estimate_tokens(card_part), MIN_CONTEXT_TOKENS)
         context = build_context(snapshot, budget)
-        return self._ask(f"{card_part}\n\n{context.text}", question, history, language, str(snapshot.ref))
+        return self._ask(f"{card_part}\n\n{context.text}", question, history, language, str(snapshot.ref), tally)
 
     def answer_digest(
         self,
@@ -85,15 +92,18 @@ class ModelAnswerer:
         question: str,
         history: list[Turn],
         language: Language,
+        tally: Tally | None = None,
     ) -> str:
         data = digest_text(items, paths)
         limit = self.data_budget(language) * CHARS_PER_TOKEN
-        return self._ask(data[:limit], question, history, language, "the digest")
+        return self._ask(data[:limit], question, history, language, "the digest", tally)
 
-    def _ask(self, data: str, question: str, history: list[Turn], language: Language, about: str) -> str:
+    def _ask(
+        self, data: str, question: str, history: list[Turn], language: Language, about: str, tally: Tally | None
+    ) -> str:
         messages = answer_messages(data, question, history, language)
         try:
-            content = self._model.complete(messages, self.budget.start(self._clock, self._sleep))
+            content = self._model.complete(messages, self.budget.start(self._clock, self._sleep), tally)
         except SummarizerError as exc:
             log.warning("model call for a question about %s failed: %s", about, type(exc).__name__)
             raise

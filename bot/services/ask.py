@@ -12,24 +12,37 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.core.sanitize import repo_url, sanitize_answer
+from bot.core.usage import Tally
 from bot.errors import ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
 from bot.models import Asked, Language, NoAnswer, PRSnapshot
 from bot.services.cards import CardService
 from bot.services.ports import Answerer
+from bot.services.spending import CLI, Spending
 
 
 def ask_about_pr(
-    cards: CardService, answerer: Answerer | None, snapshot: PRSnapshot, question: str, language: Language
+    cards: CardService,
+    answerer: Answerer | None,
+    snapshot: PRSnapshot,
+    question: str,
+    language: Language,
+    spending: Spending | None = None,
 ) -> Asked:
     """The answer to `question` about the PR of `snapshot`, or its card and why it has no answer."""
-    card = cards.card(snapshot, language).card
+    card = cards.card(snapshot, language, payer=CLI).card
     asked = Asked(snapshot.listing, question, card, tuple(change.path for change in snapshot.files))
     if answerer is None:
         return replace(asked, no_answer="no_model")
+    if spending is not None and not spending.allows():
+        return replace(asked, no_answer="budget_spent")
+    tally = Tally()
     try:
-        answer = answerer.answer_pr(snapshot, card, question, [], language)
+        answer = answerer.answer_pr(snapshot, card, question, [], language, tally)
     except SummarizerError as exc:
         return replace(asked, no_answer=_no_answer(exc))
+    finally:
+        if spending is not None:
+            spending.record(tally, repo=snapshot.listing.repo, payer=CLI)
     # As in a thread: mentions, foreign links and chat-template tokens go; nothing usable left → the card.
     answer = sanitize_answer(answer, repo_url(snapshot.listing.url)) or ""
     if not answer:

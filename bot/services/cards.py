@@ -19,10 +19,13 @@ from bot.core.context import build_context
 from bot.core.heuristic import HEURISTIC_VERSION, headline, heuristic_card
 from bot.core.jobs import CardJob
 from bot.core.sanitize import repo_url, sanitize_card
+from bot.core.skipping import skip_class
+from bot.core.usage import Tally
 from bot.errors import StoreError, SummarizerError
-from bot.models import Card, CardKey, Language, PRListing, PRRef, PRSnapshot, Window
+from bot.models import Card, CardKey, Language, NoModel, PRListing, PRRef, PRSnapshot, SkipClass, Window
 from bot.services.flight import LOCK_SECONDS, WAIT_STEP_SECONDS, Keeper, once
 from bot.services.ports import CardJobs, CardWriter, Source
+from bot.services.spending import CLI, WORKER, Spending
 from bot.store.cards import CardStore, card_key
 
 log = logging.getLogger(__name__)
@@ -56,8 +59,13 @@ def lease_for(model_seconds: float) -> float:
 class CardResult:
     card: Card
     snapshot: PRSnapshot
-    # True when a model is configured but this card had to come from the heuristic.
+    # True when a model is configured but this card had to come from the heuristic (it failed).
     degraded: bool = False
+
+    @property
+    def no_model(self) -> NoModel | None:
+        """Why the model was not asked on purpose (the day's budget, the PR's class), or None."""
+        return self.card.no_model
 
 
 class CardService:
@@ -72,7 +80,11 @@ class CardService:
         lease_seconds: float = CARD_LEASE_SECONDS,
         jobs: CardJobs | None = None,
         queue_wait_seconds: float = QUEUE_WAIT_SECONDS,
+        spending: Spending | None = None,
+        skip_classes: tuple[SkipClass, ...] = (),
     ) -> None:
+        self._spending = spending
+        self._skip_classes = skip_classes
         self._lease_seconds = lease_seconds
         # Leases held here are short and renewed while held: a writer killed mid-card (a worker
         # SIGKILLed) lets go within LOCK_SECONDS, not after the card's whole model budget.
@@ -84,6 +96,11 @@ class CardService:
         self._writer = writer
         self._sleep = sleep
         self._clock = clock
+
+    @property
+    def daily_budget(self) -> int:
+        """The day's token budget (0: none)."""
+        return self._spending.budget if self._spending is not None else 0
 
     def cached_snapshot(self, listing: PRListing) -> PRSnapshot | None:
         revision = listing.merge_sha
@@ -156,28 +173,47 @@ class CardService:
         telemetry.count("cards_total", source="heuristic", mode="none")
         return _sanitized(card, snapshot.listing)
 
-    def card(self, snapshot: PRSnapshot, language: Language, *, here: bool = False) -> CardResult:
+    def card(self, snapshot: PRSnapshot, language: Language, *, here: bool = False, payer: str = CLI) -> CardResult:
         """The PR's card: from the store, else from a worker through the queue while one is
-        alive, else made here. `here` is for the worker itself, which must not queue its own job."""
-        result = self._card(snapshot, language, here=here)
+        alive, else made here. `here` is for the worker itself, which must not queue its own job.
+        `payer` is who asks (a channel id, or a surface: services/spending.py): the tokens of a
+        card made for this request are theirs; a card served from the store costs nothing."""
+        result = self._card(snapshot, language, here=here, payer=payer)
         # Cards stored before sanitizing existed are served too: none reaches a reader unsanitized.
         return replace(result, card=_sanitized(result.card, snapshot.listing))
 
-    def _card(self, snapshot: PRSnapshot, language: Language, *, here: bool) -> CardResult:
+    def _card(self, snapshot: PRSnapshot, language: Language, *, here: bool, payer: str) -> CardResult:
         if not snapshot.complete:
             # Files unknown (rate limit): a card from the title alone, never cached.
             return CardResult(self.fallback(snapshot, language), snapshot, degraded=False)
         key = self.key(snapshot, language)
-        cached = self._store.get_card(key)
+        cached = self._cached(key, snapshot)
         if cached is not None:
-            return CardResult(cached, snapshot, degraded=self._writer is not None and cached.source != "llm")
+            return self._result(cached, snapshot)
         if self._writer is None:
             card = self.fallback(snapshot, language)
             self._store.put_card(key, card)
             return CardResult(card, snapshot)
-        if not here and (queued := self._from_queue(key, snapshot, language)) is not None:
+        # A PR whose class needs no model is made here at once: no worker would do more.
+        needs_model = skip_class(snapshot, self._skip_classes) is None
+        if not here and needs_model and (queued := self._from_queue(key, snapshot, language, payer)) is not None:
             return queued
-        return self._single_flight(key, snapshot, language)
+        return self._single_flight(key, snapshot, language, payer)
+
+    def _cached(self, key: CardKey, snapshot: PRSnapshot) -> Card | None:
+        """The stored card, unless it was made without the model for a reason that no longer
+        holds: the budget of an earlier day (or one raised since), a class no longer listed."""
+        cached = self._store.get_card(key)
+        if cached is None or cached.no_model is None or self._writer is None:
+            return cached
+        if cached.no_model == "budget":
+            return None if self._spending is not None and self._spending.allows() else cached
+        return cached if skip_class(snapshot, self._skip_classes) == cached.no_model else None
+
+    def _result(self, card: Card, snapshot: PRSnapshot) -> CardResult:
+        return CardResult(
+            card, snapshot, degraded=self._writer is not None and card.source != "llm" and not card.no_model
+        )
 
     def make(self, job: CardJob) -> CardResult:
         """A worker's job: the card of the job's PR, made here. GitHub's and Redis' failures are
@@ -185,13 +221,14 @@ class CardService:
         snapshot = None
         if job.merge_sha is not None:
             snapshot = self._store.get_snapshot(job.ref, job.merge_sha)
-        return self.card(snapshot or self.snapshot_by_ref(job.ref), job.language, here=True)
+        snapshot = snapshot or self.snapshot_by_ref(job.ref)
+        return self.card(snapshot, job.language, here=True, payer=job.payer or WORKER)
 
     def workers_alive(self) -> bool:
         """Whether cards asked of the queue now would be made by a worker."""
         return self._writer is not None and self._jobs is not None and self._jobs.workers_alive()
 
-    def queue(self, listings: Iterable[PRListing], language: Language) -> int:
+    def queue(self, listings: Iterable[PRListing], language: Language, payer: str | None = None) -> int:
         """Queue the cards of `listings` that the store lacks, so that workers start on all of
         them at once (a digest, before it waits for them one by one); how many were queued."""
         jobs = self._jobs
@@ -200,15 +237,15 @@ class CardService:
         queued = 0
         for listing in listings:
             snapshot = self.cached_snapshot(listing)
-            if snapshot is not None and self._store.get_card(self.key(snapshot, language)) is not None:
+            if snapshot is not None and self._cached(self.key(snapshot, language), snapshot) is not None:
                 continue
             try:
-                queued += jobs.submit(CardJob(listing.repo, listing.number, language, listing.merge_sha))
+                queued += jobs.submit(CardJob(listing.repo, listing.number, language, listing.merge_sha, payer))
             except StoreError:
                 return queued  # no queue: each card is made where it is wanted
         return queued
 
-    def _from_queue(self, key: CardKey, snapshot: PRSnapshot, language: Language) -> CardResult | None:
+    def _from_queue(self, key: CardKey, snapshot: PRSnapshot, language: Language, payer: str) -> CardResult | None:
         """The card made by a worker, waited for in the store; None when no worker is alive (or
         none made it in time): then it is made here."""
         jobs = self._jobs
@@ -216,21 +253,21 @@ class CardService:
             return None
         listing = snapshot.listing
         try:
-            jobs.submit(CardJob(listing.repo, listing.number, language, listing.merge_sha))
+            jobs.submit(CardJob(listing.repo, listing.number, language, listing.merge_sha, payer))
         except StoreError:
             return None
         deadline = self._clock() + self._queue_wait_seconds
         while self._clock() < deadline:
-            cached = self._store.get_card(key)
+            cached = self._cached(key, snapshot)
             if cached is not None:
-                return CardResult(cached, snapshot, degraded=cached.source != "llm")
+                return self._result(cached, snapshot)
             if not jobs.workers_alive():
                 return None
             self._sleep(QUEUE_STEP_SECONDS)
         log.warning("no worker made %s's card within %.0f s; making it here", listing.ref, self._queue_wait_seconds)
         return None
 
-    def _single_flight(self, key: CardKey, snapshot: PRSnapshot, language: Language) -> CardResult:
+    def _single_flight(self, key: CardKey, snapshot: PRSnapshot, language: Language, payer: str) -> CardResult:
         name = card_key(key)
         deadline = self._clock() + self._lease_seconds
         while True:
@@ -238,33 +275,51 @@ class CardService:
             if token is not None:
                 try:
                     with self._keeper.holding(name, token):
-                        return self._write(key, snapshot, language)
+                        return self._write(key, snapshot, language, payer)
                 finally:
                     self._store.release(name, token)
             # Someone else is writing this card: wait for it to appear in the store.
             while self._store.lock_held(name) and self._clock() < deadline:
                 self._sleep(WAIT_STEP_SECONDS)
-                cached = self._store.get_card(key)
+                cached = self._cached(key, snapshot)
                 if cached is not None:
-                    return CardResult(cached, snapshot, degraded=cached.source != "llm")
-            cached = self._store.get_card(key)
+                    return self._result(cached, snapshot)
+            cached = self._cached(key, snapshot)
             if cached is not None:
-                return CardResult(cached, snapshot, degraded=cached.source != "llm")
+                return self._result(cached, snapshot)
             if self._clock() >= deadline:
-                return self._write(key, snapshot, language)
+                return self._write(key, snapshot, language, payer)
 
-    def _write(self, key: CardKey, snapshot: PRSnapshot, language: Language) -> CardResult:
+    def _write(self, key: CardKey, snapshot: PRSnapshot, language: Language, payer: str) -> CardResult:
         # Another writer may have finished between our look-up and our lease.
-        cached = self._store.get_card(key)
+        cached = self._cached(key, snapshot)
         if cached is not None:
-            return CardResult(cached, snapshot, degraded=cached.source != "llm")
+            return self._result(cached, snapshot)
         assert self._writer is not None
+        kind = skip_class(snapshot, self._skip_classes)
+        if kind is not None:
+            # Metadata settles this PR's card (the operator said so): no model call, kept as long
+            # as a model's card; made again if the class is taken off the list.
+            card = replace(self.fallback(snapshot, language), no_model=kind)
+            self._store.put_card(key, card)
+            return CardResult(card, snapshot)
+        if self._spending is not None and not self._spending.allows():
+            # The day's token budget is spent: kept briefly, and once the budget allows again
+            # (the next UTC day) the model is asked.
+            card = replace(self.fallback(snapshot, language), no_model="budget")
+            self._store.put_card(key, card, ttl_seconds=FALLBACK_TTL_SECONDS)
+            return CardResult(card, snapshot)
+        tally = Tally()
         try:
-            card = _sanitized(self._writer.card(snapshot, language), snapshot.listing)
+            card = _sanitized(self._writer.card(snapshot, language, tally), snapshot.listing)
         except SummarizerError:
             card = self.fallback(snapshot, language)
             self._store.put_card(key, card, ttl_seconds=FALLBACK_TTL_SECONDS)
             return CardResult(card, snapshot, degraded=True)
+        finally:
+            # The tokens belong to the card, a failed one's too: they were spent.
+            if self._spending is not None:
+                self._spending.record(tally, repo=snapshot.listing.repo, payer=payer)
         self._store.put_card(key, card)
         return CardResult(card, snapshot)
 

@@ -18,6 +18,7 @@ from bot.models import VERDICT_ORDER, Digest, DigestItem, Filters, Language, Not
 from bot.services.cards import CardService
 from bot.services.filters import keeps_files, keeps_listing
 from bot.services.ports import Source
+from bot.services.spending import CLI
 
 Progress = Callable[[int, int], None]
 # Paths kept per digest item for matching questions: enough for any PR a person would name by
@@ -35,6 +36,7 @@ class _Run:
     rate_limit: RateLimited | None = None
     from_titles: int = 0
     degraded: int = 0
+    over_budget: int = 0  # cards from metadata because the day's token budget was spent
     unreadable: list[tuple[int, Note]] | None = None
 
 
@@ -52,20 +54,23 @@ class DigestService:
         language: Language = "en",
         filters: Filters | None = None,
         progress: Progress | None = None,
+        payer: str = CLI,
     ) -> Digest:
+        """The digest; `payer` (the channel it is for, or the CLI) is who spends the tokens of
+        the cards made for it (services/spending.py)."""
         filters = filters or Filters()
         listings = [listing for repo in repos for listing in self._cards.merged(repo, window)]
         wanted = [listing for listing in listings if keeps_listing(filters, listing)]
         if not filters.paths:
             # Workers start on every missing card at once; with path filters, only on the cards
             # of PRs whose files pass them (asked for one by one below).
-            self._cards.queue(wanted, language)
+            self._cards.queue(wanted, language, payer)
         run = _Run(lock=threading.Lock(), unreadable=[])
         done = 0
 
         def one(pending: Future[PRSnapshot]) -> DigestItem | None:
             nonlocal done
-            item = self._item(pending.result(), language, filters, run)
+            item = self._item(pending.result(), language, filters, run, payer)
             with run.lock:
                 done += 1
                 if progress:
@@ -89,18 +94,23 @@ class DigestService:
             total_merged=len(listings),
             items=tuple(items),
             language=language,
-            notes=_notes(run, len(items)),
+            notes=_notes(run, len(items), self._cards.daily_budget),
             filters=filters,
             model_failures=run.degraded,
         )
 
-    def _item(self, snapshot: PRSnapshot, language: Language, filters: Filters, run: _Run) -> DigestItem | None:
+    def _item(
+        self, snapshot: PRSnapshot, language: Language, filters: Filters, run: _Run, payer: str
+    ) -> DigestItem | None:
         if not keeps_files(filters, snapshot):
             return None
-        result = self._cards.card(snapshot, language)
-        if result.degraded:
+        result = self._cards.card(snapshot, language, payer=payer)
+        if result.degraded or result.no_model == "budget":
             with run.lock:
-                run.degraded += 1
+                if result.degraded:
+                    run.degraded += 1
+                else:
+                    run.over_budget += 1
         return DigestItem(
             listing=snapshot.listing,
             card=result.card,
@@ -129,7 +139,7 @@ class DigestService:
         return PRSnapshot(listing=listing, complete=False)
 
 
-def _notes(run: _Run, shown: int) -> tuple[Note, ...]:
+def _notes(run: _Run, shown: int, budget: int) -> tuple[Note, ...]:
     """What the reader must know about how the digest was made, as notes (bot/words has the sentences)."""
     notes: list[Note] = []
     if run.rate_limit is not None and run.from_titles:
@@ -149,4 +159,6 @@ def _notes(run: _Run, shown: int) -> tuple[Note, ...]:
         notes.append(Note("note.unreadable", {"prs": prs}))
     if run.degraded:
         notes.append(Note("note.model_degraded", {"count": run.degraded, "shown": shown}))
+    if run.over_budget:
+        notes.append(Note("note.budget_spent", {"budget": budget, "count": run.over_budget}))
     return tuple(notes)

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from bot.core.deadline import Deadline
 from bot.core.jobs import CardJob
+from bot.core.usage import Tally
 from bot.models import (
     Card,
     DigestItem,
@@ -53,12 +54,19 @@ class ModelClient(Protocol):
     Every call keeps within `deadline`: it raises ModelOutOfTime without asking when too little
     time is left (Deadline.for_attempt), and retries quick failures only while time remains.
     Failures are raised as SummarizerError subclasses (bot/errors.py), never as a library's.
+    Every response that reports its `usage` adds it to `tally` (when given), a response that is
+    then found unusable too: those tokens were spent.
     """
 
     model: str  # the model's name, part of every card's cache key
 
     def parse(
-        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+        self,
+        messages: Sequence[Message],
+        schema: type[Schema],
+        deadline: Deadline,
+        mode: OutputMode = "json_schema",
+        tally: Tally | None = None,
     ) -> Parsed[Schema]:
         """An answer that fills `schema`, asked for in `mode`; ModelBadOutput when it does not.
 
@@ -67,7 +75,7 @@ class ModelClient(Protocol):
         """
         ...
 
-    def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
+    def complete(self, messages: Sequence[Message], deadline: Deadline, tally: Tally | None = None) -> str:
         """A plain-text answer, "" when the model said nothing."""
         ...
 
@@ -82,14 +90,20 @@ class CardWriter(Protocol):
     model: str
     prompt_version: str
 
-    def card(self, snapshot: PRSnapshot, language: Language) -> Card: ...
+    def card(self, snapshot: PRSnapshot, language: Language, tally: Tally | None = None) -> Card: ...
 
 
 class Answerer(Protocol):
     """What answers questions (services.answers.ModelAnswerer)."""
 
     def answer_pr(
-        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+        self,
+        snapshot: PRSnapshot,
+        card: Card,
+        question: str,
+        history: list[Turn],
+        language: Language,
+        tally: Tally | None = None,
     ) -> str: ...
 
     def answer_digest(
@@ -99,6 +113,7 @@ class Answerer(Protocol):
         question: str,
         history: list[Turn],
         language: Language,
+        tally: Tally | None = None,
     ) -> str: ...
 
 

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from bot.core.heuristic import verdict_rules
 from bot.core.sanitize import repo_url, sanitize_answer, sanitize_text
+from bot.core.usage import Tally
 from bot.errors import NotFound, SourceError, SummarizerError
 from bot.models import (
     CardReply,
@@ -42,14 +43,19 @@ from bot.services.cards import CardService
 from bot.services.filters import explain
 from bot.services.ports import Answerer
 from bot.services.questions import find_refs, is_why, previous_pr, resolve, words
+from bot.services.spending import Spending
 from bot.store.threads import ThreadStore
 
 
 class QAService:
-    def __init__(self, cards: CardService, threads: ThreadStore, answerer: Answerer | None) -> None:
+    def __init__(
+        self, cards: CardService, threads: ThreadStore, answerer: Answerer | None, spending: Spending | None = None
+    ) -> None:
         self._cards = cards
         self._threads = threads
         self._answerer = answerer
+        # Answers' tokens are the asking channel's and the PR's repository's; a spent budget asks nothing.
+        self._spending = spending
 
     def in_digest_thread(
         self, thread: DigestThread, question: str, allowed: frozenset[str], language: Language
@@ -74,9 +80,9 @@ class QAService:
             choices = tuple(by_ref[ref] if ref in by_ref else _bare(ref) for ref in resolution.refs)
             reply = Choose(choices)
         elif resolution.kind == "digest":
-            reply = self._about_digest(thread.items, paths, question, history, language)
+            reply = self._about_digest(thread.items, paths, question, history, language, thread.channel)
         else:
-            reply = self._about_pr(resolution.refs[0], question, history, allowed, language)
+            reply = self._about_pr(resolution.refs[0], question, history, allowed, language, thread.channel)
         self._remember(thread.channel, thread.thread_ts, question, reply)
         return reply
 
@@ -128,14 +134,20 @@ class QAService:
         elif refs or previous_pr(history):
             ref = refs[0] if refs else previous_pr(history)
             assert ref is not None
-            reply = self._about_pr(ref, question, history, allowed, language)
+            reply = self._about_pr(ref, question, history, allowed, language, channel)
         else:
             return Help()
         self._remember(channel, thread_ts, question, reply)
         return reply
 
     def _about_pr(
-        self, ref: PRRef, question: str, history: list[Turn], allowed: frozenset[str], language: Language
+        self,
+        ref: PRRef,
+        question: str,
+        history: list[Turn],
+        allowed: frozenset[str],
+        language: Language,
+        channel: str,
     ) -> Reply:
         if ref.repo.lower() not in allowed:
             return NotAllowed(ref)
@@ -145,14 +157,20 @@ class QAService:
             return PRNotFound(ref)
         except SourceError:
             return Unavailable(ref)
-        card = self._cards.card(snapshot, language).card
+        card = self._cards.card(snapshot, language, payer=channel).card
         paths = tuple(change.path for change in snapshot.files)
         if self._answerer is None:
             return CardReply(snapshot.listing, card, paths)
+        if self._spending is not None and not self._spending.allows():
+            return CardReply(snapshot.listing, card, paths, budget_spent=True)
+        tally = Tally()
         try:
-            written = self._answerer.answer_pr(snapshot, card, question, history, language)
+            written = self._answerer.answer_pr(snapshot, card, question, history, language, tally)
         except SummarizerError:
             return CardReply(snapshot.listing, card, paths, model_failed=True)
+        finally:
+            if self._spending is not None:
+                self._spending.record(tally, repo=snapshot.listing.repo, payer=channel)
         answer = sanitize_answer(written, repo_url(snapshot.listing.url))
         if answer is None:
             return CardReply(snapshot.listing, card, paths, model_failed=True, unusable=True)
@@ -165,13 +183,23 @@ class QAService:
         question: str,
         history: list[Turn],
         language: Language,
+        channel: str,
     ) -> Reply:
-        if self._answerer is not None:
+        spending = self._spending
+        # Over the day's budget the model is not asked: the matches alone, as without a model.
+        asking = self._answerer is not None and (spending is None or spending.allows())
+        if self._answerer is not None and asking:
             by_name = {str(ref): found for ref, found in paths.items()}
+            tally = Tally()
             try:
-                written = self._answerer.answer_digest(items, by_name, question, history, language)
+                written = self._answerer.answer_digest(items, by_name, question, history, language, tally)
             except SummarizerError:
                 written = ""
+            finally:
+                if spending is not None:
+                    # A digest of one repository is that repository's; of several, no single one's.
+                    names = {item.listing.repo.lower() for item in items}
+                    spending.record(tally, repo=names.pop() if len(names) == 1 else None, payer=channel)
             # Links may point into any repository of the digest, and nowhere else.
             repos = sorted({repo_url(item.listing.url) for item in items}) or [""]
             answer = sanitize_answer(written, *repos)
@@ -183,7 +211,7 @@ class QAService:
             for item in items
             if asked & words(f"{item.listing.title} {item.card.headline} {' '.join(paths.get(item.listing.ref, ()))}")
         )
-        return DigestMatches(matches, model_failed=self._answerer is not None)
+        return DigestMatches(matches, model_failed=asking)
 
     def _remember(self, channel: str, thread_ts: str, question: str, reply: Reply) -> None:
         listing = reply.about if isinstance(reply, PRAnswer | CardReply | Why) else None

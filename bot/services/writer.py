@@ -35,6 +35,7 @@ from bot.core.prompts import (
     with_note,
 )
 from bot.core.text import estimate_tokens
+from bot.core.usage import Tally
 from bot.core.window import OUTPUT_RESERVE, fitted, prompt_limit
 from bot.errors import ContextTooLong, ModelBadOutput, ModeRefused, SummarizerError
 from bot.models import OUTPUT_MODES, Card, Coverage, Language, Message, OutputMode, PRSnapshot
@@ -103,9 +104,10 @@ class ModelCardWriter:
         floor = MIN_DATA_TOKENS if limit >= self._token_budget - OUTPUT_RESERVE else 0
         return max(data, floor)
 
-    def card(self, snapshot: PRSnapshot, language: Language) -> Card:
+    def card(self, snapshot: PRSnapshot, language: Language, tally: Tally | None = None) -> Card:
+        """The card; every response's tokens (probes, retries, the second request) go to `tally`."""
         deadline = self.budget.start(self._clock, self._sleep)
-        first, request = self._first_answer(snapshot, language, deadline)
+        first, request = self._first_answer(snapshot, language, deadline, tally)
         # What the model saw, every path of the PR (a file it was not shown may still be named), and
         # the file count in the card's language ("24 个文件" is as true as "24 files").
         paths = (change.path for change in snapshot.files)
@@ -114,14 +116,16 @@ class ModelCardWriter:
         if check.ok:
             card = replace(first.card, checked=check.checked)
         else:
-            card = self._second_answer(request, first, check, snapshot, language, source, deadline)
+            card = self._second_answer(request, first, check, snapshot, language, source, deadline, tally)
         # The mode the endpoint took; a second answer is asked for the same way.
         telemetry.count("cards_total", source="llm", mode=first.mode)
         return card
 
     # -- the first answer: modes and windows ---------------------------------------------------
 
-    def _first_answer(self, snapshot: PRSnapshot, language: Language, deadline: Deadline) -> tuple[_Answer, _Request]:
+    def _first_answer(
+        self, snapshot: PRSnapshot, language: Language, deadline: Deadline, tally: Tally | None
+    ) -> tuple[_Answer, _Request]:
         learned = self._memory.recall() if self._memory is not None else None
         window = self._window or (learned.window if learned else None) or self._listed_window(deadline)
         modes = self._modes(learned)
@@ -132,7 +136,7 @@ class ModelCardWriter:
         while True:
             mode = modes[0]
             try:
-                answer = self._ask(messages, snapshot, language, request.context.coverage, deadline, mode)
+                answer = self._ask(messages, snapshot, language, request.context.coverage, deadline, mode, tally)
             except ModelBadOutput:
                 # Broken or incomplete JSON is common from a small local model, and a second try
                 # told so usually gives a card; a second failure is the card's.
@@ -202,6 +206,7 @@ class ModelCardWriter:
         language: Language,
         source: SourceText,
         deadline: Deadline,
+        tally: Tally | None,
     ) -> Card:
         """Ask once more, naming the unsupported claims; what is still unsupported is then cut.
 
@@ -215,7 +220,7 @@ class ModelCardWriter:
             Message("user", unsupported_prompt([claim.text for claim in check.unsupported])),
         ]
         try:
-            second = self._ask(follow_up, snapshot, language, request.context.coverage, deadline, first.mode)
+            second = self._ask(follow_up, snapshot, language, request.context.coverage, deadline, first.mode, tally)
         except SummarizerError:
             # The first answer is still a card once its unsupported claims are cut.
             return without_unsupported(first.card, check, snapshot.listing.title, source)
@@ -233,9 +238,10 @@ class ModelCardWriter:
         coverage: Coverage,
         deadline: Deadline,
         mode: OutputMode,
+        tally: Tally | None,
     ) -> _Answer:
         try:
-            answer = self._model.parse(messages, CardDraft, deadline, mode)
+            answer = self._model.parse(messages, CardDraft, deadline, mode, tally)
         except (ModeRefused, ContextTooLong):
             raise  # not failures yet: the caller asks another way
         except SummarizerError as exc:

@@ -107,6 +107,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         defaults=settings.defaults,
         feedback=built.feedback,
         alerts=built.alerts(None),
+        spending=built.spending,
     )
     if settings.oauth:
         deps = replace(deps, teams=_deps_of_team(built, deps))
@@ -164,7 +165,7 @@ def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], Sla
             access=workspace.access,
             members=ChannelMembers(workspace.facts),
             people=PeopleLanguages(workspace.facts, built.settings.defaults.language),
-            qa=QAService(built.cards, workspace.threads, built.answerer),
+            qa=QAService(built.cards, workspace.threads, built.answerer, built.spending),
             threads=workspace.threads,
             ledger=workspace.ledger,
             feedback=FeedbackStore(built.kv, scope),

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from bot.services.cards import CardService
 from bot.services.qa import QAService
+from bot.services.spending import Spending
 from bot.services.subscriptions import Subscriptions
 from bot.settings import Defaults
 from bot.slack.access import AccessPolicy
@@ -46,6 +47,8 @@ class SlackDeps:
     alerts: PersonalAlerts | None = None
     # OAuth mode: the same deps over another workspace's stores (slack/app.py makes them).
     teams: Callable[[str | None], SlackDeps] | None = None
+    # The model's tokens per day, channel and repository (services/spending.py), for the App Home.
+    spending: Spending | None = None
 
     def of_team(self, team: str | None) -> SlackDeps:
         """These deps for the workspace a request comes from (`workspaces.team_of(context)`)."""

@@ -139,7 +139,7 @@ class ChannelDigests:
                 repos = tuple(repo for repo in repos if repo not in refused)
                 if not repos:
                     raise PublishError("error.nothing_to_post", channel=channel, reasons=tuple(failures))
-                digest = self._digests.build(repos, window, language=language, filters=filters)
+                digest = self._digests.build(repos, window, language=language, filters=filters, payer=channel)
                 if self._feedback is not None:
                     # The channel's Useful / Not for us clicks move cards within their verdict group.
                     digest = rank(digest, tally(self._feedback.votes(channel)))

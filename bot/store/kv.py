@@ -43,6 +43,9 @@ class KV(Protocol):
 
     def hgetall(self, key: str) -> dict[str, bytes]: ...
 
+    def hincrby(self, key: str, amounts: dict[str, int], ttl: int) -> None:
+        """Add each amount to its field (a missing one counts from 0), in one step; the TTL is set anew."""
+
     def push(self, key: str, value: bytes, keep: int, ttl: int) -> None:
         """Append to a list, keeping only its last `keep` items."""
 

@@ -87,6 +87,14 @@ class MemoryKV:
             current = self._live(key)
             return dict(current) if isinstance(current, dict) else {}
 
+    def hincrby(self, key: str, amounts: dict[str, int], ttl: int) -> None:
+        with self._lock:
+            current = self._live(key)
+            mapping = dict(current) if isinstance(current, dict) else {}
+            for name, amount in amounts.items():
+                mapping[name] = str(int(mapping.get(name, b"0")) + amount).encode()
+            self._put(key, mapping, ttl)
+
     def push(self, key: str, value: bytes, keep: int, ttl: int) -> None:
         with self._lock:
             current = self._live(key)

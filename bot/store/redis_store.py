@@ -143,6 +143,16 @@ class RedisKV:
         raw = self._call(lambda: self._redis.hgetall(PREFIX + key), empty)
         return {_text(name): _bytes(value) for name, value in raw.items()}
 
+    def hincrby(self, key: str, amounts: dict[str, int], ttl: int) -> None:
+        def write() -> None:
+            pipe = self._redis.pipeline(transaction=True)
+            for name, amount in amounts.items():
+                pipe.hincrby(PREFIX + key, name, amount)
+            pipe.expire(PREFIX + key, ttl)
+            pipe.execute()
+
+        self._call(write, None)
+
     def push(self, key: str, value: bytes, keep: int, ttl: int) -> None:
         def write() -> None:
             pipe = self._redis.pipeline(transaction=True)

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.core.deadline import Deadline
 from bot.core.extract import json_object_text
+from bot.core.usage import Tally, Usage
 from bot.errors import ModelBadOutput
 from bot.models import Message, OutputMode
 from bot.services.ports import Parsed, Schema
@@ -61,6 +62,12 @@ class _Scripted:
     takes: float
 
 
+def scripted_usage(messages: Sequence[Message], reply: BaseModel | str) -> Usage:
+    """What a scripted answer "spent": 4 characters a token, as the fake OpenAI server counts."""
+    answer = reply if isinstance(reply, str) else reply.model_dump_json()
+    return Usage(sum(len(message.content) for message in messages) // 4, max(1, len(answer) // 4))
+
+
 class ScriptedModel:
     def __init__(
         self, *replies: Reply, model: str = "scripted-model", clock: Clock | None = None, window: int | None = None
@@ -84,9 +91,14 @@ class ScriptedModel:
         return len(self._queue)
 
     def parse(
-        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+        self,
+        messages: Sequence[Message],
+        schema: type[Schema],
+        deadline: Deadline,
+        mode: OutputMode = "json_schema",
+        tally: Tally | None = None,
     ) -> Parsed[Schema]:
-        reply = self._next("parse", messages, schema, deadline, mode)
+        reply = self._next("parse", messages, schema, deadline, mode, tally)
         if isinstance(reply, str):
             try:
                 raw = json_object_text(reply)  # as the adapter reads an answer
@@ -97,8 +109,8 @@ class ScriptedModel:
             raise TypeError(f"a {type(reply).__name__} was scripted where a {schema.__name__} was asked for")
         return Parsed(reply, reply.model_dump_json())
 
-    def complete(self, messages: Sequence[Message], deadline: Deadline) -> str:
-        reply = self._next("complete", messages, None, deadline)
+    def complete(self, messages: Sequence[Message], deadline: Deadline, tally: Tally | None = None) -> str:
+        reply = self._next("complete", messages, None, deadline, None, tally)
         return reply if isinstance(reply, str) else reply.model_dump_json()
 
     def context_window(self, deadline: Deadline) -> int | None:
@@ -112,6 +124,7 @@ class ScriptedModel:
         schema: type[BaseModel] | None,
         deadline: Deadline,
         mode: OutputMode | None = None,
+        tally: Tally | None = None,
     ) -> BaseModel | str:
         left = deadline.for_attempt()  # ModelOutOfTime, as the adapter raises it: no request made
         self.calls.append(Call(kind, tuple(messages), schema, left, mode))
@@ -120,5 +133,7 @@ class ScriptedModel:
         scripted = self._queue.popleft()
         self.clock.now += scripted.takes
         if isinstance(scripted.reply, Exception):
-            raise scripted.reply
+            raise scripted.reply  # an error response: nothing spent
+        if tally is not None:
+            tally.add(self.model, scripted_usage(messages, scripted.reply))
         return scripted.reply

@@ -82,3 +82,10 @@ def test_delete_if_says_whether_it_deleted(kv: KV) -> None:
     kv.set_nx("state", b"1", ttl_ms=5000)
     assert kv.delete_if("state", b"1") is True
     assert kv.delete_if("state", b"1") is False
+
+
+def test_hincrby_adds_to_each_field_from_zero(kv: KV) -> None:
+    kv.delete("counts")
+    kv.hincrby("counts", {"all": 5, "in|total|m": 3}, ttl=60)
+    kv.hincrby("counts", {"all": 2}, ttl=60)
+    assert kv.hgetall("counts") == {"all": b"7", "in|total|m": b"3"}

@@ -9,6 +9,7 @@ from typing import get_args
 
 import pytest
 
+from bot.core.usage import Tally
 from bot.errors import (
     ModelBadOutput,
     ModelFiltered,
@@ -46,7 +47,13 @@ class FixedAnswerer:
     questions: list[tuple[str, list[Turn], Language]] = field(default_factory=list)
 
     def answer_pr(
-        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+        self,
+        snapshot: PRSnapshot,
+        card: Card,
+        question: str,
+        history: list[Turn],
+        language: Language,
+        tally: Tally | None = None,
     ) -> str:
         self.questions.append((question, history, language))
         if isinstance(self.reply, SummarizerError):
@@ -60,6 +67,7 @@ class FixedAnswerer:
         question: str,
         history: list[Turn],
         language: Language,
+        tally: Tally | None = None,
     ) -> str:
         raise AssertionError("no digest here")
 
@@ -157,7 +165,7 @@ def test_every_reason_is_one_line_with_no_english_in_chinese(reason: NoAnswer) -
     for line in (english, chinese):
         assert "\n" not in line and "{" not in line
     assert english_in(english) != [] and english_in(chinese) == []
-    assert ("127.0.0.1:8000" in english) == (reason != "no_model")
+    assert ("127.0.0.1:8000" in english) == (reason not in ("no_model", "budget_spent"))
 
 
 def test_an_answer_in_chinese_is_rendered_without_english_of_ours() -> None:

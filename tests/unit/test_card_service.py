@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -18,15 +19,18 @@ from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft
 from bot.core.heuristic import HEURISTIC_VERSION
 from bot.core.prompts import PROMPT_VERSION
+from bot.core.usage import Tally, Usage
 from bot.errors import ModelTimeout, ModelUnavailable
-from bot.models import Card, Language, Message, OutputMode, PRListing, PRRef, PRSnapshot, Window
+from bot.models import Card, Language, Message, OutputMode, PRListing, PRRef, PRSnapshot, SkipClass, Window
 from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, lease_for
 from bot.services.flight import WAIT_STEP_SECONDS
 from bot.services.ports import Parsed, Schema
+from bot.services.spending import Spending
 from bot.services.writer import ModelCardWriter
 from bot.store import codec
 from bot.store.cards import CARD_TTL, CardStore, card_key
 from bot.store.memory import MemoryKV
+from bot.store.tokens import TokenStore
 from tests.unit.builders import make_snapshot
 
 SHA = "a" * 40
@@ -260,10 +264,15 @@ class HeldModel(ScriptedModel):
         self.release = release
 
     def parse(
-        self, messages: Sequence[Message], schema: type[Schema], deadline: Deadline, mode: OutputMode = "json_schema"
+        self,
+        messages: Sequence[Message],
+        schema: type[Schema],
+        deadline: Deadline,
+        mode: OutputMode = "json_schema",
+        tally: Tally | None = None,
     ) -> Parsed[Schema]:
         assert self.release.wait(timeout=5), "the other requesters never waited for the lease"
-        return super().parse(messages, schema, deadline, mode)
+        return super().parse(messages, schema, deadline, mode, tally)
 
 
 def test_concurrent_requests_for_one_card_make_one_model_call() -> None:
@@ -444,3 +453,63 @@ def test_a_snapshot_with_unknown_files_is_never_cached() -> None:
     cards = CardService(FakeSource(unread), CardStore(MemoryKV()), None)
     cards.fetch_snapshot(unread.listing)
     assert cards.cached_snapshot(unread.listing) is None
+
+
+# -- tokens, the daily budget, PRs that need no model -----------------------------------------
+
+
+def spending_rig(
+    *replies: Reply, budget: int = 0, skip: tuple[SkipClass, ...] = (), pr: PRSnapshot | None = None
+) -> tuple[Rig, Spending, list[datetime]]:
+    kv = RecordingKV()
+    clock = [datetime(2026, 8, 5, 12, tzinfo=UTC)]
+    spending = Spending(TokenStore(kv), budget=budget, now=lambda: clock[0], prices={})
+    scripted = ScriptedModel(*replies)
+    cards = CardService(
+        FakeSource(pr or widget_pr()), CardStore(kv), writer(scripted), spending=spending, skip_classes=skip
+    )
+    return Rig(kv, CardStore(kv), FakeSource(widget_pr()), scripted, cards), spending, clock
+
+
+def test_a_cards_tokens_are_counted_once_for_its_repository_and_whoever_asked_first() -> None:
+    r, spending, _ = spending_rig(draft())
+    r.cards.card(widget_pr(), "en", payer="C0FIRST001")
+    r.cards.card(widget_pr(), "en", payer="C0LATER001")  # from the store: spends nothing
+    (day,) = spending.report(1).days
+    assert day.spent > 0 and set(day.payers) == {"C0FIRST001"}
+    assert day.repos == {widget_pr().listing.repo.lower(): day.total}
+
+
+def test_a_failed_cards_tokens_are_counted_too() -> None:
+    r, spending, _ = spending_rig("not a card", "still not a card")  # both answers were paid for
+    result = r.cards.card(widget_pr(), "en", payer="C0FIRST001")
+    assert result.degraded and len(r.model.calls) == 2
+    assert spending.spent_today() > 0
+
+
+def test_a_spent_budget_gives_a_heuristic_card_without_a_call_kept_briefly_and_not_a_failure() -> None:
+    r, spending, clock = spending_rig(draft(), budget=1)
+    tally = Tally()
+    tally.add("scripted-model", Usage(5, 1))
+    spending.record(tally, repo="acme/other", payer="cli")
+
+    result = r.cards.card(widget_pr(), "en")
+    assert r.model.calls == [] and result.card.source == "heuristic" and result.no_model == "budget"
+    assert not result.degraded
+    key = card_key(r.cards.key(widget_pr(), "en"))
+    assert r.kv.ttls[key] == FALLBACK_TTL_SECONDS
+    assert r.cards.card(widget_pr(), "en").no_model == "budget" and r.model.calls == []
+
+    clock[0] += timedelta(days=1)  # a new UTC day: the stored metadata card gives way to the model's
+    assert r.cards.card(widget_pr(), "en").card.source == "llm" and len(r.model.calls) == 1
+
+
+def test_a_pr_of_a_listed_class_gets_a_card_without_a_model_call_until_the_class_is_unlisted() -> None:
+    bump = make_snapshot([("uv.lock", 40, 30)], merge_sha=SHA)
+    r, _, _ = spending_rig(draft(), skip=("lockfile-only",), pr=bump)
+    result = r.cards.card(bump, "en")
+    assert r.model.calls == [] and result.no_model == "lockfile-only" and not result.degraded
+    assert r.kv.ttls[card_key(r.cards.key(bump, "en"))] == CARD_TTL
+
+    unlisted = CardService(FakeSource(bump), CardStore(r.kv), writer(r.model))  # the config changed
+    assert unlisted.card(bump, "en").card.source == "llm" and len(r.model.calls) == 1

@@ -13,6 +13,7 @@ from devkit.scripted import ScriptedModel
 
 from bot.core.deadline import Budget
 from bot.core.drafts import CardDraft
+from bot.core.usage import Tally
 from bot.errors import ModelUnavailable, NotFound, RateLimited, SourceRefused
 from bot.models import Card, Coverage, Digest, Filters, Language, Note, PRListing, PRRef, PRSnapshot, Verdict, Window
 from bot.services.cards import CardService
@@ -70,7 +71,7 @@ class VerdictWriter:
     def __init__(self, verdicts: dict[int, Verdict]) -> None:
         self.verdicts = verdicts
 
-    def card(self, snapshot: PRSnapshot, language: Language) -> Card:
+    def card(self, snapshot: PRSnapshot, language: Language, tally: Tally | None = None) -> Card:
         return Card(
             headline=snapshot.listing.title,
             verdict=self.verdicts.get(snapshot.listing.number, "skim"),

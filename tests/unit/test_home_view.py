@@ -6,6 +6,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.core.usage import Period, Spent, Usage
 from bot.models import DigestRun, Note
 from bot.render.home import HomeRow, home_view
 from tests.unit.test_blocks import assert_nothing_unescaped
@@ -64,3 +65,15 @@ def test_the_home_tab_stays_within_100_blocks_and_escapes_odd_channel_ids() -> N
     assert_nothing_unescaped(view)
     assert len(home_view([])["blocks"]) == 2
     assert sections(home_view([], configured=False)) == ["No channel gets a digest yet: add one under `[[channels]]`."]
+
+
+def test_a_channel_shows_its_tokens_and_its_repositories_with_cost_or_no_price() -> None:
+    spent = Period(Spent(Usage(1200, 300), 0.0012), Spent(Usage(5000, 1000), None))
+    repo = Period(Spent(Usage(2000, 500), None), Spent(Usage(9000, 1000), None))
+    (section,) = sections(home_view([row(tokens=spent, repo_tokens=(("vllm-project/vllm", repo),))]))
+    assert section.endswith(
+        "\nModel tokens spent for this channel: today 1,500 (≈ $0.0012) · last 7 days 6,000 (no price configured)"
+        "\nvllm-project/vllm: 2,500 today, 10,000 in 7 days (every channel)"
+    )
+    (without,) = sections(home_view([row()]))
+    assert "tokens" not in without

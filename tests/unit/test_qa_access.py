@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.core.usage import Tally
 from bot.models import Card, Choose, Coverage, DigestItem, DigestThread, Language, NotAllowed, PRSnapshot, Turn
 from bot.services.qa import QAService, visible_part, visible_turns
 from bot.store.memory import MemoryKV
@@ -23,7 +24,13 @@ class RecordingAnswerer:
     asked: list[tuple[tuple[DigestItem, ...], dict[str, tuple[str, ...]], list[Turn]]] = field(default_factory=list)
 
     def answer_pr(
-        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+        self,
+        snapshot: PRSnapshot,
+        card: Card,
+        question: str,
+        history: list[Turn],
+        language: Language,
+        tally: Tally | None = None,
     ) -> str:
         raise AssertionError("no PR is asked about here")
 
@@ -34,6 +41,7 @@ class RecordingAnswerer:
         question: str,
         history: list[Turn],
         language: Language,
+        tally: Tally | None = None,
     ) -> str:
         self.asked.append((items, paths, history))
         return "One of them does."

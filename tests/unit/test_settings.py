@@ -242,3 +242,39 @@ def test_a_model_name_that_breaks_lines_is_shown_on_one(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as error:
         load_settings({"PRDIGEST_CONFIG": path})
     assert "\n" not in str(error.value) and "models.a\\nb.mode" in str(error.value)
+
+
+def test_budget_and_skip_classes_default_to_none_and_are_read() -> None:
+    defaults = load_settings({}).defaults
+    assert defaults.daily_token_budget == 0 and defaults.skip_model_for == ()
+
+
+def test_skip_model_for_takes_the_known_classes(tmp_path: Path) -> None:
+    path = write(tmp_path, '[defaults]\nskip_model_for = ["bot-bumps", "lockfile-only", "ci-one-line"]\n')
+    settings = load_settings({"PRDIGEST_CONFIG": path})
+    assert settings.defaults.skip_model_for == ("bot-bumps", "lockfile-only", "ci-one-line")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('skip_model_for = ["bot-bumps", "typos"]', "defaults.skip_model_for[1]"),
+        ('skip_model_for = "bot-bumps"', "defaults.skip_model_for"),
+        ("daily_token_budget = -5", "defaults.daily_token_budget"),
+        ('daily_token_budget = "100000"', "defaults.daily_token_budget"),
+        ("daily_token_budget = 1.5", "defaults.daily_token_budget"),
+    ],
+)
+def test_a_bad_budget_or_skip_class_is_one_line_naming_the_key(tmp_path: Path, text: str, key: str) -> None:
+    path = write(tmp_path, f"[defaults]\n{text}\n")
+    with pytest.raises(ConfigError) as error:
+        load_settings({"PRDIGEST_CONFIG": path})
+    assert str(error.value).startswith(f"{path}: {key}: ") and "\n" not in str(error.value)
+
+
+def test_a_price_needs_both_directions(tmp_path: Path) -> None:
+    text = '[models."a"]\ninput_per_million = 0.15\noutput_per_million = 0.6\n[models."b"]\ninput_per_million = 1\n'
+    models = load_settings({"PRDIGEST_CONFIG": write(tmp_path, text)}).config.models
+    price = models["a"].price
+    assert price is not None and (price.input_per_million, price.output_per_million) == (0.15, 0.6)
+    assert models["b"].price is None

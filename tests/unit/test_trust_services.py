@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot.core.usage import Tally
 from bot.errors import SummarizerError
 from bot.models import (
     Card,
@@ -52,7 +53,7 @@ class HostileWriter:
     model = "fake-model"
     prompt_version = "test"
 
-    def card(self, snapshot: PRSnapshot, language: Language) -> Card:
+    def card(self, snapshot: PRSnapshot, language: Language, tally: Tally | None = None) -> Card:
         return Card(
             headline=f"{HOSTILE} Faster widgets",
             verdict="read",
@@ -70,7 +71,13 @@ class FakeAnswerer:
         self.answer = answer
 
     def answer_pr(
-        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+        self,
+        snapshot: PRSnapshot,
+        card: Card,
+        question: str,
+        history: list[Turn],
+        language: Language,
+        tally: Tally | None = None,
     ) -> str:
         return self.answer
 
@@ -81,6 +88,7 @@ class FakeAnswerer:
         question: str,
         history: list[Turn],
         language: Language,
+        tally: Tally | None = None,
     ) -> str:
         if not self.answer:
             raise SummarizerError("down")
@@ -166,7 +174,13 @@ def test_an_answer_loses_its_template_before_it_is_returned_and_remembered() -> 
 
 class DownAnswerer(FakeAnswerer):
     def answer_pr(
-        self, snapshot: PRSnapshot, card: Card, question: str, history: list[Turn], language: Language
+        self,
+        snapshot: PRSnapshot,
+        card: Card,
+        question: str,
+        history: list[Turn],
+        language: Language,
+        tally: Tally | None = None,
     ) -> str:
         raise SummarizerError("down")
 

@@ -17,6 +17,7 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
+from bot.core.usage import Report
 from bot.errors import StoreError
 from bot.models import DigestRun, Language, Note
 from bot.render.home import HomeRow, home_view
@@ -33,6 +34,7 @@ def home_rows(deps: SlackDeps, client: WebClient, user: str, language: Language 
     deps.directory.refresh()  # channels followed from Slack on any replica
     rows = []
     changes = _last_changes(deps)
+    report = _report(deps)
     for plan in deps.directory.plans:
         if not deps.members.is_member(client, plan.id, user):
             continue
@@ -52,9 +54,22 @@ def home_rows(deps: SlackDeps, client: WebClient, user: str, language: Language 
                 # A member (they see the channel), so only the file and the editors list decide.
                 editable=deps.subscriptions.refusal(plan.id, user, lambda: True) is None,
                 change=change_text(changes[plan.id], language) if plan.id in changes else None,
+                # Only this channel's and its shown repositories': a member sees what it spent.
+                tokens=report.payer(plan.id) if report is not None else None,
+                repo_tokens=tuple((repo, report.repo(repo)) for repo in shown) if report is not None else (),
             )
         )
     return rows
+
+
+def _report(deps: SlackDeps) -> Report | None:
+    """The last week's tokens, read once for the whole tab (None: not counted, or Redis away)."""
+    if deps.spending is None:
+        return None
+    try:
+        return deps.spending.report()
+    except StoreError:
+        return None
 
 
 def _last_changes(deps: SlackDeps) -> dict[str, AuditEntry]:

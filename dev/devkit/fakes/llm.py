@@ -92,6 +92,8 @@ class FakeOpenAI(LoopbackServer):
         # Each chat request's mode and what became of it: "answer", "refused" (its mode), "too long"
         # (its prompt), "fault" (an injected failure).
         self._outcomes: list[tuple[Mode, Outcome]] = []
+        # The `usage` of every completion answered, (prompt_tokens, completion_tokens), oldest first.
+        self._usage: list[tuple[int, int]] = []
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -141,6 +143,11 @@ class FakeOpenAI(LoopbackServer):
         """Each chat completion request's mode and what became of it, oldest first."""
         with self._faults_lock:
             return list(self._outcomes)
+
+    def usage_given(self) -> tuple[int, int]:
+        """Prompt and completion tokens of every answer so far, added up (as `usage` reported them)."""
+        with self._faults_lock:
+            return sum(p for p, _ in self._usage), sum(c for _, c in self._usage)
 
     def _note(self, request: dict[str, Any], outcome: Outcome) -> None:
         with self._faults_lock:
@@ -213,7 +220,9 @@ class FakeOpenAI(LoopbackServer):
     ) -> dict[str, Any]:
         # Rough token counts (4 characters a token) so usage-based code has numbers to add up.
         prompt_tokens = len(json.dumps(request.get("messages"))) // 4
-        completion_tokens = max(1, len(content) // 4)
+        completion_tokens = max(1, len(content or json.dumps(message or {})) // 4)
+        with self._faults_lock:
+            self._usage.append((prompt_tokens, completion_tokens))
         return {
             "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
             "object": "chat.completion",

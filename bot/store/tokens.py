@@ -1,0 +1,73 @@
+"""TokenStore: the tokens the model spent, per UTC day, on any KV (Redis or memory).
+
+One hash per day, `tokens:{YYYY-MM-DD}`, kept TOKENS_TTL (the 30-day view and some days more).
+Its fields, each a counter:
+- `all`                        in + out tokens of the day, every model: what the budget reads
+- `{in|out}|total|{model}`     the day's tokens of one model
+- `{in|out}|repo:{repo}|{model}`  ... spent on one repository's PRs (the name lower-cased)
+- `{in|out}|for:{payer}|{model}`  ... spent for one channel (its id) or surface (cli, worker, alerts)
+The model's name is the last part: it is the only one that may hold a `|`. Without Redis the
+hash is the process's own (MemoryKV): the budget then counts in this process only.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from bot.core.usage import DayTokens, Usage
+from bot.store.kv import DAY, KV
+
+TOKENS_TTL = 40 * DAY
+ALL = "all"
+
+
+def tokens_key(day: date) -> str:
+    return f"tokens:{day.isoformat()}"
+
+
+class TokenStore:
+    def __init__(self, kv: KV) -> None:
+        self._kv = kv
+
+    def add(self, day: date, model: str, usage: Usage, *, repo: str | None, payer: str) -> None:
+        amounts: dict[str, int] = {ALL: usage.total}
+        for direction, amount in (("in", usage.prompt), ("out", usage.completion)):
+            if amount <= 0:
+                continue
+            amounts[f"{direction}|total|{model}"] = amount
+            amounts[f"{direction}|for:{payer}|{model}"] = amount
+            if repo:
+                amounts[f"{direction}|repo:{repo.lower()}|{model}"] = amount
+        self._kv.hincrby(tokens_key(day), amounts, TOKENS_TTL)
+
+    def spent(self, day: date) -> int:
+        """In + out tokens of `day` (0 when the store cannot say: a cache outage spends no budget)."""
+        return _int(self._kv.hgetall(tokens_key(day)).get(ALL))
+
+    def day(self, day: date) -> DayTokens:
+        fields = self._kv.hgetall(tokens_key(day))
+        result = DayTokens(day, spent=_int(fields.get(ALL)))
+        for name, raw in fields.items():
+            parts = name.split("|", 2)
+            if len(parts) != 3 or parts[0] not in ("in", "out"):
+                continue
+            direction, scope, model = parts
+            if scope == "total":
+                table = result.total
+            elif scope.startswith("repo:"):
+                table = result.repos.setdefault(scope.removeprefix("repo:"), {})
+            elif scope.startswith("for:"):
+                table = result.payers.setdefault(scope.removeprefix("for:"), {})
+            else:
+                continue
+            amount = _int(raw)
+            usage = Usage(amount, 0) if direction == "in" else Usage(0, amount)
+            table[model] = table.get(model, Usage()) + usage
+        return result
+
+
+def _int(raw: bytes | None) -> int:
+    try:
+        return int(raw) if raw else 0
+    except ValueError:
+        return 0
