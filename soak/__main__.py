@@ -353,20 +353,25 @@ def _redis_up(url: str) -> bool:
 # -- process scenarios ------------------------------------------------------------------------------
 
 
+def prdigest(world: World, workdir: Path, *args: str) -> subprocess.Popen[bytes]:
+    """`prdigest ARGS…` as its own process, with the world's environment and nothing of ours."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith(PRODUCT_ENV_PREFIXES)}
+    env |= world.env | {"PYTHONPATH": str(REPO_ROOT)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", *args],
+        env=env,
+        cwd=workdir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 class Replica:
     """A `prdigest serve --http` process, as an operator runs it."""
 
     def __init__(self, world: World, workdir: Path) -> None:
         self.port = free_port()
-        env = {name: value for name, value in os.environ.items() if not name.startswith(PRODUCT_ENV_PREFIXES)}
-        env |= world.env | {"PYTHONPATH": str(REPO_ROOT)}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "serve", "--http", "--host", "127.0.0.1", "--port", str(self.port)],
-            env=env,
-            cwd=workdir,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        self.process = prdigest(world, workdir, "serve", "--http", "--host", "127.0.0.1", "--port", str(self.port))
         self.url = f"http://127.0.0.1:{self.port}/slack/events"
 
     def kill(self) -> None:
@@ -534,15 +539,7 @@ class Worker:
     """A `prdigest worker` process."""
 
     def __init__(self, world: World, workdir: Path, threads: int) -> None:
-        env = {name: value for name, value in os.environ.items() if not name.startswith(PRODUCT_ENV_PREFIXES)}
-        env |= world.env | {"PYTHONPATH": str(REPO_ROOT)}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "worker", "--threads", str(threads)],
-            env=env,
-            cwd=workdir,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        self.process = prdigest(world, workdir, "worker", "--threads", str(threads))
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -698,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=1000, help="questions in the load scenario (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=60.0, help="over how long they are sent (default %(default)s)")
     parser.add_argument(
-        "--redis-outage", type=float, default=120.0, help="seconds Redis is away at post time (default %(default)s)"
+        "--redis-outage", type=float, default=60.0, help="seconds Redis is away at post time (default %(default)s)"
     )
     parser.add_argument("--runs", type=int, default=3, help="runs of the flaky-model scenario (default %(default)s)")
     parser.add_argument("--deliveries", type=int, default=1000, help="merges sent to the webhook (default %(default)s)")
@@ -716,16 +713,25 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="prdigest-soak-") as tmp:
         workdir = Path(tmp)
         with world(args.prs, latencies, workdir, config_text=config_text(post_at)) as soak_world:
-            outcomes.extend(model_faults(soak_world, args.runs))
-            outcomes.extend(github_faults(soak_world))
-            outcomes.extend(slack_faults(soak_world))
-            outcomes.append(redis_fault(soak_world))
-            outcomes.append(redis_down_at_post_time(soak_world, workdir, args.redis_outage))
-            outcomes.append(replicas_at_post_time(soak_world, workdir))
-            outcomes.append(poster_killed(soak_world, workdir))
-            outcomes.append(load(soak_world, workdir, args.events, args.seconds))
-            outcomes.append(worker_killed(soak_world, workdir))
-            outcomes.append(webhook_flood(soak_world, workdir, args.deliveries))
+            scenarios: list[Callable[[], Outcome | list[Outcome]]] = [
+                lambda: model_faults(soak_world, args.runs),
+                lambda: github_faults(soak_world),
+                lambda: slack_faults(soak_world),
+                lambda: redis_fault(soak_world),
+                lambda: redis_down_at_post_time(soak_world, workdir, args.redis_outage),
+                lambda: replicas_at_post_time(soak_world, workdir),
+                lambda: poster_killed(soak_world, workdir),
+                lambda: load(soak_world, workdir, args.events, args.seconds),
+                lambda: worker_killed(soak_world, workdir),
+                lambda: webhook_flood(soak_world, workdir, args.deliveries),
+            ]
+            for scenario in scenarios:
+                began = time.monotonic()
+                done = scenario()
+                ran = done if isinstance(done, list) else [done]
+                outcomes.extend(ran)
+                # How long each took, so the soak's length can be kept in hand.
+                print(f"soak: {ran[0].fault}: {time.monotonic() - began:.0f} s", flush=True)
     print(f"prdigest soak · {datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {args.prs} PRs per digest")
     print(outcome_table(outcomes))
     print(f"({time.monotonic() - started:.0f} s)")

@@ -18,21 +18,10 @@ from bot.core.jobs import CardJob
 from bot.models import Window
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import wait_for
-from tests.integration.test_reliability import good_card
+from tests.integration.test_reliability import add_prs, good_card
 
 NAMESPACE = "prdigest:jobs"
 WINDOW = Window(day(0), day(24))
-
-
-def add_prs(github: FakeGitHub, count: int) -> None:
-    for number in range(1, count + 1):
-        github.add_pr(
-            REPO,
-            number,
-            title=f"Change number {number}",
-            merged_at=day(number * 0.5),
-            files=[{"path": f"vllm/mod_{number}.py", "additions": 40, "deletions": 2}],
-        )
 
 
 @pytest.fixture
