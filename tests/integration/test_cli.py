@@ -99,6 +99,8 @@ def test_model_cards_through_the_cli(
         (["digest", "vllm"], "prdigest: 'vllm' is not a repository"),
         (["card", "vllm#1"], "prdigest: 'vllm#1' is not a pull request reference"),
         (["card", f"{REPO}#999"], f"prdigest: {REPO}#999: not found on GitHub"),
+        (["worker"], "prdigest: REDIS_URL is not set: a worker takes its card jobs from Redis"),
+        (["worker", "--threads", "0"], "prdigest: --threads 0 is not a number of cards at once"),
     ],
 )
 def test_bad_input_is_one_line_and_a_non_zero_exit(
