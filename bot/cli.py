@@ -108,6 +108,16 @@ def _configure_logging(debug: bool, log_format: str = "plain") -> None:
         for name in ("github", "urllib3", "openai", "httpx2", "httpcore2"):
             logging.getLogger(name).setLevel(logging.ERROR)
         logging.getLogger("slack_bolt.App").addFilter(_not_bolt_token_note)
+        handler.addFilter(_not_queue_reconnects)
+
+
+def _not_queue_reconnects(record: logging.LogRecord) -> bool:
+    # While Redis is away, each of Dramatiq's consumers logs a "critical" connection error and a
+    # restart every few seconds; the worker's heartbeat already says so once per outage.
+    if not record.name.startswith("dramatiq"):
+        return True
+    message = record.getMessage()
+    return not message.startswith(("Consumer encountered a connection error", "Restarting consumer"))
 
 
 def _not_bolt_token_note(record: logging.LogRecord) -> bool:

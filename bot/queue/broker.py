@@ -81,20 +81,32 @@ class RunningWorker:
         self._beat = beat
         self._forget = forget
         self._stopped = threading.Event()
+        self._silent = False  # an outage already said
         self._thread = threading.Thread(target=self._beating, name="queue-heartbeat", daemon=True)
 
     def start(self) -> RunningWorker:
-        self._beat()
+        """Starts even while Redis is away (serve must come up then too): Dramatiq's consumers
+        retry their connection, and the heartbeat is written once Redis answers."""
+        self._beat_once()
         self._worker.start()
         self._thread.start()
         return self
 
     def _beating(self) -> None:
         while not self._stopped.wait(HEARTBEAT_SECONDS):
-            try:
-                self._beat()
-            except StoreError as exc:
-                log.warning("worker heartbeat not written: %s", exc)
+            self._beat_once()
+
+    def _beat_once(self) -> None:
+        try:
+            self._beat()
+        except StoreError as exc:
+            if not self._silent:  # once per outage, not every beat
+                log.warning("card worker waiting for Redis (%s): no card jobs until it answers", exc)
+            self._silent = True
+            return
+        if self._silent:
+            log.warning("Redis answers again: the card worker takes jobs")
+        self._silent = False
 
     def stop(self, timeout_ms: int = 60_000) -> None:
         self._stopped.set()

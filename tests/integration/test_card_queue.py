@@ -13,6 +13,7 @@ import pytest
 import redis
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
+from devkit.redis_server import RedisServer
 
 from bot.core.jobs import CardJob
 from bot.models import Window
@@ -118,3 +119,23 @@ def test_with_no_worker_alive_a_digest_makes_its_cards_itself(
     assert digest.shown == 5 and all(item.card.source == "llm" for item in digest.items)
     assert model.calls == 5
     assert client.llen(f"{NAMESPACE}:cards") == 0  # nothing left queued for nobody
+
+
+def test_a_worker_started_while_redis_is_away_takes_jobs_once_it_answers(
+    github: FakeGitHub, model: FakeOpenAI, own_redis: RedisServer, make_services: ServicesFactory
+) -> None:
+    add_prs(github, 1)
+    model.responder = good_card
+    services = make_services(settings_for(github, model, own_redis.url))
+    queue = services.queue
+    assert queue is not None
+    own_redis.stop()
+    worker = services.worker(threads=1)  # serve comes up while Redis is away
+    try:
+        assert not queue.workers_alive()
+        own_redis.start()
+        assert wait_for(queue.workers_alive, timeout=20)
+        assert queue.submit(CardJob(REPO, 1, "en"))
+        wait_for(lambda: model.calls == 1, timeout=30)
+    finally:
+        worker.stop()
