@@ -42,7 +42,11 @@ FALLBACK_TTL_SECONDS = 600
 # How long a card wanted now waits for the workers (a queue of a busy morning included) before
 # it is made here; and how often the store is asked meanwhile.
 QUEUE_WAIT_SECONDS = 600.0
+# A card takes seconds, so after a quick first look the store is asked less and less often: a
+# digest's sixteen waiting threads, and every /pr waiting beside them, must not keep serve's
+# CPU (and its listeners' GIL) busy with look-ups.
 QUEUE_STEP_SECONDS = 0.1
+QUEUE_STEP_MAX_SECONDS = 1.0
 # A PR's read from GitHub: a few requests, each retried within the source's own timeouts.
 SNAPSHOT_LEASE_SECONDS = 60.0
 # A heuristic card weighs every listed file (names, sizes, workflow lines); no model budget
@@ -257,13 +261,15 @@ class CardService:
         except StoreError:
             return None
         deadline = self._clock() + self._queue_wait_seconds
+        step = QUEUE_STEP_SECONDS
         while self._clock() < deadline:
             cached = self._cached(key, snapshot)
             if cached is not None:
                 return self._result(cached, snapshot)
             if not jobs.workers_alive():
                 return None
-            self._sleep(QUEUE_STEP_SECONDS)
+            self._sleep(step)
+            step = min(step * 2, QUEUE_STEP_MAX_SECONDS)
         log.warning("no worker made %s's card within %.0f s; making it here", listing.ref, self._queue_wait_seconds)
         return None
 
