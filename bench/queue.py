@@ -74,7 +74,7 @@ def _until(condition: Any, timeout: float, problem: str) -> None:
         time.sleep(0.01)
 
 
-def _idle(client: redis.Redis) -> bool:
+def queue_idle(client: redis.Redis) -> bool:
     """No card job waiting or held: the queue is empty and every queued mark is gone."""
     return client.llen(f"{NAMESPACE}:cards") == 0 and not any(client.scan_iter(f"{NAMESPACE}:queued:*", count=1000))
 
@@ -96,7 +96,7 @@ def premade_digest_row(world: World, options: Options) -> Row:
     try:
         with workers(world, 2, 8):
             queued = services.poll_merged()
-            _until(lambda: world.model.calls >= prs and _idle(client), 600, "the poller's cards were not made")
+            _until(lambda: world.model.calls >= prs and queue_idle(client), 600, "the poller's cards were not made")
             if queued < prs:
                 raise SystemExit(f"bench: the poller queued {queued} cards, not {prs}")
         now = datetime.now(UTC)
@@ -160,7 +160,9 @@ def workers_row(world: World, options: Options, backlog: int, model_latency: flo
                 started = time.monotonic()
                 for number in numbers:
                     queue.submit(CardJob(BACKLOG_REPO, number, "en"))
-                _until(lambda: world.model.calls >= backlog and _idle(client), 900, "the backlog was not worked off")
+                _until(
+                    lambda: world.model.calls >= backlog and queue_idle(client), 900, "the backlog was not worked off"
+                )
                 rates[count] = backlog / (time.monotonic() - started)
                 calls[count] = world.model.calls
     finally:

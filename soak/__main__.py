@@ -38,6 +38,7 @@ from devkit.slack_signing import signed_headers
 from devkit.tables import table
 
 from bench.env import REPO, SECRET, Latencies, World, world
+from bench.queue import NAMESPACE, queue_idle
 from bench.scenarios import PRODUCT_ENV_PREFIXES, REPO_ROOT, Served
 from bot.builder import Builder
 from bot.core.jobs import CardJob
@@ -530,7 +531,6 @@ def _signed_event(session: Any, url: str, event: dict[str, Any], event_id: str, 
 
 # -- the card queue ---------------------------------------------------------------------------------
 
-NAMESPACE = "prdigest:jobs"  # the config default
 WEBHOOK_SECRET = "soak-webhook-secret"
 HOOK_FIRST = 700_000  # the webhook row's PRs: merged days ago, outside every digest's window
 
@@ -555,10 +555,6 @@ def _cards_stored(client: redis.Redis) -> int:
     return sum(1 for _ in client.scan_iter("prdigest:v1:card:*", count=1000))
 
 
-def _queue_idle(client: redis.Redis) -> bool:
-    return client.llen(f"{NAMESPACE}:cards") == 0 and not any(client.scan_iter(f"{NAMESPACE}:queued:*", count=1000))
-
-
 def worker_killed(world: World, workdir: Path) -> Outcome:
     """A worker SIGKILLed with jobs in hand; another takes them over once its heartbeat stops."""
     outcome = Outcome("a worker SIGKILLed mid-job, another started", runs=1)
@@ -580,7 +576,7 @@ def worker_killed(world: World, workdir: Path) -> Outcome:
         killed_at = time.monotonic()
         in_flight = world.model.calls - _cards_stored(client)
         second = Worker(world, workdir, threads=4)
-        done = wait_until(lambda: _cards_stored(client) >= len(numbers) and _queue_idle(client), 300)
+        done = wait_until(lambda: _cards_stored(client) >= len(numbers) and queue_idle(client), 300)
         time.sleep(2)
         services.close()
     finally:
@@ -652,7 +648,7 @@ def webhook_flood(world: World, workdir: Path, deliveries: int) -> Outcome:
         with ThreadPoolExecutor(max_workers=10) as pool:
             list(pool.map(send, sends))
         sent_in = time.monotonic() - started
-        done = wait_until(lambda: world.model.calls >= deliveries and _queue_idle(client), 600)
+        done = wait_until(lambda: world.model.calls >= deliveries and queue_idle(client), 600)
         time.sleep(2)
     finally:
         worker.stop()
