@@ -16,8 +16,9 @@ from pathlib import Path
 
 from devkit.tables import table
 
+from bench.deployed import worker_ack_rows
 from bench.env import Latencies, world
-from bench.queue import premade_digest_row, webhook_row, worker_ack_rows, workers_row
+from bench.queue import premade_digest_row, webhook_row, workers_row
 from bench.scenarios import (
     Options,
     Row,

@@ -18,14 +18,14 @@ import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import IO, Any
 
 import redis
 import requests
 from devkit.fakes import dataset
 
 from bench.env import CHANNEL, REPO, REPO_ROOT, World
-from bench.scenarios import PRODUCT_ENV_PREFIXES, Options, Row, Served, ack_rows, spread
+from bench.scenarios import PRODUCT_ENV_PREFIXES, Options, Row, Served, spread
 from bot.builder import Builder, Timing
 from bot.core.jobs import CardJob
 from bot.models import Filters, Window
@@ -41,18 +41,14 @@ def workers(world: World, count: int, threads: int) -> Iterator[None]:
     """`count` `prdigest worker` processes, alive (heartbeat seen) before this yields; SIGTERM after."""
     env = {name: value for name, value in os.environ.items() if not name.startswith(PRODUCT_ENV_PREFIXES)}
     env |= world.env | {"PYTHONPATH": str(REPO_ROOT)}
-    processes = [
-        subprocess.Popen(
-            [sys.executable, "-m", "bench.child", "worker", "--threads", str(threads)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        for _ in range(count)
-    ]
+    processes = []
+    for index in range(count):
+        with log_file(world, f"worker-{index}") as log:
+            command = [sys.executable, "-m", "bench.child", "worker", "--threads", str(threads)]
+            processes.append(subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log))
     client = redis.Redis.from_url(world.redis_url)
     try:
-        _until(lambda: client.zcard(f"{NAMESPACE}:workers") >= count, 60, "workers did not start")
+        until(lambda: client.zcard(f"{NAMESPACE}:workers") >= count, 60, "workers did not start")
         yield
     finally:
         for process in processes:
@@ -66,7 +62,13 @@ def workers(world: World, count: int, threads: int) -> Iterator[None]:
         client.close()
 
 
-def _until(condition: Any, timeout: float, problem: str) -> None:
+def log_file(world: World, name: str) -> IO[bytes]:
+    """Where a process of the benchmark writes its log, appended to run after run: read by nobody
+    while it runs (a pipe nobody reads would fill and stop every thread that logs)."""
+    return world.config_path.with_name(f"{name}.log").open("ab")
+
+
+def until(condition: Any, timeout: float, problem: str) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
@@ -96,7 +98,7 @@ def premade_digest_row(world: World, options: Options) -> Row:
     try:
         with workers(world, 2, 8):
             queued = services.poll_merged()
-            _until(lambda: world.model.calls >= prs and queue_idle(client), 600, "the poller's cards were not made")
+            until(lambda: world.model.calls >= prs and queue_idle(client), 600, "the poller's cards were not made")
             if queued < prs:
                 raise SystemExit(f"bench: the poller queued {queued} cards, not {prs}")
         now = datetime.now(UTC)
@@ -160,7 +162,7 @@ def workers_row(world: World, options: Options, backlog: int, model_latency: flo
                 started = time.monotonic()
                 for number in numbers:
                     queue.submit(CardJob(BACKLOG_REPO, number, "en"))
-                _until(
+                until(
                     lambda: world.model.calls >= backlog and queue_idle(client), 900, "the backlog was not worked off"
                 )
                 rates[count] = backlog / (time.monotonic() - started)
@@ -245,14 +247,3 @@ def webhook_row(world: World, options: Options, deliveries: int) -> Row:
         statistics.median(seconds) <= model_latency + 1.0,
         "" if len(seconds) == deliveries else f"{deliveries - len(seconds)} cards not made in time",
     )
-
-
-# -- acks while the card work is in workers -------------------------------------------------------------
-
-
-def worker_ack_rows(world: World, options: Options) -> list[Row]:
-    """The acks row again, with `serve --no-worker` and two `prdigest worker` processes."""
-    world.flush_redis()
-    with workers(world, 2, 8):
-        rows, _ = ack_rows(world, options, label="card work in 2 worker processes", fresh=False, questions=False)
-    return rows

@@ -367,7 +367,7 @@ def ack_rows(
     world.slack.enforce_pacing = False  # a person's question is not a burst of posts
     thread_ts = result["publish"].thread_ts if result.get("publish") else None
     served_for_questions = served
-    rows = [_ack_row(latencies, failures, options, label)]
+    rows = [ack_row(latencies, failures, options, label)]
     if questions:
         rows.extend(question_rows(world, served_for_questions, thread_ts, options))
     served.close()
@@ -375,7 +375,7 @@ def ack_rows(
     return rows, thread_ts
 
 
-def _ack_row(latencies: list[float], failures: int, options: Options, label: str = "") -> Row:
+def ack_row(latencies: list[float], failures: int, options: Options, label: str = "") -> Row:
     ordered = sorted(latencies)
     p50 = ordered[len(ordered) // 2]
     p99 = ordered[min(len(ordered) - 1, math.ceil(len(ordered) * 0.99) - 1)]

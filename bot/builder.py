@@ -78,7 +78,9 @@ class ModelOnFirstUse:
     """The model client, connected at its first request.
 
     Importing the SDK and making its client take about half a second; a digest whose cards are
-    all cached never asks the model, so it never pays for them.
+    all cached never asks the model, so it never pays for them. Long-running processes call
+    `warm()` before they serve instead: the import holds the interpreter lock for most of that
+    half second, and paid on the first question it stalled every acknowledgement beside it.
     """
 
     def __init__(self, model: str, connect: Callable[[], OpenAIModel]) -> None:
@@ -92,6 +94,10 @@ class ModelOnFirstUse:
             if self._client is None:
                 self._client = self._connect()
             return self._client
+
+    def warm(self) -> None:
+        """Import the SDK and make the client now (no request is sent)."""
+        self._connected()
 
     def parse(
         self,
@@ -263,6 +269,11 @@ class Builder:
         """What the model endpoint was found to take (the output mode, its window), for a day."""
         settings = self.settings
         return ModeMemory(self.kv, settings.openai_base_url or DEFAULT_OPENAI_URL, settings.model)
+
+    def warm(self) -> None:
+        """What a long-running process pays before it serves rather than on its first request."""
+        if self.model is not None:
+            self.model.warm()
 
     @property
     def model_budget(self) -> Budget:

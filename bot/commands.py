@@ -11,6 +11,7 @@ import json
 import sys
 import threading
 from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bot.builder import Builder
 from bot.errors import ConfigError, StoreError, UsageError, quoted
@@ -23,6 +24,9 @@ from bot.services.windows import parse_date, parse_since, window_for_date, windo
 from bot.settings import Settings
 from bot.waiting import Waiting, model_failed_line, model_host
 from bot.words import text
+
+if TYPE_CHECKING:
+    from bot.slack.app import SlackParts
 
 
 def _colour(settings: Settings) -> bool:
@@ -155,9 +159,12 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
             )
         if not settings.slack_app_token:
             raise ConfigError("--socket needs SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)")
-        serve_socket(built.slack(socket_mode=True), settings.slack_app_token)
+        socket_parts = built.slack(socket_mode=True)
+        _before_serving(built, socket_parts)
+        serve_socket(socket_parts, settings.slack_app_token)
         return
     parts = built.slack()
+    _before_serving(built, parts)
     language = settings.defaults.language
 
     def ready(url: str) -> None:
@@ -174,6 +181,13 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
             worker.stop()
 
 
+def _before_serving(built: Builder, parts: SlackParts) -> None:
+    """What the first requests would otherwise pay for, beside every acknowledgement in flight:
+    the model SDK's import (builder.py) and the pools' threads (slack/executor.py)."""
+    built.warm()
+    parts.prestart()
+
+
 def _run_worker(args: argparse.Namespace, built: Builder) -> None:
     """Card jobs until SIGTERM/SIGINT; the jobs in hand are finished (or left to another worker)."""
     if args.threads is not None and not 1 <= args.threads <= 64:
@@ -182,6 +196,7 @@ def _run_worker(args: argparse.Namespace, built: Builder) -> None:
     from bot.stopping import stop_on_signals
 
     stopped = threading.Event()
+    built.warm()
     worker = built.worker(args.threads)
     metrics = (
         MetricsServer(built.metrics, "0.0.0.0", args.metrics_port).start() if args.metrics_port is not None else None

@@ -27,6 +27,7 @@ from bot.slack.listeners import actions, commands, feedback, home, installs, que
 from bot.slack.listeners import settings as channel_settings
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
+from bot.slack.runner import ack_in_place
 from bot.slack.scheduler import TICK_SECONDS, Scheduler
 from bot.words import text
 
@@ -58,6 +59,11 @@ class SlackParts:
     # POST /github/webhook (bot/webhook.py); None without GITHUB_WEBHOOK_SECRET.
     webhook: WsgiApp | None = None
 
+    def prestart(self) -> None:
+        """Start the pools' threads before serving (slack/executor.py says why)."""
+        self.listeners.prestart()
+        self.work.prestart()
+
     def idle(self) -> bool:
         """Nothing in flight: no listener running, no work queued or running, no digest posting."""
         # Listeners hand work on before they finish, so listeners are looked at first.
@@ -88,6 +94,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         listener_executor=listener_pool,
         **oauth,
     )
+    ack_in_place(app)
     # After Bolt's own middleware (the signature check): a signed request naming a response_url
     # that is not Slack's is acknowledged and goes no further.
     app.use(ResponseUrlGuard(response_origins(settings.slack_api_url)))

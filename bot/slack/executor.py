@@ -37,6 +37,16 @@ class CountingExecutor(ThreadPoolExecutor):
         future.add_done_callback(lambda _future: self._done())
         return future
 
+    def prestart(self) -> None:
+        """Start every thread now. A pool starts its threads one per submit while none is idle,
+        and each start waits for the new thread to take the interpreter lock: the first burst of
+        requests after a start paid for thirty of them. Each task below holds its thread until
+        all are running, so every submit starts one."""
+        barrier = threading.Barrier(self._max_workers + 1)
+        for _ in range(self._max_workers):
+            super().submit(barrier.wait)
+        barrier.wait()
+
     def _done(self) -> None:
         with self._lock:
             self._pending -= 1

@@ -13,6 +13,7 @@ import pytest
 
 from bot.errors import PublishError
 from bot.models import Filters, QuietDays, Window
+from bot.slack.app import LISTENER_THREADS
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import (
     DIGEST_CHANNEL,
@@ -418,3 +419,34 @@ def test_a_quiet_day_posts_a_note_or_nothing(harness: SlackHarness, quiet_days: 
         DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days=quiet_days
     )
     assert again is not None and again.posted == 0  # the day is done either way
+
+
+def test_commands_and_buttons_are_acked_in_the_request_thread_while_listener_threads_are_busy(
+    harness: SlackHarness,
+) -> None:
+    """Listeners that call ack() themselves run where the request is served (slack/runner.py):
+    with every listener thread held, a command and a button are still acknowledged at once."""
+    add_prs(harness, 1)
+    harness.model.responder = card_answer
+    hook, _ = harness.command(f"{REPO}#1001")
+    (card,) = wait_for(lambda: harness.slack.responses[hook], timeout=15)
+    (button,) = [element for block in card["blocks"] if block["type"] == "actions" for element in block["elements"]]
+    harness.settle()
+    release = threading.Event()
+    held = [harness.parts.listeners.submit(release.wait) for _ in range(LISTENER_THREADS)]
+    try:
+        started = time.monotonic()
+        _, help_response = harness.command("help")
+        again, card_response = harness.command(f"{REPO}#1001")
+        share_hook, share_response = harness.action(button["value"])
+        assert time.monotonic() - started < 2.0  # Bolt waits up to 3 s for an ack it is not given
+        assert help_response.status_code == 200 and "/pr" in help_response.text
+        assert card_response.status_code == 200 and "Looking into it" in card_response.text
+        assert share_response.status_code == 200
+        (payload,) = wait_for(lambda: harness.slack.responses[again], timeout=15)
+        assert "Speeds up path 1001" in json.dumps(payload["blocks"])
+        assert wait_for(lambda: harness.slack.responses[share_hook])[0].get("delete_original") is True
+    finally:
+        release.set()
+        for future in held:
+            future.result(timeout=5)
