@@ -161,7 +161,10 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
             raise ConfigError("--socket needs SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)")
         socket_parts = built.slack(socket_mode=True)
         _before_serving(built, socket_parts)
-        serve_socket(socket_parts, settings.slack_app_token)
+        try:
+            serve_socket(socket_parts, settings.slack_app_token)
+        finally:
+            socket_parts.drain()
         return
     parts = built.slack()
     _before_serving(built, parts)
@@ -177,6 +180,7 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
     try:
         serve_http(parts, args.host, args.port, on_ready=ready)
     finally:
+        parts.drain()
         if worker is not None:
             worker.stop()
 

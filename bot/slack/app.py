@@ -64,6 +64,13 @@ class SlackParts:
         self.listeners.prestart()
         self.work.prestart()
 
+    def drain(self) -> None:
+        """Wait for the work already handed over (an answer waiting on the model, a card on its
+        way to a response_url) before the clients it uses are closed: stopping must not turn an
+        answer into "something went wrong". No new work comes once the server has stopped."""
+        self.listeners.shutdown(wait=True)
+        self.work.shutdown(wait=True)
+
     def idle(self) -> bool:
         """Nothing in flight: no listener running, no work queued or running, no digest posting."""
         # Listeners hand work on before they finish, so listeners are looked at first.

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import urllib.parse
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from devkit.ports import free_port
 from devkit.slack_signing import signed_headers
@@ -124,6 +126,59 @@ def test_serve_answers_health_and_signed_events_and_stops_on_sigterm(
     assert process.returncode == 0, err.decode()
     assert b"serving http://127.0.0.1" in err
     assert b"Traceback" not in err
+
+
+def test_sigterm_lets_an_answer_in_progress_finish_before_the_clients_close(
+    operator_env: dict[str, str], slack: FakeSlack, model: FakeOpenAI
+) -> None:
+    """SIGTERM right after a /pr is acknowledged: its card, waiting on a slow model, still
+    reaches the asker, and serve exits cleanly, instead of the answer failing on a closed client."""
+    model.latency = 2.0
+    model.responder = lambda request: {
+        "headline": "Speeds things up",
+        "verdict": "read",
+        "minutes": 5,
+        "why": ["A"],
+        "caveats": [],
+        "watch": [],
+    }
+    port = free_port()
+    env = {**os.environ, **operator_env, "OPENAI_API_KEY": "test", "OPENAI_BASE_URL": f"{model.url}/v1"}
+    command = [sys.executable, "-m", "bot.cli", "serve", "--http", "--no-worker", "--host", "127.0.0.1"]
+    process = subprocess.Popen(
+        [*command, "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    base = f"http://127.0.0.1:{port}"
+
+    def healthy() -> bool:
+        try:
+            return requests.get(f"{base}/healthz", timeout=1).status_code == 200
+        except requests.ConnectionError:
+            return False
+
+    try:
+        wait_for(healthy, timeout=20)
+        response_url = slack.new_response_url()
+        form = {
+            "command": "/pr",
+            "text": f"{REPO}#1",
+            "channel_id": DIGEST_CHANNEL,
+            "user_id": "U0HUMAN001",
+            "team_id": "T0TEST",
+            "response_url": response_url,
+            "trigger_id": "1.2.sigterm",
+        }
+        body = urllib.parse.urlencode(form).encode()
+        headers = signed_headers(SECRET, body, "application/x-www-form-urlencoded")
+        assert requests.post(f"{base}/slack/events", data=body, headers=headers, timeout=10).status_code == 200
+        wait_for(lambda: model.calls == 1)  # the card is being written
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err.decode()
+    (answer,) = slack.responses[response_url.rsplit("/", 1)[-1]]
+    assert "Speeds things up" in json.dumps(answer["blocks"])
+    assert b"#1 failed" not in err and b"refused the card" not in err and b"Traceback" not in err
 
 
 # 192.0.2.0/24 is TEST-NET-1 (RFC 5737): documentation only, never an address of this host.
