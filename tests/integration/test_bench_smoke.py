@@ -25,7 +25,7 @@ SCENARIOS = (
     "messages of 40,000 characters",
     "Slack's pace",
     "memory: server",
-    "card work in 2 worker processes",
+    "cards made by 2 worker processes",
     "the poller already carded",
     "webhook → card ready",
     "3 workers vs 1",
