@@ -36,7 +36,7 @@ def test_prompts_are_one_to_four_each_with_a_title_and_a_message(slack: FakeSlac
     client.assistant_threads_setSuggestedPrompts(channel_id="D1", title="Try", prompts=[prompt])
     assert slack.prompts == [{"channel_id": "D1", "title": "Try", "prompts": [prompt]}]
     for bad in ([], [prompt] * 5, [{"title": "T"}], [{"title": "", "message": "M"}]):
-        assert error_of(lambda: client.assistant_threads_setSuggestedPrompts(channel_id="D1", prompts=bad)) == (
+        assert error_of(lambda bad=bad: client.assistant_threads_setSuggestedPrompts(channel_id="D1", prompts=bad)) == (
             "invalid_arguments"
         )
     assert len(slack.prompts) == 1
