@@ -523,10 +523,10 @@ class FakeSlack(LoopbackServer):
         target = slack_agent.unfurl_target(args)
         if len(target) == 2:
             raise _Refused(*target)
-        unfurls = args.get("unfurls")
-        problem = slack_agent.unfurls_problem(unfurls)
+        problem = slack_agent.unfurls_problem(args.get("unfurls"))
         if problem:
             raise _Refused(*problem)
+        unfurls: dict[str, Any] = args["unfurls"]
         for unfurl in unfurls.values():
             blocks_problem = check_blocks(unfurl["blocks"], max_blocks=MAX_MESSAGE_BLOCKS)
             if blocks_problem:
