@@ -134,3 +134,14 @@ def test_without_unfurl_in_the_config_nothing_is_unfurled(harness: SlackHarness)
     paste(harness, DIGEST_CHANNEL, PR_URL)
     harness.settle()
     assert harness.slack.calls("chat.unfurl") == []
+
+
+def test_a_retried_delivery_is_not_unfurled_again(unfurling: SlackHarness) -> None:
+    prs(unfurling)
+    ts = unfurling.slack.add_message(DIGEST_CHANNEL, f"see {PR_URL}")
+    event = link_shared(HUMAN, DIGEST_CHANNEL, ts, [PR_URL])
+    unfurling.event(event, event_id="EvLINK0001")
+    unfurling.settle()
+    unfurling.event(event, event_id="EvLINK0001", retry=1)
+    unfurling.settle()
+    assert len(unfurling.slack.calls("chat.unfurl")) == 2  # at once, then with the card: once each
