@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from slack_sdk import WebClient
 
-from bot.errors import StoreError
+from bot.errors import SlackError, StoreError
 from bot.models import DigestItem
 from bot.render.prompts import PromptIdeas, area_of, suggested_prompts
 from bot.services.qa import visible_part
@@ -48,8 +48,12 @@ def set_prompts(deps: SlackDeps, client: WebClient, user: str, dm: str) -> None:
             client.assistant_threads_setSuggestedPrompts(
                 channel_id=dm, title=prompts.title, prompts=[dict(prompt) for prompt in prompts.prompts]
             )
-    except Exception:
-        log.exception("setting the Messages tab's prompts failed")
+    except Exception as exc:
+        if isinstance(exc, SlackError) and exc.code != SlackError.TRANSPORT:
+            # not_agent_app: "Agents & AI Apps" is off in the app's settings (README, Install in Slack).
+            log.warning("Slack refused the Messages tab's prompts: %s", exc.code)
+        else:
+            log.exception("setting the Messages tab's prompts failed")
         with contextlib.suppress(StoreError):
             kv.delete(key)  # the next visit tries again
 

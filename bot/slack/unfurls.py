@@ -72,13 +72,13 @@ def followed_links(deps: SlackDeps, event: dict[str, Any]) -> dict[str, PRRef]:
         return {}
     followed = {repo.lower() for repo in plan.repos}
     found: dict[str, PRRef] = {}
-    for link in event.get("links") or []:
-        url = link.get("url") if isinstance(link, dict) else None
-        ref = pr_of(url) if isinstance(url, str) else None
+    urls = [link.get("url") for link in event.get("links") or [] if isinstance(link, dict)]
+    for url in (url for url in urls if isinstance(url, str)):
+        ref = pr_of(url)
         if ref is None or ref.repo.lower() not in followed or len(found) >= MAX_LINKS:
             continue
         if deps.access.may_post(channel, ref.repo):
-            found[url] = ref  # type: ignore[index]
+            found[url] = ref
     return found
 
 
