@@ -128,3 +128,29 @@ def test_edits_and_bots_in_the_dm_are_not_answered(harness: SlackHarness) -> Non
     harness.event(im_message(READER, READER_DM, "hello", ts, bot_id="B0OTHER"))
     harness.settle()
     assert harness.slack.thread(READER_DM, ts) == []
+
+
+def test_prompts_refused_by_slack_are_tried_again_on_the_next_visit(harness: SlackHarness) -> None:
+    harness.slack.fail_next("assistant.threads.setSuggestedPrompts", error="not_agent_app")
+    harness.event(messages_tab_opened(NEWCOMER, NEWCOMER_DM))
+    harness.settle()
+    assert harness.slack.prompts == []
+    harness.event(messages_tab_opened(NEWCOMER, NEWCOMER_DM))
+    harness.settle()
+    assert len(harness.slack.prompts) == 1
+
+
+def test_prompts_are_in_the_persons_language(harness: SlackHarness) -> None:
+    harness.slack.locales[NEWCOMER] = "zh-CN"
+    harness.event(messages_tab_opened(NEWCOMER, NEWCOMER_DM))
+    harness.settle()
+    (call,) = harness.slack.prompts
+    assert call["prompts"] == [{"title": "如何查询 PR", "message": "如何查询一个拉取请求？"}]
+
+
+def test_a_chinese_speakers_dm_refusal_is_in_chinese(harness: SlackHarness) -> None:
+    secret_pr(harness)
+    harness.slack.locales[NEWCOMER] = "zh-CN"
+    ts = ask_in_dm(harness, NEWCOMER, NEWCOMER_DM, f"{OTHER_REPO}#7 改了什么？")
+    (refusal,) = wait_for(lambda: replies(harness, NEWCOMER_DM, ts))
+    assert "你所在频道" in refusal["text"] and "widgets" not in json.dumps(refusal)
