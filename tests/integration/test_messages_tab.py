@@ -154,3 +154,9 @@ def test_a_chinese_speakers_dm_refusal_is_in_chinese(harness: SlackHarness) -> N
     ts = ask_in_dm(harness, NEWCOMER, NEWCOMER_DM, f"{OTHER_REPO}#7 改了什么？")
     (refusal,) = wait_for(lambda: replies(harness, NEWCOMER_DM, ts))
     assert "你所在频道" in refusal["text"] and "widgets" not in json.dumps(refusal)
+
+
+def test_the_lookup_prompt_is_answered_with_how_to_look_up_a_pr(harness: SlackHarness) -> None:
+    ts = ask_in_dm(harness, NEWCOMER, NEWCOMER_DM, "How do I look up a pull request?")
+    (answer,) = wait_for(lambda: replies(harness, NEWCOMER_DM, ts))
+    assert "/pr" in answer["text"]
