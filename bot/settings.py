@@ -171,7 +171,8 @@ def _check_repos(value: tuple[str, ...]) -> tuple[str, ...]:
 
 class SlackConfig(_Strict):
     command: str = "/pr"
-    # Unfurl links to followed PRs with their card: read by a later issue, accepted (and off) now.
+    # Unfurl pasted links to followed PRs with their card (slack/unfurls.py); off: Slack may prefer
+    # GitHub's own app for github.com.
     unfurl: bool = Field(default=False, strict=True)
     # Who may change a channel's subscriptions from Slack: these user ids; empty = its members.
     editors: tuple[str, ...] = ()
@@ -425,6 +426,9 @@ DEFAULT_BOT_SCOPES = (
     "users:read",
     "im:write",
     "im:history",
+    "assistant:write",
+    "links:read",
+    "links:write",
 )
 # A Fernet key is 32 bytes in URL-safe base64 (cryptography's Fernet.generate_key()).
 SECRET_KEY_BYTES = 32

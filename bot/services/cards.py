@@ -177,6 +177,14 @@ class CardService:
         telemetry.count("cards_total", source="heuristic", mode="none")
         return _sanitized(card, snapshot.listing)
 
+    def cached_card(self, snapshot: PRSnapshot, language: Language) -> Card | None:
+        """The stored card of this PR, sanitized, without asking anyone (None when none is stored):
+        for a surface that must answer at once (an unfurl) and may improve on it later."""
+        if not snapshot.complete:
+            return None
+        cached = self._cached(self.key(snapshot, language), snapshot)
+        return _sanitized(cached, snapshot.listing) if cached is not None else None
+
     def card(self, snapshot: PRSnapshot, language: Language, *, here: bool = False, payer: str = CLI) -> CardResult:
         """The PR's card: from the store, else from a worker through the queue while one is
         alive, else made here. `here` is for the worker itself, which must not queue its own job.

@@ -23,7 +23,7 @@ from bot.slack.digests import ChannelDigests
 from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
 from bot.slack.httpd import WsgiApp
-from bot.slack.listeners import actions, commands, feedback, home, installs, questions
+from bot.slack.listeners import actions, commands, direct, feedback, home, installs, questions, unfurls
 from bot.slack.listeners import settings as channel_settings
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
@@ -126,8 +126,13 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
     if settings.oauth:
         deps = replace(deps, teams=_deps_of_team(built, deps))
         installs.register(app, built.forget_workspace)
+    # The Messages tab's listeners first: Bolt runs the first listener that accepts an event,
+    # and the App Home's and the questions' accept every app_home_opened and message.
+    direct.register(app, deps)
     for listeners in (questions, commands, actions, feedback, home, channel_settings):
         listeners.register(app, deps)
+    if settings.config.slack.unfurl:
+        unfurls.register(app, deps)
 
     @app.error
     def on_error(error: Exception) -> BoltResponse | None:

@@ -433,4 +433,18 @@ WORDS: dict[str, str] = {
     "watch.matched": "Matches your watch {watches}",
     "watch.dm_intro": "Your watches matched {n} PR(s) merged in the 24 hours before 09:00 on {day}",
     "watch.dm_more": "… and {n} more that do not fit in this message:",
+    # -- the Messages tab: suggested prompts and direct questions (issue 15) -------------------
+    "dm.prompts_title": "Ask me about merged PRs",
+    "dm.lookup_title": "Look up a pull request",
+    "dm.prompt_digest_title": "Today's digest",
+    "dm.prompt_digest": "What should I read from today's digest?",
+    "dm.prompt_area_title": "This week in {area}",
+    "dm.prompt_area": "What changed in `{area}` this week?",
+    "dm.prompt_explain_title": "Explain {ref}",
+    "dm.prompt_explain": "Explain {ref}",
+    "dm.prompt_lookup_title": "How to look up a PR",
+    "dm.prompt_lookup": "How do I look up a pull request?",
+    "reply.dm_not_allowed": (
+        "I answer here only about the repositories followed by channels you are in, so not about that one."
+    ),
 }

@@ -384,4 +384,16 @@ WORDS: dict[str, str] = {
     "watch.matched": "匹配你的关注 {watches}",
     "watch.dm_intro": "你的关注匹配了 {day} 09:00 之前 24 小时内合并的 {n} 个 PR",
     "watch.dm_more": "… 另有 {n} 个放不下，链接如下：",
+    # -- 消息标签页：建议的问题与私信提问（issue 15）-----------------------------------------
+    "dm.prompts_title": "问我已合并的 PR",
+    "dm.lookup_title": "查询拉取请求",
+    "dm.prompt_digest_title": "今天的摘要",
+    "dm.prompt_digest": "今天的摘要里我该读哪些？",
+    "dm.prompt_area_title": "本周的 {area}",
+    "dm.prompt_area": "本周 `{area}` 有哪些变化？",
+    "dm.prompt_explain_title": "解释 {ref}",
+    "dm.prompt_explain": "解释 {ref}",
+    "dm.prompt_lookup_title": "如何查询 PR",
+    "dm.prompt_lookup": "如何查询一个拉取请求？",
+    "reply.dm_not_allowed": "这里只回答你所在频道关注的仓库，所以无法回答关于那个仓库的问题。",
 }

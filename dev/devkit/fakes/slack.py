@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import parse_qs
 from zoneinfo import ZoneInfo
 
+from devkit.fakes import slack_agent
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 from devkit.fakes.slack_oauth import OAuthRefusal, Workspaces
 
@@ -135,6 +136,8 @@ class FakeSlack(LoopbackServer):
             "views.open": self._open_view,
             "views.update": self._update_view,
             "reactions.add": lambda args: {},
+            "assistant.threads.setSuggestedPrompts": self._set_prompts,
+            "chat.unfurl": self._unfurl,
             "apps.connections.open": lambda args: {"url": self.socket_url},
         }
         self.reset()
@@ -159,6 +162,9 @@ class FakeSlack(LoopbackServer):
             self.ephemeral: list[dict[str, Any]] = []
             self.statuses: list[dict[str, Any]] = []  # assistant.threads.setStatus calls
             self.home_views: dict[str, dict[str, Any]] = {}
+            self.prompts: list[dict[str, Any]] = []  # assistant.threads.setSuggestedPrompts calls accepted
+            # chat.unfurl: (channel, ts) or (unfurl_id, source) → the URL → unfurl map last set there
+            self.unfurls: dict[tuple[str, str], dict[str, Any]] = {}
             self.modals: dict[str, dict[str, Any]] = {}  # view id → the modal opened (or updated)
             self._used_triggers: set[str] = set()
             self.responses: dict[str, list[dict[str, Any]]] = {}  # response_url id → payloads
@@ -502,6 +508,37 @@ class FakeSlack(LoopbackServer):
                 "posted_at": time.monotonic(),
             }
         )
+        return {}
+
+    def _set_prompts(self, args: dict[str, Any]) -> dict[str, Any]:
+        problem = slack_agent.prompts_problem(args)
+        if problem:
+            raise _Refused(*problem)
+        self._channel(args, "channel_id")
+        self.prompts.append(copy.deepcopy(args))
+        return {}
+
+    def _unfurl(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A later call for the same channel+ts (or unfurl_id+source) replaces the unfurls, as Slack's do."""
+        target = slack_agent.unfurl_target(args)
+        if len(target) == 2:
+            raise _Refused(*target)
+        problem = slack_agent.unfurls_problem(args.get("unfurls"))
+        if problem:
+            raise _Refused(*problem)
+        unfurls: dict[str, Any] = args["unfurls"]
+        for unfurl in unfurls.values():
+            blocks_problem = check_blocks(unfurl["blocks"], max_blocks=MAX_MESSAGE_BLOCKS)
+            if blocks_problem:
+                raise _Refused(*blocks_problem)
+        if target[0] == "ts":
+            if self.channels and target[1] not in self.channels:
+                raise _Refused("cannot_find_channel", target[1])
+            message = self._find(target[1], target[2], "cannot_find_message")
+            missing = [url for url in unfurls if url not in (message["text"] or "")]
+            if missing:
+                raise _Refused("cannot_unfurl_message", f"not in the message: {missing[0]}")
+        self.unfurls[(target[1], target[2])] = copy.deepcopy(unfurls)
         return {}
 
     def _publish_view(self, args: dict[str, Any]) -> dict[str, Any]:

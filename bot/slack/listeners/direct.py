@@ -1,0 +1,88 @@
+"""The app's Messages tab: its suggested prompts when a person opens it, and the questions they
+write there (message.im). Only parses, deduplicates and hands over; the work is in
+slack/prompting.py and slack/direct.py, on the work pool.
+
+Registered before the App Home's and the questions' listeners (slack/app.py): Bolt runs the
+first listener whose matchers accept an event, and theirs accept every app_home_opened and
+every message.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_bolt import App, BoltContext
+from slack_sdk import WebClient
+
+from bot.errors import SlackError, StoreError
+from bot.services.refs import MAX_MESSAGE_CHARS
+from bot.slack.deps import SlackDeps
+from bot.slack.direct import answer_in_dm, too_long
+from bot.slack.errors import slack_errors
+from bot.slack.prompting import set_prompts
+from bot.slack.workspaces import team_of
+
+log = logging.getLogger(__name__)
+
+# Subtypes that are a person writing; edits, deletions and bots' posts are not questions.
+_ANSWERED_SUBTYPES = {None, "file_share"}
+
+
+def _messages_tab(event: dict[str, Any]) -> bool:
+    return event.get("tab") == "messages"
+
+
+def _in_dm(event: dict[str, Any]) -> bool:
+    return event.get("channel_type") == "im"
+
+
+def register(app: App, all_deps: SlackDeps) -> None:
+    @app.event("app_home_opened", matchers=[_messages_tab])
+    def on_messages_tab(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+        user, dm = event.get("user"), event.get("channel")
+        if isinstance(user, str) and isinstance(dm, str) and user and dm:
+            all_deps.work.submit(set_prompts, all_deps.of_team(team_of(context)), client, user, dm)
+
+    @app.event("message", matchers=[_in_dm])
+    def on_dm(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+        if not _from_a_person(event):
+            return
+        deps = all_deps.of_team(team_of(context))
+        if _first_delivery(deps, body, event):
+            deps.work.submit(_answer_safely, deps, client, event, event.get("thread_ts") or event["ts"])
+
+
+def _from_a_person(event: dict[str, Any]) -> bool:
+    return (
+        not event.get("bot_id")
+        and event.get("subtype") in _ANSWERED_SUBTYPES
+        and all(isinstance(event.get(key), str) and event[key] for key in ("channel", "ts", "user"))
+    )
+
+
+def _first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any]) -> bool:
+    """Slack retries deliveries: answer once, as mentions are (listeners/questions.py). Without
+    Redis nothing is answered rather than some questions twice."""
+    event_id = body.get("event_id")
+    try:
+        if event_id and not deps.threads.first_delivery(f"event:{event_id}"):
+            return False
+        return deps.threads.first_delivery(f"message:{event.get('channel')}:{event.get('ts')}")
+    except StoreError:
+        return False
+
+
+def _answer_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str) -> None:
+    try:
+        with slack_errors():
+            text = event.get("text")
+            if isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS:
+                too_long(deps, client, event, thread_ts)
+            else:
+                answer_in_dm(deps, client, event, thread_ts)
+    except Exception as exc:
+        if isinstance(exc, SlackError) and exc.code != SlackError.TRANSPORT:
+            log.warning("could not reply in a DM: %s", exc.code)  # Slack refused: its reason
+        else:
+            log.exception("answering in a DM failed")

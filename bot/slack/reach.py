@@ -1,0 +1,37 @@
+"""What one person may be told outside any channel (their DM with the app): the rule of every
+surface, applied to the person rather than to the channel they ask in.
+
+- The public repositories this workspace follows, as an @mention in any channel is told.
+- The repositories each channel the person is a member of may show (slack/access.py): a private
+  one only through a channel configured for it, and never through one shared with another
+  organisation. A guest learns nothing through a channel they are not in.
+Membership is read through ChannelMembers (cached a few minutes; when Slack cannot say, the person
+counts as not a member: fail closed).
+"""
+
+from __future__ import annotations
+
+from slack_sdk import WebClient
+
+from bot.slack.channels import ChannelPlan
+from bot.slack.deps import SlackDeps
+
+
+def channels_of(deps: SlackDeps, client: WebClient, user: str) -> list[ChannelPlan]:
+    """The channels following repositories that `user` is a member of, in the directory's order."""
+    deps.directory.refresh()  # channels followed from Slack on any replica
+    return [plan for plan in deps.directory.plans if deps.members.is_member(client, plan.id, user)]
+
+
+def shown_repos(deps: SlackDeps, plan: ChannelPlan) -> tuple[str, ...]:
+    """The repositories of `plan` its channel may show (a private one only where configured)."""
+    return tuple(repo for repo in plan.repos if deps.access.may_post(plan.id, repo))
+
+
+def allowed_for(deps: SlackDeps, client: WebClient, user: str, dm: str) -> frozenset[str]:
+    """Every repository (lower-case) `user` may ask about in their DM `dm` with the app."""
+    # A DM is no configured channel: AccessPolicy gives it the workspace's public repositories.
+    allowed = set(deps.access.allowed(dm))
+    for plan in channels_of(deps, client, user):
+        allowed.update(repo.lower() for repo in shown_repos(deps, plan))
+    return frozenset(allowed)
