@@ -18,7 +18,7 @@ from bot.core.deadline import Budget, Deadline
 from bot.core.faithfulness import SourceText, file_facts
 from bot.core.prompts import answer_overhead
 from bot.core.releaser import SentenceReleaser, checked_sentence
-from bot.core.sanitize import ANSWER_MAX_CHARS, repo_url
+from bot.core.sanitize import ANSWER_MAX_CHARS, repo_url, sanitize_answer
 from bot.core.text import estimate_tokens
 from bot.core.usage import Tally
 from bot.core.window import OUTPUT_RESERVE, prompt_limit
@@ -160,12 +160,17 @@ class ModelAnswerer:
             return not sink.stopped
 
         if isinstance(self._model, StreamingModel):
-            self._model.complete_streaming(messages, deadline, tally, on_piece)
+            written = self._model.complete_streaming(messages, deadline, tally, on_piece)
         else:
-            on_piece(self._model.complete(messages, deadline, tally))
+            written = self._model.complete(messages, deadline, tally)
+            on_piece(written)
         if not sink.stopped:
             for sentence in releaser.finish():
                 sink.sentence(sentence)
+        if not releaser.text.strip() and sanitize_answer(written, *shown.repos) is None:
+            # Nothing shown, and nothing usable written (template tokens, say): the raw text, so
+            # QAService finds it unusable as it would have unstreamed.
+            return written
         return releaser.text
 
 

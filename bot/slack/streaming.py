@@ -114,8 +114,9 @@ class AnswerStream:
 
     def finish(self, reply: Message, *, answered_by_stream: bool) -> None:
         """End the answer with `reply`. `answered_by_stream`: the reply is the model's answer whose
-        sentences were streamed, so the stream is only ended; otherwise `reply` is shown whole
-        (below what was streamed, if the model failed part-way)."""
+        sentences were streamed: the stream is ended, then the message settled into the reply's
+        usual form; otherwise `reply` is shown whole (below what was streamed, if the model failed
+        part-way)."""
         if self._state in ("stopped", "ended"):
             return
         if self._state == "streaming" and self._ts is not None:
@@ -129,14 +130,20 @@ class AnswerStream:
                 self._state = "stopped"
                 return
             self._state = "ended"
+            if answered_by_stream:
+                # Settled into the reply as every other answer reads: its header naming the PR,
+                # cited paths as diff links (render/replies.py). The words are those streamed.
+                with slack_errors():
+                    self._client.chat_update(channel=self._channel, ts=self._ts, **_payload(reply))
             return
+        if self._state == "idle":
+            # Nothing streamed (a choice list, a refusal, a card): today's path, the placeholder
+            # then the reply in it, so every answer ends as one edit of its own message.
+            self._post_placeholder()
         with slack_errors():
-            if self._state in ("broken", "placeholder") and self._ts is not None:
-                # A placeholder gets the reply; so does a stream Slack ended on its side (expired,
-                # refused an append): the whole reply replaces it, as the SDK suggests (ChatStream.ts).
-                self._client.chat_update(channel=self._channel, ts=self._ts, **_payload(reply))
-            else:
-                self._client.chat_postMessage(channel=self._channel, thread_ts=self._thread_ts, **_payload(reply))
+            # The placeholder gets the reply; so does a stream Slack ended on its side (expired,
+            # refused an append): the whole reply replaces it, as the SDK suggests (ChatStream.ts).
+            self._client.chat_update(channel=self._channel, ts=str(self._ts), **_payload(reply))
         self._state = "ended"
 
     def _refused(self, exc: SlackError) -> None:
