@@ -103,6 +103,8 @@ class SentenceReleaser:
 # The claims an answer's sentence must not invent: its numbers. Names, paths and references are
 # the question's words as often as the PR's, and sanitizing already keeps links to the PR's repository.
 FIGURE_KINDS = frozenset({"figure", "count", "range"})
+# A Slack link as the sanitizer leaves it, `<address|label>` or `<address>`: the label is what is said.
+_LINK = re.compile(r"<[^<>|\s]+(?:\|([^<>]*))?>")
 
 
 def checked_sentence(sentence: str, source: SourceText, repo_urls: Sequence[str]) -> str | None:
@@ -112,6 +114,8 @@ def checked_sentence(sentence: str, source: SourceText, repo_urls: Sequence[str]
     cleaned = sanitize_answer(sentence, *(repo_urls or ("",)))
     if cleaned is None:
         return None
-    if any(claim.kind in FIGURE_KINDS for claim in check_field(cleaned, source).unsupported):
+    # A kept link's address is the repository's (sanitizing saw to it); its numbers are not claims.
+    said = _LINK.sub(lambda match: match.group(1) or "", cleaned)
+    if any(claim.kind in FIGURE_KINDS for claim in check_field(said, source).unsupported):
         return None
     return cleaned
