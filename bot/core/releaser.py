@@ -103,8 +103,9 @@ class SentenceReleaser:
 # The claims an answer's sentence must not invent: its numbers. Names, paths and references are
 # the question's words as often as the PR's, and sanitizing already keeps links to the PR's repository.
 FIGURE_KINDS = frozenset({"figure", "count", "range"})
-# A Slack link as the sanitizer leaves it, `<address|label>` or `<address>`: the label is what is said.
-_LINK = re.compile(r"<[^<>|\s]+(?:\|([^<>]*))?>")
+# A link's address as the sanitizer leaves it ("the diff (https://github.com/…)", or a Slack
+# `<address|label>`): what is said is the label.
+_LINK = re.compile(r"<[^<>|\s]+(?:\|([^<>]*))?>|https?://[^\s()<>]+")
 
 
 def checked_sentence(sentence: str, source: SourceText, repo_urls: Sequence[str]) -> str | None:

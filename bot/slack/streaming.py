@@ -18,7 +18,6 @@ text is safe (core/releaser.py: only checked sentences reach `sentence`).
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any, Literal
 
 from slack_sdk import WebClient
@@ -31,15 +30,8 @@ log = logging.getLogger(__name__)
 
 # The name Slack gives the person's stop (chat.appendStream / chat.stopStream).
 STOPPED_BY_USER = "stopped_by_user"
-# Slack's `<url|label>` links, as the sanitizer keeps them; streamed text is standard markdown.
-_SLACK_LINK = re.compile(r"<(https?://[^<>|\s]+)\|([^<>]*)>")
 
 State = Literal["idle", "streaming", "placeholder", "stopped", "broken", "ended"]
-
-
-def as_markdown(text: str) -> str:
-    """Sanitized answer text as `markdown_text` shows it: Slack links written the markdown way."""
-    return _SLACK_LINK.sub(lambda match: f"[{match.group(2)}]({match.group(1)})", text)
 
 
 class AnswerStream:
@@ -92,7 +84,7 @@ class AnswerStream:
     def sentence(self, text: str) -> None:
         if self._state not in ("idle", "streaming") or not text:
             return  # the placeholder gets the whole reply at the end; a stopped answer nothing more
-        markdown = as_markdown(text)
+        markdown = text  # sanitized text: links are written "label (address)", plain in markdown too
         try:
             with slack_errors():
                 if self._ts is None:
