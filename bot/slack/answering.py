@@ -65,7 +65,6 @@ def answer_in_thread(
         message = failure_message(language)
         answered = False
     if stream.stopped:
-        telemetry.count("questions_stopped_total", surface=surface)
         log.debug("the asker stopped the answer (%s)", surface)
         return
     stream.finish(message, answered_by_stream=streamed_answer)
