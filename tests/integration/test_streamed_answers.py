@@ -170,3 +170,16 @@ def test_a_reply_that_is_not_the_models_keeps_the_placeholder_path(harness: Slac
     assert re.fullmatch(r"Reading #1…", status["status"])
     assert since.calls("chat.postMessage") and not stream_calls(since)
     assert "Which one do you mean" in update["text"]
+
+
+def test_a_mention_is_answered_with_a_status_and_a_stream_in_its_thread(harness: SlackHarness) -> None:
+    _, since = setup_thread(harness)
+    harness.model.stream_script = ["It fuses the MoE dispatch kernels."]
+    ts, response = harness.mention(DIGEST_CHANNEL, f"what does {REPO}#{NUMBER} change?")
+    assert response.status_code == 200
+    wait_for(lambda: since.calls("chat.update"))
+    (status,) = harness.slack.statuses
+    assert status["thread_ts"] == ts and status["status"] == f"Reading #{NUMBER}…"
+    (started,) = since.calls("chat.startStream")
+    assert started["thread_ts"] == ts and started["recipient_user_id"] == HUMAN
+    assert streamed_text(since) == "It fuses the MoE dispatch kernels."
