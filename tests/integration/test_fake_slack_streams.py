@@ -16,7 +16,7 @@ server, slack = fake_slack_server.server, fake_slack_server.slack
 
 CHANNEL = "C0DIGEST"
 THREAD = "1700000000.000001"
-RECIPIENT = {"recipient_user_id": "U0HUMAN001", "recipient_team_id": "T0TEST"}
+RECIPIENT: dict[str, Any] = {"recipient_user_id": "U0HUMAN001", "recipient_team_id": "T0TEST"}
 
 
 @pytest.fixture

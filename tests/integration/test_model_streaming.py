@@ -31,9 +31,12 @@ def test_pieces_arrive_in_order_and_usage_is_counted(fake: FakeOpenAI) -> None:
     fake.stream_script = ["It fuses ", "the kernels. ", "Decode is faster."]
     seen: list[str] = []
     tally = Tally()
-    text = model_of(fake).complete_streaming(
-        MESSAGES, Budget().start(time.monotonic, time.sleep), tally, lambda piece: seen.append(piece) is None
-    )
+
+    def take(piece: str) -> bool:
+        seen.append(piece)
+        return True
+
+    text = model_of(fake).complete_streaming(MESSAGES, Budget().start(time.monotonic, time.sleep), tally, take)
     assert seen == fake.stream_script and text == "".join(seen)
     (request,) = fake.chat_requests()
     assert request["stream"] is True and request["stream_options"] == {"include_usage": True}
@@ -45,12 +48,12 @@ def test_returning_false_closes_the_stream(fake: FakeOpenAI) -> None:
     fake.chunk_delay = 0.05
     fake.stream_script = [f"word{index} " for index in range(60)]
     seen: list[str] = []
-    text = model_of(fake).complete_streaming(
-        MESSAGES,
-        Budget().start(time.monotonic, time.sleep),
-        None,
-        lambda piece: len(seen) < 3 and not seen.append(piece),
-    )
+
+    def take(piece: str) -> bool:
+        seen.append(piece)
+        return len(seen) < 4
+
+    text = model_of(fake).complete_streaming(MESSAGES, Budget().start(time.monotonic, time.sleep), None, take)
     assert text.split() == ["word0", "word1", "word2", "word3"]
     stream = fake.streams[0]
     assert stream.settled.wait(10) and stream.cut and len(stream.pieces) < 60
