@@ -128,6 +128,14 @@ class AnswerStream:
                 with slack_errors():
                     self._client.chat_update(channel=self._channel, ts=self._ts, **_payload(reply))
             return
+        if self._state == "broken" and self._ts is not None:
+            # Slack ended the stream on its side, or still holds it open after a refused append:
+            # stop it (chat.update answers streaming_state_conflict while it streams), then edit it.
+            try:
+                with slack_errors():
+                    self._client.chat_stopStream(channel=self._channel, ts=self._ts)
+            except SlackError as exc:
+                log.debug("stopping a broken stream in %s: %s", self._channel, exc.code)
         if self._state == "idle":
             # Nothing streamed (a choice list, a refusal, a card): today's path, the placeholder
             # then the reply in it, so every answer ends as one edit of its own message.

@@ -183,3 +183,15 @@ def test_a_mention_is_answered_with_a_status_and_a_stream_in_its_thread(harness:
     (started,) = since.calls("chat.startStream")
     assert started["thread_ts"] == ts and started["recipient_user_id"] == HUMAN
     assert streamed_text(since) == "It fuses the MoE dispatch kernels."
+
+
+def test_a_stream_slack_breaks_part_way_is_replaced_by_the_whole_answer(harness: SlackHarness) -> None:
+    thread_ts, since = setup_thread(harness)
+    harness.slack.fail_next("chat.appendStream", "internal_error")
+    harness.model.stream_script = ["It fuses the MoE dispatch kernels. ", "Decode is 12% faster. ", "On H100."]
+    ask(harness, thread_ts)
+    (update,) = wait_for(lambda: since.calls("chat.update"))
+    assert "It fuses the MoE dispatch kernels. Decode is 12% faster. On H100." in update["text"]
+    (message,) = harness.slack.streamed()
+    assert message["stream"] == "stopped" and message["ts"] == update["ts"]
+    assert not [problem for problem in harness.slack.rejections if problem.error == "streaming_state_conflict"]
