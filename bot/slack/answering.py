@@ -1,7 +1,7 @@
 """The one way a question is answered in a thread (digest threads, @mentions, the app's DM):
 a status within a second, the model's answer streamed as it is checked, the reply's end.
 
-Owns the sequence and its telemetry; QAService decides what the reply is (`ask`), AnswerStream
+Owns the sequence; QAService decides what the reply is (`ask`), AnswerStream
 speaks to Slack (slack/streaming.py), render/ words the reply. Slack errors propagate as
 SlackError for the listener to log.
 """
@@ -13,7 +13,6 @@ from collections.abc import Callable
 
 from slack_sdk import WebClient
 
-from bot import telemetry
 from bot.models import DigestAnswer, DigestThread, Language, PRAnswer, PRRef, Reply
 from bot.render.replies import failure_message, reply_message, thinking_message
 from bot.services.ports import AnswerSink
@@ -46,10 +45,10 @@ def answer_in_thread(
     command: str,
     status: str,
     ask: Callable[[AnswerSink], Reply],
-    surface: str,
-) -> None:
+) -> bool:
     """Set the status, get the reply from `ask` (which streams a model's answer into the sink it
-    is given), then end the answer. `surface` labels the telemetry ("thread", "mention", "dm")."""
+    is given), then end the answer. True when a reply was given: not a failure, nor stopped by
+    the asker (the caller counts and logs it, under its own surface)."""
     stream = AnswerStream(client, channel, thread_ts, user=user, team=team, placeholder=thinking_message(language))
     stream.begin(status)
     streamed_answer = False
@@ -65,9 +64,7 @@ def answer_in_thread(
         message = failure_message(language)
         answered = False
     if stream.stopped:
-        log.debug("the asker stopped the answer (%s)", surface)
-        return
+        log.debug("the asker stopped the answer in %s", channel)
+        return False
     stream.finish(message, answered_by_stream=streamed_answer)
-    if answered:
-        telemetry.count("questions_answered_total", surface=surface)
-        log.debug("answered a question (%s)", surface)
+    return answered

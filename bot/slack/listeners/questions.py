@@ -14,6 +14,7 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
+from bot import telemetry
 from bot.errors import SlackError, StoreError
 from bot.models import Reply
 from bot.render.blocks import text_message
@@ -80,7 +81,7 @@ def _answer(
             return deps.qa.in_digest_thread(digest, question, allowed, language, sink)
         return deps.qa.on_mention(question, channel, thread_ts, allowed, default_repo, language, sink)
 
-    answer_in_thread(
+    answered = answer_in_thread(
         client,
         channel,
         thread_ts,
@@ -91,8 +92,11 @@ def _answer(
         command=deps.command,
         status=status_words(language, find_refs(question, default_repo), digest),
         ask=ask,
-        surface="mention" if mention else "thread",
     )
+    if answered:
+        surface = "mention" if mention else "thread"
+        telemetry.count("questions_answered_total", surface=surface)
+        log.debug("answered a question (%s)", surface)
 
 
 def register(app: App, all_deps: SlackDeps) -> None:
