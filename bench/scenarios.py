@@ -391,17 +391,30 @@ def ack_row(latencies: list[float], failures: int, options: Options, label: str 
     )
 
 
+# What the benchmark's model streams for a thread question: plain words, no figures to withhold.
+STREAM_SENTENCE = "It moves the routing into a fused kernel."
+
+
 def question_rows(world: World, served: Served, thread_ts: str | None, options: Options) -> list[Row]:
     """A question in the digest's thread: when the first sign shows, when the answer lands."""
     if thread_ts is None:
         return [Row("thread question → answer", "no digest thread", "—", "—", False, "the digest posted no thread")]
     first_signs: list[float] = []
     overheads: list[float] = []
+    to_status: list[float] = []
+    to_stream: list[float] = []
     model_latency = options.latencies.model
+    # The model's answer in sentences, the first a whole one in its first piece, so the moment the
+    # model has written it is the moment that piece left (StreamLog.first_piece_at).
+    script = world.model.stream_script
+    world.model.stream_script = [f"{STREAM_SENTENCE} ", *(f"{word} " for word in STREAM_SENTENCE.split()), "again."]
     for index in range(options.questions):
         number = world.rows[index % len(world.rows)]["number"]
         updates = len(world.slack.calls("chat.update"))
         in_thread = len(world.slack.thread(CHANNEL, thread_ts))
+        statuses = len(world.slack.statuses)
+        streams = len(world.model.streams)
+        streamed = len(world.slack.streamed())
         text = f"what does #{number} change?"
         ts = world.slack.add_message(CHANNEL, text, thread_ts=thread_ts)
         started = time.monotonic()
@@ -414,11 +427,35 @@ def question_rows(world: World, served: Served, thread_ts: str | None, options: 
             "thread_ts": thread_ts,
         }
         served.event(event, f"EvQ{index}")
+        _wait(lambda n=statuses: len(world.slack.statuses) > n)
+        to_status.append(time.monotonic() - started)
         _wait(lambda n=in_thread: len(world.slack.thread(CHANNEL, thread_ts)) > n + 1)  # + the question itself
         first_signs.append(time.monotonic() - started)
         _wait(lambda n=updates: len(world.slack.calls("chat.update")) > n)
         overheads.append(time.monotonic() - started - model_latency)
+        # The fakes share this process's monotonic clock: the model's first sentence leaving it,
+        # then the stream's first words reaching Slack (chat.startStream's message).
+        stream = world.model.streams[streams] if len(world.model.streams) > streams else None
+        message = world.slack.streamed()[streamed:]
+        if stream is not None and stream.first_piece_at is not None and message:
+            to_stream.append(message[0]["posted_at"] - stream.first_piece_at)
+    world.model.stream_script = script
     return [
+        Row(
+            "thread question: time to the status",
+            spread(to_status, "s", 3),
+            "—",
+            "≤ 1 s",
+            max(to_status) <= 1.0,
+        ),
+        Row(
+            "model's first sentence → first streamed words",
+            spread(to_stream, "s", 3) if to_stream else "not streamed",
+            "—",
+            "≤ 0.5 s",
+            bool(to_stream) and max(to_stream) <= 0.5,
+            "" if to_stream else "no answer was streamed",
+        ),
         Row(
             "thread question: first visible sign",
             spread(first_signs, "s", 3),

@@ -112,6 +112,11 @@ class ModelOnFirstUse:
     def complete(self, messages: Sequence[Message], deadline: Deadline, tally: Tally | None = None) -> str:
         return self._connected().complete(messages, deadline, tally)
 
+    def complete_streaming(
+        self, messages: Sequence[Message], deadline: Deadline, tally: Tally | None, on_piece: Callable[[str], bool]
+    ) -> str:
+        return self._connected().complete_streaming(messages, deadline, tally, on_piece)
+
     def context_window(self, deadline: Deadline) -> int | None:
         return self._connected().context_window(deadline)
 

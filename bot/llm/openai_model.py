@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import openai
 from openai.types.chat import (
     ChatCompletion,
+    ChatCompletionChunk,
     ChatCompletionFunctionToolParam,
     ChatCompletionMessageFunctionToolCall,
     ChatCompletionMessageParam,
@@ -198,6 +199,56 @@ class OpenAIModel:
         self._count(completion, tally)
         content = completion.choices[0].message.content if completion.choices else None
         return content or ""
+
+    def complete_streaming(
+        self,
+        messages: Sequence[Message],
+        deadline: Deadline,
+        tally: Tally | None,
+        on_piece: Callable[[str], bool],
+    ) -> str:
+        """`complete` with the answer streamed (`stream=True`): each delta's content goes to
+        `on_piece` as it arrives. When `on_piece` returns False the stream is closed, which closes
+        the connection, and a server stops generating when its client goes (vLLM, OpenAI).
+
+        Only opening the stream is retried (call_within): once text has been shown, asking again
+        would show it twice. Usage comes in a last chunk with empty `choices` when
+        `stream_options.include_usage` is taken (OpenAI, vLLM, llama.cpp); a server that ignores
+        it reports none, and none is counted, as with `complete`.
+        """
+        wire = _wire(messages, system_role=self._sampling.system_role)
+        written: list[str] = []
+        with mapped_errors():
+            stream = call_within(
+                deadline, self._client, lambda client: _timed("answer", lambda: self._create_stream(client, wire))
+            )
+            with stream:
+                for chunk in stream:
+                    if chunk.usage is not None and tally is not None:
+                        tally.add(self.model, Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0))
+                    piece = chunk.choices[0].delta.content if chunk.choices else None
+                    if not piece:
+                        continue
+                    written.append(piece)
+                    if not on_piece(piece):
+                        break  # leaving `with stream` closes the response: the model call stops
+        return "".join(written)
+
+    def _create_stream(
+        self, client: openai.OpenAI, wire: list[ChatCompletionMessageParam]
+    ) -> openai.Stream[ChatCompletionChunk]:
+        sampling = self._sampling
+        limit = sampling.max_output_tokens
+        return client.chat.completions.create(
+            model=self.model,
+            messages=wire,
+            stream=True,
+            stream_options={"include_usage": True},
+            max_tokens=_given(limit if sampling.limit_field == "max_tokens" else None),
+            max_completion_tokens=_given(limit if sampling.limit_field == "max_completion_tokens" else None),
+            temperature=_given(sampling.temperature),
+            seed=_given(sampling.seed),
+        )
 
     def context_window(self, deadline: Deadline) -> int | None:
         """`max_model_len` of this model in the endpoint's model list (vLLM gives it); else None.

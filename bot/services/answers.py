@@ -10,18 +10,21 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bot.core.context import build_context
 from bot.core.conversation import answer_messages, card_text, digest_text
-from bot.core.deadline import Budget
+from bot.core.deadline import Budget, Deadline
+from bot.core.faithfulness import SourceText, file_facts
 from bot.core.prompts import answer_overhead
-from bot.core.sanitize import ANSWER_MAX_CHARS
+from bot.core.releaser import SentenceReleaser, checked_sentence
+from bot.core.sanitize import ANSWER_MAX_CHARS, repo_url, sanitize_answer
 from bot.core.text import estimate_tokens
 from bot.core.usage import Tally
 from bot.core.window import OUTPUT_RESERVE, prompt_limit
 from bot.errors import ModelBadOutput, SummarizerError
-from bot.models import Card, DigestItem, Language, PRSnapshot, Turn
-from bot.services.ports import ModelClient
+from bot.models import Card, DigestItem, Language, Message, PRSnapshot, Turn
+from bot.services.ports import AnswerSink, ModelClient, StreamingModel
 from bot.store.modes import ModeMemory
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,9 @@ CHARS_PER_TOKEN = 3
 
 
 class ModelAnswerer:
+    # Answers can be shown while they are written (services/ports.py StreamingAnswerer).
+    streams_answers = True
+
     def __init__(
         self,
         model: ModelClient,
@@ -79,11 +85,18 @@ class ModelAnswerer:
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str:
         card_part = card_text(card)
         budget = max(self.data_budget(language) - estimate_tokens(card_part), MIN_CONTEXT_TOKENS)
         context = build_context(snapshot, budget)
-        return self._ask(f"{card_part}\n\n{context.text}", question, history, language, str(snapshot.ref), tally)
+        data = f"{card_part}\n\n{context.text}"
+        shown = None
+        if sink is not None:
+            paths = tuple(change.path for change in snapshot.files)
+            source = SourceText.of(data, paths, file_facts(snapshot.files_total, language))
+            shown = Shown(sink, source, (repo_url(snapshot.listing.url),))
+        return self._ask(data, question, history, language, str(snapshot.ref), tally, shown)
 
     def answer_digest(
         self,
@@ -93,20 +106,78 @@ class ModelAnswerer:
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str:
-        data = digest_text(items, paths)
-        limit = self.data_budget(language) * CHARS_PER_TOKEN
-        return self._ask(data[:limit], question, history, language, "the digest", tally)
+        data = digest_text(items, paths)[: self.data_budget(language) * CHARS_PER_TOKEN]
+        shown = None
+        if sink is not None:
+            # Links may point into any repository of the digest, and nowhere else (as QAService's).
+            repos = tuple(sorted({repo_url(item.listing.url) for item in items})) or ("",)
+            shown = Shown(sink, SourceText.of(data), repos)
+        return self._ask(data, question, history, language, "the digest", tally, shown)
 
     def _ask(
-        self, data: str, question: str, history: list[Turn], language: Language, about: str, tally: Tally | None
+        self,
+        data: str,
+        question: str,
+        history: list[Turn],
+        language: Language,
+        about: str,
+        tally: Tally | None,
+        shown: Shown | None = None,
     ) -> str:
         messages = answer_messages(data, question, history, language)
         try:
-            content = self._model.complete(messages, self.budget.start(self._clock, self._sleep), tally)
+            deadline = self.budget.start(self._clock, self._sleep)
+            if shown is not None:
+                content = self._streamed(messages, deadline, tally, shown)
+            else:
+                content = self._model.complete(messages, deadline, tally)
         except SummarizerError as exc:
             log.warning("model call for a question about %s failed: %s", about, type(exc).__name__)
             raise
         if not content.strip():
             raise ModelBadOutput(f"the model gave an empty answer about {about}")
         return content.strip()[:RAW_ANSWER_MAX_CHARS]
+
+    def _streamed(self, messages: list[Message], deadline: Deadline, tally: Tally | None, shown: Shown) -> str:
+        """The answer shown sentence by sentence as the model writes it; returns what was shown.
+
+        Every sentence is sanitized and its figures checked before it reaches the sink
+        (core/releaser.py), so what is returned is already what QAService's sanitizing keeps.
+        A model that cannot stream answers whole, and its answer goes through the same checks.
+        """
+        sink = shown.sink
+        releaser = SentenceReleaser(
+            lambda sentence: checked_sentence(sentence, shown.source, shown.repos), ANSWER_MAX_CHARS
+        )
+
+        def on_piece(piece: str) -> bool:
+            if sink.stopped:
+                return False
+            for sentence in releaser.feed(piece):
+                sink.sentence(sentence)
+            return not sink.stopped
+
+        if isinstance(self._model, StreamingModel):
+            written = self._model.complete_streaming(messages, deadline, tally, on_piece)
+        else:
+            written = self._model.complete(messages, deadline, tally)
+            on_piece(written)
+        if not sink.stopped:
+            for sentence in releaser.finish():
+                sink.sentence(sentence)
+        if not releaser.text.strip() and sanitize_answer(written, *shown.repos) is None:
+            # Nothing shown, and nothing usable written (template tokens, say): the raw text, so
+            # QAService finds it unusable as it would have unstreamed.
+            return written
+        return releaser.text
+
+
+@dataclass(frozen=True)
+class Shown:
+    """An answer being shown as it is written: where, and what its sentences are checked against."""
+
+    sink: AnswerSink
+    source: SourceText  # the PR's (or the digest's) text the answer was written from
+    repos: tuple[str, ...]  # repository URLs its links may point into

@@ -5,9 +5,9 @@ so those two can be tested with fakes that return fixed cards and answers."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -93,6 +93,37 @@ class CardWriter(Protocol):
     def card(self, snapshot: PRSnapshot, language: Language, tally: Tally | None = None) -> Card: ...
 
 
+@runtime_checkable
+class StreamingModel(Protocol):
+    """A ModelClient that can also hand its answer over as it is written (OpenAIModel)."""
+
+    def complete_streaming(
+        self,
+        messages: Sequence[Message],
+        deadline: Deadline,
+        tally: Tally | None,
+        on_piece: Callable[[str], bool],
+    ) -> str:
+        """`complete`, with each piece of the text given to `on_piece` as it arrives; when
+        `on_piece` returns False the request is closed (the model stops) and what came so far is
+        returned. Usage is counted as `complete` counts it, where the server reports it."""
+        ...
+
+
+class AnswerSink(Protocol):
+    """Where a model's answer is shown while it is written (slack/streaming.py AnswerStream).
+    Only checked sentences reach it (core/releaser.py)."""
+
+    def sentence(self, text: str) -> None:
+        """Show `text` after what is shown already."""
+        ...
+
+    @property
+    def stopped(self) -> bool:
+        """The person stopped the answer: nothing more is asked of the model nor shown."""
+        ...
+
+
 class Answerer(Protocol):
     """What answers questions (services.answers.ModelAnswerer)."""
 
@@ -114,6 +145,36 @@ class Answerer(Protocol):
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+    ) -> str: ...
+
+
+@runtime_checkable
+class StreamingAnswerer(Protocol):
+    """An Answerer that can show its answer while the model writes it (services.answers.ModelAnswerer):
+    the same calls, with a `sink` the checked sentences go to (AnswerSink)."""
+
+    streams_answers: bool  # the mark isinstance() looks for: an Answerer's calls take no sink
+
+    def answer_pr(
+        self,
+        snapshot: PRSnapshot,
+        card: Card,
+        question: str,
+        history: list[Turn],
+        language: Language,
+        tally: Tally | None = None,
+        sink: AnswerSink | None = None,
+    ) -> str: ...
+
+    def answer_digest(
+        self,
+        items: tuple[DigestItem, ...],
+        paths: dict[str, tuple[str, ...]],
+        question: str,
+        history: list[Turn],
+        language: Language,
+        tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str: ...
 
 

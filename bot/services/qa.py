@@ -41,7 +41,7 @@ from bot.models import (
 )
 from bot.services.cards import CardService
 from bot.services.filters import explain
-from bot.services.ports import Answerer
+from bot.services.ports import Answerer, AnswerSink, StreamingAnswerer
 from bot.services.questions import find_refs, is_why, previous_pr, resolve, words
 from bot.services.spending import Spending
 from bot.store.threads import ThreadStore
@@ -58,9 +58,16 @@ class QAService:
         self._spending = spending
 
     def in_digest_thread(
-        self, thread: DigestThread, question: str, allowed: frozenset[str], language: Language
+        self,
+        thread: DigestThread,
+        question: str,
+        allowed: frozenset[str],
+        language: Language,
+        sink: AnswerSink | None = None,
     ) -> Reply:
-        """A reply in a digest's thread: about a PR of the digest, another PR, or the digest."""
+        """A reply in a digest's thread: about a PR of the digest, another PR, or the digest.
+
+        `sink`: where a model's answer is shown while it is written (only a model's answer is)."""
         visible = visible_part(thread, allowed)
         if nothing_visible(visible):
             return NotAllowed(None)  # the surface refuses to the asker alone, before this
@@ -80,9 +87,9 @@ class QAService:
             choices = tuple(by_ref[ref] if ref in by_ref else _bare(ref) for ref in resolution.refs)
             reply = Choose(choices)
         elif resolution.kind == "digest":
-            reply = self._about_digest(thread.items, paths, question, history, language, thread.channel)
+            reply = self._about_digest(thread.items, paths, question, history, language, thread.channel, sink)
         else:
-            reply = self._about_pr(resolution.refs[0], question, history, allowed, language, thread.channel)
+            reply = self._about_pr(resolution.refs[0], question, history, allowed, language, thread.channel, sink)
         self._remember(thread.channel, thread.thread_ts, question, reply)
         return reply
 
@@ -121,6 +128,7 @@ class QAService:
         allowed: frozenset[str],
         default_repo: str | None,
         language: Language,
+        sink: AnswerSink | None = None,
     ) -> Reply:
         """An @mention outside a digest thread: the PR must be named (or named before in the thread)."""
         history = visible_turns(self._threads.turns(channel, thread_ts), allowed, hidden=False)
@@ -134,7 +142,7 @@ class QAService:
         elif refs or previous_pr(history):
             ref = refs[0] if refs else previous_pr(history)
             assert ref is not None
-            reply = self._about_pr(ref, question, history, allowed, language, channel)
+            reply = self._about_pr(ref, question, history, allowed, language, channel, sink)
         else:
             return Help()
         self._remember(channel, thread_ts, question, reply)
@@ -148,6 +156,7 @@ class QAService:
         allowed: frozenset[str],
         language: Language,
         channel: str,
+        sink: AnswerSink | None = None,
     ) -> Reply:
         if ref.repo.lower() not in allowed:
             return NotAllowed(ref)
@@ -165,7 +174,10 @@ class QAService:
             return CardReply(snapshot.listing, card, paths, budget_spent=True)
         tally = Tally()
         try:
-            written = self._answerer.answer_pr(snapshot, card, question, history, language, tally)
+            if sink is not None and isinstance(self._answerer, StreamingAnswerer):
+                written = self._answerer.answer_pr(snapshot, card, question, history, language, tally, sink)
+            else:
+                written = self._answerer.answer_pr(snapshot, card, question, history, language, tally)
         except SummarizerError:
             return CardReply(snapshot.listing, card, paths, model_failed=True)
         finally:
@@ -184,6 +196,7 @@ class QAService:
         history: list[Turn],
         language: Language,
         channel: str,
+        sink: AnswerSink | None = None,
     ) -> Reply:
         spending = self._spending
         # Over the day's budget the model is not asked: the matches alone, as without a model.
@@ -192,7 +205,10 @@ class QAService:
             by_name = {str(ref): found for ref, found in paths.items()}
             tally = Tally()
             try:
-                written = self._answerer.answer_digest(items, by_name, question, history, language, tally)
+                if sink is not None and isinstance(self._answerer, StreamingAnswerer):
+                    written = self._answerer.answer_digest(items, by_name, question, history, language, tally, sink)
+                else:
+                    written = self._answerer.answer_digest(items, by_name, question, history, language, tally)
             except SummarizerError:
                 written = ""
             finally:

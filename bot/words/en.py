@@ -102,6 +102,9 @@ WORDS: dict[str, str] = {
     "language.en": "English",
     "language.zh-CN": "Simplified Chinese",
     # -- replies in Slack ---------------------------------------------------------------------
+    "status.reading": "Reading {pr}…",
+    "status.digest": "Reading the digest…",
+    "status.thinking": "Looking into it…",
     "reply.thinking": ":hourglass_flowing_sand: Looking into it…",
     "reply.too_long": "Your message is over Slack's limit of {limit} characters, so I did not read it.",
     "reply.choose": "Several PRs fit your question. Which one do you mean? Reply with its number:",

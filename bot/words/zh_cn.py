@@ -90,6 +90,9 @@ WORDS: dict[str, str] = {
     "language.en": "英文",
     "language.zh-CN": "简体中文",
     # -- replies in Slack ----------------------------------------------------------------------
+    "status.reading": "正在阅读 {pr}…",
+    "status.digest": "正在阅读摘要…",
+    "status.thinking": "正在查看…",
     "reply.thinking": ":hourglass_flowing_sand: 正在查看…",
     "reply.too_long": "你的消息超过了 Slack 的 {limit} 字符上限，我没有读取。请用更短的话再问。",
     "reply.choose": "有几个 PR 都符合你的问题，你指的是哪一个？请回复编号：",

@@ -86,6 +86,13 @@ class SlackHarness:
         headers = {"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"} if retry else {}
         return self.signed(json.dumps(envelope).encode(), "application/json", headers=headers)
 
+    def settled(self, message: dict[str, Any]) -> bool:
+        """A bot message is in its final form: not a streamed answer still to be settled into its
+        reply (chat.stopStream, then one chat.update: slack/streaming.py)."""
+        if "stream" not in message:
+            return True
+        return any(call.get("ts") == message["ts"] for call in self.slack.calls("chat.update"))
+
     def thread_reply(self, channel: str, thread_ts: str, text: str, **extra: Any) -> tuple[str, requests.Response]:
         ts = self.slack.add_message(channel, text, thread_ts=thread_ts)
         event = {"type": "message", "channel": channel, "user": HUMAN, "text": text, "ts": ts, "thread_ts": thread_ts}

@@ -19,6 +19,8 @@ SCENARIOS = (
     "speed-up over a naive digest loop",
     "token budget",
     "acks under load",
+    "thread question: time to the status",
+    "model's first sentence → first streamed words",
     "thread question: first visible sign",
     "thread question → answer posted",
     "parsing a question",

@@ -77,7 +77,11 @@ def test_the_digest_and_its_answers_are_chinese(chinese: SlackHarness) -> None:
     assert "合并 2 个" in words(lead) and "卡片与问答见讨论串" in words(lead)
     posted = [lead, *chinese.slack.thread(DIGEST_CHANNEL, thread_ts)]
     chinese.thread_reply(DIGEST_CHANNEL, thread_ts, "#1001 改了什么？")
-    answer = wait_for(lambda: [m for m in chinese.slack.thread(DIGEST_CHANNEL, thread_ts) if ANSWER[:4] in words(m)])
+    answer = wait_for(
+        lambda: [
+            m for m in chinese.slack.thread(DIGEST_CHANNEL, thread_ts) if ANSWER[:4] in words(m) and chinese.settled(m)
+        ]
+    )
     assert "关于 " in words(answer[0])
     chinese.thread_reply(DIGEST_CHANNEL, thread_ts, f"{OTHER_REPO}#5 呢？")
     (refusal,) = wait_for(lambda: chinese.slack.ephemeral)

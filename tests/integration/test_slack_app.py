@@ -62,11 +62,12 @@ def post_digest(harness: SlackHarness) -> str:
 
 
 def answers(harness: SlackHarness, channel: str, thread_ts: str) -> list[dict[str, Any]]:
-    """Bot messages in a thread whose placeholder has been replaced by an answer."""
+    """Bot messages in a thread whose placeholder (or stream) has been replaced by an answer."""
     return [
         message
         for message in harness.slack.thread(channel, thread_ts)
         if message.get("bot_id")
+        and harness.settled(message)
         and "Looking into it" not in (message.get("text") or "")
         and not (message.get("metadata") or {}).get("event_type")
     ]

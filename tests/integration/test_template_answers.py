@@ -69,6 +69,7 @@ def replies(harness: SlackHarness, thread_ts: str) -> list[dict[str, Any]]:
         message
         for message in harness.slack.thread(DIGEST_CHANNEL, thread_ts)
         if message.get("bot_id")
+        and harness.settled(message)
         and "Looking into it" not in (message.get("text") or "")
         and not (message.get("metadata") or {}).get("event_type")
     ]

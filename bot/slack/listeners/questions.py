@@ -1,8 +1,9 @@
 """Questions: replies in a digest's thread and @mentions anywhere, answered in a thread.
 
 Bolt acknowledges events before these run (on the listener executor), so the slow part —
-GitHub, the model — never delays the HTTP answer to Slack. A placeholder is posted first so
-the asker sees something within a second; the answer replaces it.
+GitHub, the model — never delays the HTTP answer to Slack. The asker sees a status within a
+second, then the model's answer streamed (slack/answering.py; a placeholder replaced by the
+answer where Slack refuses streaming).
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from slack_sdk import WebClient
 
 from bot import telemetry
 from bot.errors import SlackError, StoreError
+from bot.models import Reply
 from bot.render.blocks import text_message
-from bot.render.replies import failure_message, reply_message, say, thinking_message
+from bot.render.replies import say
+from bot.services.ports import AnswerSink
 from bot.services.qa import nothing_visible, visible_part
 from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS
+from bot.slack.answering import answer_in_thread, status_words
 from bot.slack.deps import SlackDeps
 from bot.slack.errors import slack_errors
 from bot.slack.workspaces import team_of
@@ -45,7 +49,9 @@ def _first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any]
         return False
 
 
-def _answer(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool) -> None:
+def _answer(
+    deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool, team: str | None
+) -> None:
     channel = event["channel"]
     language = deps.directory.language(channel)
     text = event.get("text")
@@ -69,27 +75,28 @@ def _answer(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts
             blocks=list(refusal.blocks),
         )
         return
-    placeholder = client.chat_postMessage(channel=channel, thread_ts=thread_ts, **_payload(thinking_message(language)))
-    try:
+
+    def ask(sink: AnswerSink) -> Reply:
         if digest is not None:
-            reply = deps.qa.in_digest_thread(digest, question, allowed, language)
-        else:
-            reply = deps.qa.on_mention(question, channel, thread_ts, allowed, default_repo, language)
-        message = reply_message(reply, language, deps.command)
-        answered = True
-    except Exception:
-        log.exception("answering a question in %s failed", channel)
-        message = failure_message(language)
-        answered = False
-    client.chat_update(channel=channel, ts=placeholder["ts"], **_payload(message))
+            return deps.qa.in_digest_thread(digest, question, allowed, language, sink)
+        return deps.qa.on_mention(question, channel, thread_ts, allowed, default_repo, language, sink)
+
+    answered = answer_in_thread(
+        client,
+        channel,
+        thread_ts,
+        user=event.get("user"),
+        # The asker's own workspace (a Slack Connect channel holds several), else the request's.
+        team=event.get("user_team") or event.get("team") or team,
+        language=language,
+        command=deps.command,
+        status=status_words(language, find_refs(question, default_repo), digest),
+        ask=ask,
+    )
     if answered:
         surface = "mention" if mention else "thread"
         telemetry.count("questions_answered_total", surface=surface)
         log.debug("answered a question (%s)", surface)
-
-
-def _payload(message: Any) -> dict[str, Any]:
-    return {"text": message.text, "blocks": list(message.blocks), "unfurl_links": False, "unfurl_media": False}
 
 
 def register(app: App, all_deps: SlackDeps) -> None:
@@ -102,14 +109,15 @@ def register(app: App, all_deps: SlackDeps) -> None:
         if thread_ts == event["ts"] or deps.threads.digest(event["channel"], thread_ts) is None:
             return  # not a reply in one of our digests' threads
         if _first_delivery(deps, body, event):
-            deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=False)
+            deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=False, team=_team(context))
 
     @app.event("app_mention")
     def on_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         deps = all_deps.of_team(team_of(context))
         if not _answerable(event) or not _first_delivery(deps, body, event):
             return
-        deps.work.submit(_reply_safely, deps, client, event, event.get("thread_ts") or event["ts"], mention=True)
+        thread_ts = event.get("thread_ts") or event["ts"]
+        deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=True, team=_team(context))
 
 
 def _answerable(event: dict[str, Any]) -> bool:
@@ -117,13 +125,20 @@ def _answerable(event: dict[str, Any]) -> bool:
     return not event.get("bot_id") and isinstance(event.get("channel"), str) and isinstance(event.get("ts"), str)
 
 
-def _reply_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool) -> None:
+def _team(context: BoltContext) -> str | None:
+    """The workspace to name as a stream's recipient_team_id (Bolt's say_stream takes the same)."""
+    return context.team_id or context.enterprise_id
+
+
+def _reply_safely(
+    deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool, team: str | None
+) -> None:
     try:
         with slack_errors():
             if _too_long(event):
                 _refuse_too_long(deps, client, event, thread_ts)
             else:
-                _answer(deps, client, event, thread_ts, mention=mention)
+                _answer(deps, client, event, thread_ts, mention=mention, team=team)
     except Exception as exc:
         if isinstance(exc, SlackError) and exc.code != SlackError.TRANSPORT:
             log.warning("could not reply in %s: %s", event.get("channel"), exc.code)  # Slack refused: its reason

@@ -35,6 +35,7 @@ from devkit.fakes.llm_servers import (
     tool_call_message,
     wrapped,
 )
+from devkit.fakes.llm_stream import StreamLog, pieces_of, sse_stream
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
 Responder = Callable[[dict[str, Any]], "dict[str, Any] | str"]
@@ -94,6 +95,11 @@ class FakeOpenAI(LoopbackServer):
         self._outcomes: list[tuple[Mode, Outcome]] = []
         # The `usage` of every completion answered, (prompt_tokens, completion_tokens), oldest first.
         self._usage: list[tuple[int, int]] = []
+        # Streamed answers (`stream: true`): the pieces to send instead of the responder's text cut
+        # into words (a test injects content this way), the pause before each, and every stream's log.
+        self.stream_script: list[str] | None = None
+        self.chunk_delay = 0.0
+        self.streams: list[StreamLog] = []
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -194,6 +200,8 @@ class FakeOpenAI(LoopbackServer):
             reply = self.responder(body)
             content = reply if isinstance(reply, str) else json.dumps(reply)
         self._note(body, "answer")
+        if body.get("stream"):
+            return self._streamed(body, content)
         if mode_of(body) == "tools":
             message, finish = tool_call_message(body, content, self.behaviour)
             return self._answer(self._completion(body, "", message, finish))
@@ -243,6 +251,18 @@ class FakeOpenAI(LoopbackServer):
                 "total_tokens": prompt_tokens + completion_tokens,
             },
         }
+
+    def _streamed(self, request: dict[str, Any], content: str) -> Response:
+        texts = list(self.stream_script) if self.stream_script is not None else pieces_of(content)
+        log = StreamLog()
+        prompt_tokens = len(json.dumps(request.get("messages"))) // 4
+        usage = (prompt_tokens, max(1, len("".join(texts)) // 4))
+        with self._faults_lock:
+            self.streams.append(log)
+            if (request.get("stream_options") or {}).get("include_usage"):
+                self._usage.append(usage)
+        events = sse_stream(request, texts, delay=self.chunk_delay, sleep=self.sleep, log=log, usage=usage)
+        return Response(200, {"content-type": "text/event-stream; charset=utf-8"}, stream=events)
 
     def _answer(self, payload: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None) -> Response:
         return Response.json(payload, status, {"x-request-id": f"req_{uuid.uuid4().hex}", **(headers or {})})

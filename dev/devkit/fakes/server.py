@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -43,6 +43,9 @@ class Response:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
+    # Sent instead of `body`, piece by piece with chunked transfer encoding (server-sent events):
+    # each piece is flushed as it comes, so a client reads it before the next is made.
+    stream: Iterable[bytes] | None = None
 
     @classmethod
     def json(cls, payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -219,6 +222,9 @@ class _Handler(BaseHTTPRequestHandler):
             raw_query=split.query,
         )
         response = self.server.owner._respond(request)
+        if response.stream is not None:
+            self._send_stream(response, response.stream)
+            return
         self.send_response(response.status, _reason(response.status))
         for name, value in response.headers.items():
             if name.lower() != "content-length":
@@ -227,6 +233,30 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(response.body)
+
+    def _send_stream(self, response: Response, pieces: Iterable[bytes]) -> None:
+        self.send_response(response.status, _reason(response.status))
+        for name, value in response.headers.items():
+            if name.lower() not in ("content-length", "transfer-encoding"):
+                self.send_header(name, value)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        # A client that closes the stream (a cancelled answer) makes a write fail: the generator
+        # is closed here, so its `finally` can record how far it got.
+        iterator = iter(pieces)
+        try:
+            for piece in iterator:
+                if piece:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                    self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except OSError:
+            self.close_connection = True
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                close()
 
     def _read_body(self) -> bytes:
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":

@@ -33,6 +33,7 @@ from zoneinfo import ZoneInfo
 from devkit.fakes import slack_agent
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 from devkit.fakes.slack_oauth import OAuthRefusal, Workspaces
+from devkit.fakes.slack_streams import StreamingMethods
 
 API_PREFIX = "/api/"
 RESPONSE_PREFIX = "/response/"
@@ -111,7 +112,7 @@ class _Refused(Exception):
         self.injected = False  # fail_next / rate_limit_next: the test asked for it, not a rejection
 
 
-class FakeSlack(LoopbackServer):
+class FakeSlack(StreamingMethods, LoopbackServer):
     def __init__(self, *, latency: float = 0.0, port: int = 0, bot_token: str = "xoxb-test") -> None:
         super().__init__(latency=latency, port=port)
         self._bot_token = bot_token
@@ -139,6 +140,7 @@ class FakeSlack(LoopbackServer):
             "assistant.threads.setSuggestedPrompts": self._set_prompts,
             "chat.unfurl": self._unfurl,
             "apps.connections.open": lambda args: {"url": self.socket_url},
+            **self.stream_handlers(),  # chat.startStream / appendStream / stopStream (slack_streams.py)
         }
         self.reset()
 
@@ -161,6 +163,7 @@ class FakeSlack(LoopbackServer):
             self.warnings: list[Problem] = []
             self.ephemeral: list[dict[str, Any]] = []
             self.statuses: list[dict[str, Any]] = []  # assistant.threads.setStatus calls
+            self._user_stops = False  # press_stop(): streams answer stopped_by_user
             self.home_views: dict[str, dict[str, Any]] = {}
             self.prompts: list[dict[str, Any]] = []  # assistant.threads.setSuggestedPrompts calls accepted
             # chat.unfurl: (channel, ts) or (unfurl_id, source) → the URL → unfurl map last set there
@@ -340,6 +343,15 @@ class FakeSlack(LoopbackServer):
             body["response_metadata"] = {"messages": [f"[ERROR] {refused.detail}"]}
         return Response.json(body, refused.status, refused.headers)
 
+    def _refused(self, error: str, detail: str = "") -> Exception:
+        return _Refused(error, detail)
+
+    def _lock_of_state(self) -> Any:
+        return self._state_lock
+
+    def _blocks_problem(self, blocks: Any) -> tuple[str, str] | None:
+        return check_blocks(blocks, max_blocks=MAX_MESSAGE_BLOCKS, max_total_chars=MAX_BLOCKS_TOTAL_CHARS)
+
     def _warn(self, method: str, error: str, detail: str) -> None:
         self.warnings.append(Problem(method, error, detail))
 
@@ -374,6 +386,7 @@ class FakeSlack(LoopbackServer):
         text = args.get("text")
         if isinstance(text, str) and len(text) > MAX_UPDATE_TEXT:
             raise _Refused("msg_too_long", f"text is {len(text)} characters (max {MAX_UPDATE_TEXT})")
+        self.check_updatable(message)
         self._check_message("chat.update", args)
         for key in ("text", "blocks", "metadata"):  # what is not sent is kept, as Slack does
             if key in args:

@@ -1,0 +1,70 @@
+"""The one way a question is answered in a thread (digest threads, @mentions, the app's DM):
+a status within a second, the model's answer streamed as it is checked, the reply's end.
+
+Owns the sequence; QAService decides what the reply is (`ask`), AnswerStream
+speaks to Slack (slack/streaming.py), render/ words the reply. Slack errors propagate as
+SlackError for the listener to log.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from slack_sdk import WebClient
+
+from bot.models import DigestAnswer, DigestThread, Language, PRAnswer, PRRef, Reply
+from bot.render.replies import failure_message, reply_message, thinking_message
+from bot.services.ports import AnswerSink
+from bot.slack.streaming import AnswerStream
+from bot.words import text
+
+log = logging.getLogger(__name__)
+
+
+def status_words(language: Language, refs: list[PRRef], digest: DigestThread | None) -> str:
+    """What the status says the bot is doing: reading the PR asked about, or the digest.
+
+    Plain text (setStatus shows it as is), so nothing is escaped; a ref is ours, parsed.
+    """
+    if refs:
+        return text(language, "status.reading", pr=f"#{refs[0].number}")
+    if digest is not None:
+        return text(language, "status.digest")
+    return text(language, "status.thinking")
+
+
+def answer_in_thread(
+    client: WebClient,
+    channel: str,
+    thread_ts: str,
+    *,
+    user: str | None,
+    team: str | None,
+    language: Language,
+    command: str,
+    status: str,
+    ask: Callable[[AnswerSink], Reply],
+) -> bool:
+    """Set the status, get the reply from `ask` (which streams a model's answer into the sink it
+    is given), then end the answer. True when a reply was given: not a failure, nor stopped by
+    the asker (the caller counts and logs it, under its own surface)."""
+    stream = AnswerStream(client, channel, thread_ts, user=user, team=team, placeholder=thinking_message(language))
+    stream.begin(status)
+    streamed_answer = False
+    try:
+        reply = ask(stream)
+        message = reply_message(reply, language, command)
+        # A model's answer whose sentences went out streamed is complete once the stream ends;
+        # any other reply (a card after a failed model, a choice list) is shown whole.
+        streamed_answer = isinstance(reply, PRAnswer | DigestAnswer) and stream.streamed
+        answered = True
+    except Exception:
+        log.exception("answering a question in %s failed", channel)
+        message = failure_message(language)
+        answered = False
+    if stream.stopped:
+        log.debug("the asker stopped the answer in %s", channel)
+        return False
+    stream.finish(message, answered_by_stream=streamed_answer)
+    return answered

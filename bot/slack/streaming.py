@@ -1,0 +1,169 @@
+"""AnswerStream: one answer in a thread, as the asker sees it being made — a status at once
+("Reading #50911…"), then the model's answer streamed sentence by sentence, then the end.
+
+Owns the order of Slack calls and the fallback; not what is said (services/, render/) nor which
+text is safe (core/releaser.py: only checked sentences reach `sentence`).
+
+- `assistant.threads.setStatus` works in channel threads on `chat:write` since 2026-03-05 and
+  clears when the app replies or after 2 minutes (slack-platform.md §7).
+- `chat.startStream` needs `recipient_user_id` and `recipient_team_id` in a channel and a
+  `thread_ts`; the first checked sentence starts the stream, later ones go by `chat.appendStream`,
+  `chat.stopStream` ends it.
+- Where Slack refuses the status or the stream (`not_allowed`, `unknown_method`, `missing_scope`,
+  a plan without it…), today's path: a placeholder posted, replaced by the reply (`chat.update`).
+- `stopped_by_user`: the person pressed stop. `stopped` turns True, the model call is closed by
+  its caller, and nothing more is posted.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from slack_sdk import WebClient
+
+from bot.errors import SlackError
+from bot.render.blocks import Message
+from bot.slack.errors import slack_errors
+
+log = logging.getLogger(__name__)
+
+# The name Slack gives the person's stop (chat.appendStream / chat.stopStream).
+STOPPED_BY_USER = "stopped_by_user"
+
+State = Literal["idle", "streaming", "placeholder", "stopped", "broken", "ended"]
+
+
+class AnswerStream:
+    """An AnswerSink (services/ports.py) over Slack's status and streaming methods.
+
+    `begin` sets the status; the model's checked sentences come to `sentence`; `finish` posts the
+    reply as it ends up (a streamed answer is ended, anything else posted or put in the placeholder).
+    """
+
+    def __init__(
+        self,
+        client: WebClient,
+        channel: str,
+        thread_ts: str,
+        *,
+        user: str | None,
+        team: str | None,
+        placeholder: Message,
+    ) -> None:
+        self._client = client
+        self._channel = channel
+        self._thread_ts = thread_ts
+        self._user = user
+        self._team = team
+        self._placeholder = placeholder
+        self._state: State = "idle"
+        self._ts: str | None = None  # the streamed message's (or the placeholder's) ts
+        self.shown = ""  # what the stream has shown, as sent
+
+    @property
+    def stopped(self) -> bool:
+        return self._state == "stopped"
+
+    @property
+    def streamed(self) -> bool:
+        """Some of the model's answer reached the thread as a stream."""
+        return self._ts is not None and bool(self.shown)
+
+    def begin(self, status: str) -> None:
+        """The status, within a second of the question; refused, the placeholder instead."""
+        try:
+            with slack_errors():
+                self._client.assistant_threads_setStatus(
+                    channel_id=self._channel, thread_ts=self._thread_ts, status=status
+                )
+        except SlackError as exc:
+            log.info("status refused in %s (%s): placeholder and update instead", self._channel, exc.code)
+            self._post_placeholder()
+
+    def sentence(self, text: str) -> None:
+        if self._state not in ("idle", "streaming") or not text:
+            return  # the placeholder gets the whole reply at the end; a stopped answer nothing more
+        markdown = text  # sanitized text: links are written "label (address)", plain in markdown too
+        try:
+            with slack_errors():
+                if self._ts is None:
+                    started = self._client.chat_startStream(
+                        channel=self._channel,
+                        thread_ts=self._thread_ts,
+                        markdown_text=markdown,
+                        recipient_user_id=self._user,
+                        recipient_team_id=self._team,
+                    )
+                    self._ts = str(started["ts"])
+                    self._state = "streaming"
+                else:
+                    self._client.chat_appendStream(channel=self._channel, ts=self._ts, markdown_text=markdown)
+        except SlackError as exc:
+            self._refused(exc)
+            return
+        self.shown += markdown
+
+    def finish(self, reply: Message, *, answered_by_stream: bool) -> None:
+        """End the answer with `reply`. `answered_by_stream`: the reply is the model's answer whose
+        sentences were streamed: the stream is ended, then the message settled into the reply's
+        usual form; otherwise `reply` is shown whole (below what was streamed, if the model failed
+        part-way)."""
+        if self._state in ("stopped", "ended"):
+            return
+        if self._state == "streaming" and self._ts is not None:
+            blocks = None if answered_by_stream else list(reply.blocks)
+            try:
+                with slack_errors():
+                    self._client.chat_stopStream(channel=self._channel, ts=self._ts, blocks=blocks)
+            except SlackError as exc:
+                if exc.code != STOPPED_BY_USER:
+                    raise
+                self._state = "stopped"
+                return
+            self._state = "ended"
+            if answered_by_stream:
+                # Settled into the reply as every other answer reads: its header naming the PR,
+                # cited paths as diff links (render/replies.py). The words are those streamed.
+                with slack_errors():
+                    self._client.chat_update(channel=self._channel, ts=self._ts, **_payload(reply))
+            return
+        if self._state == "broken" and self._ts is not None:
+            # Slack ended the stream on its side, or still holds it open after a refused append:
+            # stop it (chat.update answers streaming_state_conflict while it streams), then edit it.
+            try:
+                with slack_errors():
+                    self._client.chat_stopStream(channel=self._channel, ts=self._ts)
+            except SlackError as exc:
+                log.debug("stopping a broken stream in %s: %s", self._channel, exc.code)
+        if self._state == "idle":
+            # Nothing streamed (a choice list, a refusal, a card): today's path, the placeholder
+            # then the reply in it, so every answer ends as one edit of its own message.
+            self._post_placeholder()
+        with slack_errors():
+            # The placeholder gets the reply; so does a stream Slack ended on its side (expired,
+            # refused an append): the whole reply replaces it, as the SDK suggests (ChatStream.ts).
+            self._client.chat_update(channel=self._channel, ts=str(self._ts), **_payload(reply))
+        self._state = "ended"
+
+    def _refused(self, exc: SlackError) -> None:
+        if exc.code == STOPPED_BY_USER:
+            self._state = "stopped"
+        elif self._ts is None:
+            log.info("streaming refused in %s (%s): placeholder and update instead", self._channel, exc.code)
+            self._post_placeholder()
+        else:
+            log.info("streaming in %s ended by Slack (%s): the reply replaces it", self._channel, exc.code)
+            self._state = "broken"
+
+    def _post_placeholder(self) -> None:
+        with slack_errors():
+            posted = self._client.chat_postMessage(
+                channel=self._channel, thread_ts=self._thread_ts, **_payload(self._placeholder)
+            )
+        self._ts = str(posted["ts"])
+        self._state = "placeholder"
+
+
+def _payload(message: Message) -> dict[str, Any]:
+    return {"text": message.text, "blocks": list(message.blocks), "unfurl_links": False, "unfurl_media": False}
