@@ -14,6 +14,7 @@ from collections.abc import Callable
 from slack_sdk import WebClient
 
 from bot.models import DigestAnswer, DigestThread, Language, PRAnswer, PRRef, Reply
+from bot.render.blocks import Message
 from bot.render.replies import failure_message, reply_message, thinking_message
 from bot.services.ports import AnswerSink
 from bot.slack.streaming import AnswerStream
@@ -45,16 +46,18 @@ def answer_in_thread(
     command: str,
     status: str,
     ask: Callable[[AnswerSink], Reply],
+    render: Callable[[Reply, Language, str], Message] = reply_message,
 ) -> bool:
     """Set the status, get the reply from `ask` (which streams a model's answer into the sink it
-    is given), then end the answer. True when a reply was given: not a failure, nor stopped by
+    is given), then end the answer, worded by `render` (the DM words refusals its own way). True
+    when a reply was given: not a failure, nor stopped by
     the asker (the caller counts and logs it, under its own surface)."""
     stream = AnswerStream(client, channel, thread_ts, user=user, team=team, placeholder=thinking_message(language))
     stream.begin(status)
     streamed_answer = False
     try:
         reply = ask(stream)
-        message = reply_message(reply, language, command)
+        message = render(reply, language, command)
         # A model's answer whose sentences went out streamed is complete once the stream ends;
         # any other reply (a card after a failed model, a choice list) is shown whole.
         streamed_answer = isinstance(reply, PRAnswer | DigestAnswer) and stream.streamed

@@ -4,8 +4,8 @@ user request"), through the same QAService as @mentions.
 
 What may be discussed is the person's (slack/reach.py), not a channel's: a question naming a
 repository outside it is refused in words that name nothing, not even what was typed. The
-answer is worded in the person's Slack language. `answer_in_dm` is the one entry point: how
-the answer reaches Slack (today a placeholder, then its update) is decided there alone.
+answer is worded in the person's Slack language, and reaches Slack as every answer does: a
+status, then the model's words streamed as they are checked (slack/answering.py).
 """
 
 from __future__ import annotations
@@ -16,40 +16,56 @@ from typing import Any
 from slack_sdk import WebClient
 
 from bot import telemetry
-from bot.models import Language, NotAllowed
+from bot.models import Language, NotAllowed, Reply
 from bot.render.blocks import Message, text_message
-from bot.render.replies import failure_message, reply_message, say, thinking_message
+from bot.render.replies import reply_message, say
+from bot.services.ports import AnswerSink
 from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS
+from bot.slack.answering import answer_in_thread, status_words
 from bot.slack.deps import SlackDeps
 from bot.slack.reach import allowed_for
 
 log = logging.getLogger(__name__)
 
 
-def answer_in_dm(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str) -> None:
-    """Answer the person's DM `event` in the thread `thread_ts` of their DM with the app."""
+def answer_in_dm(
+    deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, team: str | None = None
+) -> None:
+    """Answer the person's DM `event` in the thread `thread_ts` of their DM with the app: a
+    status, then the answer streamed as in channels (slack/answering.py)."""
     dm, user = event["channel"], event["user"]
     language = deps.people.language(client, user)
     text = event.get("text")
     question = strip_mentions(text if isinstance(text, str) else "")
     allowed = allowed_for(deps, client, user, dm)
-    if any(ref.repo.lower() not in allowed for ref in find_refs(question, None)):
+    refs = find_refs(question, None)
+    if any(ref.repo.lower() not in allowed for ref in refs):
         _post(client, dm, thread_ts, refusal(language))
         return
-    placeholder = _post(client, dm, thread_ts, thinking_message(language))
-    try:
-        reply = deps.qa.on_mention(question, dm, thread_ts, allowed, None, language)
-        # Named earlier in the thread and no longer allowed: refused as above, naming nothing.
-        message = refusal(language) if isinstance(reply, NotAllowed) else reply_message(reply, language, deps.command)
-        answered = True
-    except Exception:
-        log.exception("answering a question in a DM failed")
-        message = failure_message(language)
-        answered = False
-    client.chat_update(channel=dm, ts=placeholder, **_payload(message))
+
+    def ask(sink: AnswerSink) -> Reply:
+        return deps.qa.on_mention(question, dm, thread_ts, allowed, None, language, sink)
+
+    answered = answer_in_thread(
+        client,
+        dm,
+        thread_ts,
+        user=user,
+        team=event.get("user_team") or event.get("team") or team,
+        language=language,
+        command=deps.command,
+        status=status_words(language, refs, None),
+        ask=ask,
+        render=_worded,
+    )
     if answered:
         telemetry.count("questions_answered_total", surface="dm")
+
+
+def _worded(reply: Reply, language: Language, command: str) -> Message:
+    # Named earlier in the thread and no longer allowed: refused as above, naming nothing.
+    return refusal(language) if isinstance(reply, NotAllowed) else reply_message(reply, language, command)
 
 
 def refusal(language: Language) -> Message:

@@ -73,6 +73,20 @@ def test_a_dm_question_about_a_followed_public_pr_is_answered_in_its_thread(harn
     assert harness.slack.rejections == []
 
 
+def test_a_dm_answer_shows_a_status_then_streams_to_the_person(harness: SlackHarness) -> None:
+    add_prs(harness, 3)
+    harness.model.responder = model
+    ts = ask_in_dm(harness, READER, READER_DM, f"what does {REPO}#1001 change?")
+    wait_for(lambda: replies(harness, READER_DM, ts))
+    harness.settle()
+    (status, *_) = harness.slack.calls("assistant.threads.setStatus")
+    assert status["channel_id"] == READER_DM and status["thread_ts"] == ts and "#1001" in status["status"]
+    (started,) = harness.slack.calls("chat.startStream")
+    assert started["channel"] == READER_DM and started["thread_ts"] == ts
+    assert started["recipient_user_id"] == READER
+    assert harness.slack.calls("chat.stopStream")
+
+
 def test_a_retried_dm_delivery_is_answered_once(harness: SlackHarness) -> None:
     add_prs(harness, 3)
     harness.model.responder = model

@@ -15,11 +15,12 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
-from bot.errors import SlackError, StoreError
+from bot.errors import SlackError
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.deps import SlackDeps
 from bot.slack.direct import answer_in_dm, too_long
 from bot.slack.errors import slack_errors
+from bot.slack.listeners.questions import first_delivery
 from bot.slack.prompting import set_prompts
 from bot.slack.workspaces import team_of
 
@@ -48,9 +49,10 @@ def register(app: App, all_deps: SlackDeps) -> None:
     def on_dm(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         if not _from_a_person(event):
             return
-        deps = all_deps.of_team(team_of(context))
-        if _first_delivery(deps, body, event):
-            deps.work.submit(_answer_safely, deps, client, event, event.get("thread_ts") or event["ts"])
+        team = team_of(context)
+        deps = all_deps.of_team(team)
+        if first_delivery(deps, body, event):
+            deps.work.submit(_answer_safely, deps, client, event, event.get("thread_ts") or event["ts"], team)
 
 
 def _from_a_person(event: dict[str, Any]) -> bool:
@@ -61,26 +63,14 @@ def _from_a_person(event: dict[str, Any]) -> bool:
     )
 
 
-def _first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any]) -> bool:
-    """Slack retries deliveries: answer once, as mentions are (listeners/questions.py). Without
-    Redis nothing is answered rather than some questions twice."""
-    event_id = body.get("event_id")
-    try:
-        if event_id and not deps.threads.first_delivery(f"event:{event_id}"):
-            return False
-        return deps.threads.first_delivery(f"message:{event.get('channel')}:{event.get('ts')}")
-    except StoreError:
-        return False
-
-
-def _answer_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str) -> None:
+def _answer_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, team: str | None) -> None:
     try:
         with slack_errors():
             text = event.get("text")
             if isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS:
                 too_long(deps, client, event, thread_ts)
             else:
-                answer_in_dm(deps, client, event, thread_ts)
+                answer_in_dm(deps, client, event, thread_ts, team)
     except Exception as exc:
         if isinstance(exc, SlackError) and exc.code != SlackError.TRANSPORT:
             log.warning("could not reply in a DM: %s", exc.code)  # Slack refused: its reason

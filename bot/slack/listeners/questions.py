@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 _ANSWERED_SUBTYPES = {None, "thread_broadcast", "file_share"}
 
 
-def _first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any]) -> bool:
+def first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any]) -> bool:
     """Slack retries deliveries and sends a mention twice (app_mention and message): answer once.
 
     Without Redis nobody can tell a retry from a first delivery: nothing is answered rather than
@@ -108,13 +108,13 @@ def register(app: App, all_deps: SlackDeps) -> None:
             return
         if thread_ts == event["ts"] or deps.threads.digest(event["channel"], thread_ts) is None:
             return  # not a reply in one of our digests' threads
-        if _first_delivery(deps, body, event):
+        if first_delivery(deps, body, event):
             deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=False, team=_team(context))
 
     @app.event("app_mention")
     def on_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         deps = all_deps.of_team(team_of(context))
-        if not _answerable(event) or not _first_delivery(deps, body, event):
+        if not _answerable(event) or not first_delivery(deps, body, event):
             return
         thread_ts = event.get("thread_ts") or event["ts"]
         deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=True, team=_team(context))
