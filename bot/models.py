@@ -520,6 +520,7 @@ class AcrossRefused:
 
     reason: Literal["too_long", "future", "unavailable", "no_repo", "not_allowed"]
     repo: str = ""
+    days: int = 0  # "too_long": the most days a question may span
     kind: ClassVar[str] = "across_refused"
 
 

@@ -32,8 +32,8 @@ from bot.models import (
     Reply,
 )
 from bot.services.cards import CardService
-from bot.services.questions import words
-from bot.services.spans import AcrossQuestion, parse_across, revert_span, span_problem, span_window
+from bot.services.questions import find_refs, words
+from bot.services.spans import MAX_SPAN_DAYS, AcrossQuestion, parse_across, revert_span, span_problem, span_window
 from bot.store.history import DigestHistory
 
 # What one Slack reply lists: a screenful; the rest are counted ("and 12 more").
@@ -65,7 +65,10 @@ class AcrossDays:
         """The question across days `question` asks, or None when it asks about one PR or a digest."""
         today = self._now().astimezone(self._zone_of(channel)).date()
         known = frozenset(repo.lower() for repo in self._known_repos()) | allowed
-        return parse_across(question, today, known)
+        asked = parse_across(question, today, known)
+        if asked is not None and asked.target is None and find_refs(question, "_/_"):
+            return None  # "what did #123 change this week?": a PR named outright is the question's
+        return asked
 
     def answer(
         self,
@@ -86,7 +89,7 @@ class AcrossDays:
         span = asked.span or revert_span(today)
         problem = span_problem(span, today)
         if problem is not None:
-            return AcrossRefused(problem, repo)
+            return AcrossRefused(problem, repo, days=MAX_SPAN_DAYS)
         try:
             listings = self._cards.merged(repo, span_window(span, zone, now))
         except SourceError:

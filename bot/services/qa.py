@@ -39,6 +39,7 @@ from bot.models import (
     Unavailable,
     Why,
 )
+from bot.services.across import AcrossDays
 from bot.services.cards import CardService
 from bot.services.filters import explain
 from bot.services.ports import Answerer
@@ -49,9 +50,16 @@ from bot.store.threads import ThreadStore
 
 class QAService:
     def __init__(
-        self, cards: CardService, threads: ThreadStore, answerer: Answerer | None, spending: Spending | None = None
+        self,
+        cards: CardService,
+        threads: ThreadStore,
+        answerer: Answerer | None,
+        spending: Spending | None = None,
+        across: AcrossDays | None = None,
     ) -> None:
         self._cards = cards
+        # Questions across days ("what merged this week about MoE?"): services/across.py.
+        self._across = across
         self._threads = threads
         self._answerer = answerer
         # Answers' tokens are the asking channel's and the PR's repository's; a spent budget asks nothing.
@@ -66,6 +74,17 @@ class QAService:
             return NotAllowed(None)  # the surface refuses to the asker alone, before this
         hidden = len(visible.items) < len(thread.items) or len(visible.repos) < len(thread.repos)
         thread = visible  # from here on, what this channel may not see does not exist
+        # Across days: any span but the digest's own day (its PRs are the thread's, answered below).
+        asked = self._across.read(question, thread.channel, allowed) if self._across is not None else None
+        if (
+            asked is not None
+            and self._across is not None
+            and (asked.target or (asked.span and asked.span.kind != "today"))
+        ):
+            default = thread.repos[0] if thread.repos else None
+            across = self._across.answer(asked, thread.channel, allowed, default, language)
+            self._remember(thread.channel, thread.thread_ts, question, across)
+            return across
         history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), allowed, hidden=hidden)
         paths = {item.listing.ref: item.paths for item in thread.items}
         resolution = resolve(question, thread.items, history, paths, thread.repos[0] if thread.repos else None)
@@ -124,6 +143,11 @@ class QAService:
     ) -> Reply:
         """An @mention outside a digest thread: the PR must be named (or named before in the thread)."""
         history = visible_turns(self._threads.turns(channel, thread_ts), allowed, hidden=False)
+        asked = self._across.read(question, channel, allowed) if self._across is not None else None
+        if asked is not None and self._across is not None:
+            across = self._across.answer(asked, channel, allowed, default_repo, language)
+            self._remember(channel, thread_ts, question, across)
+            return across
         refs = find_refs(question, default_repo)
         refused = next((ref for ref in refs if ref.repo.lower() not in allowed), None)
         reply: Reply

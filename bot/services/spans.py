@@ -17,7 +17,8 @@ from zoneinfo import ZoneInfo
 
 from bot.core.links import LinkKind
 from bot.models import Span, Window
-from bot.services.questions import find_refs, words
+from bot.services.questions import words
+from bot.services.refs import pr_number
 from bot.services.windows import FIRST_DAY
 
 # A span longer than this is refused: the stored snapshots and cards last 30 days
@@ -48,6 +49,21 @@ _SINCE_DAY_ZH = re.compile(rf"(?:自|从)?(?:周|星期|礼拜)([{_WEEKDAYS_ZH}�
 # "did anything revert #N", "was #N reverted", "有没有回滚 #N", "#N 被撤销了吗".
 _REVERT = re.compile(r"\brevert(?:s|ed|ing)?\b|回滚|撤销|撤回|还原", re.IGNORECASE)
 _FOLLOW_UP = re.compile(r"\bfollow[- ]?ups?\b|后续", re.IGNORECASE)
+_REF_N = r"(?P<r{i}>[\w.-]++/[\w.-]++)?#(?P<n{i}>\d{{1,10}})"
+_LINK_TO = re.compile(
+    r"\b(?:revert(?:s|ed|ing)?|follow[- ]?ups?(?:\s+(?:on|to|of|for))?)\s+(?:of\s+)?(?:pr\s*)?"
+    + _REF_N.format(i=1)
+    + r"|(?:回滚|撤销|撤回|还原|跟进)了?\s*"
+    + _REF_N.format(i=2)
+    + r"|"
+    + _REF_N.format(i=3)
+    + r"\s*(?:(?:has\s+|have\s+)?(?:been|was|get|got|being)\s+)?(?:reverted|followed up)"
+    + r"|"
+    + _REF_N.format(i=4)
+    + r"\s*(?:是否|有没有)?已?被(?:回滚|撤销|撤回|还原|跟进)",
+    re.IGNORECASE,
+)
+_WHY = re.compile(r"\bwhy\b|为什么", re.IGNORECASE)
 # Words of the question that say when or how, not what: never a topic.
 _NOT_TOPIC = frozenset(
     [
@@ -186,21 +202,14 @@ def parse_across(question: str, today: date, known_repos: frozenset[str]) -> Acr
     repository whose name it is, when one is.
     """
     span = parse_span(question, today)
-    relation: LinkKind | None = (
-        "revert" if _REVERT.search(question) else "follow_up" if _FOLLOW_UP.search(question) else None
-    )
-    target = None
-    if relation is not None:
-        refs = find_refs(question, "_/_")
-        target = refs[0].number if len(refs) == 1 else None
+    target, relation, repo = _asked_link(question)
     if span is None and target is None:
         return None
-    repo = None
     paths: list[str] = []
     for term in _PATH.findall(question):
         if term.lower() in known_repos and repo is None:
             repo = term
-        elif term.lower() not in known_repos and not term.startswith("http"):
+        elif term.lower() not in known_repos and term != repo and not term.startswith("http"):
             paths.append(term.rstrip("/"))
     by_name = {name.rpartition("/")[2]: name for name in sorted(known_repos)}
     rest = _PATH.sub(" ", question)
@@ -214,7 +223,26 @@ def parse_across(question: str, today: date, known_repos: frozenset[str]) -> Acr
             repo = by_name[word]
             continue
         topic.append(word)
-    return AcrossQuestion(span, repo, tuple(topic), tuple(dict.fromkeys(paths)), target, relation if target else None)
+    return AcrossQuestion(span, repo, tuple(topic), tuple(dict.fromkeys(paths)), target, relation)
+
+
+def _asked_link(question: str) -> tuple[int | None, LinkKind | None, str | None]:
+    """For "did anything revert #N?" / "was #N reverted?" / "#N 被回滚了吗": N, the link asked
+    about and the repository named with it. Not "why was #N reverted?" (about #N itself) nor
+    "what does #N revert?" (about what #N reverted)."""
+    if _WHY.search(question):
+        return None, None, None
+    match = _LINK_TO.search(question)
+    if match is None:
+        return None, None, None
+    i = next(i for i in "1234" if match.group(f"n{i}"))
+    number = pr_number(match.group(f"n{i}"))
+    if number is None:
+        return None, None, None
+    repo = match.group(f"r{i}")
+    said = match.group(0).lower()
+    relation: LinkKind = "follow_up" if "follow" in said or "跟进" in said or "后续" in said else "revert"
+    return number, relation, repo
 
 
 # What says when or how, taken out of the question before its topic is read.
