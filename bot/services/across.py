@@ -165,6 +165,8 @@ def _matches(item: AcrossItem, snapshot: PRSnapshot | None, asked: AcrossQuestio
         return True
     headline = item.card.headline if item.card is not None else ""
     found = words(f"{listing.title} {headline} {' '.join(listing.labels)}")
+    # "moe_intermediate", "fp8-moe": a word's parts are words too ("MoE" asks for both).
+    found |= {part for word in found for part in _PATH_PARTS.split(word) if len(part) > 1}
     found |= {part.lower() for path in paths for part in _PATH_PARTS.split(path) if len(part) > 2}
     return any(word in found for word in asked.topic)
 
