@@ -17,7 +17,7 @@ from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.models import Window
+from bot.models import Filters, Window
 from bot.services.across import MAX_ITEMS
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
@@ -58,14 +58,17 @@ def warm(harness: SlackHarness) -> int:
     return len(listings)
 
 
-def reply_to(harness: SlackHarness, ts: str, channel: str = DIGEST_CHANNEL) -> str:
-    """The bot's reply in the thread of `ts`, once its placeholder has been replaced."""
+def reply_to(harness: SlackHarness, ts: str, *, thread_ts: str | None = None) -> str:
+    """The bot's reply to the message `ts` (in the thread `thread_ts`, or its own), once its
+    placeholder has been replaced."""
 
     def answered() -> list[dict[str, Any]]:
         return [
             message
-            for message in harness.slack.thread(channel, ts)
-            if message.get("bot_id") and "Looking into it" not in (message.get("text") or "")
+            for message in harness.slack.thread(DIGEST_CHANNEL, thread_ts or ts)
+            if message.get("bot_id")
+            and float(message["ts"]) > float(ts)
+            and "Looking into it" not in (message.get("text") or "")
         ]
 
     (reply,) = wait_for(answered)
@@ -118,3 +121,17 @@ def test_a_question_about_one_pr_keeps_its_answer(week: SlackHarness) -> None:
     ts, _ = week.mention(DIGEST_CHANNEL, "what does #50879 change?")
     text = reply_to(week, ts)
     assert "PRs merged in" not in text
+
+
+def test_a_digest_thread_answers_a_week_and_keeps_its_own_day(week: SlackHarness) -> None:
+    warm(week)
+    today = Window(datetime(2026, 8, 5, tzinfo=UTC), NOW)
+    posted = week.parts.digests.run(
+        DIGEST_CHANNEL, "2026-08-05", today, (REPO,), language="en", filters=Filters(), quiet_days="note"
+    )
+    assert posted is not None and posted.thread_ts
+    week.github.reset_requests()
+    ts, _ = week.thread_reply(DIGEST_CHANNEL, posted.thread_ts, "did anything revert #50879 this week?")
+    text = reply_to(week, ts, thread_ts=posted.thread_ts)
+    assert "revert <https://github.com/vllm-project/vllm/pull/50879|#50879>" in text
+    assert per_pr_requests(week.github) == []
