@@ -518,7 +518,7 @@ class AcrossRefused:
     GitHub's list of merged PRs not readable, no repository to ask about, or one this channel
     may not be told about (`repo` is then only what the asker typed)."""
 
-    reason: Literal["too_long", "future", "unavailable", "no_repo", "not_allowed"]
+    reason: Literal["too_long", "future", "unavailable", "not_found", "no_repo", "not_allowed"]
     repo: str = ""
     days: int = 0  # "too_long": the most days a question may span
     kind: ClassVar[str] = "across_refused"

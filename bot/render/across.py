@@ -41,31 +41,81 @@ def _target_link(target: PRListing | None) -> str:
     return link(target.url, f"#{target.number}") if target is not None else ""
 
 
-def across_message(reply: AcrossMatches, language: Language) -> Message:
+def _header(reply: AcrossMatches, language: Language, *, repo: str, topic: str, target: str) -> str:
     span = span_text(reply.span, language)
-    repo = escape(reply.repo)
-    topic = escape(", ".join(f"“{term}”" for term in reply.topic))
     count = len(reply.items) + reply.more
     if reply.relation is not None:
         found = "revert" if reply.relation == "revert" else "follow_up"
         name = f"reply.across_{found}_{'found' if count else 'none'}"
-        header = text(language, name, repo=repo, span=span, link=_target_link(reply.target))
-    elif not reply.merged:
-        header = text(language, "reply.across_none_merged", repo=repo, span=span)
-    elif not count:
-        header = text(language, "reply.across_none", merged=reply.merged, repo=repo, span=span, topic=topic)
-    elif reply.topic:
-        header = text(
-            language, "reply.across_found", count=count, merged=reply.merged, repo=repo, span=span, topic=topic
-        )
-    else:
-        header = text(language, "reply.across_all", count=count, repo=repo, span=span)
-    lines = [header, *(_item_line(item, language) for item in reply.items)]
+        return text(language, name, repo=repo, span=span, link=target)
+    if not reply.merged:
+        return text(language, "reply.across_none_merged", repo=repo, span=span)
+    if not count:
+        return text(language, "reply.across_none", merged=reply.merged, repo=repo, span=span, topic=topic)
+    if reply.topic:
+        return text(language, "reply.across_found", count=count, merged=reply.merged, repo=repo, span=span, topic=topic)
+    return text(language, "reply.across_all", count=count, repo=repo, span=span)
+
+
+def _footer(reply: AcrossMatches, language: Language) -> list[str]:
+    lines = []
     if reply.more:
         lines.append(text(language, "reply.across_more", n=reply.more))
     if reply.title_only:
         lines.append(text(language, "reply.across_title_only", n=reply.title_only))
+    return lines
+
+
+def _topic(reply: AcrossMatches) -> str:
+    return ", ".join(f"“{term}”" for term in reply.topic)
+
+
+def across_message(reply: AcrossMatches, language: Language) -> Message:
+    target = _target_link(reply.target)
+    header = _header(reply, language, repo=escape(reply.repo), topic=escape(_topic(reply)), target=target)
+    lines = [header, *(_item_line(item, language) for item in reply.items), *_footer(reply, language)]
     return text_message("\n".join(lines))
+
+
+def across_terminal(reply: AcrossMatches, language: Language) -> str:
+    """The same reply for a terminal (`prdigest ask OWNER/REPO`): plain text, URLs in full."""
+    target = f"#{reply.target.number}" if reply.target is not None else ""
+    lines = [_header(reply, language, repo=reply.repo, topic=_topic(reply), target=target)]
+    for item in reply.items:
+        about = verdict_label(item.card) if item.card else text(language, "reply.across_no_card")
+        what = item.card.headline if item.card else item.listing.title
+        lines.append(f"  #{item.listing.number}  {what} — {about}\n      {item.listing.url}")
+    return "\n".join([*lines, *_footer(reply, language)])
+
+
+def across_data(reply: AcrossMatches) -> dict[str, object]:
+    """`prdigest ask OWNER/REPO --format json`: the matches, each as `digest --format json` names its fields."""
+    return {
+        "repo": reply.repo,
+        "span": {
+            "kind": reply.span.kind,
+            "start": reply.span.start.isoformat(),
+            "end": reply.span.end.isoformat() if reply.span.end else None,
+        },
+        "topic": list(reply.topic),
+        "merged": reply.merged,
+        "relation": reply.relation,
+        "target": reply.target.number if reply.target is not None else None,
+        "items": [
+            {
+                "repo": item.listing.repo,
+                "number": item.listing.number,
+                "url": item.listing.url,
+                "title": item.listing.title,
+                "headline": item.card.headline if item.card else None,
+                "verdict": item.card.verdict if item.card else None,
+                "minutes": item.card.minutes if item.card else None,
+            }
+            for item in reply.items
+        ],
+        "more": reply.more,
+        "title_only": reply.title_only,
+    }
 
 
 def across_refused_message(reply: AcrossRefused, language: Language) -> Message:
@@ -77,6 +127,8 @@ def across_refused_message(reply: AcrossRefused, language: Language) -> Message:
             return text_message(text(language, "reply.across_future"))
         case "unavailable":
             return text_message(text(language, "reply.across_unavailable", repo=repo))
+        case "not_found":
+            return text_message(text(language, "reply.across_not_found", repo=repo))
         case "no_repo":
             return text_message(text(language, "reply.across_no_repo"))
         case "not_allowed":

@@ -19,7 +19,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.core.links import KnownPR, find_links
-from bot.errors import SourceError
+from bot.errors import NotFound, SourceError
 from bot.models import (
     VERDICT_ORDER,
     AcrossItem,
@@ -29,7 +29,6 @@ from bot.models import (
     PRListing,
     PRRef,
     PRSnapshot,
-    Reply,
 )
 from bot.services.cards import CardService
 from bot.services.questions import find_refs, words
@@ -77,7 +76,7 @@ class AcrossDays:
         allowed: frozenset[str],
         default_repo: str | None,
         language: Language,
-    ) -> Reply:
+    ) -> AcrossMatches | AcrossRefused:
         repo = asked.repo or default_repo
         if repo is None:
             return AcrossRefused("no_repo")
@@ -92,6 +91,8 @@ class AcrossDays:
             return AcrossRefused(problem, repo, days=MAX_SPAN_DAYS)
         try:
             listings = self._cards.merged(repo, span_window(span, zone, now))
+        except NotFound:
+            return AcrossRefused("not_found", repo)
         except SourceError:
             return AcrossRefused("unavailable", repo)
         # Read from the store only: a PR it does not hold is matched on what the list gave.

@@ -154,6 +154,7 @@ WORDS: dict[str, str] = {
     "reply.across_unavailable": (
         "GitHub is not answering right now, so I can't list what merged in {repo}. Try again in a few minutes."
     ),
+    "reply.across_not_found": "I can't find {repo} on GitHub (or I am not allowed to see it).",
     "reply.across_no_repo": 'Which repository do you mean? Name it, as in "what merged in owner/repo this week?"',
     "reply.repo_in": "{detail} is one of this channel's repositories",
     "reply.repo_out": "this channel follows {detail}, not this repository",
@@ -292,6 +293,10 @@ WORDS: dict[str, str] = {
     "ask.model_failed": "its reply was empty, cut off or declined; --debug says more",
     "ask.answer_unusable": (
         "nothing of it was left without mentions, outside links, chat-template tokens and our own instructions"
+    ),
+    "error.ask_not_across": (
+        "{repo} names no PR: ask about a span of days, such as "
+        '"what merged this week about MoE?" or "did anything revert #123?", or name a PR as owner/repo#123'
     ),
     "error.empty_question": (
         'the question is empty; write it after the PR, such as: prdigest ask owner/repo#123 "what changed?"'
