@@ -19,6 +19,7 @@ from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_comment, make_snapshot
 from tests.unit.test_card_service import FakeSource
+from tests.unit.test_catalogue import english_in
 
 REPO = "vllm-project/vllm"
 SECRET = "acme/secret"
@@ -242,6 +243,27 @@ def test_the_reply_is_worded_in_chinese_with_pr_links() -> None:
     text = reply_message(reply, "zh-CN", "/pr").text
     assert text.startswith("vllm-project/vllm 本周合并的 3 个 PR 中，有 2 个与")
     assert "<https://github.com/vllm-project/vllm/pull/101|#101>" in text
+
+
+def test_chinese_replies_carry_no_english_sentence_of_ours() -> None:
+    across, _ = _across(MOE_BIG, MOE_SMALL, cached=(MOE_BIG,))
+    for question in (
+        "本周关于 MoE 的 PR 有哪些？",
+        "最近 3 天合并了什么？",
+        "有没有 PR 回滚了 #50879？",
+        "最近 90 天合并了什么？",
+    ):
+        shown = reply_message(_ask(across, question, "zh-CN"), "zh-CN", "/pr").text
+        assert english_in(shown) == [], shown
+
+
+def test_mentions_and_foreign_links_in_titles_are_not_shown() -> None:
+    loud = _pr(105, "[MoE] <!channel> faster routing, see <https://evil.example|here> <@U0123456789>", [])
+    across, _ = _across(loud, cached=())
+    reply = _ask(across, "anything about moe this week?")
+    assert isinstance(reply, AcrossMatches) and reply.items[0].card is None
+    shown = reply_message(reply, "en", "/pr").text
+    assert "<!channel>" not in shown and "evil.example" not in shown and "<@U" not in shown
 
 
 def test_a_named_pr_keeps_todays_one_pr_answer() -> None:
