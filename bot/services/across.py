@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.core.links import KnownPR, find_links
@@ -99,7 +99,7 @@ class AcrossDays:
         known = [(listing, self._cards.cached_snapshot(listing)) for listing in listings]
         target = None
         if asked.target is not None:
-            target = self._target(PRRef(repo, asked.target), listings, channel)
+            target = self._target(PRRef(repo, asked.target), listings, channel, today)
             found = [
                 self._item(listing, snapshot, language)
                 for listing, snapshot in known
@@ -126,7 +126,7 @@ class AcrossDays:
             return AcrossItem(listing, None)
         return AcrossItem(listing, self._cards.cached_card(snapshot, language), snapshot.additions + snapshot.deletions)
 
-    def _target(self, ref: PRRef, listings: list[PRListing], channel: str) -> PRListing:
+    def _target(self, ref: PRRef, listings: list[PRListing], channel: str, today: date) -> PRListing:
         """The earlier PR a revert is asked about, from what is known of it without asking GitHub:
         the span's list, its cached snapshot, the channel's digests; else its number alone."""
         listed = next((listing for listing in listings if listing.ref == ref), None)
@@ -137,8 +137,7 @@ class AcrossDays:
             return cached.listing
         url = f"https://github.com/{ref.repo}/pull/{ref.number}"
         if self._history is not None:
-            tomorrow = self._now().date().toordinal() + 1
-            shown = self._history.before(channel, datetime.fromordinal(tomorrow).date().isoformat())
+            shown = self._history.before(channel, (today + timedelta(days=1)).isoformat())
             for entry in shown:
                 if entry.repo.lower() == ref.repo.lower() and entry.number == ref.number:
                     return PRListing(ref.repo, ref.number, entry.title, "", "", entry.url or url, None, entry.merge_sha)

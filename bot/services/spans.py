@@ -63,6 +63,11 @@ _LINK_TO = re.compile(
     + r"\s*(?:是否|有没有)?已?被(?:回滚|撤销|撤回|还原|跟进)",
     re.IGNORECASE,
 )
+# A question that asks for PRs, not about one: "what merged", "which PRs", "anything about".
+_LISTING = re.compile(
+    r"\b(?:merged?|landed|changed|changes|which|what|any|anything|prs|list)\b|合并|哪些|什么|有没有|改动|变化|列出",
+    re.IGNORECASE,
+)
 _WHY = re.compile(r"\bwhy\b|为什么", re.IGNORECASE)
 # Words of the question that say when or how, not what: never a topic.
 _NOT_TOPIC = frozenset(
@@ -203,8 +208,8 @@ def parse_across(question: str, today: date, known_repos: frozenset[str]) -> Acr
     """
     span = parse_span(question, today)
     target, relation, repo = _asked_link(question)
-    if span is None and target is None:
-        return None
+    if target is None and (span is None or not _LISTING.search(question)):
+        return None  # "does this fix yesterday's bug?" names a day but asks about one PR
     paths: list[str] = []
     for term in _PATH.findall(question):
         if term.lower() in known_repos and repo is None:

@@ -100,6 +100,8 @@ def test_revert_and_follow_up_questions_name_the_earlier_pr(question: str, targe
         "what does #50879 revert?",
         "how does the scheduler pick requests?",
         "为什么 #123 没有出现？",
+        "does this fix the bug from yesterday?",
+        "is this faster than yesterday's version?",
     ],
 )
 def test_questions_about_one_pr_are_not_across_days(question: str) -> None:
