@@ -145,9 +145,7 @@ def test_sigterm_lets_an_answer_in_progress_finish_before_the_clients_close(
     port = free_port()
     env = {**os.environ, **operator_env, "OPENAI_API_KEY": "test", "OPENAI_BASE_URL": f"{model.url}/v1"}
     command = [sys.executable, "-m", "bot.cli", "serve", "--http", "--no-worker", "--host", "127.0.0.1"]
-    process = subprocess.Popen(
-        [*command, "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+    process = subprocess.Popen([*command, "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
 
     def healthy() -> bool:
