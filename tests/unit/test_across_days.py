@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.models import AcrossMatches, AcrossRefused, Language, PRSnapshot, Span
+from bot.models import AcrossMatches, AcrossRefused, Comment, Language, PRSnapshot, Span
 from bot.render.replies import reply_message
 from bot.services.across import MAX_ITEMS, AcrossDays
 from bot.services.cards import CardService
@@ -131,8 +131,8 @@ def test_spans_too_long_or_not_begun_are_refused() -> None:
 # -- the answer, from cached cards -------------------------------------------------------------
 
 
-def _pr(number: int, title: str, files: list[tuple[str, int, int]], **fields: object) -> PRSnapshot:
-    return make_snapshot(files, repo=REPO, number=number, title=title, merge_sha=f"{number:040d}", **fields)
+def _pr(number: int, title: str, files: list[tuple[str, int, int]], comments: tuple[Comment, ...] = ()) -> PRSnapshot:
+    return make_snapshot(files, comments=comments, repo=REPO, number=number, title=title, merge_sha=f"{number:040d}")
 
 
 MOE_BIG = _pr(101, "[Kernel] Faster fused MoE routing", [("vllm/model_executor/layers/fused_moe/router.py", 400, 20)])
@@ -149,7 +149,7 @@ FOLLOW = _pr(
     51200,
     "[Misc] Import nixl_ep lazily",
     [("vllm/config.py", 2, 1)],
-    comments=[make_comment("Follow-up to #50879: the import is lazy now.")],
+    comments=(make_comment("Follow-up to #50879: the import is lazy now."),),
 )
 
 
