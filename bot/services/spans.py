@@ -26,6 +26,9 @@ from bot.services.windows import FIRST_DAY
 MAX_SPAN_DAYS = 31
 # "Did anything revert #N?" without a span looks this far back: reverts come within days.
 REVERT_DAYS = 14
+# Topic words and paths kept of one question: a question names a few; a message of thousands of
+# words is not a topic, and every term is shown back in the reply's first line.
+MAX_TERMS = 8
 # Windows are cut at this step, so that questions asked within a few minutes share one cached
 # list of merged PRs (store/cards.py MERGED_TTL is ten minutes).
 WINDOW_STEP = timedelta(minutes=10)
@@ -49,7 +52,9 @@ _SINCE_DAY_ZH = re.compile(rf"(?:自|从)?(?:周|星期|礼拜)([{_WEEKDAYS_ZH}�
 # "did anything revert #N", "was #N reverted", "有没有回滚 #N", "#N 被撤销了吗".
 _REVERT = re.compile(r"\brevert(?:s|ed|ing)?\b|回滚|撤销|撤回|还原", re.IGNORECASE)
 _FOLLOW_UP = re.compile(r"\bfollow[- ]?ups?\b|后续", re.IGNORECASE)
-_REF_N = r"(?P<r{i}>[\w.-]++/[\w.-]++)?#(?P<n{i}>\d{{1,10}})"
+# The owner/repo is tried only where a run of name characters begins (tried at each of its
+# letters, "x" * 40000 is 40,000 scans to the end with the GIL held: questions.py's rule).
+_REF_N = r"(?P<r{i}>(?<![\w.-])[\w.-]++/[\w.-]++)?#(?P<n{i}>\d{{1,10}})"
 _LINK_TO = re.compile(
     r"\b(?:revert(?:s|ed|ing)?|follow[- ]?ups?(?:\s+(?:on|to|of|for))?)\s+(?:of\s+)?(?:pr\s*)?"
     + _REF_N.format(i=1)
@@ -144,7 +149,7 @@ _ZH_FRAME = re.compile(
     r"合并了?什么|合并了?哪些|有哪些|有什么|哪些|什么|合并|涉及|关于|有关|相关|以来|开始|有没有|是否|变化|改动|改了|了吗|吗|呢|的|了|和|与"
 )
 # A path-like term: two or more parts joined by "/", or one with a file extension.
-_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)+/?")
+_PATH = re.compile(r"(?<![\w./-])[\w.-]++(?:/[\w.-]++)++/?")
 
 
 @dataclass(frozen=True)
@@ -221,14 +226,16 @@ def parse_across(question: str, today: date, known_repos: frozenset[str]) -> Acr
     for said in _SAID_HOW:
         rest = said.sub(" ", rest)
     topic: list[str] = []
-    for word in sorted(words(_ZH_FRAME.sub(" ", rest)), key=rest.lower().find):
+    for word in sorted(words(_ZH_FRAME.sub(" ", rest))):
         if word in _NOT_TOPIC or word.isdigit() or _is_span_word(word):
             continue
         if repo is None and word in by_name:
             repo = by_name[word]
             continue
         topic.append(word)
-    return AcrossQuestion(span, repo, tuple(topic), tuple(dict.fromkeys(paths)), target, relation)
+    return AcrossQuestion(
+        span, repo, tuple(topic[:MAX_TERMS]), tuple(dict.fromkeys(paths))[:MAX_TERMS], target, relation
+    )
 
 
 def _asked_link(question: str) -> tuple[int | None, LinkKind | None, str | None]:

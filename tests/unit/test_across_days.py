@@ -3,6 +3,7 @@ windows they stand for in the channel's zone, and the answer made from cached ca
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
@@ -13,7 +14,7 @@ from bot.render.replies import reply_message
 from bot.services.across import MAX_ITEMS, AcrossDays
 from bot.services.cards import CardService
 from bot.services.qa import QAService
-from bot.services.spans import MAX_SPAN_DAYS, parse_across, parse_span, span_problem, span_window
+from bot.services.spans import MAX_SPAN_DAYS, MAX_TERMS, parse_across, parse_span, span_problem, span_window
 from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
@@ -106,6 +107,30 @@ def test_revert_and_follow_up_questions_name_the_earlier_pr(question: str, targe
 )
 def test_questions_about_one_pr_are_not_across_days(question: str) -> None:
     assert parse_across(question, TUESDAY, KNOWN) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x" * 40_000,
+        "this week " + "x" * 40_000,
+        "did anything revert " + "a/" * 20_000,
+        "this week " + "a/b/" * 10_000,
+        "this week " + "x." * 20_000,
+        "revert #" + "1" * 39_990,
+        "最近" * 20_000,
+    ],
+)
+def test_parsing_stays_linear_in_what_anyone_can_send(text: str) -> None:
+    # Slack's longest message (refs.MAX_MESSAGE_CHARS): quadratic patterns took seconds here.
+    started = time.perf_counter()
+    parse_across(text, TUESDAY, KNOWN)
+    assert time.perf_counter() - started < 0.5
+
+
+def test_a_question_of_thousands_of_words_keeps_a_few_terms() -> None:
+    asked = parse_across("what merged this week: " + " ".join(f"w{i}" for i in range(5000)), TUESDAY, KNOWN)
+    assert asked is not None and len(asked.topic) == MAX_TERMS
 
 
 def test_windows_are_the_channels_days_and_nearby_questions_share_one() -> None:
