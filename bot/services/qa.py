@@ -74,16 +74,9 @@ class QAService:
             return NotAllowed(None)  # the surface refuses to the asker alone, before this
         hidden = len(visible.items) < len(thread.items) or len(visible.repos) < len(thread.repos)
         thread = visible  # from here on, what this channel may not see does not exist
-        # Across days: any span but the digest's own day (its PRs are the thread's, answered below).
-        asked = self._across.read(question, thread.channel, allowed) if self._across is not None else None
-        if (
-            asked is not None
-            and self._across is not None
-            and (asked.target or (asked.span and asked.span.kind != "today"))
-        ):
-            default = thread.repos[0] if thread.repos else None
-            across = self._across.answer(asked, thread.channel, allowed, default, language)
-            self._remember(thread.channel, thread.thread_ts, question, across)
+        default = thread.repos[0] if thread.repos else None
+        across = self._across_days(question, thread.channel, thread.thread_ts, allowed, default, language, digest=True)
+        if across is not None:
             return across
         history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), allowed, hidden=hidden)
         paths = {item.listing.ref: item.paths for item in thread.items}
@@ -143,10 +136,8 @@ class QAService:
     ) -> Reply:
         """An @mention outside a digest thread: the PR must be named (or named before in the thread)."""
         history = visible_turns(self._threads.turns(channel, thread_ts), allowed, hidden=False)
-        asked = self._across.read(question, channel, allowed) if self._across is not None else None
-        if asked is not None and self._across is not None:
-            across = self._across.answer(asked, channel, allowed, default_repo, language)
-            self._remember(channel, thread_ts, question, across)
+        across = self._across_days(question, channel, thread_ts, allowed, default_repo, language, digest=False)
+        if across is not None:
             return across
         refs = find_refs(question, default_repo)
         refused = next((ref for ref in refs if ref.repo.lower() not in allowed), None)
@@ -161,6 +152,29 @@ class QAService:
             reply = self._about_pr(ref, question, history, allowed, language, channel)
         else:
             return Help()
+        self._remember(channel, thread_ts, question, reply)
+        return reply
+
+    def _across_days(
+        self,
+        question: str,
+        channel: str,
+        thread_ts: str,
+        allowed: frozenset[str],
+        default_repo: str | None,
+        language: Language,
+        *,
+        digest: bool,
+    ) -> Reply | None:
+        """The answer to a question across days (services/across.py), or None when it is not one.
+        In a digest's thread, "today's PRs" are the digest's: answered from its items, as before."""
+        across = self._across
+        asked = across.read(question, channel, allowed) if across is not None else None
+        if across is None or asked is None:
+            return None
+        if digest and asked.target is None and asked.span is not None and asked.span.kind == "today":
+            return None
+        reply = across.answer(asked, channel, allowed, default_repo, language)
         self._remember(channel, thread_ts, question, reply)
         return reply
 
