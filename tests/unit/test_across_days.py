@@ -9,7 +9,18 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.models import AcrossMatches, AcrossRefused, Comment, Language, PRSnapshot, Span
+from bot.models import (
+    AcrossMatches,
+    AcrossRefused,
+    CardReply,
+    Comment,
+    DigestItem,
+    DigestMatches,
+    DigestThread,
+    Language,
+    PRSnapshot,
+    Span,
+)
 from bot.render.replies import reply_message
 from bot.services.across import MAX_ITEMS, AcrossDays
 from bot.services.cards import CardService
@@ -164,6 +175,7 @@ MOE_BIG = _pr(101, "[Kernel] Faster fused MoE routing", [("vllm/model_executor/l
 MOE_SMALL = _pr(102, "[Bugfix][MoE] Filter packed expert weights", [("vllm/model_executor/moe.py", 10, 2)])
 ATTENTION = _pr(103, "[Perf] Split KV in attention backends", [("vllm/v1/attention/backends/flash.py", 90, 10)])
 BUMP = _pr(104, "Bump MoE config for H20", [("vllm/model_executor/layers/fused_moe/configs/h20.json", 3, 1)])
+MOE_CARD = CardService(FakeSource(MOE_BIG), CardStore(MemoryKV()), None).card(MOE_BIG, "en").card
 EARLIER = _pr(50879, "[Misc] Avoid importing `nixl_ep` on every `vllm serve` config", [("vllm/config.py", 5, 1)])
 REVERT = _pr(
     51176,
@@ -299,3 +311,19 @@ def test_a_named_pr_keeps_todays_one_pr_answer() -> None:
     assert across.read("what did #101 change this week?", "C1", frozenset({REPO})) is None
     assert across.read("what merged this week?", "C1", frozenset({REPO})) is not None
     assert qa is not None
+
+
+def test_in_a_digest_thread_todays_prs_are_the_digests_and_other_days_are_across() -> None:
+    cards = CardService(FakeSource(MOE_BIG, MOE_SMALL), CardStore(MemoryKV()), None)
+    for snapshot in (MOE_BIG, MOE_SMALL):
+        cards.card(cards.snapshot(snapshot.listing), "en")
+    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known_repos=lambda: KNOWN)
+    paths = ("vllm/model_executor/layers/fused_moe/router.py",)
+    digest = DigestThread(
+        "C1", "1.0", "2026-12-01", (REPO,), "en", (DigestItem(MOE_BIG.listing, MOE_CARD, size=420, paths=paths),)
+    )
+    qa = QAService(cards, ThreadStore(MemoryKV()), None, across=across)
+    today = qa.in_digest_thread(digest, "which of today's PRs touch MoE?", frozenset({REPO}), "en")
+    assert isinstance(today, CardReply | DigestMatches)  # the digest's own PRs, as before
+    week = qa.in_digest_thread(digest, "what merged this week about MoE?", frozenset({REPO}), "en")
+    assert isinstance(week, AcrossMatches) and [item.listing.number for item in week.items] == [101, 102]
