@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 from bot.core.deadline import DEFAULT_RETRIES, Budget, Deadline
 from bot.core.jobs import CardJob
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from bot.llm.openai_model import OpenAIModel
     from bot.metrics import PrometheusSink
     from bot.queue.broker import CardQueue, RunningWorker
+    from bot.services.across import AcrossDays
     from bot.services.alerts import AlertFinder
     from bot.services.answers import ModelAnswerer
     from bot.services.poller import MergePoller
@@ -445,7 +447,26 @@ class Builder:
     def qa(self) -> QAService:
         from bot.services.qa import QAService
 
-        return QAService(self.cards, self.threads, self.answerer, self.spending)
+        return QAService(self.cards, self.threads, self.answerer, self.spending, self.across_days(self.directory))
+
+    def across_days(self, directory: ChannelDirectory, scope: str | None = None) -> AcrossDays:
+        """Questions across days for the channels of `directory` (one workspace's, `scope`)."""
+        from bot.services.across import AcrossDays
+        from bot.store.history import DigestHistory
+
+        default = self.settings.defaults.timezone
+
+        def zone_of(channel: str) -> ZoneInfo:
+            plan = directory.plan(channel)
+            return plan.timezone if plan is not None else default
+
+        return AcrossDays(
+            self.cards,
+            now=self.timing.now,
+            zone_of=zone_of,
+            known_repos=lambda: directory.all_repos,
+            history=DigestHistory(self.kv, scope),
+        )
 
     # Slack -------------------------------------------------------------------------------
 

@@ -66,8 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
     card.add_argument("--format", choices=("text", "json"), default="text")
     card.add_argument("--lang", choices=get_args(Language))
 
-    ask = commands.add_parser("ask", help="ask a question about one pull request")
-    ask.add_argument("ref", metavar="OWNER/REPO#N", help="owner/repo#123 or a PR URL")
+    ask = commands.add_parser("ask", help="ask a question about one pull request, or a repository's recent ones")
+    ask.add_argument(
+        "ref",
+        metavar="OWNER/REPO#N",
+        help='owner/repo#123 or a PR URL; or owner/repo for a question across days ("what merged this week?")',
+    )
     # Several words are one question, so quotes are optional (but keep the shell off `?` and `*`).
     ask.add_argument("question", nargs="+", metavar="QUESTION", help='such as "what changed in the workflow?"')
     ask.add_argument("--format", choices=("text", "json"), default="text")

@@ -235,6 +235,12 @@ def _run_ask(args: argparse.Namespace, built: Builder) -> None:
     Exit 0 either way, as `card` exits 0 with a card from metadata: the card is an answer of
     sorts, and `--format json`'s `source` and `reason` tell a program which one it got.
     """
+    if "#" not in args.ref and "/pull/" not in args.ref and "/" in args.ref:
+        # OWNER/REPO: a question across days about that repository (services/across.py).
+        from bot.across_cli import ask_across
+
+        ask_across(args, built, parse_repo(args.ref))
+        return
     ref = parse_ref(args.ref)
     question = " ".join(args.question).strip()
     if not question:

@@ -12,6 +12,8 @@ from datetime import UTC
 from typing import assert_never
 
 from bot.models import (
+    AcrossMatches,
+    AcrossRefused,
     CardReply,
     Choose,
     DigestAnswer,
@@ -28,6 +30,7 @@ from bot.models import (
     Why,
     Window,
 )
+from bot.render.across import across_message, across_refused_message
 from bot.render.blocks import Message, card_message, help_message, text_message, title_text
 from bot.render.mrkdwn import answer_text, escape, link
 from bot.words import text
@@ -99,6 +102,10 @@ def reply_message(reply: Reply, language: Language, command: str) -> Message:
             return text_message(say(language, reply.kind, ref=str(ref)))
         case Help():
             return help_message(command, language)
+        case AcrossMatches():
+            return across_message(reply, language)
+        case AcrossRefused():
+            return across_refused_message(reply, language)
     assert_never(reply)
 
 

@@ -122,6 +122,19 @@ class CardService:
         cached = self._store.get_snapshot(ref, revision) if revision is not None else None
         return cached or self.snapshot(self._source.get_listing(ref))
 
+    def cached_by_ref(self, ref: PRRef) -> PRSnapshot | None:
+        """A PR's snapshot when it was read before; None, and no GitHub request, when not."""
+        revision = self._store.get_revision(ref)
+        return self._store.get_snapshot(ref, revision) if revision is not None else None
+
+    def cached_card(self, snapshot: PRSnapshot, language: Language) -> Card | None:
+        """The PR's stored card, sanitized, or None: never a model call or a GitHub request
+        (questions across days read dozens of PRs and must not make their cards inline)."""
+        if not snapshot.complete:
+            return None
+        cached = self._cached(self.key(snapshot, language), snapshot)
+        return _sanitized(cached, snapshot.listing) if cached is not None else None
+
     def fetch_snapshot(self, listing: PRListing) -> PRSnapshot:
         """The PR read from GitHub, once however many digests want it at the same moment (ten
         channels following one repository post at once, and must not ask GitHub ten times)."""

@@ -39,6 +39,7 @@ from bot.models import (
     Unavailable,
     Why,
 )
+from bot.services.across import AcrossDays
 from bot.services.cards import CardService
 from bot.services.filters import explain
 from bot.services.ports import Answerer, AnswerSink, StreamingAnswerer
@@ -49,9 +50,16 @@ from bot.store.threads import ThreadStore
 
 class QAService:
     def __init__(
-        self, cards: CardService, threads: ThreadStore, answerer: Answerer | None, spending: Spending | None = None
+        self,
+        cards: CardService,
+        threads: ThreadStore,
+        answerer: Answerer | None,
+        spending: Spending | None = None,
+        across: AcrossDays | None = None,
     ) -> None:
         self._cards = cards
+        # Questions across days ("what merged this week about MoE?"): services/across.py.
+        self._across = across
         self._threads = threads
         self._answerer = answerer
         # Answers' tokens are the asking channel's and the PR's repository's; a spent budget asks nothing.
@@ -73,6 +81,10 @@ class QAService:
             return NotAllowed(None)  # the surface refuses to the asker alone, before this
         hidden = len(visible.items) < len(thread.items) or len(visible.repos) < len(thread.repos)
         thread = visible  # from here on, what this channel may not see does not exist
+        default = thread.repos[0] if thread.repos else None
+        across = self._across_days(question, thread.channel, thread.thread_ts, allowed, default, language, digest=True)
+        if across is not None:
+            return across
         history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), allowed, hidden=hidden)
         paths = {item.listing.ref: item.paths for item in thread.items}
         resolution = resolve(question, thread.items, history, paths, thread.repos[0] if thread.repos else None)
@@ -132,6 +144,9 @@ class QAService:
     ) -> Reply:
         """An @mention outside a digest thread: the PR must be named (or named before in the thread)."""
         history = visible_turns(self._threads.turns(channel, thread_ts), allowed, hidden=False)
+        across = self._across_days(question, channel, thread_ts, allowed, default_repo, language, digest=False)
+        if across is not None:
+            return across
         refs = find_refs(question, default_repo)
         refused = next((ref for ref in refs if ref.repo.lower() not in allowed), None)
         reply: Reply
@@ -145,6 +160,29 @@ class QAService:
             reply = self._about_pr(ref, question, history, allowed, language, channel, sink)
         else:
             return Help()
+        self._remember(channel, thread_ts, question, reply)
+        return reply
+
+    def _across_days(
+        self,
+        question: str,
+        channel: str,
+        thread_ts: str,
+        allowed: frozenset[str],
+        default_repo: str | None,
+        language: Language,
+        *,
+        digest: bool,
+    ) -> Reply | None:
+        """The answer to a question across days (services/across.py), or None when it is not one.
+        In a digest's thread, "today's PRs" are the digest's: answered from its items, as before."""
+        across = self._across
+        asked = across.read(question, channel, allowed) if across is not None else None
+        if across is None or asked is None:
+            return None
+        if digest and asked.target is None and asked.span is not None and asked.span.kind == "today":
+            return None
+        reply = across.answer(asked, channel, allowed, default_repo, language)
         self._remember(channel, thread_ts, question, reply)
         return reply
 

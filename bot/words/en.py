@@ -123,6 +123,42 @@ WORDS: dict[str, str] = {
     "reply.try_later": "I can't keep track of requests right now. Please try again in a minute.",
     "reply.why_in": "Why {link} is in this digest:",
     "reply.why_out": "Why {link} is not in this digest:",
+    # Questions across days (services/across.py): {span} is one of the across_span_* phrases.
+    "reply.across_span_today": "today",
+    "reply.across_span_yesterday": "yesterday",
+    "reply.across_span_week": "this week",
+    "reply.across_span_last_week": "last week",
+    "reply.across_span_days": "in the last {n} days",
+    "reply.across_span_since": "since {day}",
+    "reply.across_found": (
+        "{count} of the {merged} PRs merged in {repo} {span} match {topic} (titles, cards, labels, files):"
+    ),
+    "reply.across_all": "{count} PRs were merged in {repo} {span}:",
+    "reply.across_none": (
+        "None of the {merged} PRs merged in {repo} {span} mention {topic} in their titles, cards, labels or files."
+    ),
+    "reply.across_none_merged": "Nothing was merged in {repo} {span}.",
+    "reply.across_revert_found": "These PRs merged in {repo} {span} revert {link}:",
+    "reply.across_revert_none": (
+        "No PR merged in {repo} {span} reverts {link}, as far as their titles, descriptions and review comments say."
+    ),
+    "reply.across_follow_up_found": "These PRs merged in {repo} {span} follow up on {link}:",
+    "reply.across_follow_up_none": (
+        "No PR merged in {repo} {span} follows up on {link}, as far "
+        "as their titles, descriptions and review comments say."
+    ),
+    "reply.across_more": "…and {n} more.",
+    "reply.across_title_only": "{n} of them have no card yet, so they were matched on their titles and labels only.",
+    "reply.across_no_card": "no card yet",
+    "reply.across_too_long": (
+        'I look back at most {max} days. Ask about a shorter span, such as "this week" or "the last 7 days".'
+    ),
+    "reply.across_future": "That day has not begun yet in this channel's timezone, so nothing has merged since.",
+    "reply.across_unavailable": (
+        "GitHub is not answering right now, so I can't list what merged in {repo}. Try again in a few minutes."
+    ),
+    "reply.across_not_found": "I can't find {repo} on GitHub (or I am not allowed to see it).",
+    "reply.across_no_repo": 'Which repository do you mean? Name it, as in "what merged in owner/repo this week?"',
     "reply.repo_in": "{detail} is one of this channel's repositories",
     "reply.repo_out": "this channel follows {detail}, not this repository",
     "reply.window_in": "it was merged at {detail}, inside the digest's window ({window})",
@@ -260,6 +296,10 @@ WORDS: dict[str, str] = {
     "ask.model_failed": "its reply was empty, cut off or declined; --debug says more",
     "ask.answer_unusable": (
         "nothing of it was left without mentions, outside links, chat-template tokens and our own instructions"
+    ),
+    "error.ask_not_across": (
+        "{repo} names no PR: ask about a span of days, such as "
+        '"what merged this week about MoE?" or "did anything revert #123?", or name a PR as owner/repo#123'
     ),
     "error.empty_question": (
         'the question is empty; write it after the PR, such as: prdigest ask owner/repo#123 "what changed?"'

@@ -111,6 +111,31 @@ WORDS: dict[str, str] = {
     "reply.try_later": "暂时无法记录请求，请一分钟后再试。",
     "reply.why_in": "{link} 出现在本期摘要中的原因：",
     "reply.why_out": "{link} 没有出现在本期摘要中的原因：",
+    # 跨天提问（services/across.py）：{span} 是 across_span_* 之一。
+    "reply.across_span_today": "今天",
+    "reply.across_span_yesterday": "昨天",
+    "reply.across_span_week": "本周",
+    "reply.across_span_last_week": "上周",
+    "reply.across_span_days": "最近 {n} 天",
+    "reply.across_span_since": "自 {day} 以来",
+    "reply.across_found": (
+        "{repo} {span}合并的 {merged} 个 PR 中，有 {count} 个与 {topic} 相关（按标题、卡片、标签、文件匹配）："
+    ),
+    "reply.across_all": "{repo} {span}合并了 {count} 个 PR：",
+    "reply.across_none": "{repo} {span}合并的 {merged} 个 PR 中，没有标题、卡片、标签或文件提到 {topic} 的。",
+    "reply.across_none_merged": "{repo} {span}没有合并任何 PR。",
+    "reply.across_revert_found": "{repo} {span}合并的这些 PR 回滚了 {link}：",
+    "reply.across_revert_none": "从标题、描述和评审意见看，{repo} {span}合并的 PR 中没有回滚 {link} 的。",
+    "reply.across_follow_up_found": "{repo} {span}合并的这些 PR 是 {link} 的后续：",
+    "reply.across_follow_up_none": "从标题、描述和评审意见看，{repo} {span}合并的 PR 中没有 {link} 的后续。",
+    "reply.across_more": "……还有 {n} 个。",
+    "reply.across_title_only": "其中 {n} 个还没有卡片，只按标题和标签匹配。",
+    "reply.across_no_card": "暂无卡片",
+    "reply.across_too_long": "最多只能回看 {max} 天。请问一个更短的时间段，例如“本周”或“最近 7 天”。",
+    "reply.across_future": "按本频道的时区，那一天还没有开始，因此还没有合并任何 PR。",
+    "reply.across_unavailable": "GitHub 暂时没有响应，无法列出 {repo} 合并的 PR，请过几分钟再试。",
+    "reply.across_not_found": "在 GitHub 上找不到 {repo}（或者我没有权限查看）。",
+    "reply.across_no_repo": "你问的是哪个仓库？请写明，例如“owner/repo 本周合并了什么？”",
     "reply.repo_in": "{detail} 是本频道关注的仓库",
     "reply.repo_out": "本频道关注的是 {detail}，不是这个仓库",
     "reply.window_in": "它合并于 {detail}，在摘要的时间窗口内（{window}）",
@@ -237,6 +262,10 @@ WORDS: dict[str, str] = {
     "ask.model_refused": "请求被拒绝，请检查 OPENAI_API_KEY 和模型名称",
     "ask.model_failed": "回复为空、被截断或被拒答，--debug 可查看详情",
     "ask.answer_unusable": "去掉提及、外部链接、对话模板标记和复述的指令后没有剩下任何内容",
+    "error.ask_not_across": (
+        "{repo} 没有指明 PR：请问一段时间内的问题，例如“本周合并了哪些关于 MoE 的 PR？”"
+        "或“有没有 PR 回滚了 #123？”，或者用 owner/repo#123 指明一个 PR"
+    ),
     "error.empty_question": '问题为空，请写在 PR 之后，例如：prdigest ask owner/repo#123 "改了什么？"',
     # -- answers a model gave but that could not be used (services/qa.py, core/templates.py) -----
     "reply.answer_unusable": "模型的回答无法使用，以下是这个 PR 的卡片：",

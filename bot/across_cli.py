@@ -1,0 +1,42 @@
+"""`prdigest ask OWNER/REPO "what merged this week about MoE?"`: a question across days in the
+terminal, answered as a Slack thread answers it (services/across.py), in the configured zone.
+
+The CLI may name any repository (DESIGN.md §4); a question that is not across days (no span, no
+revert asked about) is one line and exit 1, since OWNER/REPO alone names no PR to ask about.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from bot.builder import Builder
+from bot.errors import SourceError, UsageError, quoted
+from bot.models import AcrossRefused
+from bot.render.across import across_data, across_terminal
+from bot.services.across import AcrossDays
+from bot.services.spending import CLI
+
+
+def ask_across(args: argparse.Namespace, built: Builder, repo: str) -> None:
+    from bot.commands import language_of
+
+    question = " ".join(args.question).strip()
+    if not question:
+        raise UsageError("error.empty_question")
+    language = language_of(args, built.settings)
+    zone = built.settings.defaults.timezone
+    across = AcrossDays(built.cards, now=built.timing.now, zone_of=lambda _: zone, known_repos=lambda: (repo,))
+    allowed = frozenset({repo.lower()})
+    asked = across.read(question, CLI, allowed)
+    if asked is None:
+        raise UsageError("error.ask_not_across", repo=quoted(repo))
+    reply = across.answer(asked, CLI, allowed, repo, language)
+    if isinstance(reply, AcrossRefused):
+        if reply.reason in {"unavailable", "not_found"}:
+            raise SourceError(f"reply.across_{reply.reason}", repo=reply.repo)
+        raise UsageError(f"reply.across_{reply.reason}", max=reply.days)
+    if args.format == "json":
+        print(json.dumps(across_data(reply), ensure_ascii=False, indent=2))
+    else:
+        print(across_terminal(reply, language))

@@ -1,0 +1,135 @@
+"""Replies to questions across days (services/across.py): the matching PRs as links with their
+card's headline and verdict, in the channel's language (pure).
+
+Headlines are cards' (sanitized when they were served); titles are sanitized and escaped here,
+as everywhere (render/blocks.py `title_text`); links are built only from GitHub's own URLs.
+"""
+
+from __future__ import annotations
+
+from bot.models import AcrossItem, AcrossMatches, AcrossRefused, Language, PRListing, Span
+from bot.render.blocks import Message, text_message, title_text
+from bot.render.labels import verdict_label
+from bot.render.mrkdwn import clip, escape, link
+from bot.words import text
+
+# A headline is at most 120 characters (DESIGN.md §1); a title may be longer: one line each.
+MAX_LINE_CHARS = 160
+
+
+def span_text(span: Span, language: Language) -> str:
+    """ "this week", "since 2026-11-30", "最近 3 天": the span as the reply's sentences name it."""
+    match span.kind:
+        case "days":
+            return text(language, "reply.across_span_days", n=span.days)
+        case "since":
+            return text(language, "reply.across_span_since", day=span.start.isoformat())
+        case _:
+            return text(language, f"reply.across_span_{span.kind}")
+
+
+def _item_line(item: AcrossItem, language: Language) -> str:
+    pr = link(item.listing.url, f"#{item.listing.number}")
+    if item.card is None:
+        no_card = escape(text(language, "reply.across_no_card"))
+        return f"• {pr} {clip(title_text(item.listing), MAX_LINE_CHARS)} _({no_card})_"
+    headline = clip(escape(item.card.headline), MAX_LINE_CHARS)
+    return f"• {pr} {headline} — {escape(verdict_label(item.card))}"
+
+
+def _target_link(target: PRListing | None) -> str:
+    return link(target.url, f"#{target.number}") if target is not None else ""
+
+
+def _header(reply: AcrossMatches, language: Language, *, repo: str, topic: str, target: str) -> str:
+    span = span_text(reply.span, language)
+    count = len(reply.items) + reply.more
+    if reply.relation is not None:
+        found = "revert" if reply.relation == "revert" else "follow_up"
+        name = f"reply.across_{found}_{'found' if count else 'none'}"
+        return text(language, name, repo=repo, span=span, link=target)
+    if not reply.merged:
+        return text(language, "reply.across_none_merged", repo=repo, span=span)
+    if not count:
+        return text(language, "reply.across_none", merged=reply.merged, repo=repo, span=span, topic=topic)
+    if reply.topic:
+        return text(language, "reply.across_found", count=count, merged=reply.merged, repo=repo, span=span, topic=topic)
+    return text(language, "reply.across_all", count=count, repo=repo, span=span)
+
+
+def _footer(reply: AcrossMatches, language: Language) -> list[str]:
+    lines = []
+    if reply.more:
+        lines.append(text(language, "reply.across_more", n=reply.more))
+    if reply.title_only:
+        lines.append(text(language, "reply.across_title_only", n=reply.title_only))
+    return lines
+
+
+def _topic(reply: AcrossMatches) -> str:
+    return ", ".join(f"“{term}”" for term in reply.topic)
+
+
+def across_message(reply: AcrossMatches, language: Language) -> Message:
+    target = _target_link(reply.target)
+    header = _header(reply, language, repo=escape(reply.repo), topic=escape(_topic(reply)), target=target)
+    lines = [header, *(_item_line(item, language) for item in reply.items), *_footer(reply, language)]
+    return text_message("\n".join(lines))
+
+
+def across_terminal(reply: AcrossMatches, language: Language) -> str:
+    """The same reply for a terminal (`prdigest ask OWNER/REPO`): plain text, URLs in full."""
+    target = f"#{reply.target.number}" if reply.target is not None else ""
+    lines = [_header(reply, language, repo=reply.repo, topic=_topic(reply), target=target)]
+    for item in reply.items:
+        about = verdict_label(item.card) if item.card else text(language, "reply.across_no_card")
+        what = item.card.headline if item.card else item.listing.title
+        lines.append(f"  #{item.listing.number}  {what} — {about}\n      {item.listing.url}")
+    return "\n".join([*lines, *_footer(reply, language)])
+
+
+def across_data(reply: AcrossMatches) -> dict[str, object]:
+    """`prdigest ask OWNER/REPO --format json`: the matches, each as `digest --format json` names its fields."""
+    return {
+        "repo": reply.repo,
+        "span": {
+            "kind": reply.span.kind,
+            "start": reply.span.start.isoformat(),
+            "end": reply.span.end.isoformat() if reply.span.end else None,
+        },
+        "topic": list(reply.topic),
+        "merged": reply.merged,
+        "relation": reply.relation,
+        "target": reply.target.number if reply.target is not None else None,
+        "items": [
+            {
+                "repo": item.listing.repo,
+                "number": item.listing.number,
+                "url": item.listing.url,
+                "title": item.listing.title,
+                "headline": item.card.headline if item.card else None,
+                "verdict": item.card.verdict if item.card else None,
+                "minutes": item.card.minutes if item.card else None,
+            }
+            for item in reply.items
+        ],
+        "more": reply.more,
+        "title_only": reply.title_only,
+    }
+
+
+def across_refused_message(reply: AcrossRefused, language: Language) -> Message:
+    repo = escape(reply.repo)
+    match reply.reason:
+        case "too_long":
+            return text_message(text(language, "reply.across_too_long", max=reply.days))
+        case "future":
+            return text_message(text(language, "reply.across_future"))
+        case "unavailable":
+            return text_message(text(language, "reply.across_unavailable", repo=repo))
+        case "not_found":
+            return text_message(text(language, "reply.across_not_found", repo=repo))
+        case "no_repo":
+            return text_message(text(language, "reply.across_no_repo"))
+        case "not_allowed":
+            return text_message(text(language, "reply.not_allowed", repo=repo))

@@ -1,0 +1,137 @@
+"""Questions across days through the real app on loopback: signed mentions and thread replies,
+fake Slack and GitHub (the vLLM data set of Aug 4-5), real Redis. A week's question is answered
+from cached cards with links and no per-PR GitHub request; a private repository outside the
+channel is refused; a revert is found by the rules the digests link by."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from devkit.fakes import dataset
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
+
+from bot.models import Filters, Window
+from bot.services.across import MAX_ITEMS
+from tests.integration.conftest import REPO
+from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
+from tests.shared_data import shared_rows
+
+# A Wednesday evening: "this week" is Monday Aug 3 00:00 UTC until now.
+NOW = datetime(2026, 8, 5, 20, 0, tzinfo=UTC)
+WEEK = Window(datetime(2026, 8, 3, tzinfo=UTC), NOW)
+SECRET = "acme/secret"
+SECRET_CHANNEL = "C0SECRET01"
+# What GitHub is asked about one PR; the list endpoints (pulls, search) and the repository are not.
+PER_PR = {"pull", "files", "comments", "reviews", "issue"}
+
+
+def week_rows() -> list[dict[str, Any]]:
+    return [row for row in shared_rows() if WEEK.contains(dataset.parse_time(row["merged_at"]))]
+
+
+def row_paths(row: dict[str, Any]) -> list[str]:
+    return [file["path"] for file in row["files"]]
+
+
+@pytest.fixture
+def week(github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path) -> Iterator[SlackHarness]:
+    dataset.populate(github, week_rows())
+    github.add_repo(SECRET, private=True)
+    config = CONFIG + f'\n[[channels]]\nid = "{SECRET_CHANNEL}"\nrepos = ["{SECRET}"]\n'
+    with serve_harness(github, model, redis_url, tmp_path, config_text=config, now=lambda: NOW) as harness:
+        yield harness
+
+
+def warm(harness: SlackHarness) -> int:
+    """Every PR of the week read and carded once, as the week's digests would have left them."""
+    cards = harness.services.cards
+    listings = cards.merged(REPO, WEEK)
+    for listing in listings:
+        cards.card(cards.snapshot(listing), "en", here=True)
+    return len(listings)
+
+
+def reply_to(harness: SlackHarness, ts: str, *, thread_ts: str | None = None) -> str:
+    """The bot's reply to the message `ts` (in the thread `thread_ts`, or its own), once its
+    placeholder has been replaced."""
+
+    def answered() -> list[dict[str, Any]]:
+        return [
+            message
+            for message in harness.slack.thread(DIGEST_CHANNEL, thread_ts or ts)
+            if message.get("bot_id")
+            and float(message["ts"]) > float(ts)
+            and "Looking into it" not in (message.get("text") or "")
+        ]
+
+    (reply,) = wait_for(answered)
+    return json.dumps(reply.get("blocks", []), ensure_ascii=False) + reply.get("text", "")
+
+
+def per_pr_requests(github: FakeGitHub) -> list[str]:
+    return [request.path for request in github.requests if github.kind_of(request.path) in PER_PR]
+
+
+def test_a_weeks_question_lists_prs_with_links_and_asks_github_nothing_per_pr(week: SlackHarness) -> None:
+    merged = warm(week)
+    week.github.reset_requests()
+    ts, response = week.mention(DIGEST_CHANNEL, "what merged in vllm this week about MoE?")
+    assert response.status_code == 200
+    text = reply_to(week, ts)
+    about_moe = {row["number"] for row in week_rows() if "moe" in json.dumps([row["title"], row_paths(row)]).lower()}
+    assert f"{len(about_moe)} of the {merged} PRs merged in vllm-project/vllm this week match" in text
+    listed = {int(number) for number in re.findall(r"<https://github\.com/vllm-project/vllm/pull/(\d+)\|#\1>", text)}
+    assert len(listed) == MAX_ITEMS and listed <= about_moe
+    assert f"…and {len(about_moe) - MAX_ITEMS} more." in text
+    assert "have no card yet" not in text
+    assert per_pr_requests(week.github) == []
+
+
+def test_prs_without_a_card_are_counted_and_never_fetched_inline(week: SlackHarness) -> None:
+    ts, _ = week.mention(DIGEST_CHANNEL, "which of today's PRs touch MoE?")
+    text = reply_to(week, ts)
+    assert "matched on their titles and labels only" in text
+    assert per_pr_requests(week.github) == []
+
+
+def test_a_private_repository_outside_its_channel_is_refused(week: SlackHarness) -> None:
+    week.github.reset_requests()
+    ts, _ = week.mention(DIGEST_CHANNEL, f"what merged in {SECRET} this week?")
+    text = reply_to(week, ts)
+    assert f"can't answer about {SECRET} here" in text
+    assert not [request.path for request in week.github.requests if SECRET in request.path]
+
+
+def test_did_anything_revert_finds_the_revert(week: SlackHarness) -> None:
+    warm(week)
+    ts, _ = week.mention(DIGEST_CHANNEL, "did anything revert #50879?")
+    text = reply_to(week, ts)
+    assert "revert <https://github.com/vllm-project/vllm/pull/50879|#50879>" in text
+    assert "<https://github.com/vllm-project/vllm/pull/51176|#51176>" in text
+
+
+def test_a_question_about_one_pr_keeps_its_answer(week: SlackHarness) -> None:
+    ts, _ = week.mention(DIGEST_CHANNEL, "what does #50879 change?")
+    text = reply_to(week, ts)
+    assert "PRs merged in" not in text
+
+
+def test_a_digest_thread_answers_a_week_and_keeps_its_own_day(week: SlackHarness) -> None:
+    warm(week)
+    today = Window(datetime(2026, 8, 5, tzinfo=UTC), NOW)
+    posted = week.parts.digests.run(
+        DIGEST_CHANNEL, "2026-08-05", today, (REPO,), language="en", filters=Filters(), quiet_days="note"
+    )
+    assert posted is not None and posted.thread_ts
+    week.github.reset_requests()
+    ts, _ = week.thread_reply(DIGEST_CHANNEL, posted.thread_ts, "did anything revert #50879 this week?")
+    text = reply_to(week, ts, thread_ts=posted.thread_ts)
+    assert "revert <https://github.com/vllm-project/vllm/pull/50879|#50879>" in text
+    assert per_pr_requests(week.github) == []

@@ -1,0 +1,329 @@
+"""Questions across days: the span, repository and topic read from en and zh-CN phrasings, the
+windows they stand for in the channel's zone, and the answer made from cached cards only."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.models import (
+    AcrossMatches,
+    AcrossRefused,
+    CardReply,
+    Comment,
+    DigestItem,
+    DigestMatches,
+    DigestThread,
+    Language,
+    PRSnapshot,
+    Span,
+)
+from bot.render.replies import reply_message
+from bot.services.across import MAX_ITEMS, AcrossDays
+from bot.services.cards import CardService
+from bot.services.qa import QAService
+from bot.services.spans import MAX_SPAN_DAYS, MAX_TERMS, parse_across, parse_span, span_problem, span_window
+from bot.store.cards import CardStore
+from bot.store.memory import MemoryKV
+from bot.store.threads import ThreadStore
+from tests.unit.builders import make_comment, make_snapshot
+from tests.unit.test_card_service import FakeSource
+from tests.unit.test_catalogue import english_in
+
+REPO = "vllm-project/vllm"
+SECRET = "acme/secret"
+KNOWN = frozenset({REPO, SECRET})
+TUESDAY = date(2026, 12, 1)
+NOW = datetime(2026, 12, 1, 9, 3, tzinfo=UTC)
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "start", "end"),
+    [
+        ("which of today's PRs touch attention?", "today", date(2026, 12, 1), None),
+        ("今天哪些 PR 涉及 attention？", "today", date(2026, 12, 1), None),
+        ("what merged yesterday?", "yesterday", date(2026, 11, 30), date(2026, 12, 1)),
+        ("昨天合并了什么？", "yesterday", date(2026, 11, 30), date(2026, 12, 1)),
+        ("what merged in vllm this week about MoE?", "week", date(2026, 11, 30), None),
+        ("本周 vllm 里关于 MoE 的 PR 有哪些？", "week", date(2026, 11, 30), None),
+        ("anything big last week?", "last_week", date(2026, 11, 23), date(2026, 11, 30)),
+        ("上周合并了哪些？", "last_week", date(2026, 11, 23), date(2026, 11, 30)),
+        ("what merged in the last 3 days?", "days", date(2026, 11, 29), None),
+        ("最近三天合并了什么？", "days", date(2026, 11, 29), None),
+        ("过去 10 天有什么？", "days", date(2026, 11, 22), None),
+        ("what changed in vllm/v1/attention since Monday?", "since", date(2026, 11, 30), None),
+        ("since friday, anything about lora?", "since", date(2026, 11, 27), None),
+        ("自周一以来 vllm/v1/attention 有什么变化？", "since", date(2026, 11, 30), None),
+        ("since 2026-11-20 anything about lora", "since", date(2026, 11, 20), None),
+    ],
+)
+def test_spans_are_read_in_english_and_chinese(question: str, kind: str, start: date, end: date | None) -> None:
+    span = parse_span(question, TUESDAY)
+    assert span is not None
+    assert (span.kind, span.start, span.end) == (kind, start, end)
+
+
+@pytest.mark.parametrize(
+    ("question", "repo", "topic", "paths"),
+    [
+        ("what merged in vllm this week about MoE?", REPO, ("moe",), ()),
+        ("本周 vllm 里关于 MoE 的 PR 有哪些？", REPO, ("moe",), ()),
+        ("which of today's PRs touch attention?", None, ("attention",), ()),
+        ("今天哪些 PR 涉及 attention？", None, ("attention",), ()),
+        ("what changed in vllm/v1/attention since Monday?", None, (), ("vllm/v1/attention",)),
+        ("自周一以来 vllm/v1/attention 有什么变化？", None, (), ("vllm/v1/attention",)),
+        ("what merged in acme/secret this week?", SECRET, (), ()),
+        ("上周 合并了哪些 关于 量化 的 PR", None, ("量化",), ()),
+    ],
+)
+def test_the_repository_topic_and_paths_are_told_apart(
+    question: str, repo: str | None, topic: tuple[str, ...], paths: tuple[str, ...]
+) -> None:
+    asked = parse_across(question, TUESDAY, KNOWN)
+    assert asked is not None
+    assert (asked.repo, asked.topic, asked.paths) == (repo, topic, paths)
+
+
+@pytest.mark.parametrize(
+    ("question", "target", "relation"),
+    [
+        ("did anything revert #50879?", 50879, "revert"),
+        ("was #50879 reverted this week?", 50879, "revert"),
+        ("has #50879 been reverted?", 50879, "revert"),
+        ("有没有 PR 回滚了 #50879？", 50879, "revert"),
+        ("#50879 被回滚了吗？", 50879, "revert"),
+        ("any follow-up to #123 since monday?", 123, "follow_up"),
+    ],
+)
+def test_revert_and_follow_up_questions_name_the_earlier_pr(question: str, target: int, relation: str) -> None:
+    asked = parse_across(question, TUESDAY, KNOWN)
+    assert asked is not None and (asked.target, asked.relation) == (target, relation)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what does #123 change?",
+        "why was #50879 reverted?",
+        "what does #50879 revert?",
+        "how does the scheduler pick requests?",
+        "为什么 #123 没有出现？",
+        "does this fix the bug from yesterday?",
+        "is this faster than yesterday's version?",
+    ],
+)
+def test_questions_about_one_pr_are_not_across_days(question: str) -> None:
+    assert parse_across(question, TUESDAY, KNOWN) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x" * 40_000,
+        "this week " + "x" * 40_000,
+        "did anything revert " + "a/" * 20_000,
+        "this week " + "a/b/" * 10_000,
+        "this week " + "x." * 20_000,
+        "revert #" + "1" * 39_990,
+        "最近" * 20_000,
+    ],
+)
+def test_parsing_stays_linear_in_what_anyone_can_send(text: str) -> None:
+    # Slack's longest message (refs.MAX_MESSAGE_CHARS): quadratic patterns took seconds here.
+    started = time.perf_counter()
+    parse_across(text, TUESDAY, KNOWN)
+    assert time.perf_counter() - started < 0.5
+
+
+def test_a_question_of_thousands_of_words_keeps_a_few_terms() -> None:
+    asked = parse_across("what merged this week: " + " ".join(f"w{i}" for i in range(5000)), TUESDAY, KNOWN)
+    assert asked is not None and len(asked.topic) == MAX_TERMS
+
+
+def test_windows_are_the_channels_days_and_nearby_questions_share_one() -> None:
+    # 09:03 UTC is 17:03 in Shanghai, still Tuesday there.
+    today = Span("today", date(2026, 12, 1))
+    window = span_window(today, SHANGHAI, NOW)
+    assert window.start == datetime(2026, 12, 1, tzinfo=SHANGHAI)
+    assert window.end == datetime(2026, 12, 1, 9, 10, tzinfo=UTC)
+    assert span_window(today, SHANGHAI, NOW.replace(minute=8)) == window
+    yesterday = span_window(Span("yesterday", date(2026, 11, 30), end=date(2026, 12, 1)), SHANGHAI, NOW)
+    assert (yesterday.start, yesterday.end) == (
+        datetime(2026, 11, 30, tzinfo=SHANGHAI),
+        datetime(2026, 12, 1, tzinfo=SHANGHAI),
+    )
+
+
+def test_spans_too_long_or_not_begun_are_refused() -> None:
+    assert span_problem(Span("days", date(2026, 9, 1)), TUESDAY) == "too_long"
+    assert span_problem(Span("since", date(2027, 1, 1)), TUESDAY) == "future"
+    assert span_problem(Span("days", date(2026, 12, 1) - (date(2026, 12, 31) - date(2026, 12, 1))), TUESDAY) is None
+
+
+# -- the answer, from cached cards -------------------------------------------------------------
+
+
+def _pr(number: int, title: str, files: list[tuple[str, int, int]], comments: tuple[Comment, ...] = ()) -> PRSnapshot:
+    return make_snapshot(files, comments=comments, repo=REPO, number=number, title=title, merge_sha=f"{number:040d}")
+
+
+MOE_BIG = _pr(101, "[Kernel] Faster fused MoE routing", [("vllm/model_executor/layers/fused_moe/router.py", 400, 20)])
+MOE_SMALL = _pr(102, "[Bugfix][MoE] Filter packed expert weights", [("vllm/model_executor/moe.py", 10, 2)])
+ATTENTION = _pr(103, "[Perf] Split KV in attention backends", [("vllm/v1/attention/backends/flash.py", 90, 10)])
+BUMP = _pr(104, "Bump MoE config for H20", [("vllm/model_executor/layers/fused_moe/configs/h20.json", 3, 1)])
+MOE_CARD = CardService(FakeSource(MOE_BIG), CardStore(MemoryKV()), None).card(MOE_BIG, "en").card
+EARLIER = _pr(50879, "[Misc] Avoid importing `nixl_ep` on every `vllm serve` config", [("vllm/config.py", 5, 1)])
+REVERT = _pr(
+    51176,
+    "Revert [Misc] Avoid importing `nixl_ep` on every `vllm serve` config (#50879)",
+    [("vllm/config.py", 1, 5)],
+)
+FOLLOW = _pr(
+    51200,
+    "[Misc] Import nixl_ep lazily",
+    [("vllm/config.py", 2, 1)],
+    comments=(make_comment("Follow-up to #50879: the import is lazy now."),),
+)
+
+
+def _across(*snapshots: PRSnapshot, cached: tuple[PRSnapshot, ...] | None = None) -> tuple[AcrossDays, FakeSource]:
+    source = FakeSource(*snapshots)
+    cards = CardService(source, CardStore(MemoryKV()), None)
+    for snapshot in snapshots if cached is None else cached:
+        cards.card(cards.snapshot(snapshot.listing), "en")
+    source.fetched.clear()
+    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known_repos=lambda: KNOWN)
+    return across, source
+
+
+def _ask(across: AcrossDays, question: str, language: Language = "en") -> AcrossMatches | AcrossRefused:
+    qa = QAService(None, ThreadStore(MemoryKV()), None, across=across)  # type: ignore[arg-type]  # no card is read
+    reply = qa.on_mention(question, "C1", "1.0", frozenset({REPO}), REPO, language)
+    assert isinstance(reply, AcrossMatches | AcrossRefused)
+    return reply
+
+
+def test_a_topic_lists_matching_prs_from_their_cards_without_asking_github_per_pr() -> None:
+    across, source = _across(MOE_BIG, MOE_SMALL, ATTENTION, BUMP)
+    reply = _ask(across, "what merged in vllm this week about MoE?")
+    assert isinstance(reply, AcrossMatches)
+    assert [item.listing.number for item in reply.items] == [101, 102, 104]  # by verdict, then size
+    assert all(item.card is not None for item in reply.items) and reply.title_only == 0
+    assert reply.merged == 4 and reply.more == 0
+    assert source.fetched == [] and source.looked_up == []
+
+
+def test_paths_match_the_files_a_pr_changed() -> None:
+    across, _ = _across(MOE_BIG, ATTENTION)
+    reply = _ask(across, "what changed in vllm/v1/attention since Monday?")
+    assert isinstance(reply, AcrossMatches) and [item.listing.number for item in reply.items] == [103]
+
+
+def test_prs_without_a_card_are_matched_on_their_title_and_counted_never_fetched() -> None:
+    across, source = _across(MOE_BIG, MOE_SMALL, cached=(MOE_BIG,))
+    reply = _ask(across, "which of today's PRs touch MoE?")
+    assert isinstance(reply, AcrossMatches)
+    assert [item.listing.number for item in reply.items] == [101, 102]
+    assert reply.items[1].card is None and reply.title_only == 1
+    assert source.fetched == []
+
+
+def test_long_lists_are_capped_and_the_rest_counted() -> None:
+    many = [_pr(200 + i, f"[MoE] tune expert {i}", [("vllm/moe.py", i + 1, 0)]) for i in range(MAX_ITEMS + 3)]
+    across, _ = _across(*many)
+    reply = _ask(across, "anything about moe in the last 7 days?")
+    assert isinstance(reply, AcrossMatches) and len(reply.items) == MAX_ITEMS and reply.more == 3
+    text = reply_message(reply, "en", "/pr").text
+    assert "…and 3 more." in text
+
+
+def test_nothing_matched_is_said_plainly() -> None:
+    across, _ = _across(MOE_BIG)
+    reply = _ask(across, "anything about speculative decoding this week?")
+    assert isinstance(reply, AcrossMatches) and reply.items == ()
+    assert "None of the 1 PRs merged in vllm-project/vllm this week mention" in reply_message(reply, "en", "/pr").text
+
+
+def test_a_revert_is_found_by_the_rules_digests_link_by() -> None:
+    across, source = _across(EARLIER, REVERT, FOLLOW, MOE_BIG)
+    reply = _ask(across, "did anything revert #50879?")
+    assert isinstance(reply, AcrossMatches) and [item.listing.number for item in reply.items] == [51176]
+    assert reply.target is not None and reply.target.number == 50879
+    text = reply_message(reply, "en", "/pr").text
+    assert "revert <https://github.com/vllm-project/vllm/pull/50879|#50879>" in text
+    assert "<https://github.com/vllm-project/vllm/pull/51176|#51176>" in text
+    follow = _ask(across, "any follow-up to #50879 since monday?")
+    assert isinstance(follow, AcrossMatches) and [item.listing.number for item in follow.items] == [51200]
+    assert source.fetched == []
+
+
+def test_a_repository_the_channel_may_not_see_is_refused_before_github_is_asked() -> None:
+    across, source = _across(MOE_BIG)
+    reply = _ask(across, "what merged in acme/secret this week?")
+    assert reply == AcrossRefused("not_allowed", SECRET)
+    assert "can't answer about acme/secret here" in reply_message(reply, "en", "/pr").text
+    assert source.fetched == [] and source.looked_up == []
+
+
+def test_a_span_too_long_gets_a_clear_message() -> None:
+    across, _ = _across(MOE_BIG)
+    reply = _ask(across, "what merged in the last 90 days?")
+    assert isinstance(reply, AcrossRefused) and reply.reason == "too_long"
+    assert f"at most {MAX_SPAN_DAYS} days" in reply_message(reply, "en", "/pr").text
+
+
+def test_the_reply_is_worded_in_chinese_with_pr_links() -> None:
+    across, _ = _across(MOE_BIG, MOE_SMALL, ATTENTION)
+    reply = _ask(across, "本周 vllm 里关于 MoE 的 PR 有哪些？", "zh-CN")
+    text = reply_message(reply, "zh-CN", "/pr").text
+    assert text.startswith("vllm-project/vllm 本周合并的 3 个 PR 中，有 2 个与")
+    assert "<https://github.com/vllm-project/vllm/pull/101|#101>" in text
+
+
+def test_chinese_replies_carry_no_english_sentence_of_ours() -> None:
+    across, _ = _across(MOE_BIG, MOE_SMALL, cached=(MOE_BIG,))
+    for question in (
+        "本周关于 MoE 的 PR 有哪些？",
+        "最近 3 天合并了什么？",
+        "有没有 PR 回滚了 #50879？",
+        "最近 90 天合并了什么？",
+    ):
+        shown = reply_message(_ask(across, question, "zh-CN"), "zh-CN", "/pr").text
+        assert english_in(shown) == [], shown
+
+
+def test_mentions_and_foreign_links_in_titles_are_not_shown() -> None:
+    loud = _pr(105, "[MoE] <!channel> faster routing, see <https://evil.example|here> <@U0123456789>", [])
+    across, _ = _across(loud, cached=())
+    reply = _ask(across, "anything about moe this week?")
+    assert isinstance(reply, AcrossMatches) and reply.items[0].card is None
+    shown = reply_message(reply, "en", "/pr").text
+    assert "<!channel>" not in shown and "evil.example" not in shown and "<@U" not in shown
+
+
+def test_a_named_pr_keeps_todays_one_pr_answer() -> None:
+    across, _ = _across(MOE_BIG)
+    qa = QAService(None, ThreadStore(MemoryKV()), None, across=across)  # type: ignore[arg-type]
+    assert across.read("what did #101 change this week?", "C1", frozenset({REPO})) is None
+    assert across.read("what merged this week?", "C1", frozenset({REPO})) is not None
+    assert qa is not None
+
+
+def test_in_a_digest_thread_todays_prs_are_the_digests_and_other_days_are_across() -> None:
+    cards = CardService(FakeSource(MOE_BIG, MOE_SMALL), CardStore(MemoryKV()), None)
+    for snapshot in (MOE_BIG, MOE_SMALL):
+        cards.card(cards.snapshot(snapshot.listing), "en")
+    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known_repos=lambda: KNOWN)
+    paths = ("vllm/model_executor/layers/fused_moe/router.py",)
+    digest = DigestThread(
+        "C1", "1.0", "2026-12-01", (REPO,), "en", (DigestItem(MOE_BIG.listing, MOE_CARD, size=420, paths=paths),)
+    )
+    qa = QAService(cards, ThreadStore(MemoryKV()), None, across=across)
+    today = qa.in_digest_thread(digest, "which of today's PRs touch MoE?", frozenset({REPO}), "en")
+    assert isinstance(today, CardReply | DigestMatches)  # the digest's own PRs, as before
+    week = qa.in_digest_thread(digest, "what merged this week about MoE?", frozenset({REPO}), "en")
+    assert isinstance(week, AcrossMatches) and [item.listing.number for item in week.items] == [101, 102]
