@@ -128,8 +128,9 @@ class CardService:
         return self._store.get_snapshot(ref, revision) if revision is not None else None
 
     def cached_card(self, snapshot: PRSnapshot, language: Language) -> Card | None:
-        """The PR's stored card, sanitized, or None: never a model call or a GitHub request
-        (questions across days read dozens of PRs and must not make their cards inline)."""
+        """The PR's stored card, sanitized, or None: never a model call or a GitHub request. For
+        surfaces that must answer at once (an unfurl, improved on later) and questions across
+        days, which read dozens of PRs and must not make their cards inline."""
         if not snapshot.complete:
             return None
         cached = self._cached(self.key(snapshot, language), snapshot)
@@ -189,14 +190,6 @@ class CardService:
         card = heuristic_card(snapshot, build_context(snapshot, HEURISTIC_BUDGET).coverage, language)
         telemetry.count("cards_total", source="heuristic", mode="none")
         return _sanitized(card, snapshot.listing)
-
-    def cached_card(self, snapshot: PRSnapshot, language: Language) -> Card | None:
-        """The stored card of this PR, sanitized, without asking anyone (None when none is stored):
-        for a surface that must answer at once (an unfurl) and may improve on it later."""
-        if not snapshot.complete:
-            return None
-        cached = self._cached(self.key(snapshot, language), snapshot)
-        return _sanitized(cached, snapshot.listing) if cached is not None else None
 
     def card(self, snapshot: PRSnapshot, language: Language, *, here: bool = False, payer: str = CLI) -> CardResult:
         """The PR's card: from the store, else from a worker through the queue while one is

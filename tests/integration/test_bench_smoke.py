@@ -21,7 +21,6 @@ SCENARIOS = (
     "acks under load",
     "thread question: time to the status",
     "model's first sentence → first streamed words",
-    "thread question: first visible sign",
     "thread question → answer posted",
     "parsing a question",
     "messages of 40,000 characters",
