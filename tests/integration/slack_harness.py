@@ -27,7 +27,7 @@ from bot.builder import Builder, Timing
 from bot.settings import Settings, load_settings
 from bot.slack.app import SlackParts
 from bot.slack.server import http_server
-from tests.integration.conftest import REPO
+from tests.integration.conftest import REPO, day
 
 SECRET = "test-signing-secret"
 DIGEST_CHANNEL = "C0DIGEST01"
@@ -234,3 +234,25 @@ def serve_harness(
 def harness(github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path) -> Iterator[SlackHarness]:
     with serve_harness(github, model, redis_url, tmp_path) as served:
         yield served
+
+
+def add_secret_pr(harness: SlackHarness) -> None:
+    """OTHER_REPO made private, with one merged PR, #7."""
+    harness.github.add_repo(OTHER_REPO, private=True)
+    harness.github.add_pr(
+        OTHER_REPO,
+        7,
+        title="Rotate the internal signing keys",
+        merged_at=day(3),
+        files=[{"path": "keys/rotate.py", "additions": 40, "deletions": 2}],
+    )
+
+
+def secret_pr(harness: SlackHarness) -> None:
+    """add_secret_pr, and a model that writes its card and answers about it."""
+    add_secret_pr(harness)
+    harness.model.responder = lambda request: (
+        {"headline": "Keys rotate daily", "verdict": "skim", "minutes": 3, "why": [], "caveats": [], "watch": []}
+        if "response_format" in request
+        else "It rotates keys in `keys/rotate.py`."
+    )

@@ -8,8 +8,15 @@ from typing import Any
 
 from devkit.fakes.slack_agent import im_message, messages_tab_opened
 
-from tests.integration.conftest import REPO, day
-from tests.integration.slack_harness import DIGEST_CHANNEL, OTHER_CHANNEL, OTHER_REPO, SlackHarness, wait_for
+from tests.integration.conftest import REPO
+from tests.integration.slack_harness import (
+    DIGEST_CHANNEL,
+    OTHER_CHANNEL,
+    OTHER_REPO,
+    SlackHarness,
+    secret_pr,
+    wait_for,
+)
 from tests.integration.test_slack_app import add_prs, card_answer, post_digest
 
 READER, NEWCOMER = "U0READER01", "U0NEWCOME1"
@@ -96,22 +103,6 @@ def test_a_retried_dm_delivery_is_answered_once(harness: SlackHarness) -> None:
     harness.event(event, event_id="EvDM000001", retry=1)
     harness.settle()
     assert len(replies(harness, READER_DM, ts)) == 1
-
-
-def secret_pr(harness: SlackHarness) -> None:
-    harness.github.add_repo(OTHER_REPO, private=True)
-    harness.github.add_pr(
-        OTHER_REPO,
-        7,
-        title="Rotate the internal signing keys",
-        merged_at=day(3),
-        files=[{"path": "keys/rotate.py", "additions": 40, "deletions": 2}],
-    )
-    harness.model.responder = lambda request: (
-        {"headline": "Keys rotate daily", "verdict": "skim", "minutes": 3, "why": [], "caveats": [], "watch": []}
-        if "response_format" in request
-        else "It rotates keys in `keys/rotate.py`."
-    )
 
 
 def test_a_dm_question_about_a_private_repo_outside_the_persons_channels_is_refused_naming_nothing(

@@ -9,25 +9,9 @@ import pytest
 from bot.errors import PublishError
 from bot.models import Filters, Window
 from tests.integration.conftest import day
-from tests.integration.slack_harness import OTHER_CHANNEL, OTHER_REPO, SlackHarness, wait_for
+from tests.integration.slack_harness import OTHER_CHANNEL, OTHER_REPO, SlackHarness, secret_pr, wait_for
 
 WINDOW = Window(day(0), day(24))
-
-
-def secret_pr(harness: SlackHarness) -> None:
-    harness.github.add_repo(OTHER_REPO, private=True)
-    harness.github.add_pr(
-        OTHER_REPO,
-        7,
-        title="Rotate the internal signing keys",
-        merged_at=day(3),
-        files=[{"path": "keys/rotate.py", "additions": 40, "deletions": 2}],
-    )
-    harness.model.responder = lambda request: (
-        {"headline": "Keys rotate daily", "verdict": "skim", "minutes": 3, "why": [], "caveats": [], "watch": []}
-        if "response_format" in request
-        else "It rotates keys in `keys/rotate.py`."
-    )
 
 
 def test_mention_elsewhere_is_refused_to_the_asker_alone(harness: SlackHarness) -> None:

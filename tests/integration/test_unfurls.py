@@ -22,6 +22,7 @@ from tests.integration.slack_harness import (
     OTHER_CHANNEL,
     OTHER_REPO,
     SlackHarness,
+    add_secret_pr,
     serve_harness,
     wait_for,
 )
@@ -51,14 +52,7 @@ def prs(harness: SlackHarness) -> None:
         merged_at=day(3),
         files=[{"path": "vllm/core/scheduler.py", "additions": 80, "deletions": 5}],
     )
-    harness.github.add_repo(OTHER_REPO, private=True)
-    harness.github.add_pr(
-        OTHER_REPO,
-        7,
-        title="Rotate the internal signing keys",
-        merged_at=day(3),
-        files=[{"path": "keys/rotate.py", "additions": 40, "deletions": 2}],
-    )
+    add_secret_pr(harness)
     harness.model.responder = card
 
 
