@@ -37,9 +37,14 @@ def ask_in_dm(harness: SlackHarness, user: str, dm: str, text: str) -> str:
 
 
 def replies(harness: SlackHarness, dm: str, ts: str) -> list[dict[str, Any]]:
-    """The bot's replies in the question's thread, once the placeholder has been replaced."""
+    """The bot's replies in the question's thread, once the placeholder has been replaced and a
+    streamed answer settled into its reply."""
     thread = [message for message in harness.slack.thread(dm, ts) if message.get("bot_id")]
-    return [message for message in thread if "Looking into it" not in (message.get("text") or "")]
+    return [
+        message
+        for message in thread
+        if "Looking into it" not in (message.get("text") or "") and harness.settled(message)
+    ]
 
 
 def test_opening_the_messages_tab_sets_prompts_that_fit_the_person(harness: SlackHarness) -> None:
