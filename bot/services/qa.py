@@ -143,10 +143,10 @@ class QAService:
         sink: AnswerSink | None = None,
     ) -> Reply:
         """An @mention outside a digest thread: the PR must be named (or named before in the thread)."""
-        history = visible_turns(self._threads.turns(channel, thread_ts), allowed, hidden=False)
         across = self._across_days(question, channel, thread_ts, allowed, default_repo, language, digest=False)
         if across is not None:
-            return across
+            return across  # answered from cards alone: the thread's earlier turns are not read
+        history = visible_turns(self._threads.turns(channel, thread_ts), allowed, hidden=False)
         refs = find_refs(question, default_repo)
         refused = next((ref for ref in refs if ref.repo.lower() not in allowed), None)
         reply: Reply
@@ -177,8 +177,10 @@ class QAService:
         """The answer to a question across days (services/across.py), or None when it is not one.
         In a digest's thread, "today's PRs" are the digest's: answered from its items, as before."""
         across = self._across
-        asked = across.read(question, channel, allowed) if across is not None else None
-        if across is None or asked is None:
+        if across is None:
+            return None
+        asked = across.read(question, channel, allowed)
+        if asked is None:
             return None
         if digest and asked.target is None and asked.span is not None and asked.span.kind == "today":
             return None
