@@ -35,7 +35,7 @@ def ask_across(args: argparse.Namespace, built: Builder, repo: str) -> None:
     if isinstance(reply, AcrossRefused):
         if reply.reason in {"unavailable", "not_found"}:
             raise SourceError(f"reply.across_{reply.reason}", repo=reply.repo)
-        raise UsageError(f"reply.across_{reply.reason}", max=reply.days)
+        raise UsageError(f"reply.across_{reply.reason}", max=reply.days, said=reply.said)
     if args.format == "json":
         print(json.dumps(across_data(reply), ensure_ascii=False, indent=2))
     else:

@@ -482,6 +482,7 @@ class Span:
     start: date
     end: date | None = None
     days: int = 0
+    unreadable: str = ""  # "since 2026-13-45": what was typed, which is no date (refused)
 
 
 @dataclass(frozen=True)
@@ -518,9 +519,10 @@ class AcrossRefused:
     GitHub's list of merged PRs not readable, no repository to ask about, or one this channel
     may not be told about (`repo` is then only what the asker typed)."""
 
-    reason: Literal["too_long", "future", "unavailable", "not_found", "no_repo", "not_allowed"]
+    reason: Literal["too_long", "future", "not_a_date", "unavailable", "not_found", "no_repo", "not_allowed"]
     repo: str = ""
     days: int = 0  # "too_long": the most days a question may span
+    said: str = ""  # "not_a_date": what was typed (digits and dashes only)
     kind: ClassVar[str] = "across_refused"
 
 

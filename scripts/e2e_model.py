@@ -15,16 +15,21 @@ import logging
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import openai
 from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.tables import table
 
 from bot.builder import Builder, Timing
-from bot.models import PRRef
+from bot.core.usage import Tally
+from bot.errors import SummarizerError
+from bot.models import Card, PRRef, PRSnapshot
 from bot.services.ask import ask_about_pr
+from bot.services.ports import StreamingModel
 from bot.settings import load_settings
 
 REPO = "vllm-project/vllm"
@@ -100,10 +105,38 @@ def main(argv: list[str] | None = None) -> int:
                 built.cards, built.answerer, built.cards.snapshot_by_ref(PRRef(REPO, first["number"])), QUESTION, "en"
             )
             answer_seconds = time.monotonic() - started
+            # As a Slack thread asks it: the model's own stream, shown sentence by sentence.
+            first_snapshot = built.cards.snapshot_by_ref(PRRef(REPO, first["number"]))
+            first_card = built.cards.card(first_snapshot, "en").card
+            streamed = stream_question(built, first_snapshot, first_card)
+            stopped = stop_question(built, first_snapshot, first_card, args.base_url, args.model)
             learned = built.modes.recall()
         finally:
             built.close()
     answered = f"answered ({len(asked.answer)} characters)" if asked.answer else f"no answer: {asked.no_answer}"
+    model_cards = print_cards(results, f"question: {answered} in {answer_seconds:.0f} s")
+    print(f"output mode: {learned.mode if learned else 'none worked'}")
+    print(streamed.line())
+    print(stopped)
+    print(f"answer: {asked.answer[:400]!r}")
+    if args.out:
+        args.out.write_text(
+            json.dumps(
+                [{"number": r["number"], "seconds": r["seconds"], "card": r["card"].__dict__} for r in results],
+                default=str,
+                ensure_ascii=False,
+                indent=2,
+            ),
+            encoding="utf-8",
+        )
+    # An answer with nothing usable left is handled as designed (the card stands in); any other
+    # missing answer means the model path failed.
+    handled = bool(asked.answer) or asked.no_answer == "answer_unusable"
+    return 0 if model_cards == len(results) and handled and streamed.ok else 1
+
+
+def print_cards(results: list[dict[str, Any]], question: str) -> int:
+    """The cards' table and their figures; returns how many came from the model."""
     model_cards = sum(result["card"].source == "llm" for result in results)
     cut = sum(result["card"].dropped for result in results)
     regenerated = sum(result["card"].regenerated for result in results)
@@ -123,24 +156,114 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"model cards {model_cards}/{len(results)} · asked again {regenerated} · claims cut {cut} · "
         f"seconds per card: median {per_card[len(per_card) // 2]:.0f}, max {per_card[-1]:.0f} · "
-        f"question: {answered} in {answer_seconds:.0f} s"
+        f"{question}"
     )
-    print(f"output mode: {learned.mode if learned else 'none worked'}")
-    print(f"answer: {asked.answer[:400]!r}")
-    if args.out:
-        args.out.write_text(
-            json.dumps(
-                [{"number": r["number"], "seconds": r["seconds"], "card": r["card"].__dict__} for r in results],
-                default=str,
-                ensure_ascii=False,
-                indent=2,
-            ),
-            encoding="utf-8",
+    return model_cards
+
+
+@dataclass
+class Recorded:
+    """An AnswerSink that keeps each checked sentence with the moment it was shown."""
+
+    started: float
+    shown: list[tuple[float, str]] = field(default_factory=list)
+    stop_after: int | None = None  # the person presses Stop after this many sentences
+
+    def sentence(self, text: str) -> None:
+        self.shown.append((time.monotonic(), text))
+
+    @property
+    def stopped(self) -> bool:
+        return self.stop_after is not None and len(self.shown) >= self.stop_after
+
+
+@dataclass
+class Streamed:
+    seconds: float
+    first_piece: float | None  # the model's first words, from the start
+    sentences: list[tuple[float, str]]
+    answer: str
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error and bool(self.sentences)
+
+    def line(self) -> str:
+        if self.error:
+            return f"streamed question: failed: {self.error}"
+        if not self.sentences:
+            return f"streamed question: nothing shown in {self.seconds:.0f} s (answer {self.answer[:80]!r})"
+        first_shown = self.sentences[0][0]
+        piece = f"model's first words at {self.first_piece:.1f} s, " if self.first_piece is not None else ""
+        return (
+            f"streamed question: {piece}first sentence shown at {first_shown:.1f} s, "
+            f"{len(self.sentences)} sentences, done at {self.seconds:.0f} s; "
+            f"shown == returned: {' '.join(text for _, text in self.sentences) == self.answer}"
         )
-    # An answer with nothing usable left is handled as designed (the card stands in); any other
-    # missing answer means the model path failed.
-    handled = bool(asked.answer) or asked.no_answer == "answer_unusable"
-    return 0 if model_cards == len(results) and handled else 1
+
+
+def stream_question(built: Builder, snapshot: PRSnapshot, card: Card) -> Streamed:
+    """A question answered with a sink, through the model's stream (`stream=True`)."""
+    answerer = built.answerer
+    assert answerer is not None  # the e2e always configures a model
+    model = answerer._model  # wrapped for this call: the e2e times the model's first piece
+    assert isinstance(model, StreamingModel)
+    first_piece: list[float] = []
+    started = time.monotonic()
+    original = model.complete_streaming
+
+    def timed(messages: Any, deadline: Any, tally: Any, on_piece: Any) -> str:
+        def piece(text: str) -> bool:
+            if not first_piece:
+                first_piece.append(time.monotonic() - started)
+            return bool(on_piece(text))
+
+        return str(original(messages, deadline, tally, piece))
+
+    setattr(model, "complete_streaming", timed)  # noqa: B010 - on this instance, for this call
+    sink = Recorded(started)
+    try:
+        answer = answerer.answer_pr(snapshot, card, QUESTION, [], "en", Tally(), sink=sink)
+    except SummarizerError as exc:
+        return Streamed(time.monotonic() - started, None, [], "", f"{type(exc).__name__}: {exc}")
+    finally:
+        delattr(model, "complete_streaming")  # the class's method again
+    sentences = [(at - started, text) for at, text in sink.shown]
+    return Streamed(time.monotonic() - started, first_piece[0] if first_piece else None, sentences, answer)
+
+
+def stop_question(built: Builder, snapshot: PRSnapshot, card: Card, base_url: str, model: str) -> str:
+    """Stop pressed after the first sentence: the model call must end, and the server be free.
+
+    llama-cpp-python serves one request at a time, so a one-token request sent right after the
+    stop waits for whatever the server is still generating: its time says whether the stream was
+    really closed.
+    """
+    assert built.answerer is not None
+    started = time.monotonic()
+    sink = Recorded(started, stop_after=1)
+    try:
+        built.answerer.answer_pr(snapshot, card, QUESTION, [], "en", Tally(), sink=sink)
+    except SummarizerError as exc:
+        return f"stopped question: failed: {type(exc).__name__}"
+    returned = time.monotonic() - started
+    if not sink.shown:
+        return f"stopped question: nothing was shown before the answer ended ({returned:.0f} s)"
+    stopped_at = sink.shown[0][0] - started
+    probe_started = time.monotonic()
+    client = openai.OpenAI(base_url=base_url, api_key="e2e", max_retries=0)
+    try:
+        client.chat.completions.create(
+            model=model, messages=[{"role": "user", "content": "Say OK."}], max_tokens=1, timeout=300
+        )
+    finally:
+        client.close()
+    probe = time.monotonic() - probe_started
+    return (
+        f"stopped question: Stop after the first sentence at {stopped_at:.1f} s; the call returned "
+        f"{returned - stopped_at:.2f} s later; a one-token request then took {probe:.1f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -125,6 +125,8 @@ def across_refused_message(reply: AcrossRefused, language: Language) -> Message:
             return text_message(text(language, "reply.across_too_long", max=reply.days))
         case "future":
             return text_message(text(language, "reply.across_future"))
+        case "not_a_date":
+            return text_message(text(language, "reply.across_not_a_date", said=escape(reply.said)))
         case "unavailable":
             return text_message(text(language, "reply.across_unavailable", repo=repo))
         case "not_found":

@@ -88,7 +88,7 @@ class AcrossDays:
         span = asked.span or revert_span(today)
         problem = span_problem(span, today)
         if problem is not None:
-            return AcrossRefused(problem, repo, days=MAX_SPAN_DAYS)
+            return AcrossRefused(problem, repo, days=MAX_SPAN_DAYS, said=span.unreadable)
         try:
             listings = self._cards.merged(repo, span_window(span, zone, now))
         except NotFound:

@@ -177,11 +177,11 @@ def parse_span(question: str, today: date) -> Span | None:
         days = _ZH_NUMBERS[raw] if raw in _ZH_NUMBERS else int(raw)
         return Span("days", today - timedelta(days=max(days, 1) - 1), days=days)
     if match := _SINCE_DATE.search(question):
+        said = match.group(1) or match.group(2)
         try:
-            day = date.fromisoformat(match.group(1) or match.group(2))
+            return Span("since", date.fromisoformat(said))
         except ValueError:
-            return Span("since", FIRST_DAY - timedelta(days=1))  # refused as out of range
-        return Span("since", day)
+            return Span("since", today, unreadable=said)  # refused: "2026-13-45" is no day
     if match := _SINCE_DAY_EN.search(question):
         return Span("since", _last_weekday(today, _WEEKDAYS_EN.index(match.group(1).lower())))
     if match := _SINCE_DAY_ZH.search(question):
@@ -299,8 +299,10 @@ def _step_up(moment: datetime) -> datetime:
     return datetime.fromtimestamp(-(-seconds // step) * step, tz=moment.tzinfo)
 
 
-def span_problem(span: Span, today: date) -> Literal["too_long", "future"] | None:
-    """Why a span cannot be answered ("too_long", "future"), or None."""
+def span_problem(span: Span, today: date) -> Literal["not_a_date", "too_long", "future"] | None:
+    """Why a span cannot be answered ("not_a_date", "too_long", "future"), or None."""
+    if span.unreadable:
+        return "not_a_date"
     if span.start > today:
         return "future"
     if span.start < FIRST_DAY or (today - span.start).days + 1 > MAX_SPAN_DAYS:

@@ -24,9 +24,15 @@ from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.answering import answer_in_thread, status_words
 from bot.slack.deps import SlackDeps
-from bot.slack.reach import allowed_for
+from bot.slack.reach import reach_of
 
 log = logging.getLogger(__name__)
+
+# Stands for "no repository named" when the question's references are read (never a real one:
+# GitHub's names have no "_/_").
+BARE = "_/_"
+# Repositories offered as examples when "#N" could be any of them: a few read better than all.
+MAX_EXAMPLES = 4
 
 
 def answer_in_dm(
@@ -38,14 +44,19 @@ def answer_in_dm(
     language = deps.people.language(client, user)
     text = event.get("text")
     question = strip_mentions(text if isinstance(text, str) else "")
-    allowed = allowed_for(deps, client, user, dm)
-    refs = find_refs(question, None)
+    reach = reach_of(deps, client, user, dm)
+    allowed, default_repo = reach.allowed, reach.default_repo
+    refs = find_refs(question, default_repo)
     if any(ref.repo.lower() not in allowed for ref in refs):
         _post(client, dm, thread_ts, refusal(language))
         return
+    if default_repo is None and (bare := _bare_number(question)) is not None:
+        # "#123" with several repositories of theirs, or none: which one is not guessed.
+        _post(client, dm, thread_ts, which_repo(language, bare, reach.own))
+        return
 
     def ask(sink: AnswerSink) -> Reply:
-        return deps.qa.on_mention(question, dm, thread_ts, allowed, None, language, sink)
+        return deps.qa.on_mention(question, dm, thread_ts, allowed, default_repo, language, sink)
 
     answered = answer_in_thread(
         client,
@@ -66,6 +77,19 @@ def answer_in_dm(
 def _worded(reply: Reply, language: Language, command: str) -> Message:
     # Named earlier in the thread and no longer allowed: refused as above, naming nothing.
     return refusal(language) if isinstance(reply, NotAllowed) else reply_message(reply, language, command)
+
+
+def _bare_number(question: str) -> int | None:
+    """The number of the first "#123" that names no repository, or None."""
+    return next((ref.number for ref in find_refs(question, BARE) if ref.repo == BARE), None)
+
+
+def which_repo(language: Language, number: int, own: tuple[str, ...]) -> Message:
+    """Asked about "#N" where it could be any of several repositories (or none is theirs)."""
+    if not own:
+        return text_message(say(language, "dm_which_repo_none", number=str(number)))
+    examples = ", ".join(f"`{repo}#{number}`" for repo in own[:MAX_EXAMPLES])
+    return text_message(say(language, "dm_which_repo", number=str(number), examples=examples))
 
 
 def refusal(language: Language) -> Message:

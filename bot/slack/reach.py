@@ -11,6 +11,8 @@ counts as not a member: fail closed).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from slack_sdk import WebClient
 
 from bot.slack.channels import ChannelPlan
@@ -28,10 +30,30 @@ def shown_repos(deps: SlackDeps, plan: ChannelPlan) -> tuple[str, ...]:
     return tuple(repo for repo in plan.repos if deps.access.may_post(plan.id, repo))
 
 
-def allowed_for(deps: SlackDeps, client: WebClient, user: str, dm: str) -> frozenset[str]:
-    """Every repository (lower-case) `user` may ask about in their DM `dm` with the app."""
+@dataclass(frozen=True)
+class Reach:
+    """What `user` may ask about in their DM, and what a bare "#123" there means."""
+
+    allowed: frozenset[str]  # every repository they may ask about, lower-case
+    own: tuple[str, ...]  # the repositories of their channels, as configured, first seen first
+    workspace_default: str | None  # the workspace's only repository, if it follows one
+
+    @property
+    def default_repo(self) -> str | None:
+        """The repository "#123" stands for: the one their channels follow, when there is one;
+        with no channel of theirs, the workspace's only one; else None (they must say which)."""
+        if len(self.own) == 1:
+            return self.own[0]
+        return self.workspace_default if not self.own else None
+
+
+def reach_of(deps: SlackDeps, client: WebClient, user: str, dm: str) -> Reach:
+    """What `user` may ask about in their DM `dm` with the app."""
     # A DM is no configured channel: AccessPolicy gives it the workspace's public repositories.
     allowed = set(deps.access.allowed(dm))
+    own: dict[str, str] = {}
     for plan in channels_of(deps, client, user):
-        allowed.update(repo.lower() for repo in shown_repos(deps, plan))
-    return frozenset(allowed)
+        for repo in shown_repos(deps, plan):
+            own.setdefault(repo.lower(), repo)
+    allowed.update(own)
+    return Reach(frozenset(allowed), tuple(own.values()), deps.directory.default_repo(dm))

@@ -154,6 +154,9 @@ WORDS: dict[str, str] = {
         'I look back at most {max} days. Ask about a shorter span, such as "this week" or "the last 7 days".'
     ),
     "reply.across_future": "That day has not begun yet in this channel's timezone, so nothing has merged since.",
+    "reply.across_not_a_date": (
+        '"{said}" is not a date. Ask since a day such as 2026-11-02 or Monday, or about "the last 7 days".'
+    ),
     "reply.across_unavailable": (
         "GitHub is not answering right now, so I can't list what merged in {repo}. Try again in a few minutes."
     ),
@@ -202,6 +205,9 @@ WORDS: dict[str, str] = {
         "• `{cmd} <PR URL>`: the same, from a link to the PR\n"
         "• `@prdigest <question about owner/repo#123>`: an answer in a thread\n"
         "• Reply in a digest's thread to ask about its PRs, or about the digest as a whole\n"
+        "• `@prdigest what merged this week about MoE?`: PRs across days (today, this week, the last 7 days, "
+        "since Monday or a date), or `@prdigest did anything revert #123?`\n"
+        "• The same questions in a direct message to prdigest, about the repositories of your channels\n"
         "• `{cmd} help`: this message"
     ),
     # -- the App Home -------------------------------------------------------------------------
@@ -489,5 +495,9 @@ WORDS: dict[str, str] = {
     "dm.prompt_lookup": "How do I look up a pull request?",
     "reply.dm_not_allowed": (
         "I answer here only about the repositories followed by channels you are in, so not about that one."
+    ),
+    "reply.dm_which_repo": "Which repository is #{number} in? Ask again with its name, such as {examples}.",
+    "reply.dm_which_repo_none": (
+        "#{number} does not say which repository. Ask again with its name, such as `owner/repo#{number}`."
     ),
 }

@@ -133,6 +133,7 @@ WORDS: dict[str, str] = {
     "reply.across_no_card": "暂无卡片",
     "reply.across_too_long": "最多只能回看 {max} 天。请问一个更短的时间段，例如“本周”或“最近 7 天”。",
     "reply.across_future": "按本频道的时区，那一天还没有开始，因此还没有合并任何 PR。",
+    "reply.across_not_a_date": "“{said}”不是一个日期。请写成 2026-11-02 这样的日期、星期几，或“最近 7 天”。",
     "reply.across_unavailable": "GitHub 暂时没有响应，无法列出 {repo} 合并的 PR，请过几分钟再试。",
     "reply.across_not_found": "在 GitHub 上找不到 {repo}（或者我没有权限查看）。",
     "reply.across_no_repo": "你问的是哪个仓库？请写明，例如“owner/repo 本周合并了什么？”",
@@ -179,6 +180,9 @@ WORDS: dict[str, str] = {
         "• `{cmd} <PR URL>`：同上，使用 PR 链接\n"
         "• `@prdigest <关于 owner/repo#123 的问题>`：在讨论串中回答\n"
         "• 在每日摘要的讨论串中回复，即可询问其中的 PR 或整份摘要\n"
+        "• `@prdigest 本周关于 MoE 的 PR 有哪些？`：跨天查询（今天、本周、最近 7 天、自周一或某个日期以来），"
+        "或 `@prdigest #123 被回滚了吗？`\n"
+        "• 也可以私信 prdigest 提同样的问题，范围是你所在频道关注的仓库\n"
         "• `{cmd} help`：显示本说明"
     ),
     # -- the App Home --------------------------------------------------------------------------
@@ -428,4 +432,6 @@ WORDS: dict[str, str] = {
     "dm.prompt_lookup_title": "如何查询 PR",
     "dm.prompt_lookup": "如何查询一个拉取请求？",
     "reply.dm_not_allowed": "这里只回答你所在频道关注的仓库，所以无法回答关于那个仓库的问题。",
+    "reply.dm_which_repo": "#{number} 是哪个仓库的？请带上仓库名再问一次，例如 {examples}。",
+    "reply.dm_which_repo_none": "#{number} 没有说明是哪个仓库。请带上仓库名再问一次，例如 `owner/repo#{number}`。",
 }

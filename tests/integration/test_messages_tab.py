@@ -170,3 +170,30 @@ def test_the_lookup_prompt_is_answered_with_how_to_look_up_a_pr(harness: SlackHa
     ts = ask_in_dm(harness, NEWCOMER, NEWCOMER_DM, "How do I look up a pull request?")
     (answer,) = wait_for(lambda: replies(harness, NEWCOMER_DM, ts))
     assert "/pr" in answer["text"]
+
+
+def test_a_bare_number_in_the_dm_means_the_repository_of_the_persons_channels(harness: SlackHarness) -> None:
+    add_prs(harness, 3)
+    harness.model.responder = model
+    harness.slack.members[DIGEST_CHANNEL] = [READER]
+    ts = ask_in_dm(harness, READER, READER_DM, "what does #1001 change?")
+    (answer,) = wait_for(lambda: replies(harness, READER_DM, ts))
+    assert "makes the scheduler path faster" in json.dumps(answer["blocks"])
+    (status, *_) = harness.slack.calls("assistant.threads.setStatus")
+    assert "#1001" in status["status"]
+
+
+def test_a_bare_number_that_could_be_several_repositories_is_asked_about_not_guessed(harness: SlackHarness) -> None:
+    add_prs(harness, 3)
+    secret_pr(harness)
+    harness.slack.members[DIGEST_CHANNEL] = [READER]
+    harness.slack.members[OTHER_CHANNEL] = [READER]
+    ts = ask_in_dm(harness, READER, READER_DM, "what does #7 change?")
+    (asked,) = wait_for(lambda: replies(harness, READER_DM, ts))
+    assert asked["text"] == f"Which repository is #7 in? Ask again with its name, such as `{REPO}#7`, `{OTHER_REPO}#7`."
+    # Someone in no channel is not shown the workspace's repositories: only how to write one.
+    ts = ask_in_dm(harness, NEWCOMER, NEWCOMER_DM, "what does #7 change?")
+    (told,) = wait_for(lambda: replies(harness, NEWCOMER_DM, ts))
+    assert "does not say which repository" in told["text"] and REPO not in told["text"]
+    harness.settle()
+    assert harness.model.calls == 0

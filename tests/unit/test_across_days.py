@@ -276,6 +276,18 @@ def test_a_span_too_long_gets_a_clear_message() -> None:
     assert f"at most {MAX_SPAN_DAYS} days" in reply_message(reply, "en", "/pr").text
 
 
+def test_a_date_that_is_no_day_is_named_back_not_taken_for_a_long_span() -> None:
+    across, source = _across(MOE_BIG)
+    for question, said in (
+        ("what merged since 2026-13-45?", '"2026-13-45" is not a date'),
+        ("自2026-02-30以来合并了什么？", "“2026-02-30”不是一个日期"),
+    ):
+        reply = _ask(across, question, "zh-CN" if "自" in question else "en")
+        assert isinstance(reply, AcrossRefused) and reply.reason == "not_a_date"
+        assert said in reply_message(reply, "zh-CN" if "自" in question else "en", "/pr").text
+    assert source.fetched == [] and source.looked_up == []
+
+
 def test_the_reply_is_worded_in_chinese_with_pr_links() -> None:
     across, _ = _across(MOE_BIG, MOE_SMALL, ATTENTION)
     reply = _ask(across, "本周 vllm 里关于 MoE 的 PR 有哪些？", "zh-CN")
