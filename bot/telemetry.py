@@ -30,6 +30,11 @@ SERIES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "jobs_total": ("counter", ("outcome",), "Card jobs this process ran (done, failed, dropped)"),
     "ack_latency_seconds": ("histogram", ("kind",), "Seconds from a Slack request's arrival to its acknowledgement"),
     "questions_answered_total": ("counter", ("surface",), "Questions answered (thread, mention, command)"),
+    "answers_stopped_total": (
+        "counter",
+        ("surface",),
+        "Answers the asker stopped before they ended (thread, mention, dm)",
+    ),
 }
 
 

@@ -111,3 +111,8 @@ def reply_message(reply: Reply, language: Language, command: str) -> Message:
 
 def failure_message(language: Language) -> Message:
     return text_message(say(language, "failed"))
+
+
+def stopped_message(language: Language) -> Message:
+    """What a placeholder becomes when the asker stops the answer before it is shown."""
+    return text_message(say(language, "stopped"))

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Literal
 
 from slack_sdk import WebClient
 
 from bot.models import DigestAnswer, DigestThread, Language, PRAnswer, PRRef, Reply
 from bot.render.blocks import Message
-from bot.render.replies import failure_message, reply_message, thinking_message
+from bot.render.replies import failure_message, reply_message, stopped_message, thinking_message
 from bot.services.ports import AnswerSink
-from bot.slack.streaming import AnswerStream
+from bot.slack.streaming import AnswerStream, StopMarks
 from bot.words import text
 
 log = logging.getLogger(__name__)
+
+# How an answer ended: given, failed (the asker was told so), or stopped by the asker.
+Outcome = Literal["answered", "failed", "stopped"]
 
 
 def status_words(language: Language, refs: list[PRRef], digest: DigestThread | None) -> str:
@@ -47,12 +51,15 @@ def answer_in_thread(
     status: str,
     ask: Callable[[AnswerSink], Reply],
     render: Callable[[Reply, Language, str], Message] = reply_message,
-) -> bool:
+    stops: StopMarks | None = None,
+) -> Outcome:
     """Set the status, get the reply from `ask` (which streams a model's answer into the sink it
-    is given), then end the answer, worded by `render` (the DM words refusals its own way). True
-    when a reply was given: not a failure, nor stopped by
-    the asker (the caller counts and logs it, under its own surface)."""
-    stream = AnswerStream(client, channel, thread_ts, user=user, team=team, placeholder=thinking_message(language))
+    is given), then end the answer, worded by `render` (the DM words refusals its own way).
+    `stops`: where the asker's Stop is marked (agent_session_stopped). The caller counts the
+    outcome under its own surface."""
+    stream = AnswerStream(
+        client, channel, thread_ts, user=user, team=team, placeholder=thinking_message(language), stops=stops
+    )
     stream.begin(status)
     streamed_answer = False
     try:
@@ -61,13 +68,14 @@ def answer_in_thread(
         # A model's answer whose sentences went out streamed is complete once the stream ends;
         # any other reply (a card after a failed model, a choice list) is shown whole.
         streamed_answer = isinstance(reply, PRAnswer | DigestAnswer) and stream.streamed
-        answered = True
+        outcome: Outcome = "answered"
     except Exception:
         log.exception("answering a question in %s failed", channel)
         message = failure_message(language)
-        answered = False
+        outcome = "failed"
     if stream.stopped:
         log.debug("the asker stopped the answer in %s", channel)
-        return False
+        stream.settle_stopped(stopped_message(language))
+        return "stopped"
     stream.finish(message, answered_by_stream=streamed_answer)
-    return answered
+    return outcome

@@ -58,7 +58,7 @@ def answer_in_dm(
     def ask(sink: AnswerSink) -> Reply:
         return deps.qa.on_mention(question, dm, thread_ts, allowed, default_repo, language, sink)
 
-    answered = answer_in_thread(
+    outcome = answer_in_thread(
         client,
         dm,
         thread_ts,
@@ -69,9 +69,12 @@ def answer_in_dm(
         status=status_words(language, refs, None),
         ask=ask,
         render=_worded,
+        stops=deps.threads,
     )
-    if answered:
+    if outcome == "answered":
         telemetry.count("questions_answered_total", surface="dm")
+    elif outcome == "stopped":
+        telemetry.count("answers_stopped_total", surface="dm")
 
 
 def _worded(reply: Reply, language: Language, command: str) -> Message:

@@ -11,14 +11,19 @@ text is safe (core/releaser.py: only checked sentences reach `sentence`).
   `chat.stopStream` ends it.
 - Where Slack refuses the status or the stream (`not_allowed`, `unknown_method`, `missing_scope`,
   a plan without it…), today's path: a placeholder posted, replaced by the reply (`chat.update`).
-- `stopped_by_user`: the person pressed stop. `stopped` turns True, the model call is closed by
-  its caller, and nothing more is posted.
+- The person's Stop: Slack ends the streamed message and sends `agent_session_stopped`, which
+  any replica may receive; it marks the thread (store/threads.py) and this answer, polling the
+  mark, turns `stopped`. An append Slack refuses with `stopped_by_user` says the same. Stopped,
+  the model call is closed by its caller and nothing more is posted; what was begun is tidied
+  (`settle_stopped`): the status cleared, a placeholder told, a stream not yet ended, ended.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+import time
+from collections.abc import Callable
+from typing import Any, Literal, Protocol
 
 from slack_sdk import WebClient
 
@@ -31,7 +36,19 @@ log = logging.getLogger(__name__)
 # The name Slack gives the person's stop (chat.appendStream / chat.stopStream).
 STOPPED_BY_USER = "stopped_by_user"
 
+# How often the thread's stop mark is read while an answer is made: a Stop shows within this,
+# and a model streaming many pieces a second costs Redis two reads a second, not one a piece.
+STOP_POLL_SECONDS = 0.5
+
 State = Literal["idle", "streaming", "placeholder", "stopped", "broken", "ended"]
+
+
+class StopMarks(Protocol):
+    """Where a person's Stop is marked for whichever replica makes the answer (store/threads.py)."""
+
+    def stopped(self, channel: str, thread_ts: str) -> bool: ...
+
+    def clear_stop(self, channel: str, thread_ts: str) -> None: ...
 
 
 class AnswerStream:
@@ -50,6 +67,8 @@ class AnswerStream:
         user: str | None,
         team: str | None,
         placeholder: Message,
+        stops: StopMarks | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._client = client
         self._channel = channel
@@ -60,10 +79,24 @@ class AnswerStream:
         self._state: State = "idle"
         self._ts: str | None = None  # the streamed message's (or the placeholder's) ts
         self.shown = ""  # what the stream has shown, as sent
+        self._stops = stops
+        self._clock = clock
+        self._next_poll = 0.0
+        self._stopped_in: State | None = None  # the state a Stop found the answer in
 
     @property
     def stopped(self) -> bool:
+        if self._state in ("idle", "streaming", "placeholder") and self._stops is not None:
+            now = self._clock()
+            if now >= self._next_poll:
+                self._next_poll = now + STOP_POLL_SECONDS
+                if self._stops.stopped(self._channel, self._thread_ts):
+                    self._stop()
         return self._state == "stopped"
+
+    def _stop(self) -> None:
+        self._stopped_in = self._state
+        self._state = "stopped"
 
     @property
     def streamed(self) -> bool:
@@ -72,6 +105,8 @@ class AnswerStream:
 
     def begin(self, status: str) -> None:
         """The status, within a second of the question; refused, the placeholder instead."""
+        if self._stops is not None:
+            self._stops.clear_stop(self._channel, self._thread_ts)  # an earlier answer's Stop
         try:
             with slack_errors():
                 self._client.assistant_threads_setStatus(
@@ -119,6 +154,7 @@ class AnswerStream:
             except SlackError as exc:
                 if exc.code != STOPPED_BY_USER:
                     raise
+                self._stopped_in = None  # Slack ended the stream itself
                 self._state = "stopped"
                 return
             self._state = "ended"
@@ -145,6 +181,24 @@ class AnswerStream:
             # refused an append): the whole reply replaces it, as the SDK suggests (ChatStream.ts).
             self._client.chat_update(channel=self._channel, ts=str(self._ts), **_payload(reply))
         self._state = "ended"
+
+    def settle_stopped(self, stopped: Message) -> None:
+        """Tidy what a Stop cut short: the status cleared (nothing was posted), a placeholder
+        replaced by `stopped`, a stream Slack had not ended, ended. Slack errors are logged only:
+        the person asked for nothing more."""
+        try:
+            with slack_errors():
+                if self._stopped_in == "idle":
+                    self._client.assistant_threads_setStatus(
+                        channel_id=self._channel, thread_ts=self._thread_ts, status=""
+                    )
+                elif self._stopped_in == "placeholder" and self._ts is not None:
+                    self._client.chat_update(channel=self._channel, ts=self._ts, **_payload(stopped))
+                elif self._stopped_in == "streaming" and self._ts is not None:
+                    self._client.chat_stopStream(channel=self._channel, ts=self._ts)
+        except SlackError as exc:
+            log.debug("tidying a stopped answer in %s: %s", self._channel, exc.code)
+        self._stopped_in = None
 
     def _refused(self, exc: SlackError) -> None:
         if exc.code == STOPPED_BY_USER:

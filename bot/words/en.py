@@ -119,6 +119,7 @@ WORDS: dict[str, str] = {
     "reply.digest_matches": "These PRs of the digest match your question (titles, headlines, files):",
     "reply.about": "About {link}:",
     "reply.failed": "Something went wrong while answering. Please ask again in a minute.",
+    "reply.stopped": "Stopped. Ask again whenever you like.",
     "reply.share_not_yours": "Only the person who asked for this card can share it. Ask for it yourself to share it.",
     "reply.try_later": "I can't keep track of requests right now. Please try again in a minute.",
     "reply.why_in": "Why {link} is in this digest:",

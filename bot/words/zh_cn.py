@@ -107,6 +107,7 @@ WORDS: dict[str, str] = {
     "reply.digest_matches": "摘要中与你的问题相关的 PR（按标题、摘要、文件匹配）：",
     "reply.about": "关于 {link}：",
     "reply.failed": "回答时出了问题，请稍后再问一次。",
+    "reply.stopped": "已停止。随时可以再问。",
     "reply.share_not_yours": "只有请求这张卡片的人才能分享它。请自己运行该命令后再分享。",
     "reply.try_later": "暂时无法记录请求，请一分钟后再试。",
     "reply.why_in": "{link} 出现在本期摘要中的原因：",

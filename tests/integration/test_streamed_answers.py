@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from devkit.fakes.slack_agent import agent_session_stopped
+
 from bot.models import Filters, Window
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, wait_for
@@ -159,6 +161,59 @@ def test_stopped_by_user_closes_the_model_stream_and_posts_nothing_more(harness:
     assert since.calls("chat.stopStream") == []
     assert since.calls("chat.update") == [] and since.calls("chat.postMessage") == []
     assert len(since.calls("chat.appendStream")) == appends
+
+
+def test_stop_pressed_while_the_model_is_streaming_ends_it_on_any_replica(harness: SlackHarness) -> None:
+    """Slack's Stop: the streams in the thread end on Slack's side and agent_session_stopped comes
+    (to any replica: only the mark in Redis tells the one answering)."""
+    thread_ts, since = setup_thread(harness)
+    harness.model.chunk_delay = 0.05
+    harness.model.stream_script = [f"Sentence {word} of the answer. " for word in "abcdefghijklmnopqrstuvwxyz" * 4]
+    ask(harness, thread_ts)
+    wait_for(lambda: since.calls("chat.startStream"))
+    stopped = harness.slack.stop_in_thread(DIGEST_CHANNEL, thread_ts)
+    assert harness.event(agent_session_stopped(HUMAN, DIGEST_CHANNEL, thread_ts, stopped)).status_code == 200
+    stream = wait_for(lambda: harness.model.streams)[0]
+    assert stream.settled.wait(10)
+    assert stream.cut and len(stream.pieces) < 104
+    harness.settle()
+    assert since.calls("chat.update") == [] and since.calls("chat.postMessage") == []
+    (message,) = harness.slack.streamed()
+    assert message["ts"] in stopped and message["stream"] == "stopped_by_user"
+
+
+def test_stop_pressed_before_any_words_ends_the_model_call_and_clears_the_status(harness: SlackHarness) -> None:
+    thread_ts, since = setup_thread(harness)
+    harness.model.chunk_delay = 0.4  # the model is slow to begin: only the status shows
+    harness.model.stream_script = ["It fuses ", "the MoE ", "dispatch kernels. ", *["More words. "] * 20]
+    ask(harness, thread_ts)
+    wait_for(lambda: harness.slack.statuses)
+    assert harness.event(agent_session_stopped(HUMAN, DIGEST_CHANNEL, thread_ts, [])).status_code == 200
+    stream = wait_for(lambda: harness.model.streams)[0]
+    assert stream.settled.wait(10)
+    assert stream.cut and len(stream.pieces) < 6  # closed within a poll of the mark, not at the end
+    harness.settle()
+    # Nothing was shown, nothing is: the status is cleared, no stream, no placeholder, no post.
+    assert [status["status"] for status in harness.slack.statuses] == ["Reading #50911…", ""]
+    assert stream_calls(since) == []
+    assert since.calls("chat.postMessage") == [] and since.calls("chat.update") == []
+
+
+def test_a_stop_is_for_the_answer_in_progress_not_the_threads_next_one(harness: SlackHarness) -> None:
+    thread_ts, since = setup_thread(harness)
+    harness.model.chunk_delay = 0.4
+    harness.model.stream_script = ["It fuses ", "the MoE ", "dispatch kernels. ", *["More words. "] * 20]
+    ask(harness, thread_ts)
+    wait_for(lambda: harness.slack.statuses)
+    harness.event(agent_session_stopped(HUMAN, DIGEST_CHANNEL, thread_ts, []))
+    assert wait_for(lambda: harness.model.streams)[0].settled.wait(10)
+    harness.settle()
+    harness.model.chunk_delay = 0.0
+    harness.model.stream_script = ["It fuses the MoE dispatch kernels."]
+    ask(harness, thread_ts)
+    (ended,) = wait_for(lambda: since.calls("chat.stopStream"))
+    assert streamed_text(since) == "It fuses the MoE dispatch kernels."
+    assert ended["channel"] == DIGEST_CHANNEL
 
 
 def test_a_reply_that_is_not_the_models_keeps_the_placeholder_path(harness: SlackHarness) -> None:

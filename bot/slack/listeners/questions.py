@@ -81,7 +81,7 @@ def _answer(
             return deps.qa.in_digest_thread(digest, question, allowed, language, sink)
         return deps.qa.on_mention(question, channel, thread_ts, allowed, default_repo, language, sink)
 
-    answered = answer_in_thread(
+    outcome = answer_in_thread(
         client,
         channel,
         thread_ts,
@@ -92,14 +92,25 @@ def _answer(
         command=deps.command,
         status=status_words(language, find_refs(question, default_repo), digest),
         ask=ask,
+        stops=deps.threads,
     )
-    if answered:
-        surface = "mention" if mention else "thread"
+    surface = "mention" if mention else "thread"
+    if outcome == "answered":
         telemetry.count("questions_answered_total", surface=surface)
         log.debug("answered a question (%s)", surface)
+    elif outcome == "stopped":
+        telemetry.count("answers_stopped_total", surface=surface)
 
 
 def register(app: App, all_deps: SlackDeps) -> None:
+    @app.event("agent_session_stopped")
+    def on_stop(event: dict[str, Any], context: BoltContext) -> None:
+        # The person pressed Stop in a thread: Slack has ended its streamed messages; the answer
+        # being made there, on whichever replica, sees the mark within STOP_POLL_SECONDS.
+        channel, thread_ts = event.get("channel"), event.get("thread_ts")
+        if isinstance(channel, str) and isinstance(thread_ts, str) and channel and thread_ts:
+            all_deps.of_team(team_of(context)).threads.stop(channel, thread_ts)
+
     @app.event("message")
     def on_message(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         deps = all_deps.of_team(team_of(context))

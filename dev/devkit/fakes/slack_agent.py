@@ -86,6 +86,19 @@ def im_message(user: str, channel: str, text: str, ts: str, **extra: Any) -> dic
     }
 
 
+def agent_session_stopped(user: str, channel: str, thread_ts: str, streaming: list[str]) -> dict[str, Any]:
+    """agent_session_stopped: the person clicked Stop while the app was working in a thread;
+    `streaming` is the ts of the streamed messages Slack stopped (docs.slack.dev/reference/events)."""
+    return {
+        "type": "agent_session_stopped",
+        "channel": channel,
+        "thread_ts": thread_ts,
+        "user": user,
+        "streaming_message_ts": streaming,
+        "event_ts": "1783536983.783769",
+    }
+
+
 def link_shared(
     user: str,
     channel: str,

@@ -43,6 +43,22 @@ class StreamingMethods:
                 if message.get("stream") == "streaming":
                     message["stream"] = "stopped_by_user"
 
+    def stop_in_thread(self, channel: str, thread_ts: str) -> list[str]:
+        """The person presses the agent's Stop in one thread: Slack ends the app's messages
+        streaming there and returns their ts, as agent_session_stopped's streaming_message_ts
+        lists them (empty when nothing was streaming: the event is sent all the same)."""
+        stopped: list[str] = []
+        with self._lock_of_state():
+            for message in self._messages:
+                if (
+                    message.get("stream") == "streaming"
+                    and message.get("channel") == channel
+                    and message.get("thread_ts") == thread_ts
+                ):
+                    message["stream"] = "stopped_by_user"
+                    stopped.append(str(message["ts"]))
+        return stopped
+
     def streamed(self) -> list[dict[str, Any]]:
         """Every message made by chat.startStream, oldest first (copies)."""
         return [m for m in self._select(lambda m: "stream" in m)]
