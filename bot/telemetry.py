@@ -29,7 +29,7 @@ SERIES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "queue_oldest_job_seconds": ("gauge", (), "Seconds the oldest waiting card job has waited"),
     "jobs_total": ("counter", ("outcome",), "Card jobs this process ran (done, failed, dropped)"),
     "ack_latency_seconds": ("histogram", ("kind",), "Seconds from a Slack request's arrival to its acknowledgement"),
-    "questions_answered_total": ("counter", ("surface",), "Questions answered (thread, mention, command)"),
+    "questions_answered_total": ("counter", ("surface",), "Questions answered (thread, mention, command, dm)"),
     "answers_stopped_total": (
         "counter",
         ("surface",),
