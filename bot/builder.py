@@ -28,6 +28,7 @@ from bot.models import Language, Message, OutputMode
 from bot.services.cards import CardService, lease_for
 from bot.services.digest import DigestService
 from bot.services.ports import Parsed, Schema
+from bot.services.refs import github_web_base
 from bot.settings import DEFAULT_CONFIG_PATH, DEFAULT_OPENAI_URL, Settings
 from bot.store.cards import CardStore
 from bot.store.facts import FactStore
@@ -447,7 +448,14 @@ class Builder:
     def qa(self) -> QAService:
         from bot.services.qa import QAService
 
-        return QAService(self.cards, self.threads, self.answerer, self.spending, self.across_days(self.directory))
+        return QAService(
+            self.cards,
+            self.threads,
+            self.answerer,
+            self.spending,
+            self.across_days(self.directory),
+            web_base=github_web_base(self.settings.github_api_url),
+        )
 
     def across_days(self, directory: ChannelDirectory, scope: str | None = None) -> AcrossDays:
         """Questions across days for the channels of `directory` (one workspace's, `scope`)."""
@@ -466,6 +474,7 @@ class Builder:
             zone_of=zone_of,
             known_repos=lambda: directory.all_repos,
             history=DigestHistory(self.kv, scope),
+            web_base=github_web_base(self.settings.github_api_url),
         )
 
     # Slack -------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from bot.models import (
 )
 from bot.services.cards import CardService
 from bot.services.questions import find_refs, words
+from bot.services.refs import GITHUB_WEB, pr_url
 from bot.services.spans import MAX_SPAN_DAYS, AcrossQuestion, parse_across, revert_span, span_problem, span_window
 from bot.store.history import DigestHistory
 
@@ -49,8 +50,10 @@ class AcrossDays:
         zone_of: Callable[[str], ZoneInfo],
         known_repos: Callable[[], Iterable[str]] = tuple,
         history: DigestHistory | None = None,
+        web_base: str = GITHUB_WEB,
     ) -> None:
         self._cards = cards
+        self._web_base = web_base  # where a PR known only by its reference links to
         self._now = now
         # The asking channel's timezone: "today" and "since Monday" are its days.
         self._zone_of = zone_of
@@ -135,7 +138,7 @@ class AcrossDays:
         cached = self._cards.cached_by_ref(ref)
         if cached is not None:
             return cached.listing
-        url = f"https://github.com/{ref.repo}/pull/{ref.number}"
+        url = pr_url(self._web_base, ref)
         if self._history is not None:
             shown = self._history.before(channel, (today + timedelta(days=1)).isoformat())
             for entry in shown:

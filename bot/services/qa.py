@@ -44,6 +44,7 @@ from bot.services.cards import CardService
 from bot.services.filters import explain
 from bot.services.ports import Answerer, AnswerSink, StreamingAnswerer
 from bot.services.questions import find_refs, is_why, previous_pr, resolve, words
+from bot.services.refs import GITHUB_WEB, pr_url
 from bot.services.spending import Spending
 from bot.store.threads import ThreadStore
 
@@ -56,8 +57,11 @@ class QAService:
         answerer: Answerer | None,
         spending: Spending | None = None,
         across: AcrossDays | None = None,
+        web_base: str = GITHUB_WEB,
     ) -> None:
         self._cards = cards
+        # Where a PR known only by its reference links to (refs.github_web_base).
+        self._web_base = web_base
         # Questions across days ("what merged this week about MoE?"): services/across.py.
         self._across = across
         self._threads = threads
@@ -96,7 +100,7 @@ class QAService:
             reply = self._why(thread, resolution.refs[0], allowed)
         elif resolution.kind == "choose":
             by_ref = {item.listing.ref: item.listing for item in thread.items}
-            choices = tuple(by_ref[ref] if ref in by_ref else _bare(ref) for ref in resolution.refs)
+            choices = tuple(by_ref[ref] if ref in by_ref else _bare(ref, self._web_base) for ref in resolution.refs)
             reply = Choose(choices)
         elif resolution.kind == "digest":
             reply = self._about_digest(thread.items, paths, question, history, language, thread.channel, sink)
@@ -153,7 +157,7 @@ class QAService:
         if refused is not None:
             reply = NotAllowed(refused)
         elif len(refs) > 1:
-            reply = Choose(tuple(_bare(ref) for ref in refs))
+            reply = Choose(tuple(_bare(ref, self._web_base) for ref in refs))
         elif refs or previous_pr(history):
             ref = refs[0] if refs else previous_pr(history)
             assert ref is not None
@@ -305,7 +309,7 @@ def _repo_of(pr: str) -> str:
     return pr.rpartition("#")[0].lower()
 
 
-def _bare(ref: PRRef) -> PRListing:
+def _bare(ref: PRRef, web_base: str) -> PRListing:
     """A listing for a PR we only know by reference (for a choice list)."""
     return PRListing(
         repo=ref.repo,
@@ -313,7 +317,7 @@ def _bare(ref: PRRef) -> PRListing:
         title="",
         body="",
         author="",
-        url=f"https://github.com/{ref.repo}/pull/{ref.number}",
+        url=pr_url(web_base, ref),
         merged_at=None,
         merge_sha=None,
     )

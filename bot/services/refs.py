@@ -49,6 +49,21 @@ def parse_repo(text: str) -> str:
     return text
 
 
+GITHUB_WEB = "https://github.com"
+
+
+def github_web_base(api_url: str) -> str:
+    """Where the PRs of the GitHub whose API is at `api_url` are seen in a browser: an Enterprise
+    server's own host for its `https://HOST/api/v3`, github.com for anything else."""
+    base = api_url.rstrip("/")
+    return base.removesuffix("/api/v3") if base.endswith("/api/v3") else GITHUB_WEB
+
+
+def pr_url(web_base: str, ref: PRRef) -> str:
+    """The PR's page, for a PR known only by its reference (no listing read from GitHub)."""
+    return f"{web_base}/{ref.repo}/pull/{ref.number}"
+
+
 def pr_number(digits: str) -> int | None:
     """The PR number `digits` stand for, or None when no pull request can have it."""
     if len(digits) > MAX_DIGITS:

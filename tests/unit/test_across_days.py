@@ -25,6 +25,7 @@ from bot.render.replies import reply_message
 from bot.services.across import MAX_ITEMS, AcrossDays
 from bot.services.cards import CardService
 from bot.services.qa import QAService
+from bot.services.refs import github_web_base
 from bot.services.spans import MAX_SPAN_DAYS, MAX_TERMS, parse_across, parse_span, span_problem, span_window
 from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
@@ -259,6 +260,20 @@ def test_a_revert_is_found_by_the_rules_digests_link_by() -> None:
     follow = _ask(across, "any follow-up to #50879 since monday?")
     assert isinstance(follow, AcrossMatches) and [item.listing.number for item in follow.items] == [51200]
     assert source.fetched == []
+
+
+def test_an_earlier_pr_known_only_by_number_links_to_the_githubs_own_host() -> None:
+    source = FakeSource(REVERT)
+    cards = CardService(source, CardStore(MemoryKV()), None)
+    web = github_web_base("https://ghe.example.com/api/v3/")
+    across = AcrossDays(
+        cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known_repos=lambda: KNOWN, web_base=web
+    )
+    reply = _ask(across, "did anything revert #40000?")
+    assert isinstance(reply, AcrossMatches) and reply.target is not None
+    assert reply.target.url == f"https://ghe.example.com/{REPO}/pull/40000"
+    assert github_web_base("https://api.github.com") == "https://github.com"
+    assert github_web_base("http://127.0.0.1:8080") == "https://github.com"
 
 
 def test_a_repository_the_channel_may_not_see_is_refused_before_github_is_asked() -> None:
