@@ -54,20 +54,27 @@ class AcrossDays:
     ) -> None:
         self._cards = cards
         self._web_base = web_base  # where a PR known only by its reference links to
+        # Every repository the workspace follows: "owner/name" typed in a question is the
+        # repository asked about when it is one of them (refused when this channel may not see
+        # it), and a path otherwise.
+        self._known_repos = known_repos
         self._now = now
         # The asking channel's timezone: "today" and "since Monday" are its days.
         self._zone_of = zone_of
-        # Every repository a name in a question may stand for (the workspace's), so that naming
-        # one this channel may not see is refused rather than read as a path.
-        self._known_repos = known_repos
         # The channel's earlier digests: the title and merge commit of a PR a revert names.
         self._history = history
 
-    def read(self, question: str, channel: str, allowed: frozenset[str]) -> AcrossQuestion | None:
-        """The question across days `question` asks, or None when it asks about one PR or a digest."""
+    def read(
+        self, question: str, channel: str, allowed: frozenset[str], default_repo: str | None = None
+    ) -> AcrossQuestion | None:
+        """The question across days `question` asks, or None when it asks about one PR or a digest.
+
+        A bare name ("vllm") stands only for a repository this channel may see (`allowed`), the
+        channel's own first: never for a private one elsewhere, whose owner the reply would name.
+        """
         today = self._now().astimezone(self._zone_of(channel)).date()
         known = frozenset(repo.lower() for repo in self._known_repos()) | allowed
-        asked = parse_across(question, today, known)
+        asked = parse_across(question, today, known, allowed, default_repo)
         if asked is not None and asked.target is None and find_refs(question, "_/_"):
             return None  # "what did #123 change this week?": a PR named outright is the question's
         return asked

@@ -167,6 +167,19 @@ class QAService:
         self._remember(channel, thread_ts, question, reply)
         return reply
 
+    def named_not_allowed(
+        self, question: str, channel: str, allowed: frozenset[str], default_repo: str | None
+    ) -> str | None:
+        """The repository a question across days names (as typed) that `allowed` does not hold,
+        or None: such a question is refused to the asker alone, before anything is said in the
+        thread (slack/listeners/questions.py), as a PR of it would be."""
+        if self._across is None:
+            return None
+        asked = self._across.read(question, channel, allowed, default_repo)
+        if asked is None or asked.repo is None or asked.repo.lower() in allowed:
+            return None
+        return asked.repo
+
     def _across_days(
         self,
         question: str,
@@ -183,7 +196,7 @@ class QAService:
         across = self._across
         if across is None:
             return None
-        asked = across.read(question, channel, allowed)
+        asked = across.read(question, channel, allowed, default_repo)
         if asked is None:
             return None
         if digest and asked.target is None and asked.span is not None and asked.span.kind == "today":

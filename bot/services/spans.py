@@ -204,12 +204,18 @@ def _last_weekday(today: date, weekday: int) -> date:
     return today - timedelta(days=(today.weekday() - weekday) % 7)
 
 
-def parse_across(question: str, today: date, known_repos: frozenset[str]) -> AcrossQuestion | None:
+def parse_across(
+    question: str,
+    today: date,
+    known_repos: frozenset[str],
+    named: frozenset[str] | None = None,
+    preferred: str | None = None,
+) -> AcrossQuestion | None:
     """The question across days, or None when it is not one (no span, no revert asked about).
 
-    `known_repos` are the repositories (lower case) a name may stand for: a term "owner/name"
-    among them is the repository asked about, any other is a path; a bare name ("vllm") is the
-    repository whose name it is, when one is.
+    `known_repos` are the repositories (lower case) a term "owner/name" may be: among them it is
+    the repository asked about, else a path. A bare name ("vllm") is the repository of `named`
+    (default: every known one) whose name it is, `preferred` (the channel's own) first.
     """
     span = parse_span(question, today)
     target, relation, repo = _asked_link(question)
@@ -221,7 +227,10 @@ def parse_across(question: str, today: date, known_repos: frozenset[str]) -> Acr
             repo = term
         elif term.lower() not in known_repos and term != repo and not term.startswith("http"):
             paths.append(term.rstrip("/"))
-    by_name = {name.rpartition("/")[2]: name for name in sorted(known_repos)}
+    named = known_repos if named is None else named
+    by_name = {name.rpartition("/")[2]: name for name in sorted(named)}
+    if preferred is not None and preferred.lower() in named:
+        by_name[preferred.lower().rpartition("/")[2]] = preferred.lower()
     rest = _PATH.sub(" ", question)
     for said in _SAID_HOW:
         rest = said.sub(" ", rest)

@@ -16,7 +16,7 @@ from typing import Any
 from slack_sdk import WebClient
 
 from bot import telemetry
-from bot.models import Language, NotAllowed, Reply
+from bot.models import AcrossRefused, Language, NotAllowed, Reply
 from bot.render.blocks import Message, text_message
 from bot.render.replies import reply_message, say
 from bot.services.ports import AnswerSink
@@ -47,7 +47,9 @@ def answer_in_dm(
     reach = reach_of(deps, client, user, dm)
     allowed, default_repo = reach.allowed, reach.default_repo
     refs = find_refs(question, default_repo)
-    if any(ref.repo.lower() not in allowed for ref in refs):
+    if any(ref.repo.lower() not in allowed for ref in refs) or deps.qa.named_not_allowed(
+        question, dm, allowed, default_repo
+    ):
         _post(client, dm, thread_ts, refusal(language))
         return
     if default_repo is None and (bare := _bare_number(question)) is not None:
@@ -79,7 +81,9 @@ def answer_in_dm(
 
 def _worded(reply: Reply, language: Language, command: str) -> Message:
     # Named earlier in the thread and no longer allowed: refused as above, naming nothing.
-    return refusal(language) if isinstance(reply, NotAllowed) else reply_message(reply, language, command)
+    if isinstance(reply, NotAllowed) or (isinstance(reply, AcrossRefused) and reply.reason == "not_allowed"):
+        return refusal(language)
+    return reply_message(reply, language, command)
 
 
 def _bare_number(question: str) -> int | None:

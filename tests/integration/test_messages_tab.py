@@ -197,3 +197,17 @@ def test_a_bare_number_that_could_be_several_repositories_is_asked_about_not_gue
     assert "does not say which repository" in told["text"] and REPO not in told["text"]
     harness.settle()
     assert harness.model.calls == 0
+
+
+def test_a_dm_question_across_days_about_a_private_repo_outside_the_persons_channels_names_nothing(
+    harness: SlackHarness,
+) -> None:
+    secret_pr(harness)
+    harness.slack.members[OTHER_CHANNEL] = [READER]  # not the newcomer
+    harness.github.reset_requests()
+    ts = ask_in_dm(harness, NEWCOMER, NEWCOMER_DM, f"what merged in {OTHER_REPO} this week?")
+    (refusal,) = wait_for(lambda: replies(harness, NEWCOMER_DM, ts))
+    said = json.dumps(refusal).lower()
+    assert "channels you are in" in said and OTHER_REPO.lower() not in said
+    # Its visibility may be read (whether it is private); its pull requests are not.
+    assert not [request.path for request in harness.github.requests if f"{OTHER_REPO}/pulls" in request.path]

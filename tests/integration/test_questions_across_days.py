@@ -20,7 +20,7 @@ from devkit.fakes.llm import FakeOpenAI
 from bot.models import Filters, Window
 from bot.services.across import MAX_ITEMS
 from tests.integration.conftest import REPO
-from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
+from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness, wait_for
 from tests.shared_data import shared_rows
 
 # A Wednesday evening: "this week" is Monday Aug 3 00:00 UTC until now.
@@ -104,8 +104,13 @@ def test_prs_without_a_card_are_counted_and_never_fetched_inline(week: SlackHarn
 def test_a_private_repository_outside_its_channel_is_refused(week: SlackHarness) -> None:
     week.github.reset_requests()
     ts, _ = week.mention(DIGEST_CHANNEL, f"what merged in {SECRET} this week?")
-    text = reply_to(week, ts)
-    assert f"can't answer about {SECRET} here" in text
+    # Told to the asker alone, naming only what they typed, as a PR of it would be; the thread
+    # gets nothing, not even a status.
+    (told,) = wait_for(lambda: week.slack.ephemeral)
+    assert f"can't answer about {SECRET} here" in told["text"] and told["user"] == HUMAN
+    week.settle()
+    assert [m for m in week.slack.thread(DIGEST_CHANNEL, ts) if m.get("bot_id")] == []
+    assert week.slack.statuses == []
     assert not [request.path for request in week.github.requests if SECRET in request.path]
 
 

@@ -284,6 +284,16 @@ def test_a_repository_the_channel_may_not_see_is_refused_before_github_is_asked(
     assert source.fetched == [] and source.looked_up == []
 
 
+def test_a_bare_name_stands_only_for_a_repository_the_channel_may_see() -> None:
+    """ "vllm" where the workspace also follows a private "zeta/vllm", which sorts after it: the
+    channel's own; and where this channel may see only other repositories, neither."""
+    known = frozenset({REPO.lower(), "zeta/vllm"})
+    asked = parse_across("what merged in vllm this week about moe?", TUESDAY, known, frozenset({REPO.lower()}), REPO)
+    assert asked is not None and asked.repo == REPO.lower() and asked.topic == ("moe",)
+    elsewhere = parse_across("what merged in vllm this week?", TUESDAY, known, frozenset({"acme/other"}))
+    assert elsewhere is not None and elsewhere.repo is None  # the channel's default, not zeta/vllm
+
+
 def test_a_span_too_long_gets_a_clear_message() -> None:
     across, _ = _across(MOE_BIG)
     reply = _ask(across, "what merged in the last 90 days?")

@@ -58,14 +58,16 @@ def _answer(
     question = strip_mentions(text if isinstance(text, str) else "")
     allowed = deps.access.allowed(channel)
     default_repo = deps.directory.default_repo(channel)
-    refused = next((ref for ref in find_refs(question, default_repo) if ref.repo.lower() not in allowed), None)
+    refused_ref = next((ref for ref in find_refs(question, default_repo) if ref.repo.lower() not in allowed), None)
+    # "what merged in acme/secret this week?" is refused the same way as acme/secret#7.
+    refused = refused_ref.repo if refused_ref else deps.qa.named_not_allowed(question, channel, allowed, default_repo)
     digest = deps.threads.digest(channel, thread_ts)
     # A digest none of whose repositories this channel may see now (e.g. a private one in a
     # channel since shared with another organisation) is refused the same way.
     hidden_digest = digest is not None and nothing_visible(visible_part(digest, allowed))
     if refused is not None or hidden_digest:
         # Told to the asker alone, naming only what they typed: nothing of the PR leaks.
-        words = say(language, "not_allowed", repo=refused.repo) if refused else say(language, "digest_not_allowed")
+        words = say(language, "not_allowed", repo=refused) if refused else say(language, "digest_not_allowed")
         refusal = text_message(words)
         client.chat_postEphemeral(
             channel=channel,
