@@ -33,6 +33,9 @@ def unfurl_blocks(listing: PRListing, card: Card) -> dict[str, Any]:
     context = [words.text(language, "card.coverage", coverage=coverage_line(card.coverage, language))]
     if card.source == "heuristic":
         context.append(words.text(language, "card.heuristic"))
-    section = SectionBlock(text=MarkdownTextObject(text=clip("\n".join(lines), MAX_TEXT_CHARS)))
-    footer = ContextBlock(elements=[MarkdownTextObject(text=clip(escape(" · ".join(context)), MAX_TEXT_CHARS))])
+    # verbatim: a title's bare domain or #channel-name is not made a link under someone's message.
+    section = SectionBlock(text=MarkdownTextObject(text=clip("\n".join(lines), MAX_TEXT_CHARS), verbatim=True))
+    footer = ContextBlock(
+        elements=[MarkdownTextObject(text=clip(escape(" · ".join(context)), MAX_TEXT_CHARS), verbatim=True)]
+    )
     return {"blocks": [section.to_dict(), footer.to_dict()]}

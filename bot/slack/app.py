@@ -18,6 +18,7 @@ from slack_sdk import WebClient
 from slack_sdk.signature import SignatureVerifier
 
 from bot.errors import ConfigError
+from bot.services.refs import github_web_base
 from bot.slack.deps import SlackDeps
 from bot.slack.digests import ChannelDigests
 from bot.slack.executor import CountingExecutor
@@ -122,6 +123,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         feedback=built.feedback,
         alerts=built.alerts(None),
         spending=built.spending,
+        github_web=github_web_base(settings.github_api_url),
     )
     if settings.oauth:
         deps = replace(deps, teams=_deps_of_team(built, deps))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from bot.services.cards import CardService
 from bot.services.qa import QAService
+from bot.services.refs import GITHUB_WEB
 from bot.services.spending import Spending
 from bot.services.subscriptions import Subscriptions
 from bot.settings import Defaults
@@ -49,6 +50,9 @@ class SlackDeps:
     teams: Callable[[str | None], SlackDeps] | None = None
     # The model's tokens per day, channel and repository (services/spending.py), for the App Home.
     spending: Spending | None = None
+    # Where the followed repositories' PRs are seen in a browser: github.com, or an Enterprise
+    # server's host (services/refs.github_web_base). Only links there are unfurled.
+    github_web: str = GITHUB_WEB
 
     def of_team(self, team: str | None) -> SlackDeps:
         """These deps for the workspace a request comes from (`workspaces.team_of(context)`)."""

@@ -23,6 +23,7 @@ from slack_sdk import WebClient
 from bot.errors import NotFound, SourceError
 from bot.models import Card, PRRef, PRSnapshot
 from bot.render.unfurls import unfurl_blocks
+from bot.services.refs import GITHUB_WEB
 from bot.slack.deps import SlackDeps
 from bot.slack.errors import slack_errors
 
@@ -31,7 +32,8 @@ log = logging.getLogger(__name__)
 # GitHub's owner and repository characters; N as GitHub numbers PRs. Anything after the number
 # must start a new path segment, a query or an anchor ("/pull/12/files", "/pull/12#issue-1").
 _PR_URL = re.compile(
-    r"https://(?:www\.)?github\.com/([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})/pull/([1-9][0-9]{0,9})(?:[/?#].*)?",
+    r"https://(?:www\.)?([A-Za-z0-9.-]{1,253})/([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})"
+    r"/pull/([1-9][0-9]{0,9})(?:[/?#].*)?",
     re.ASCII,
 )
 # Slack sends the links of one message together; more than this many PRs are not unfurled, so
@@ -49,9 +51,14 @@ class Target:
     source: str | None = None
 
 
-def pr_of(url: str) -> PRRef | None:
+def pr_of(url: str, web: str = GITHUB_WEB) -> PRRef | None:
+    """The PR a link points to on the GitHub at `web` (a github.com link is not an Enterprise
+    server's PR of the same name), or None."""
     match = _PR_URL.fullmatch(url) if len(url) <= 2000 else None
-    return PRRef(f"{match[1]}/{match[2]}", int(match[3])) if match else None
+    host = web.partition("://")[2].rstrip("/").lower()
+    if match is None or match[1].lower() != host:
+        return None
+    return PRRef(f"{match[2]}/{match[3]}", int(match[4]))
 
 
 def target_of(event: dict[str, Any]) -> Target | None:
@@ -74,7 +81,7 @@ def followed_links(deps: SlackDeps, event: dict[str, Any]) -> dict[str, PRRef]:
     found: dict[str, PRRef] = {}
     urls = [link.get("url") for link in event.get("links") or [] if isinstance(link, dict)]
     for url in (url for url in urls if isinstance(url, str)):
-        ref = pr_of(url)
+        ref = pr_of(url, deps.github_web)
         if ref is None or ref.repo.lower() not in followed or len(found) >= MAX_LINKS:
             continue
         if deps.access.may_post(channel, ref.repo):

@@ -58,6 +58,14 @@ def test_only_links_to_a_pr_on_github_are_read(url: str, ref: PRRef | None) -> N
     assert pr_of(url) == ref
 
 
+def test_on_an_enterprise_server_only_its_own_links_are_read() -> None:
+    web = "https://ghe.example.com"
+    assert pr_of("https://ghe.example.com/platform/api/pull/12/files", web) == PRRef("platform/api", 12)
+    # The public repository of the same name on github.com is another PR: not unfurled as ours.
+    assert pr_of("https://github.com/platform/api/pull/12", web) is None
+    assert pr_of("https://ghe.example.com.evil.example/platform/api/pull/12", web) is None
+
+
 def test_an_unfurl_is_compact_and_escapes_what_the_pr_wrote() -> None:
     listing = make_listing(title="Faster <!channel> path")
     card = Card(
@@ -74,3 +82,10 @@ def test_an_unfurl_is_compact_and_escapes_what_the_pr_wrote() -> None:
     assert "12%" in shown and "~9 min" in shown and "read 3 of 3 files" in shown
     assert "<!channel>" not in shown and "<!here>" not in shown
     assert "a point that stays" not in shown
+    # Under someone else's message, a title's bare domain or #channel is never made a link.
+    assert all(
+        text.get("verbatim") is True
+        for block in unfurl_blocks(listing, card)["blocks"]
+        for text in [block.get("text"), *block.get("elements", [])]
+        if text is not None
+    )
