@@ -25,6 +25,9 @@ _END = re.compile(r"(?:[.!?…][\"')\]*_~`]*[ \t]+|[。！？][\"')\]」』]*|\n
 # endless line (a list without full stops) is still shown, piece by piece.
 MAX_HELD_CHARS = 600
 _SPACE = re.compile(r"\s")
+# Where a long run without white space may still be cut: after a clause mark (Chinese writes
+# whole paragraphs with only "，" between sentences' parts) or any CJK character.
+_CLAUSE = re.compile(r"[，、；：,;:\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 Check = Callable[[str], "str | None"]
 
@@ -38,7 +41,13 @@ class SentenceReleaser:
 
     check: Check
     limit: int
+    # Whether everything released, with one more sentence, still reads as an answer (the caller's:
+    # no recital of our prompts spread over sentences, core/echoes.py). When it does not, that
+    # sentence and all after it are withheld, and `poisoned` tells the caller.
+    whole: Callable[[str], bool] = lambda text: True
+    poisoned: bool = False
     _held: str = ""
+    _dropping: bool = False  # the rest of an overlong token is dropped up to its white space
     _released: list[str] = field(default_factory=list)
     _size: int = 0
 
@@ -50,6 +59,10 @@ class SentenceReleaser:
     def feed(self, piece: str) -> list[str]:
         """Take a piece of the answer; return the checked sentences it completed (maybe none)."""
         self._held += piece
+        if self._dropping:
+            rest = _SPACE.search(self._held)
+            self._held = self._held[rest.start() :] if rest else ""
+            self._dropping = rest is None
         out: list[str] = []
         while True:
             cut = self._sentence_end()
@@ -57,6 +70,12 @@ class SentenceReleaser:
                 break
             sentence, self._held = self._held[:cut], self._held[cut:]
             out.extend(self._release(sentence))
+        if len(self._held) > MAX_HELD_CHARS:
+            # One token longer than any word, with nowhere safe to cut it (a split one could
+            # join the next part into a mention): no answer's text. Dropped, so what is held,
+            # and searched at every piece, stays short; so is the rest of it, as it comes.
+            self._held = ""
+            self._dropping = True
         return out
 
     def finish(self) -> list[str]:
@@ -69,13 +88,15 @@ class SentenceReleaser:
         if match is not None:
             return match.end()
         if len(self._held) > MAX_HELD_CHARS:
-            # No end in sight: cut at the last white space, so no word, mention or link is split.
-            spaces = [m.end() for m in _SPACE.finditer(self._held, 0, MAX_HELD_CHARS)]
-            return spaces[-1] if spaces else None
+            # No end in sight: cut at the last white space, so no word, mention or link is split;
+            # else after the last clause mark or CJK character.
+            head = self._held[:MAX_HELD_CHARS]
+            cuts = [m.end() for m in _SPACE.finditer(head)] or [m.end() for m in _CLAUSE.finditer(head)]
+            return cuts[-1] if cuts else None
         return None
 
     def _release(self, sentence: str) -> list[str]:
-        if self._size >= self.limit:
+        if self._size >= self.limit or self.poisoned:
             return []
         body = sentence.rstrip()
         gap = sentence[len(body) :]
@@ -83,6 +104,9 @@ class SentenceReleaser:
             return self._keep(gap) if self._released else []
         checked = self.check(body)
         if not checked:
+            return []
+        if not self.whole(self.text + checked):
+            self.poisoned = True
             return []
         return self._keep(checked + gap)
 
@@ -105,7 +129,8 @@ class SentenceReleaser:
 FIGURE_KINDS = frozenset({"figure", "count", "range"})
 # A link's address as the sanitizer leaves it ("the diff (https://github.com/…)", or a Slack
 # `<address|label>`): what is said is the label.
-_LINK = re.compile(r"<[^<>|\s]+(?:\|([^<>]*))?>|https?://[^\s()<>]+")
+# Only a link's: "<40%>" is no address, and its figure is a claim like any other.
+_LINK = re.compile(r"<(?:https?://|mailto:)[^<>|\s]+(?:\|([^<>]*))?>|https?://[^\s()<>]+")
 
 
 def checked_sentence(sentence: str, source: SourceText, repo_urls: Sequence[str]) -> str | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bot.core.context import build_context
 from bot.core.conversation import answer_messages, card_text, digest_text
 from bot.core.deadline import Budget, Deadline
+from bot.core.echoes import echoes_prompt
 from bot.core.faithfulness import SourceText, file_facts
 from bot.core.prompts import answer_overhead
 from bot.core.releaser import SentenceReleaser, checked_sentence
@@ -149,7 +150,9 @@ class ModelAnswerer:
         """
         sink = shown.sink
         releaser = SentenceReleaser(
-            lambda sentence: checked_sentence(sentence, shown.source, shown.repos), ANSWER_MAX_CHARS
+            lambda sentence: checked_sentence(sentence, shown.source, shown.repos),
+            ANSWER_MAX_CHARS,
+            whole=lambda text: not echoes_prompt(text),
         )
 
         def on_piece(piece: str) -> bool:
@@ -157,7 +160,7 @@ class ModelAnswerer:
                 return False
             for sentence in releaser.feed(piece):
                 sink.sentence(sentence)
-            return not sink.stopped
+            return not sink.stopped and not releaser.poisoned  # a recital: nothing more is wanted
 
         if isinstance(self._model, StreamingModel):
             written = self._model.complete_streaming(messages, deadline, tally, on_piece)
@@ -167,6 +170,11 @@ class ModelAnswerer:
         if not sink.stopped:
             for sentence in releaser.finish():
                 sink.sentence(sentence)
+        if releaser.poisoned:
+            # A recital of our prompts, found only once its sentences came together: the whole
+            # text goes to QAService's sanitizing, as it would have unstreamed, and the reply it
+            # gives replaces what was streamed (slack/streaming.py `finish`).
+            return written
         if not releaser.text.strip() and sanitize_answer(written, *shown.repos) is None:
             # Nothing shown, and nothing usable written (template tokens, say): the raw text, so
             # QAService finds it unusable as it would have unstreamed.

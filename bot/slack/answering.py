@@ -14,7 +14,7 @@ from typing import Literal
 
 from slack_sdk import WebClient
 
-from bot.models import DigestAnswer, DigestThread, Language, PRAnswer, PRRef, Reply
+from bot.models import DigestThread, Language, PRRef, Reply
 from bot.render.blocks import Message
 from bot.render.replies import failure_message, reply_message, stopped_message, thinking_message
 from bot.services.ports import AnswerSink
@@ -61,13 +61,9 @@ def answer_in_thread(
         client, channel, thread_ts, user=user, team=team, placeholder=thinking_message(language), stops=stops
     )
     stream.begin(status)
-    streamed_answer = False
     try:
         reply = ask(stream)
         message = render(reply, language, command)
-        # A model's answer whose sentences went out streamed is complete once the stream ends;
-        # any other reply (a card after a failed model, a choice list) is shown whole.
-        streamed_answer = isinstance(reply, PRAnswer | DigestAnswer) and stream.streamed
         outcome: Outcome = "answered"
     except Exception:
         log.exception("answering a question in %s failed", channel)
@@ -77,5 +73,5 @@ def answer_in_thread(
         log.debug("the asker stopped the answer in %s", channel)
         stream.settle_stopped(stopped_message(language))
         return "stopped"
-    stream.finish(message, answered_by_stream=streamed_answer)
-    return outcome
+    stream.finish(message)
+    return "stopped" if stream.stopped else outcome  # Slack may refuse the end: stopped_by_user

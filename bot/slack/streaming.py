@@ -139,18 +139,17 @@ class AnswerStream:
             return
         self.shown += markdown
 
-    def finish(self, reply: Message, *, answered_by_stream: bool) -> None:
-        """End the answer with `reply`. `answered_by_stream`: the reply is the model's answer whose
-        sentences were streamed: the stream is ended, then the message settled into the reply's
-        usual form; otherwise `reply` is shown whole (below what was streamed, if the model failed
-        part-way)."""
+    def finish(self, reply: Message) -> None:
+        """End the answer with `reply`. A stream is ended, then its message becomes `reply`: the
+        streamed words settled into the reply's usual form, or, when the reply is something
+        else (the card after the model failed part-way, or once the whole answer proved unusable),
+        replaced by it, so nothing streamed outlives a reply that disowns it."""
         if self._state in ("stopped", "ended"):
             return
         if self._state == "streaming" and self._ts is not None:
-            blocks = None if answered_by_stream else list(reply.blocks)
             try:
                 with slack_errors():
-                    self._client.chat_stopStream(channel=self._channel, ts=self._ts, blocks=blocks)
+                    self._client.chat_stopStream(channel=self._channel, ts=self._ts)
             except SlackError as exc:
                 if exc.code != STOPPED_BY_USER:
                     raise
@@ -158,11 +157,10 @@ class AnswerStream:
                 self._state = "stopped"
                 return
             self._state = "ended"
-            if answered_by_stream:
-                # Settled into the reply as every other answer reads: its header naming the PR,
-                # cited paths as diff links (render/replies.py). The words are those streamed.
-                with slack_errors():
-                    self._client.chat_update(channel=self._channel, ts=self._ts, **_payload(reply))
+            # The reply as every other answer reads: its header naming the PR, cited paths as diff
+            # links (render/replies.py); for a streamed answer, the words are those streamed.
+            with slack_errors():
+                self._client.chat_update(channel=self._channel, ts=self._ts, **_payload(reply))
             return
         if self._state == "broken" and self._ts is not None:
             # Slack ended the stream on its side, or still holds it open after a refused append:

@@ -11,6 +11,8 @@ from typing import Any
 
 from devkit.fakes.slack_agent import agent_session_stopped
 
+from bot.core.echoes import echoes_prompt
+from bot.core.prompts import answer_prompt
 from bot.models import Filters, Window
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, wait_for
@@ -214,6 +216,26 @@ def test_a_stop_is_for_the_answer_in_progress_not_the_threads_next_one(harness: 
     (ended,) = wait_for(lambda: since.calls("chat.stopStream"))
     assert streamed_text(since) == "It fuses the MoE dispatch kernels."
     assert ended["channel"] == DIGEST_CHANNEL
+
+
+def test_a_recital_of_our_prompt_spread_over_sentences_is_cut_and_replaced(harness: SlackHarness) -> None:
+    """Each sentence alone passes; together they recite the prompt. Once that shows, nothing more
+    is streamed, the model call is closed, and the message ends as the reply, without it."""
+    thread_ts, since = setup_thread(harness)
+    words = answer_prompt("DATA", "en").system.split()[:80]
+    harness.model.chunk_delay = 0.05  # the model is still writing when the recital shows
+    harness.model.stream_script = [
+        "It fuses the MoE dispatch kernels. ",
+        *(" ".join(words[i : i + 4]).rstrip(".") + ". " for i in range(0, len(words), 4)),
+    ]
+    ask(harness, thread_ts)
+    wait_for(lambda: since.calls("chat.stopStream"))
+    (update,) = wait_for(lambda: since.calls("chat.update"))
+    stream = harness.model.streams[0]
+    assert stream.settled.wait(10) and stream.cut  # closed once the recital showed
+    (message,) = harness.slack.streamed()
+    assert not echoes_prompt(message["text"]) and not echoes_prompt(json.dumps(update))
+    assert not echoes_prompt(streamed_text(since))
 
 
 def test_a_reply_that_is_not_the_models_keeps_the_placeholder_path(harness: SlackHarness) -> None:

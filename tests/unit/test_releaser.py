@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bot.core.echoes import echoes_prompt
 from bot.core.faithfulness import SourceText
+from bot.core.prompts import answer_prompt
 from bot.core.releaser import MAX_HELD_CHARS, SentenceReleaser, checked_sentence
 
 REPO_URL = "https://github.com/vllm-project/vllm"
@@ -88,3 +90,35 @@ def test_the_answer_cap_is_kept_without_splitting_a_word() -> None:
     assert len(r.text) <= 40
     assert "".join(shown) == r.text
     assert not r.text.endswith("ag")
+
+
+def test_a_recital_spread_over_short_sentences_stops_the_release_once_it_shows() -> None:
+    """Each sentence alone is too short to recognise as our prompt; together they are one."""
+    words = answer_prompt("DATA", "en").system.split()[:60]
+    pieces = [" ".join(words[i : i + 4]).rstrip(".") + ". " for i in range(0, len(words), 4)]
+    r = SentenceReleaser(
+        lambda sentence: checked_sentence(sentence, SOURCE, (REPO_URL,)), 2900, whole=lambda t: not echoes_prompt(t)
+    )
+    shown = feed_all(r, pieces)
+    assert r.poisoned
+    assert not echoes_prompt("".join(shown))  # what was shown never holds a recital
+    assert len(shown) < len(pieces) // 2  # and the rest was withheld
+
+
+def test_a_figure_in_angle_brackets_is_a_claim_like_any_other() -> None:
+    assert checked_sentence("It is <40%> faster.", SOURCE, (REPO_URL,)) is None
+    assert checked_sentence("Decode is <12%> faster.", SOURCE, (REPO_URL,)) is not None
+
+
+def test_chinese_without_spaces_is_cut_after_a_clause_mark_once_long() -> None:
+    r = releaser()
+    clause = "它把路由逻辑移到了融合内核里，"
+    out = r.feed(clause * (MAX_HELD_CHARS // len(clause) + 2))
+    assert out and all(part.endswith("，") for part in out)
+
+
+def test_one_endless_token_is_dropped_not_held_and_searched_forever() -> None:
+    r = releaser()
+    for _ in range(200):
+        r.feed("x" * 100)  # 20,000 characters with nowhere to cut: held at most MAX_HELD_CHARS
+    assert r.finish() == [] and r.text == ""
