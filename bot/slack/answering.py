@@ -52,13 +52,22 @@ def answer_in_thread(
     ask: Callable[[AnswerSink], Reply],
     render: Callable[[Reply, Language, str], Message] = reply_message,
     stops: StopMarks | None = None,
+    asked_at: str | None = None,
 ) -> Outcome:
     """Set the status, get the reply from `ask` (which streams a model's answer into the sink it
     is given), then end the answer, worded by `render` (the DM words refusals its own way).
-    `stops`: where the asker's Stop is marked (agent_session_stopped). The caller counts the
-    outcome under its own surface."""
+    `stops`: where the asker's Stop is marked (agent_session_stopped), which stops this answer
+    when pressed after the question (`asked_at`, its ts). The caller counts the outcome under its
+    own surface."""
     stream = AnswerStream(
-        client, channel, thread_ts, user=user, team=team, placeholder=thinking_message(language), stops=stops
+        client,
+        channel,
+        thread_ts,
+        user=user,
+        team=team,
+        placeholder=thinking_message(language),
+        stops=stops,
+        asked_at=asked_at,
     )
     stream.begin(status)
     try:

@@ -72,6 +72,7 @@ def answer_in_dm(
         ask=ask,
         render=_worded,
         stops=deps.threads,
+        asked_at=event.get("ts"),
     )
     if outcome == "answered":
         telemetry.count("questions_answered_total", surface="dm")

@@ -46,9 +46,7 @@ State = Literal["idle", "streaming", "placeholder", "stopped", "broken", "ended"
 class StopMarks(Protocol):
     """Where a person's Stop is marked for whichever replica makes the answer (store/threads.py)."""
 
-    def stopped(self, channel: str, thread_ts: str) -> bool: ...
-
-    def clear_stop(self, channel: str, thread_ts: str) -> None: ...
+    def stopped_at(self, channel: str, thread_ts: str) -> float | None: ...
 
 
 class AnswerStream:
@@ -68,6 +66,7 @@ class AnswerStream:
         team: str | None,
         placeholder: Message,
         stops: StopMarks | None = None,
+        asked_at: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._client = client
@@ -80,6 +79,9 @@ class AnswerStream:
         self._ts: str | None = None  # the streamed message's (or the placeholder's) ts
         self.shown = ""  # what the stream has shown, as sent
         self._stops = stops
+        # The question's ts (Slack's clock, as a Stop's is): a Stop pressed before it was asked is
+        # for an earlier answer in the thread, not this one.
+        self._asked_at = _seconds(asked_at)
         self._clock = clock
         self._next_poll = 0.0
         self._stopped_in: State | None = None  # the state a Stop found the answer in
@@ -90,7 +92,8 @@ class AnswerStream:
             now = self._clock()
             if now >= self._next_poll:
                 self._next_poll = now + STOP_POLL_SECONDS
-                if self._stops.stopped(self._channel, self._thread_ts):
+                pressed = self._stops.stopped_at(self._channel, self._thread_ts)
+                if pressed is not None and pressed >= self._asked_at:
                     self._stop()
         return self._state == "stopped"
 
@@ -105,8 +108,6 @@ class AnswerStream:
 
     def begin(self, status: str) -> None:
         """The status, within a second of the question; refused, the placeholder instead."""
-        if self._stops is not None:
-            self._stops.clear_stop(self._channel, self._thread_ts)  # an earlier answer's Stop
         try:
             with slack_errors():
                 self._client.assistant_threads_setStatus(
@@ -215,6 +216,14 @@ class AnswerStream:
             )
         self._ts = str(posted["ts"])
         self._state = "placeholder"
+
+
+def _seconds(ts: str | None) -> float:
+    """A Slack ts as seconds; 0 (every Stop counts) when there is none."""
+    try:
+        return float(ts) if ts else 0.0
+    except ValueError:
+        return 0.0
 
 
 def _payload(message: Message) -> dict[str, Any]:

@@ -6,9 +6,9 @@
   re-read threads). Only what the next answer reads is kept, never a whole transcript.
 - seen:{id}                      1 hour: a Slack delivery already handled (Slack retries span ~5 min).
   Fails closed: without Redis, no delivery is answered rather than some answered twice.
-- stop:{channel}:{thread_ts}     10 minutes: the person pressed Stop on the answer being made in
-  the thread (agent_session_stopped), seen by whichever replica is making it. Cleared when the
-  thread's next answer begins, so a Stop is only ever for the answer in progress.
+- stop:{channel}:{thread_ts}     10 minutes: when (Slack's clock) the person last pressed Stop in
+  the thread (agent_session_stopped), read by whichever replica is making an answer there. It
+  stops only answers to questions asked before it, so a late Stop never silences the next one.
 Every key is the workspace's (store/workspace.py `scoped`), unchanged for the single install.
 """
 
@@ -29,8 +29,7 @@ THREAD_TTL = 30 * DAY
 TURNS_KEPT = 6
 TURN_CHARS = 1200
 SEEN_TTL_MS = 3600 * 1000
-# Longer than an answer may take (model_timeout is minutes at most); a mark outlives its answer
-# only until the thread's next answer clears it.
+# Longer than an answer may take (model_timeout is minutes at most).
 STOP_TTL = 600
 
 _THREAD = TypeAdapter(DigestThread)
@@ -65,17 +64,18 @@ class ThreadStore:
         except ValidationError:
             return None
 
-    def stop(self, channel: str, thread_ts: str) -> None:
-        """The answer being made in the thread is to stop (on any replica)."""
-        self.kv.set(self._key(f"stop:{channel}:{thread_ts}"), b"1", STOP_TTL)
+    def stop(self, channel: str, thread_ts: str, at: float) -> None:
+        """Stop pressed in the thread at `at` (Slack's epoch seconds), for any replica to see."""
+        self.kv.set(self._key(f"stop:{channel}:{thread_ts}"), repr(at).encode(), STOP_TTL)
 
-    def stopped(self, channel: str, thread_ts: str) -> bool:
-        """Whether the answer being made in the thread was stopped; False when Redis cannot say
+    def stopped_at(self, channel: str, thread_ts: str) -> float | None:
+        """When Stop was last pressed in the thread; None if not lately, or when Redis cannot say
         (the answer goes on, as it would have before anyone pressed anything)."""
-        return self.kv.exists(self._key(f"stop:{channel}:{thread_ts}"))
-
-    def clear_stop(self, channel: str, thread_ts: str) -> None:
-        self.kv.delete(self._key(f"stop:{channel}:{thread_ts}"))
+        raw = self.kv.get(self._key(f"stop:{channel}:{thread_ts}"))
+        try:
+            return float(raw) if raw is not None else None
+        except ValueError:
+            return None
 
     def add_turn(self, channel: str, thread_ts: str, turn: Turn) -> None:
         clipped = replace(turn, text=turn.text[:TURN_CHARS])

@@ -202,19 +202,25 @@ def test_stop_pressed_before_any_words_ends_the_model_call_and_clears_the_status
 
 
 def test_a_stop_is_for_the_answer_in_progress_not_the_threads_next_one(harness: SlackHarness) -> None:
+    """Slack sends the Stop's own time (event_ts); a Stop pressed before a question was asked,
+    however late it arrives, is an earlier answer's."""
     thread_ts, since = setup_thread(harness)
     harness.model.chunk_delay = 0.4
     harness.model.stream_script = ["It fuses ", "the MoE ", "dispatch kernels. ", *["More words. "] * 20]
-    ask(harness, thread_ts)
+    first, _ = harness.thread_reply(DIGEST_CHANNEL, thread_ts, f"what does #{NUMBER} change?")
     wait_for(lambda: harness.slack.statuses)
-    harness.event(agent_session_stopped(HUMAN, DIGEST_CHANNEL, thread_ts, []))
+    pressed = float(first)  # Slack's clock, as the question's ts is
+    harness.event(agent_session_stopped(HUMAN, DIGEST_CHANNEL, thread_ts, [], at=pressed))
     assert wait_for(lambda: harness.model.streams)[0].settled.wait(10)
     harness.settle()
-    harness.model.chunk_delay = 0.0
-    harness.model.stream_script = ["It fuses the MoE dispatch kernels."]
+    harness.model.chunk_delay = 0.2
+    harness.model.stream_script = ["It fuses the MoE dispatch kernels. ", "Decode is 12% faster."]
     ask(harness, thread_ts)
+    wait_for(lambda: since.calls("chat.startStream"))
+    # The first answer's Stop delivered again (a retry), while the second answer streams.
+    harness.event(agent_session_stopped(HUMAN, DIGEST_CHANNEL, thread_ts, [], at=pressed))
     (ended,) = wait_for(lambda: since.calls("chat.stopStream"))
-    assert streamed_text(since) == "It fuses the MoE dispatch kernels."
+    assert streamed_text(since) == "It fuses the MoE dispatch kernels. Decode is 12% faster."
     assert ended["channel"] == DIGEST_CHANNEL
 
 

@@ -9,6 +9,7 @@ answer where Slack refuses streaming).
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from slack_bolt import App, BoltContext
@@ -95,6 +96,7 @@ def _answer(
         status=status_words(language, find_refs(question, default_repo), digest),
         ask=ask,
         stops=deps.threads,
+        asked_at=event.get("ts"),
     )
     surface = "mention" if mention else "thread"
     if outcome == "answered":
@@ -111,7 +113,7 @@ def register(app: App, all_deps: SlackDeps) -> None:
         # being made there, on whichever replica, sees the mark within STOP_POLL_SECONDS.
         channel, thread_ts = event.get("channel"), event.get("thread_ts")
         if isinstance(channel, str) and isinstance(thread_ts, str) and channel and thread_ts:
-            all_deps.of_team(team_of(context)).threads.stop(channel, thread_ts)
+            all_deps.of_team(team_of(context)).threads.stop(channel, thread_ts, _pressed_at(event))
 
     @app.event("message")
     def on_message(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
@@ -131,6 +133,14 @@ def register(app: App, all_deps: SlackDeps) -> None:
             return
         thread_ts = event.get("thread_ts") or event["ts"]
         deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=True, team=_team(context))
+
+
+def _pressed_at(event: dict[str, Any]) -> float:
+    """When Stop was pressed, on Slack's clock (event_ts), as the questions' ts are; now if unsaid."""
+    try:
+        return float(event["event_ts"])
+    except (KeyError, TypeError, ValueError):
+        return time.time()
 
 
 def _answerable(event: dict[str, Any]) -> bool:

@@ -8,6 +8,7 @@ Errors are Slack's own names (chat.unfurl and assistant.threads.setSuggestedProm
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 # "Each prompt should be supplied with its title and message"; Slack shows at most four.
@@ -86,16 +87,19 @@ def im_message(user: str, channel: str, text: str, ts: str, **extra: Any) -> dic
     }
 
 
-def agent_session_stopped(user: str, channel: str, thread_ts: str, streaming: list[str]) -> dict[str, Any]:
-    """agent_session_stopped: the person clicked Stop while the app was working in a thread;
-    `streaming` is the ts of the streamed messages Slack stopped (docs.slack.dev/reference/events)."""
+def agent_session_stopped(
+    user: str, channel: str, thread_ts: str, streaming: list[str], *, at: float | None = None
+) -> dict[str, Any]:
+    """agent_session_stopped: the person clicked Stop while the app was working in a thread (at
+    `at`, now by default); `streaming` is the ts of the streamed messages Slack stopped
+    (docs.slack.dev/reference/events/agent_session_stopped)."""
     return {
         "type": "agent_session_stopped",
         "channel": channel,
         "thread_ts": thread_ts,
         "user": user,
         "streaming_message_ts": streaming,
-        "event_ts": "1783536983.783769",
+        "event_ts": f"{time.time() if at is None else at:.6f}",
     }
 
 
