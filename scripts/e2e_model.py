@@ -199,7 +199,7 @@ class Streamed:
         return (
             f"streamed question: {piece}first sentence shown at {first_shown:.1f} s, "
             f"{len(self.sentences)} sentences, done at {self.seconds:.0f} s; "
-            f"shown == returned: {' '.join(text for _, text in self.sentences) == self.answer}"
+            f"shown == returned: {''.join(text for _, text in self.sentences) == self.answer}"
         )
 
 

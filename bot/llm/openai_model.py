@@ -32,8 +32,9 @@ from pydantic import ValidationError
 from bot import telemetry
 from bot.core.deadline import DEFAULT_TIMEOUT, Deadline
 from bot.core.extract import json_object_text
+from bot.core.text import estimate_tokens
 from bot.core.usage import Tally, Usage
-from bot.errors import ModelBadOutput, ModelFiltered
+from bot.errors import ModelBadOutput, ModelFiltered, ModelTimeout
 from bot.llm.errors import mapped_errors
 from bot.llm.refusals import mode_refusal
 from bot.llm.retry import call_within
@@ -214,10 +215,17 @@ class OpenAIModel:
         Only opening the stream is retried (call_within): once text has been shown, asking again
         would show it twice. Usage comes in a last chunk with empty `choices` when
         `stream_options.include_usage` is taken (OpenAI, vLLM, llama.cpp); a server that ignores
-        it reports none, and none is counted, as with `complete`.
+        it reports none, and none is counted, as with `complete`. A stream closed before its end
+        (stopped, or out of time) never gets that chunk: its tokens are estimated, so stopping
+        answers is no way around the daily budget.
+
+        The deadline covers the whole answer, not each read: a model that writes slowly enough
+        never times a read out (llama.cpp on two cores wrote one answer for 13 minutes). Past it,
+        the stream is closed and what was written stands; with nothing written, ModelTimeout.
         """
         wire = _wire(messages, system_role=self._sampling.system_role)
         written: list[str] = []
+        counted = closed = False
         with mapped_errors():
             stream = call_within(
                 deadline, self._client, lambda client: _timed("answer", lambda: self._create_stream(client, wire))
@@ -226,12 +234,22 @@ class OpenAIModel:
                 for chunk in stream:
                     if chunk.usage is not None and tally is not None:
                         tally.add(self.model, Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0))
+                        counted = True
                     piece = chunk.choices[0].delta.content if chunk.choices else None
-                    if not piece:
-                        continue
-                    written.append(piece)
-                    if not on_piece(piece):
-                        break  # leaving `with stream` closes the response: the model call stops
+                    if piece:
+                        written.append(piece)
+                        if not on_piece(piece):
+                            closed = True
+                            break  # leaving `with stream` closes the response: the model call stops
+                    if deadline.left() <= 0:
+                        if not written:
+                            raise ModelTimeout(f"no words within the model's {deadline.budget.seconds:g} s")
+                        log.warning("answer cut at the model's %g s: it was still writing", deadline.budget.seconds)
+                        closed = True
+                        break
+        if closed and not counted and tally is not None:
+            prompt = sum(estimate_tokens(str(message.get("content") or "")) for message in wire)
+            tally.add(self.model, Usage(prompt, estimate_tokens("".join(written))))
         return "".join(written)
 
     def _create_stream(
