@@ -7,6 +7,7 @@ as everywhere (render/blocks.py `title_text`); links are built only from GitHub'
 
 from __future__ import annotations
 
+from bot.core.text import clean_line
 from bot.models import AcrossItem, AcrossMatches, AcrossRefused, Language, PRListing, Span
 from bot.render.blocks import Message, text_message, title_text
 from bot.render.labels import verdict_label
@@ -83,8 +84,9 @@ def across_terminal(reply: AcrossMatches, language: Language) -> str:
     lines = [_header(reply, language, repo=reply.repo, topic=_topic(reply), target=target)]
     for item in reply.items:
         about = verdict_label(item.card) if item.card else text(language, "reply.across_no_card")
-        what = item.card.headline if item.card else item.listing.title
-        lines.append(f"  #{item.listing.number}  {what} — {about}\n      {item.listing.url}")
+        # A title is the PR author's: one line, no control sequence reaches the terminal.
+        what = clean_line(item.card.headline if item.card else item.listing.title)
+        lines.append(f"  #{item.listing.number}  {what} — {about}\n      {clean_line(item.listing.url)}")
     return "\n".join([*lines, *_footer(reply, language)])
 
 

@@ -174,8 +174,8 @@ def parse_span(question: str, today: date) -> Span | None:
     """The span of days `question` names, relative to `today` in the asker's zone; None if none."""
     if match := _LAST_DAYS.search(question):
         raw = match.group(1) or match.group(2)
-        days = _ZH_NUMBERS[raw] if raw in _ZH_NUMBERS else int(raw)
-        return Span("days", today - timedelta(days=max(days, 1) - 1), days=days)
+        days = max(_ZH_NUMBERS[raw] if raw in _ZH_NUMBERS else int(raw), 1)  # "the last 0 days": today
+        return Span("days", today - timedelta(days=days - 1), days=days)
     if match := _SINCE_DATE.search(question):
         said = match.group(1) or match.group(2)
         try:

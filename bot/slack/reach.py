@@ -41,10 +41,12 @@ class Reach:
     @property
     def default_repo(self) -> str | None:
         """The repository "#123" stands for: the one their channels follow, when there is one;
-        with no channel of theirs, the workspace's only one; else None (they must say which)."""
+        with no channel of theirs, the workspace's only one if they may ask about it; else None
+        (they must say which)."""
         if len(self.own) == 1:
             return self.own[0]
-        return self.workspace_default if not self.own else None
+        only = self.workspace_default
+        return only if not self.own and only is not None and only.lower() in self.allowed else None
 
 
 def reach_of(deps: SlackDeps, client: WebClient, user: str, dm: str) -> Reach:
