@@ -40,6 +40,13 @@ STOPPED_BY_USER = "stopped_by_user"
 # and a model streaming many pieces a second costs Redis two reads a second, not one a piece.
 STOP_POLL_SECONDS = 0.5
 
+# After the first sentence (sent at once: it is what the asker waits for), sentences are sent
+# together once this many characters or seconds have gathered, as slack_sdk's ChatStream buffers
+# 256 characters: a fast model's thirty short sentences are a few appendStream calls (Tier 4,
+# per workspace), not thirty. What is still gathered at the end goes with chat.stopStream.
+APPEND_CHARS = 256
+APPEND_SECONDS = 1.0
+
 State = Literal["idle", "streaming", "placeholder", "stopped", "broken", "ended"]
 
 
@@ -84,6 +91,8 @@ class AnswerStream:
         self._asked_at = _seconds(asked_at)
         self._clock = clock
         self._next_poll = 0.0
+        self._gathered = ""  # checked sentences not yet sent (APPEND_CHARS)
+        self._sent_at = 0.0
         self._stopped_in: State | None = None  # the state a Stop found the answer in
 
     @property
@@ -120,6 +129,11 @@ class AnswerStream:
     def sentence(self, text: str) -> None:
         if self._state not in ("idle", "streaming") or not text:
             return  # the placeholder gets the whole reply at the end; a stopped answer nothing more
+        if self._ts is not None:
+            self._gathered += text
+            if len(self._gathered) < APPEND_CHARS and self._clock() - self._sent_at < APPEND_SECONDS:
+                return
+            text, self._gathered = self._gathered, ""
         markdown = text  # sanitized text: links are written "label (address)", plain in markdown too
         try:
             with slack_errors():
@@ -138,6 +152,7 @@ class AnswerStream:
         except SlackError as exc:
             self._refused(exc)
             return
+        self._sent_at = self._clock()
         self.shown += markdown
 
     def finish(self, reply: Message) -> None:
@@ -148,9 +163,10 @@ class AnswerStream:
         if self._state in ("stopped", "ended"):
             return
         if self._state == "streaming" and self._ts is not None:
+            rest, self._gathered = self._gathered, ""
             try:
                 with slack_errors():
-                    self._client.chat_stopStream(channel=self._channel, ts=self._ts)
+                    self._client.chat_stopStream(channel=self._channel, ts=self._ts, markdown_text=rest or None)
             except SlackError as exc:
                 if exc.code != STOPPED_BY_USER:
                     raise

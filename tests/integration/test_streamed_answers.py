@@ -244,6 +244,17 @@ def test_a_recital_of_our_prompt_spread_over_sentences_is_cut_and_replaced(harne
     assert not echoes_prompt(streamed_text(since))
 
 
+def test_a_fast_models_short_sentences_go_out_together_not_one_call_each(harness: SlackHarness) -> None:
+    thread_ts, since = setup_thread(harness)
+    harness.model.stream_script = ["It fuses the MoE dispatch kernels. "] * 30
+    ask(harness, thread_ts)
+    wait_for(lambda: since.calls("chat.update"))
+    # The first sentence at once, then ~256 characters a call: 30 sentences in a handful of calls.
+    assert len(since.calls("chat.startStream")) == 1
+    assert len(since.calls("chat.appendStream")) <= 5
+    assert streamed_text(since).strip() == ("It fuses the MoE dispatch kernels. " * 30).strip()
+
+
 def test_a_reply_that_is_not_the_models_keeps_the_placeholder_path(harness: SlackHarness) -> None:
     thread_ts, since = setup_thread(harness)
     _, response = harness.thread_reply(DIGEST_CHANNEL, thread_ts, "what about #1 and #2?")
