@@ -98,18 +98,18 @@ def main(argv: list[str] | None = None) -> int:
                 seconds = time.monotonic() - started
                 results.append({"number": row["number"], "seconds": seconds, "card": card})
                 print(f"#{row['number']}: {card.source} in {seconds:.0f} s: {card.headline}", file=sys.stderr)
-            # As `prdigest ask` and a thread ask it: the answer sanitised, the card when none is left.
+            # As a Slack thread asks it: the model's own stream, shown sentence by sentence; then
+            # stopped. First: a request the client gives up on unstreamed keeps llama.cpp writing
+            # to its token cap, and the server does one request at a time.
             first = rows[0]
-            started = time.monotonic()
-            asked = ask_about_pr(
-                built.cards, built.answerer, built.cards.snapshot_by_ref(PRRef(REPO, first["number"])), QUESTION, "en"
-            )
-            answer_seconds = time.monotonic() - started
-            # As a Slack thread asks it: the model's own stream, shown sentence by sentence.
             first_snapshot = built.cards.snapshot_by_ref(PRRef(REPO, first["number"]))
             first_card = built.cards.card(first_snapshot, "en").card
             streamed = stream_question(built, first_snapshot, first_card)
             stopped = stop_question(built, first_snapshot, first_card, args.base_url, args.model)
+            # As `prdigest ask` asks it: the answer sanitised, the card when none is left.
+            started = time.monotonic()
+            asked = ask_about_pr(built.cards, built.answerer, first_snapshot, QUESTION, "en")
+            answer_seconds = time.monotonic() - started
             learned = built.modes.recall()
         finally:
             built.close()
