@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     answered = f"answered ({len(asked.answer)} characters)" if asked.answer else f"no answer: {asked.no_answer}"
     model_cards = print_cards(results, f"question: {answered} in {answer_seconds:.0f} s")
     print(f"output mode: {learned.mode if learned else 'none worked'}")
-    print(streamed.line())
+    print(streamed.report())
     print(stopped)
     print(f"answer: {asked.answer[:400]!r}")
     if args.out:
@@ -199,8 +199,21 @@ class Streamed:
         return (
             f"streamed question: {piece}first sentence shown at {first_shown:.1f} s, "
             f"{len(self.sentences)} sentences, done at {self.seconds:.0f} s; "
-            f"shown == returned: {''.join(text for _, text in self.sentences) == self.answer}"
+            f"shown == returned: {self.same}"
         )
+
+    def report(self) -> str:
+        """The line, then the first sentences shown and, if it differs, what was returned."""
+        lines = [self.line()]
+        lines += [f"  shown at {at:.0f} s: {sentence[:160]!r}" for at, sentence in self.sentences[:3]]
+        if self.sentences and not self.same:
+            lines.append(f"  returned instead (to be sanitized whole): {self.answer[:300]!r}")
+        return "\n".join(lines)
+
+    @property
+    def same(self) -> bool:
+        """What was shown is what the answerer returned (not so after a recital was found)."""
+        return "".join(text for _, text in self.sentences) == self.answer
 
 
 def stream_question(built: Builder, snapshot: PRSnapshot, card: Card) -> Streamed:
