@@ -265,6 +265,10 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from bot.doctor import run_doctor
 
         return run_doctor(settings, team=args.team)
+    if args.command in ("serve", "worker"):
+        from bot.allocator import limit_arenas
+
+        limit_arenas()  # before any thread: long-running and threaded (bot/allocator.py)
     built = Builder(settings)
     try:
         if args.command == "digest":
