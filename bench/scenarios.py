@@ -538,7 +538,9 @@ def server_memory_row(world: World, options: Options, workdir: Path) -> Row:
                 "text": f"<@UBOT> {REPO}#{number}?",
                 "ts": ts,
             }
-            body = json.dumps({"type": "event_callback", "event_id": f"EvMem{index}", "event": event}).encode()
+            # team_id as Slack sends it: answers then stream (recipient_team_id), as in production.
+            envelope = {"type": "event_callback", "team_id": "T0TEST", "event_id": f"EvMem{index}", "event": event}
+            body = json.dumps(envelope).encode()
             session.post(
                 f"{url}/slack/events", data=body, headers=signed_headers(SECRET, body, "application/json"), timeout=30
             )
