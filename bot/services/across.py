@@ -65,14 +65,20 @@ class AcrossDays:
         self._history = history
 
     def read(
-        self, question: str, channel: str, allowed: frozenset[str], default_repo: str | None = None
+        self,
+        question: str,
+        channel: str,
+        allowed: frozenset[str],
+        default_repo: str | None = None,
+        zone: ZoneInfo | None = None,
     ) -> AcrossQuestion | None:
         """The question across days `question` asks, or None when it asks about one PR or a digest.
 
         A bare name ("vllm") stands only for a repository this channel may see (`allowed`), the
         channel's own first: never for a private one elsewhere, whose owner the reply would name.
+        `zone`: the asker's, where days are theirs rather than the channel's (the app's DM).
         """
-        today = self._now().astimezone(self._zone_of(channel)).date()
+        today = self._now().astimezone(zone or self._zone_of(channel)).date()
         known = frozenset(repo.lower() for repo in self._known_repos()) | allowed
         asked = parse_across(question, today, known, allowed, default_repo)
         if asked is not None and asked.target is None and find_refs(question, "_/_"):
@@ -86,13 +92,14 @@ class AcrossDays:
         allowed: frozenset[str],
         default_repo: str | None,
         language: Language,
+        zone: ZoneInfo | None = None,
     ) -> AcrossMatches | AcrossRefused:
         repo = asked.repo or default_repo
         if repo is None:
             return AcrossRefused("no_repo")
         if repo.lower() not in allowed:
             return AcrossRefused("not_allowed", repo)
-        zone = self._zone_of(channel)
+        zone = zone or self._zone_of(channel)
         now = self._now()
         today = now.astimezone(zone).date()
         span = asked.span or revert_span(today)

@@ -14,6 +14,7 @@ nothing usable left (empty, or mostly chat-template tokens) gets the card instea
 from __future__ import annotations
 
 from dataclasses import replace
+from zoneinfo import ZoneInfo
 
 from bot.core.heuristic import verdict_rules
 from bot.core.sanitize import repo_url, sanitize_answer, sanitize_text
@@ -145,9 +146,13 @@ class QAService:
         default_repo: str | None,
         language: Language,
         sink: AnswerSink | None = None,
+        zone: ZoneInfo | None = None,
     ) -> Reply:
-        """An @mention outside a digest thread: the PR must be named (or named before in the thread)."""
-        across = self._across_days(question, channel, thread_ts, allowed, default_repo, language, digest=False)
+        """An @mention outside a digest thread: the PR must be named (or named before in the thread).
+        `zone`: the asker's, for "today" and "this week" where no channel's days apply (the DM)."""
+        across = self._across_days(
+            question, channel, thread_ts, allowed, default_repo, language, digest=False, zone=zone
+        )
         if across is not None:
             return across  # answered from cards alone: the thread's earlier turns are not read
         history = visible_turns(self._threads.turns(channel, thread_ts), allowed, hidden=False)
@@ -190,18 +195,19 @@ class QAService:
         language: Language,
         *,
         digest: bool,
+        zone: ZoneInfo | None = None,
     ) -> Reply | None:
         """The answer to a question across days (services/across.py), or None when it is not one.
         In a digest's thread, "today's PRs" are the digest's: answered from its items, as before."""
         across = self._across
         if across is None:
             return None
-        asked = across.read(question, channel, allowed, default_repo)
+        asked = across.read(question, channel, allowed, default_repo, zone)
         if asked is None:
             return None
         if digest and asked.target is None and asked.span is not None and asked.span.kind == "today":
             return None
-        reply = across.answer(asked, channel, allowed, default_repo, language)
+        reply = across.answer(asked, channel, allowed, default_repo, language, zone)
         self._remember(channel, thread_ts, question, reply)
         return reply
 

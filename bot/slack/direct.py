@@ -57,8 +57,11 @@ def answer_in_dm(
         _post(client, dm, thread_ts, which_repo(language, bare, reach.own))
         return
 
+    # "Today" in a DM is the person's day (their Slack time zone), not the workspace's default.
+    zone = deps.alerts.zone(user) if deps.alerts is not None else None
+
     def ask(sink: AnswerSink) -> Reply:
-        return deps.qa.on_mention(question, dm, thread_ts, allowed, default_repo, language, sink)
+        return deps.qa.on_mention(question, dm, thread_ts, allowed, default_repo, language, sink, zone)
 
     outcome = answer_in_thread(
         client,

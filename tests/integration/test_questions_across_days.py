@@ -16,6 +16,7 @@ import pytest
 from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
+from devkit.fakes.slack_agent import im_message
 
 from bot.models import Filters, Window
 from bot.services.across import MAX_ITEMS
@@ -140,3 +141,24 @@ def test_a_digest_thread_answers_a_week_and_keeps_its_own_day(week: SlackHarness
     text = reply_to(week, ts, thread_ts=posted.thread_ts)
     assert "revert <https://github.com/vllm-project/vllm/pull/50879|#50879>" in text
     assert per_pr_requests(week.github) == []
+
+
+def test_today_in_a_dm_is_the_persons_day_in_their_time_zone(week: SlackHarness) -> None:
+    """20:00 UTC on Wednesday is 04:00 on Thursday in Shanghai: a reader there asking in the DM
+    what merged today means since their midnight (16:00 UTC), not since UTC's."""
+    reader, dm = "U0SHANGHAI", "D0SHANGHAI"
+    week.slack.members[DIGEST_CHANNEL] = [reader]
+    week.slack.zones[reader] = "Asia/Shanghai"
+    their_day = Window(datetime(2026, 8, 5, 16, 0, tzinfo=UTC), NOW)
+    merged = sum(1 for row in week_rows() if their_day.contains(dataset.parse_time(row["merged_at"])))
+    utc_day = sum(1 for row in week_rows() if dataset.parse_time(row["merged_at"]) >= datetime(2026, 8, 5, tzinfo=UTC))
+    assert 0 < merged < utc_day  # the data set tells the two days apart
+    ts = week.slack.add_message(dm, "what merged today?", user=reader)
+    week.event(im_message(reader, dm, "what merged today?", ts))
+
+    def answered() -> list[dict[str, Any]]:
+        thread = week.slack.thread(dm, ts)
+        return [m for m in thread if m.get("bot_id") and "Looking into it" not in (m.get("text") or "")]
+
+    (reply,) = wait_for(answered)
+    assert f"{merged} PRs were merged in {REPO} today" in reply["text"]
