@@ -285,6 +285,7 @@ class Served:
     def close(self) -> None:
         self.server.stop()  # the server closes its sockets in its own thread, after its loop
         self.thread.join(timeout=10)
+        self.parts.drain()  # as serve stops: the work handed over ends before its clients close
         self.services.close()
 
     def post(self, body: bytes, content_type: str) -> requests.Response:

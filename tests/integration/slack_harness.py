@@ -227,6 +227,7 @@ def serve_harness(
             # them from here, under its poll(), was an EBADF one run in two.
             server.stop()
             thread.join(timeout=10)
+            parts.drain()  # as serve stops: no answer outlives the test to meet closed clients
             services.close()
 
 

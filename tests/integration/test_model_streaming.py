@@ -42,7 +42,8 @@ def test_pieces_arrive_in_order_and_usage_is_counted(fake: FakeOpenAI) -> None:
     (request,) = fake.chat_requests()
     assert request["stream"] is True and request["stream_options"] == {"include_usage": True}
     assert tally.total.prompt == fake.usage_given()[0] > 0
-    assert fake.streams[0].finished
+    # The client has read [DONE]; the server's side marks the stream finished just after.
+    assert fake.streams[0].settled.wait(5) and fake.streams[0].finished
 
 
 def test_returning_false_closes_the_stream(fake: FakeOpenAI) -> None:
