@@ -84,7 +84,6 @@ class AnswerStream:
         self._placeholder = placeholder
         self._state: State = "idle"
         self._ts: str | None = None  # the streamed message's (or the placeholder's) ts
-        self.shown = ""  # what the stream has shown, as sent
         self._stops = stops
         # The question's ts (Slack's clock, as a Stop's is): a Stop pressed before it was asked is
         # for an earlier answer in the thread, not this one.
@@ -103,17 +102,8 @@ class AnswerStream:
                 self._next_poll = now + STOP_POLL_SECONDS
                 pressed = self._stops.stopped_at(self._channel, self._thread_ts)
                 if pressed is not None and pressed >= self._asked_at:
-                    self._stop()
+                    self._stopped_in, self._state = self._state, "stopped"
         return self._state == "stopped"
-
-    def _stop(self) -> None:
-        self._stopped_in = self._state
-        self._state = "stopped"
-
-    @property
-    def streamed(self) -> bool:
-        """Some of the model's answer reached the thread as a stream."""
-        return self._ts is not None and bool(self.shown)
 
     def begin(self, status: str) -> None:
         """The status, within a second of the question; refused, the placeholder instead."""
@@ -153,7 +143,6 @@ class AnswerStream:
             self._refused(exc)
             return
         self._sent_at = self._clock()
-        self.shown += markdown
 
     def finish(self, reply: Message) -> None:
         """End the answer with `reply`. A stream is ended, then its message becomes `reply`: the

@@ -10,16 +10,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from devkit.fakes.github import FakeGitHub
 
-from bot.builder import EMBEDDED_STORE_NOTE
 from bot.cli import main
 from tests.integration.conftest import REPO
+from tests.integration.test_cli_ask import stderr_lines
 
 # The CLI reads the real clock: PRs merged half an hour ago are inside "the last 2 days" at any hour.
 RECENT = datetime.now(UTC) - timedelta(minutes=30)
-
-
-def stderr_lines(err: str) -> list[str]:
-    return [line for line in err.splitlines() if line and line != f"prdigest: {EMBEDDED_STORE_NOTE}"]
 
 
 @pytest.fixture

@@ -18,14 +18,9 @@ from slack_sdk.webhook import WebhookClient
 from tests.integration import fake_slack_server
 
 # The module's one fake Slack, reset before each test.
-server, slack = fake_slack_server.server, fake_slack_server.slack
+server, slack, client = fake_slack_server.server, fake_slack_server.slack, fake_slack_server.client
 
 CHANNEL = "C0DIGEST"
-
-
-@pytest.fixture
-def client(slack: FakeSlack) -> WebClient:
-    return WebClient(token="xoxb-test", base_url=slack.api_url, timeout=5)
 
 
 def section(text: str) -> dict[str, Any]:

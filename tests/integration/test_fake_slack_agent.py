@@ -4,27 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from devkit.fakes.slack import FakeSlack
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
 from tests.integration import fake_slack_server
+from tests.integration.fake_slack_server import error_of
 
-server, slack = fake_slack_server.server, fake_slack_server.slack
+server, slack, client = fake_slack_server.server, fake_slack_server.slack, fake_slack_server.client
 
 URL = "https://github.com/a/b/pull/1"
-
-
-@pytest.fixture
-def client(slack: FakeSlack) -> WebClient:
-    return WebClient(token="xoxb-test", base_url=slack.api_url, timeout=5)
-
-
-def error_of(call: Any) -> str:
-    with pytest.raises(SlackApiError) as caught:
-        call()
-    return str(caught.value.response["error"])
 
 
 def unfurl(text: str) -> dict[str, Any]:
