@@ -20,9 +20,19 @@ from typing import Annotated, TypeVar
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
+from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, glob_problem
 from bot.core.usage import Price
 from bot.errors import ConfigError, one_line, quoted
 from bot.models import Language, OutputMode, QuietDays, SkipClass
@@ -169,6 +179,33 @@ def _check_repos(value: tuple[str, ...]) -> tuple[str, ...]:
     return value
 
 
+# A channel's author and path filters are globs a person types (the config file, the settings
+# form): every pattern is matched against every changed file of every merged PR, so a list is
+# held to what a person means, and each pattern to the glob limits (core/globs.py).
+MAX_GLOBS = 50
+GLOB_RULES = {
+    "empty": "an empty pattern matches nothing",
+    "long": f"a pattern holds at most {MAX_GLOB_CHARS} characters",
+    "wildcards": f"a pattern holds at most {MAX_GLOB_WILDCARDS} wildcards (* or ?)",
+    "space": "a pattern holds no control characters",
+}
+
+
+def _check_globs(value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+    if (info.context or {}).get("saved"):
+        # Saved from Slack before these limits: kept as saved (the matcher is linear whatever
+        # they hold), so that nobody's channel loses its settings; the next edit must pass them.
+        return value
+    if len(value) > MAX_GLOBS:
+        raise ValueError(f"list at most {MAX_GLOBS} patterns, not {len(value)}")
+    for pattern in value:
+        problem = glob_problem(pattern, "filter")
+        if problem is not None:
+            shown = pattern if len(pattern) <= 40 else pattern[:40] + "…"
+            raise ValueError(f"{quoted(shown)}: {GLOB_RULES[problem]}")
+    return value
+
+
 class SlackConfig(_Strict):
     command: str = "/pr"
     # Unfurl pasted links to followed PRs with their card (slack/unfurls.py); off: Slack may prefer
@@ -230,6 +267,7 @@ class ChannelConfig(_Strict):
         return value
 
     _repos = field_validator("repos")(_check_repos)
+    _globs = field_validator("exclude_authors", "paths")(_check_globs)
 
 
 # A card's instructions alone take about 650 estimated tokens: a window must leave a prompt at

@@ -9,23 +9,21 @@ ignored, as in a channel's `paths`. Must not know where watches are kept or how 
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.core import globs
 from bot.core.links import KnownPR, find_links
 from bot.models import Card, PRListing
 
 WatchKind = Literal["path", "pr"]
 
-# A glob is one word of a slash command: longer than this is a paste gone wrong.
-MAX_GLOB_CHARS = 200
 # Each watch is checked every day against its repository's merged PRs: a few dozen per person
 # keeps one person's morning to a few GitHub list requests.
 MAX_WATCHES = 20
-_WILDCARDS = frozenset("*?")
+MAX_GLOB_CHARS = globs.MAX_GLOB_CHARS  # a watch's glob is held to the limits of every glob
+_WILDCARDS = globs.WILDCARDS
 
 
 @dataclass(frozen=True)
@@ -57,36 +55,8 @@ class Watch:
 
 def glob_problem(pattern: str) -> str | None:
     """Why `pattern` cannot be a watch's glob (a sentence key of bot/words), or None when it can."""
-    if not pattern.strip("/"):
-        return "watch.bad_glob_empty"
-    if len(pattern) > MAX_GLOB_CHARS:
-        return "watch.bad_glob_long"
-    if any(char.isspace() or not char.isprintable() for char in pattern):
-        return "watch.bad_glob_space"
-    return None
-
-
-@functools.lru_cache(maxsize=512)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    parts: list[str] = []
-    index = 0
-    while index < len(pattern):
-        if pattern.startswith("**/", index):
-            parts.append("(?:.*/)?")  # zero or more whole directories
-            index += 3
-        elif pattern.startswith("**", index):
-            parts.append(".*")
-            index += 2
-        elif pattern[index] == "*":
-            parts.append("[^/]*")
-            index += 1
-        elif pattern[index] == "?":
-            parts.append("[^/]")
-            index += 1
-        else:
-            parts.append(re.escape(pattern[index]))
-            index += 1
-    return re.compile("".join(parts), re.IGNORECASE)
+    problem = globs.glob_problem(pattern, "path")
+    return None if problem is None else f"watch.bad_glob_{problem}"
 
 
 def path_matches(pattern: str, path: str) -> bool:
@@ -94,11 +64,9 @@ def path_matches(pattern: str, path: str) -> bool:
     glob = pattern.strip("/")
     if not glob:
         return False
-    if "/" not in glob:
-        name = path.rsplit("/", 1)[-1]
-        if _compiled(glob).fullmatch(name):
-            return True
-    if _compiled(glob).fullmatch(path):
+    if "/" not in glob and globs.glob_matches(glob, path.rsplit("/", 1)[-1], "path"):
+        return True
+    if globs.glob_matches(glob, path, "path"):
         return True
     if not _WILDCARDS & set(glob):
         return path.lower().startswith(glob.lower() + "/")

@@ -1,25 +1,20 @@
 """A channel's filters (pure): which merged PRs it keeps, and why a PR was kept or left out.
 
 Globs: `*` and `?` are wildcards and a `*` crosses `/`; brackets are literal, since GitHub
-logins such as dependabot[bot] contain them. Matching ignores case.
+logins such as dependabot[bot] contain them. Matching ignores case and takes linear time
+(bot/core/globs.py), whatever a saved pattern holds.
 """
 
 from __future__ import annotations
 
-import functools
-import re
 from datetime import UTC
 
+from bot.core.globs import glob_matches
 from bot.models import Filters, PRListing, PRSnapshot, Rule, Window
 
 
-@functools.lru_cache(maxsize=256)
-def _glob(pattern: str) -> re.Pattern[str]:
-    return re.compile(re.escape(pattern).replace(r"\*", ".*").replace(r"\?", "."), re.IGNORECASE)
-
-
 def first_match(text: str, patterns: tuple[str, ...]) -> str | None:
-    return next((pattern for pattern in patterns if _glob(pattern).fullmatch(text)), None)
+    return next((pattern for pattern in patterns if glob_matches(pattern, text, "filter")), None)
 
 
 def keeps_listing(filters: Filters, listing: PRListing) -> bool:

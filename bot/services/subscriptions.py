@@ -18,9 +18,10 @@ from typing import Literal
 
 from pydantic import ValidationError
 
+from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, glob_problem
 from bot.errors import ToldError, quoted
 from bot.models import Note
-from bot.settings import REPO_PATTERN, ChannelConfig, SlackConfig
+from bot.settings import MAX_GLOBS, REPO_PATTERN, ChannelConfig, SlackConfig
 from bot.store.subscriptions import AuditEntry, ChannelEdits, EditValue, SubscriptionStore
 
 log = logging.getLogger(__name__)
@@ -65,12 +66,15 @@ class ChannelView:
     edits: ChannelEdits | None
 
 
-def merged(channel: str, base: ChannelConfig | None, values: Mapping[str, EditValue]) -> ChannelConfig:
+def merged(
+    channel: str, base: ChannelConfig | None, values: Mapping[str, EditValue], *, saved: bool = False
+) -> ChannelConfig:
     """The channel's config with `values` (as the file spells them) over `base`, checked with the
-    file's rules. Raises FieldErrors naming each field that breaks them."""
+    file's rules (`saved`: values read back from the store, whose glob lists may predate the glob
+    limits). Raises FieldErrors naming each field that breaks them."""
     repos = values.get("repos", list(base.repos) if base else [])
     try:
-        checked = ChannelConfig.model_validate({**values, "id": channel, "repos": repos})
+        checked = ChannelConfig.model_validate({**values, "id": channel, "repos": repos}, context={"saved": saved})
     except ValidationError as exc:
         raise FieldErrors(_field_notes(exc, {**values, "repos": repos})) from None
     if base is None:
@@ -95,12 +99,29 @@ def _field_note(name: str, kind: str, value: object) -> Note:
         repos = value if isinstance(value, list | tuple) else [value]
         bad = next((repo for repo in repos if not REPO_PATTERN.fullmatch(str(repo))), "")
         return Note("subs.bad_repo", {"value": quoted(str(bad))})
+    if name in ("paths", "exclude_authors") and isinstance(value, list | tuple):
+        return _glob_note([str(pattern) for pattern in value])
     shown = quoted(value if isinstance(value, str) else ", ".join(map(str, value)) if isinstance(value, list) else "")
     if name in ("post_at", "timezone", "language", "quiet_days"):
         return Note(f"subs.bad_{name}", {"value": shown})
     if name == "id":
         return Note("subs.bad_channel")
     return Note("subs.bad_value", {"value": shown})
+
+
+def _glob_note(patterns: list[str]) -> Note:
+    """The first rule of the glob limits these patterns break (settings._check_globs)."""
+    if len(patterns) > MAX_GLOBS:
+        return Note("subs.bad_globs_many", {"limit": MAX_GLOBS})
+    for pattern in patterns:
+        problem = glob_problem(pattern, "filter")
+        if problem is not None:
+            shown = pattern if len(pattern) <= 40 else pattern[:40] + "…"
+            return Note(
+                f"subs.bad_glob_{problem}",
+                {"value": quoted(shown), "limit": MAX_GLOB_CHARS, "wildcards": MAX_GLOB_WILDCARDS},
+            )
+    return Note("subs.bad_value", {"value": quoted(", ".join(patterns))})
 
 
 def sources_of(base: ChannelConfig | None, edits: ChannelEdits | None) -> dict[str, Source]:
@@ -160,7 +181,7 @@ class Subscriptions:
             # No repository (the last one unfollowed; its settings kept for a later follow).
             return ChannelView(channel, base, sources_of(base, None), True, None) if base else None
         try:
-            config = merged(channel, base, edits.values)
+            config = merged(channel, base, edits.values, saved=True)
         except FieldErrors as exc:
             # Saved under other rules (an older version): the file's values, or nothing, rather
             # than a channel that breaks every tick.

@@ -16,7 +16,8 @@ from typing import Any
 
 from slack_bolt import Ack, Respond
 
-from bot.core.watches import MAX_GLOB_CHARS, MAX_WATCHES, Watch, glob_problem
+from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS
+from bot.core.watches import MAX_WATCHES, Watch, glob_problem
 from bot.errors import PrdigestError, StoreError, UsageError
 from bot.models import Language
 from bot.render.alerts import watch_list_text
@@ -44,7 +45,7 @@ def parse(words: list[str], default_repo: str | None, cmd: str) -> Watch | str:
         repo, glob = parse_repo(words[0]), words[1]
         problem = glob_problem(glob)
         if problem is not None:
-            raise UsageError(problem, limit=MAX_GLOB_CHARS)
+            raise UsageError(problem, limit=MAX_GLOB_CHARS, wildcards=MAX_GLOB_WILDCARDS)
         return Watch(repo, "path", pattern=glob)
     raise UsageError("watch.usage", cmd=cmd)
 
