@@ -18,6 +18,7 @@ from devkit.tables import table
 
 from bench.deployed import worker_ack_rows
 from bench.env import Latencies, world
+from bench.globs import match_row, saved_ack_row
 from bench.queue import premade_digest_row, webhook_row, workers_row
 from bench.scenarios import (
     Options,
@@ -131,9 +132,11 @@ def main(argv: list[str] | None = None) -> int:
             rows.extend(acks)
             rows.append(parse_row(options))
             rows.append(stall_row(bench_world, options, thread_ts))
+            rows.append(match_row(bench_world, options))
             rows.append(pacing_row(bench_world, options))
             rows.append(server_memory_row(bench_world, options, workdir))
-            # After the rows that use the first digest's thread: this one flushes Redis.
+            # After the rows that use the first digest's thread: these flush Redis.
+            rows.append(saved_ack_row(bench_world, options))
             rows.extend(worker_ack_rows(bench_world, options))
             rows.append(premade_digest_row(bench_world, options))
             rows.append(webhook_row(bench_world, options, options.webhook_deliveries))
