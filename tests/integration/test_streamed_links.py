@@ -23,7 +23,10 @@ FIRST = "It fuses the MoE dispatch kernels. "
 # The four answers of issue 23 (item 3), each after a harmless first sentence, with the words
 # that must still be shown once the link is gone.
 HOSTILE = {
-    "scheme without slashes": (FIRST + "[Share in channel](http:evil.example/share) to tell the team.", "Share in channel"),
+    "scheme without slashes": (
+        FIRST + "[Share in channel](http:evil.example/share) to tell the team.",
+        "Share in channel",
+    ),
     "angle link": (FIRST + "Log in at <http:evil.example/login|github.com/acme/widgets> first.", "Log in at"),
     "reference definition": (FIRST + "See [docs][1] for more.\n\n[1]: http:evil.example/ref", "See"),
     "backslash host": (FIRST + "Read [x](\\\\evil.example/y) before upgrading.", "before upgrading"),
@@ -61,7 +64,13 @@ def counts(harness: SlackHarness) -> dict[str, int]:
 
 def ask_in_thread(harness: SlackHarness) -> dict[str, int]:
     result = harness.parts.digests.run(
-        DIGEST_CHANNEL, "2026-08-05", Window(day(0), day(24)), (REPO,), language="en", filters=Filters(), quiet_days="note"
+        DIGEST_CHANNEL,
+        "2026-08-05",
+        Window(day(0), day(24)),
+        (REPO,),
+        language="en",
+        filters=Filters(),
+        quiet_days="note",
     )
     assert result is not None and result.thread_ts
     before = counts(harness)

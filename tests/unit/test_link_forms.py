@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.releaser import checked_sentence
 from bot.core.faithfulness import SourceText
+from bot.core.releaser import checked_sentence
 from bot.core.sanitize import sanitize_answer
 
 REPO_URL = "https://github.com/acme/widgets"
