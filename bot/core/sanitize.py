@@ -36,17 +36,37 @@ _MASS_MENTION = re.compile(r"@(?:here|channel|everyone)(?!\w)")
 # The characters whose NFKC form is `@`: text without them skips the (slower) folding.
 _AT_SIGNS = ("@", "\uff20", "\ufe6b")
 
-# What opens a URL: a scheme with `//`, the script and data schemes that need none, `www.`,
-# and a scheme-relative `//host.tld`.
+# What opens a URL: a scheme with `//`; the schemes a browser or Slack opens without it
+# (`http:evil.example` is http://evil.example to a browser, WHATWG URL "special" schemes);
+# `www.`; and a host after two slashes or backslashes (`//evil.example`, `\\evil.example`,
+# `/\evil.example`: a browser reads `\` as `/` in a web address).
 _SCHEME = r"[a-z][a-z0-9+.\-]*+://"
+_SCHEMES_WITHOUT_SLASHES = (
+    "https?|wss?|ftps?|sftp|ssh|git|file|blob|data|javascript|vbscript|mailto|tel|sms|irc|news|slack"
+)
 _OTHER_URL_STARTS = (
-    r"\b(?:data|javascript|vbscript|mailto|file|blob):(?=\S)"
+    rf"\b(?:{_SCHEMES_WITHOUT_SLASHES}):(?=\S)"
     r"|www\.(?=\w)"
-    r"|(?<![\w/:])//(?=[\w-]+\.\w)"
+    r"|(?<![\w/:\\])[/\\]{2}(?=[\w-]+\.\w)"
 )
 # For match() at one place only: tried at every place of a line, the scheme's run of letters
 # is scanned to its end from each of its letters (quadratic in the run).
 _LOOKS_LIKE_URL = re.compile(f"(?:{_SCHEME}|{_OTHER_URL_STARTS})", re.IGNORECASE)
+# What makes the target of `<target|label>` or `[label](target)` a link, beyond a URL's start:
+# any scheme at all (RFC 3986: a letter, then letters, digits, `+.-`, then `:`; in angle brackets
+# without white space, as CommonMark's autolinks, so `<std::string, int>` stays code), an email
+# address, and, in Markdown's parentheses, any path or host (`/x`, `\x`, `evil.example/y`):
+# a browser resolves each against some host, never ours to choose. For match() at one place.
+_ANY_SCHEME = r"[a-z][a-z0-9+.\-]{0,31}:"
+_LINK_TARGET = re.compile(rf"(?:{_ANY_SCHEME}\S*+\Z|[^\s@<>|]++@[\w-]+\.\w)", re.IGNORECASE)
+_MARKDOWN_TARGET = re.compile(rf"(?:{_ANY_SCHEME}|[/\\]|[\w-]++(?:\.[\w-]++)++(?:[/?#:]|$))", re.IGNORECASE)
+# A Markdown reference definition (`[1]: http:evil.example/ref "title"`): it makes every
+# `[docs][1]` of the text a link to its target, so the line goes whole (CommonMark §4.7: up to
+# three spaces of indent, a destination, an optional quoted or parenthesised title).
+_REFERENCE_DEFINITION = re.compile(
+    r" {0,3}\[[^\[\]\n]++\]:[ \t]*+"
+    r"(?:(?:<[^<>\n]*+>|\S++)(?:[ \t]++(?:\"[^\"\n]*+\"|'[^'\n]*+'|\([^()\n]*+\)))?+)?+[ \t]*+"
+)
 # A URL runs to whitespace or to a character it cannot hold unencoded (RFC 3986 leaves out
 # `<>"` and backquotes; `|` ends the URL of a Slack link). Brackets end it too, so that
 # "(see https://x)" keeps its parenthesis. A scheme is tried only where a run of scheme
@@ -194,12 +214,14 @@ def _strip_once(line: str, repos: Sequence[_Repo]) -> str:
     line = _without_slack_tokens(line)
 
     def slack_link(match: re.Match[str]) -> str:
-        if not _LOOKS_LIKE_URL.match(match[1].strip()):
-            return match[0]
+        target = match[1].strip()
+        if not (_LOOKS_LIKE_URL.match(target) or _LINK_TARGET.match(target)):
+            return match[0]  # `List<T>` is code, not a link
         return _link(match[2] or "", match[1], repos)
 
     def markdown_link(match: re.Match[str]) -> str:
-        if not _LOOKS_LIKE_URL.match(match[2].strip().lstrip("<")):
+        target = match[2].strip().lstrip("<")
+        if not (_LOOKS_LIKE_URL.match(target) or _LINK_TARGET.match(target) or _MARKDOWN_TARGET.match(target)):
             return match[0]  # `handlers[name](event)` is code, not a link
         return _link(match[1], match[2], repos)
 
@@ -225,6 +247,8 @@ def _tidy(line: str, indent: str) -> str:
 
 def _sanitize_line(line: str, repos: Sequence[_Repo]) -> str | None:
     """The line made safe, or None when nothing of it may be shown."""
+    if _REFERENCE_DEFINITION.fullmatch(line):
+        return None
     indent = line[: len(line) - len(line.lstrip())]
     current = line
     for _ in range(MAX_PASSES):

@@ -2,7 +2,8 @@
 ("Reading #50911…"), then the model's answer streamed sentence by sentence, then the end.
 
 Owns the order of Slack calls and the fallback; not what is said (services/, render/) nor which
-text is safe (core/releaser.py: only checked sentences reach `sentence`).
+text is safe (core/releaser.py: only checked sentences reach `sentence`; render/markdown.py
+escapes them for `markdown_text`).
 
 - `assistant.threads.setStatus` works in channel threads on `chat:write` since 2026-03-05 and
   clears when the app replies or after 2 minutes (slack-platform.md §7).
@@ -29,6 +30,7 @@ from slack_sdk import WebClient
 
 from bot.errors import SlackError
 from bot.render.blocks import Message
+from bot.render.markdown import markdown_text
 from bot.slack.errors import slack_errors
 
 log = logging.getLogger(__name__)
@@ -124,7 +126,9 @@ class AnswerStream:
             if len(self._gathered) < APPEND_CHARS and self._clock() - self._sent_at < APPEND_SECONDS:
                 return
             text, self._gathered = self._gathered, ""
-        markdown = text  # sanitized text: links are written "label (address)", plain in markdown too
+        # Sanitized already (core/sanitize.py, as the final message is); escaped so that Markdown
+        # makes no link of what is left, as the final message's verbatim mrkdwn makes none.
+        markdown = markdown_text(text)
         try:
             with slack_errors():
                 if self._ts is None:
@@ -155,7 +159,9 @@ class AnswerStream:
             rest, self._gathered = self._gathered, ""
             try:
                 with slack_errors():
-                    self._client.chat_stopStream(channel=self._channel, ts=self._ts, markdown_text=rest or None)
+                    self._client.chat_stopStream(
+                        channel=self._channel, ts=self._ts, markdown_text=markdown_text(rest) or None
+                    )
             except SlackError as exc:
                 if exc.code != STOPPED_BY_USER:
                     raise

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from devkit.fakes.markdown_links import shown_text
 from devkit.fakes.slack_agent import agent_session_stopped
 
 from bot.core.echoes import echoes_prompt
@@ -80,7 +81,8 @@ def stream_calls(since: Since) -> list[tuple[str, dict[str, Any]]]:
 
 
 def streamed_text(since: Since) -> str:
-    return "".join(str(args.get("markdown_text") or "") for _, args in stream_calls(since))
+    """The words streamed, as Slack shows them (markdown_text's backslash escapes undone)."""
+    return shown_text("".join(str(args.get("markdown_text") or "") for _, args in stream_calls(since)))
 
 
 def everything_shown(since: Since) -> str:
