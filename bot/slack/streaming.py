@@ -13,8 +13,10 @@ escapes them for `markdown_text`).
 - Where Slack refuses the status or the stream (`not_allowed`, `unknown_method`, `missing_scope`,
   a plan without it…), today's path: a placeholder posted, replaced by the reply (`chat.update`).
 - The person's Stop: Slack ends the streamed message and sends `agent_session_stopped`, which
-  any replica may receive; it marks the thread (store/threads.py) and this answer, polling the
-  mark, turns `stopped`. An append Slack refuses with `stopped_by_user` says the same. Stopped,
+  any replica may receive; it marks the streams it ended and the presser's press in the thread
+  (store/threads.py), and this answer, polling the marks, turns `stopped` when core/stops.py says
+  the Stop is for it (its stream, or its asker's). An append Slack refuses with
+  `stopped_by_user` says the same. Stopped,
   the model call is closed by its caller and nothing more is posted; what was begun is tidied
   (`settle_stopped`): the status cleared, a placeholder told, a stream not yet ended, ended.
 """
@@ -28,6 +30,7 @@ from typing import Any, Literal, Protocol
 
 from slack_sdk import WebClient
 
+from bot.core.stops import ends_answer
 from bot.errors import SlackError
 from bot.render.blocks import Message
 from bot.render.markdown import markdown_text
@@ -38,8 +41,9 @@ log = logging.getLogger(__name__)
 # The name Slack gives the person's stop (chat.appendStream / chat.stopStream).
 STOPPED_BY_USER = "stopped_by_user"
 
-# How often the thread's stop mark is read while an answer is made: a Stop shows within this,
-# and a model streaming many pieces a second costs Redis two reads a second, not one a piece.
+# How often the stop marks are read while an answer is made: a Stop shows within this, and a
+# model streaming many pieces a second costs Redis at most four reads a second (the asker's mark,
+# and the stream's once it streams), not reads for every piece.
 STOP_POLL_SECONDS = 0.5
 
 # After the first sentence (sent at once: it is what the asker waits for), sentences are sent
@@ -55,7 +59,9 @@ State = Literal["idle", "streaming", "placeholder", "stopped", "broken", "ended"
 class StopMarks(Protocol):
     """Where a person's Stop is marked for whichever replica makes the answer (store/threads.py)."""
 
-    def stopped_at(self, channel: str, thread_ts: str) -> float | None: ...
+    def stopped_at(self, channel: str, thread_ts: str, user: str) -> float | None: ...
+
+    def stream_stopped(self, channel: str, ts: str) -> bool: ...
 
 
 class AnswerStream:
@@ -102,10 +108,19 @@ class AnswerStream:
             now = self._clock()
             if now >= self._next_poll:
                 self._next_poll = now + STOP_POLL_SECONDS
-                pressed = self._stops.stopped_at(self._channel, self._thread_ts)
-                if pressed is not None and pressed >= self._asked_at:
+                if self._stop_is_ours(self._stops):
                     self._stopped_in, self._state = self._state, "stopped"
         return self._state == "stopped"
+
+    def _stop_is_ours(self, stops: StopMarks) -> bool:
+        # Only the stream's own mark and the asker's press: another person's Stop in the thread
+        # is for their answer (core/stops.py).
+        streaming = self._state == "streaming" and self._ts is not None
+        return ends_answer(
+            stream_ended=streaming and stops.stream_stopped(self._channel, str(self._ts)),
+            asker_pressed_at=stops.stopped_at(self._channel, self._thread_ts, self._user) if self._user else None,
+            asked_at=self._asked_at,
+        )
 
     def begin(self, status: str) -> None:
         """The status, within a second of the question; refused, the placeholder instead."""

@@ -6,9 +6,12 @@
   re-read threads). Only what the next answer reads is kept, never a whole transcript.
 - seen:{id}                      1 hour: a Slack delivery already handled (Slack retries span ~5 min).
   Fails closed: without Redis, no delivery is answered rather than some answered twice.
-- stop:{channel}:{thread_ts}     10 minutes: when (Slack's clock) the person last pressed Stop in
-  the thread (agent_session_stopped), read by whichever replica is making an answer there. It
-  stops only answers to questions asked before it, so a late Stop never silences the next one.
+- stop:{channel}:{thread_ts}:{user}   10 minutes: when (Slack's clock) that person last pressed
+  Stop in the thread (agent_session_stopped); it stops only their answers to questions asked
+  before it, so a late Stop never silences the next one, nor anyone else's answer.
+- stop:stream:{channel}:{ts}     10 minutes: a streamed answer Slack ended for a Stop (the event's
+  streaming_message_ts), whoever pressed it. Both are read by the replica making the answer
+  (core/stops.py says whom a Stop ends).
 Every key is the workspace's (store/workspace.py `scoped`), unchanged for the single install.
 """
 
@@ -18,6 +21,7 @@ from dataclasses import replace
 
 from pydantic import TypeAdapter, ValidationError
 
+from bot.core.stops import StopPress
 from bot.models import DigestThread, Turn
 from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
@@ -64,18 +68,28 @@ class ThreadStore:
         except ValidationError:
             return None
 
-    def stop(self, channel: str, thread_ts: str, at: float) -> None:
-        """Stop pressed in the thread at `at` (Slack's epoch seconds), for any replica to see."""
-        self.kv.set(self._key(f"stop:{channel}:{thread_ts}"), repr(at).encode(), STOP_TTL)
+    def stop(self, press: StopPress) -> None:
+        """Mark a Stop for any replica to see: by its presser in the thread, and on each stream
+        Slack ended for it; never on the thread, where other people's answers are being made."""
+        if press.user:
+            self.kv.set(
+                self._key(f"stop:{press.channel}:{press.thread_ts}:{press.user}"), repr(press.at).encode(), STOP_TTL
+            )
+        for ts in press.streams:
+            self.kv.set(self._key(f"stop:stream:{press.channel}:{ts}"), b"1", STOP_TTL)
 
-    def stopped_at(self, channel: str, thread_ts: str) -> float | None:
-        """When Stop was last pressed in the thread; None if not lately, or when Redis cannot say
-        (the answer goes on, as it would have before anyone pressed anything)."""
-        raw = self.kv.get(self._key(f"stop:{channel}:{thread_ts}"))
+    def stopped_at(self, channel: str, thread_ts: str, user: str) -> float | None:
+        """When `user` last pressed Stop in the thread; None if not lately, or when Redis cannot
+        say (the answer goes on, as it would have before anyone pressed anything)."""
+        raw = self.kv.get(self._key(f"stop:{channel}:{thread_ts}:{user}"))
         try:
             return float(raw) if raw is not None else None
         except ValueError:
             return None
+
+    def stream_stopped(self, channel: str, ts: str) -> bool:
+        """Slack ended this streamed message for a Stop (False when Redis cannot say, as above)."""
+        return self.kv.get(self._key(f"stop:stream:{channel}:{ts}")) is not None
 
     def add_turn(self, channel: str, thread_ts: str, turn: Turn) -> None:
         clipped = replace(turn, text=turn.text[:TURN_CHARS])

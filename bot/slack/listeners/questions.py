@@ -16,6 +16,7 @@ from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from bot import telemetry
+from bot.core.stops import StopPress
 from bot.errors import SlackError, StoreError
 from bot.models import Reply
 from bot.render.blocks import text_message
@@ -109,11 +110,11 @@ def _answer(
 def register(app: App, all_deps: SlackDeps) -> None:
     @app.event("agent_session_stopped")
     def on_stop(event: dict[str, Any], context: BoltContext) -> None:
-        # The person pressed Stop in a thread: Slack has ended its streamed messages; the answer
-        # being made there, on whichever replica, sees the mark within STOP_POLL_SECONDS.
-        channel, thread_ts = event.get("channel"), event.get("thread_ts")
-        if isinstance(channel, str) and isinstance(thread_ts, str) and channel and thread_ts:
-            all_deps.of_team(team_of(context)).threads.stop(channel, thread_ts, _pressed_at(event))
+        # The person pressed Stop in a thread: Slack has ended the streams it lists; the answers
+        # the Stop is for (core/stops.py), on whichever replica, see the marks within STOP_POLL_SECONDS.
+        press = _press(event)
+        if press is not None:
+            all_deps.of_team(team_of(context)).threads.stop(press)
 
     @app.event("message")
     def on_message(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
@@ -133,6 +134,16 @@ def register(app: App, all_deps: SlackDeps) -> None:
             return
         thread_ts = event.get("thread_ts") or event["ts"]
         deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=True, team=_team(context))
+
+
+def _press(event: dict[str, Any]) -> StopPress | None:
+    """The Stop an agent_session_stopped tells of; None without the channel and thread it was in."""
+    channel, thread_ts, user = event.get("channel"), event.get("thread_ts"), event.get("user")
+    if not (isinstance(channel, str) and isinstance(thread_ts, str) and channel and thread_ts):
+        return None
+    streams = event.get("streaming_message_ts")
+    listed = tuple(ts for ts in streams if isinstance(ts, str) and ts) if isinstance(streams, list) else ()
+    return StopPress(channel, thread_ts, user if isinstance(user, str) and user else None, _pressed_at(event), listed)
 
 
 def _pressed_at(event: dict[str, Any]) -> float:

@@ -100,6 +100,10 @@ class FakeOpenAI(LoopbackServer):
         self.stream_script: list[str] | None = None
         self.chunk_delay = 0.0
         self.streams: list[StreamLog] = []
+        # With `hold_after` = n, every stream waits after its first n pieces until `go_on` is set:
+        # a test makes answers overlap (a Stop pressed while both stream) without guessing at time.
+        self.hold_after: int | None = None
+        self.go_on = threading.Event()
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -261,8 +265,16 @@ class FakeOpenAI(LoopbackServer):
             self.streams.append(log)
             if (request.get("stream_options") or {}).get("include_usage"):
                 self._usage.append(usage)
-        events = sse_stream(request, texts, delay=self.chunk_delay, sleep=self.sleep, log=log, usage=usage)
+        events = sse_stream(
+            request, texts, delay=self.chunk_delay, sleep=self.sleep, log=log, usage=usage, hold=self._hold
+        )
         return Response(200, {"content-type": "text/event-stream; charset=utf-8"}, stream=events)
+
+    def _hold(self, sent: int) -> None:
+        """Before the next piece, with `sent` gone: wait for `go_on` at `hold_after` (or for stop())."""
+        if self.hold_after is not None and sent == self.hold_after:
+            while not self.go_on.is_set() and not self._stopping.wait(0.01):
+                pass
 
     def _answer(self, payload: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None) -> Response:
         return Response.json(payload, status, {"x-request-id": f"req_{uuid.uuid4().hex}", **(headers or {})})

@@ -47,8 +47,10 @@ def sse_stream(
     sleep: Callable[[float], None],
     log: StreamLog,
     usage: tuple[int, int],
+    hold: Callable[[int], None] = lambda sent: None,
 ) -> Iterator[bytes]:
-    """The event stream for `texts` (one content delta each), `delay` seconds before each."""
+    """The event stream for `texts` (one content delta each), `delay` seconds before each and
+    `hold(pieces sent so far)` called before each too."""
     ident = f"chatcmpl-{uuid.uuid4().hex[:24]}"
     created = int(time.time())
 
@@ -67,8 +69,9 @@ def sse_stream(
     include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
     try:
         yield chunk([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}])
-        for text in texts:
+        for sent, text in enumerate(texts):
             sleep(delay)
+            hold(sent)
             yield chunk([{"index": 0, "delta": {"content": text}, "finish_reason": None}])
             if log.first_piece_at is None:
                 log.first_piece_at = time.monotonic()

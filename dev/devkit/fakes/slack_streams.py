@@ -43,10 +43,12 @@ class StreamingMethods:
                 if message.get("stream") == "streaming":
                     message["stream"] = "stopped_by_user"
 
-    def stop_in_thread(self, channel: str, thread_ts: str) -> list[str]:
+    def stop_in_thread(self, channel: str, thread_ts: str, recipient: str | None = None) -> list[str]:
         """The person presses the agent's Stop in one thread: Slack ends the app's messages
         streaming there and returns their ts, as agent_session_stopped's streaming_message_ts
-        lists them (empty when nothing was streaming: the event is sent all the same)."""
+        lists them (empty when nothing was streaming: the event is sent all the same). Slack's
+        reference does not say whether a Stop ends streams made for other people in the thread;
+        with `recipient`, only those streamed to that person (recipient_user_id) are ended."""
         stopped: list[str] = []
         with self._lock_of_state():
             for message in self._messages:
@@ -54,6 +56,7 @@ class StreamingMethods:
                     message.get("stream") == "streaming"
                     and message.get("channel") == channel
                     and message.get("thread_ts") == thread_ts
+                    and recipient in (None, message.get("recipient_user_id"))
                 ):
                     message["stream"] = "stopped_by_user"
                     stopped.append(str(message["ts"]))
