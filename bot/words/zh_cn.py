@@ -202,6 +202,10 @@ WORDS: dict[str, str] = {
     # -- what may not be posted where ------------------------------------------------------------
     "refusal.not_configured": "{repo} 是私有仓库，配置文件没有为 {channel} 配置它",
     "refusal.shared": "{repo} 是私有仓库，而 {channel} 已与其他组织共享",
+    "refusal.not_configured_unnamed": "配置文件没有为 {channel} 配置某个私有仓库",
+    "refusal.shared_unnamed": "某个私有仓库不能在 {channel} 中显示：该频道已与其他组织共享",
+    "refusal.not_followable_unnamed": "某个在 Slack 中被 {channel} 关注的私有仓库已不在 [slack] followable_private_repos 中",
+    "repo.private": "某个私有仓库",
     # -- errors a person meets ---------------------------------------------------------------------
     "error.ref_no_repo": "{text} 没有指明仓库，请写成 owner/repo#{digits}",
     "error.not_a_ref": "{text} 不是 PR 引用，请使用 owner/repo#123、#123 或 https://github.com/owner/repo/pull/123",
