@@ -5,9 +5,12 @@ across days and a Share click say "a private repository" instead (services/discl
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import requests
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
 
 from tests.integration.slack_harness import (
     HUMAN,
@@ -17,6 +20,7 @@ from tests.integration.slack_harness import (
     add_secret_pr,
     wait_for,
 )
+from tests.integration.test_subscriptions import NEW, PRIVATE, prepare, run, served
 
 # Every Web API method a reply in a channel goes through (posts, edits, streams, statuses).
 REPLY_METHODS = (
@@ -106,3 +110,20 @@ def test_a_repository_the_asker_typed_is_named_back(harness: SlackHarness) -> No
     (refusal,) = wait_for(lambda: harness.slack.ephemeral)
     assert refusal["thread_ts"] == ts and OTHER_REPO in refusal["text"]
     assert harness.model.calls == 0
+
+
+def test_following_a_channel_set_up_from_slack_unnames_its_private_repository_and_its_last_change(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path
+) -> None:
+    with served(github, model, redis_url, tmp_path, f'followable_private_repos = ["{PRIVATE}"]') as harness:
+        prepare(harness)
+        assert f"now follows {OTHER_REPO}, {PRIVATE}." in run(harness, f"follow {OTHER_REPO} {PRIVATE}")
+        assert f"followed {OTHER_REPO}, {PRIVATE}" in run(harness, "following")
+
+        share_channel(harness, NEW)
+        shown = run(harness, "following")
+        assert PRIVATE not in shown.lower()
+        assert f"Repositories: {OTHER_REPO}, a private repository" in shown  # the public one is named
+        assert f"followed {OTHER_REPO}, a private repository" in shown
+        # Typed by the asker, it is named back.
+        assert run(harness, f"unfollow {PRIVATE}") == f"This channel no longer follows {PRIVATE}."
