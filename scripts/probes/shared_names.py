@@ -6,7 +6,7 @@ Starts fake Slack, GitHub and OpenAI on loopback, a redis-server of its own and 
 --http` pointed at them, with one channel configured for a private repository that Slack says
 is shared with another organisation (conversations.info: is_ext_shared). Then, with signed
 requests, as a person there who types no repository: `/pr following`, `/pr digest`, `/pr #2`,
-an @mention of "#3", "what merged this week?" and a click on a Share button of the repository's
+`/pr watch #7`, an @mention of "#3", "what merged this week?" and a click on a Share button of the repository's
 #7. Prints how often the repository's name reached Slack in the replies (chat.* calls, the
 response_url payloads and the acknowledgements): issue 23's target is 0. A `/pr acme/secret#7`
 typed by the person is named back; it is asked last and counted apart.
@@ -161,7 +161,7 @@ def main() -> None:
         try:
             acks: list[requests.Response] = []
             hooks = []
-            for text in ("following", "digest", "#2"):
+            for text in ("following", "digest", "#2", "watch #7"):
                 hook, ack = command(base, slack, text)
                 hooks.append(hook)
                 acks.append(ack)
@@ -172,9 +172,8 @@ def main() -> None:
             acks.append(ack)
             _, ack = mention(base, slack, "what merged this week?", 2)
             acks.append(ack)
-            for hook in hooks:
-                # /pr #2 first says "Looking into it…" (the ack), then its answer; the others answer once.
-                wait_for(lambda hook=hook: slack.responses[hook], f"response {hook}")
+            # Each command and the click answer once through their response_url.
+            wait_for(lambda: all(slack.responses[hook] for hook in hooks), "the commands' answers")
             wait_for(lambda: any(e.get("thread_ts") == bare_ts for e in slack.ephemeral), "@mention #3")
             # The two refusals through the Web API (the @mention's ephemeral, the week's reply),
             # besides the response_url ones above.

@@ -28,9 +28,7 @@ from bot.slack.workspaces import team_of
 log = logging.getLogger(__name__)
 
 
-def _card(
-    deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: str, said: str
-) -> tuple[Message, bool]:
+def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: str, said: str) -> tuple[Message, bool]:
     """The reply, and whether it is the PR's card (else it says why not). `said`: the command's text."""
     if ref.repo.lower() not in deps.access.allowed(channel):
         # "#2" in a shared channel: its private repository is not named back (services/disclosure.py).
