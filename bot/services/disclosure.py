@@ -10,7 +10,7 @@ Whether a repository is private and whether a channel is shared are asked of the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from bot.models import Note
 
@@ -42,6 +42,10 @@ class Disclosure:
     def name(self, channel: str, repo: str, said: str = "") -> str | None:
         """`repo` as a reply in `channel` may say it, or None: "a private repository"."""
         return None if self.hides(channel, repo, said) else repo
+
+    def hidden(self, channel: str, repos: Iterable[str], said: str = "") -> frozenset[str]:
+        """Those of `repos` (lower case) a reply in `channel` may not name."""
+        return frozenset(repo.lower() for repo in repos if self.hides(channel, repo, said))
 
     def conceal(self, note: Note, channel: str, said: str = "") -> Note:
         """`note` as a reply in `channel` may tell it: each hidden repository it names (nested

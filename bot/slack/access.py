@@ -16,6 +16,7 @@ What a reply may name in a shared channel is services/disclosure.py's rule, aske
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
 from slack_sdk import WebClient
 
@@ -85,6 +86,10 @@ class AccessPolicy:
         """`repo` as a reply in `channel` to someone who typed `said` may name it, or None (say
         "a private repository"): services/disclosure.py."""
         return self._disclosure.name(channel, repo, said)
+
+    def hidden(self, channel: str, repos: Iterable[str], said: str = "") -> frozenset[str]:
+        """Those of `repos` (lower case) a reply in `channel` may not name unasked."""
+        return self._disclosure.hidden(channel, repos, said)
 
     def concealed(self, note: Note, channel: str, said: str = "") -> Note:
         """`note` as a reply in `channel` may tell it, hidden repositories left unnamed."""

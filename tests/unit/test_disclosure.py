@@ -19,7 +19,7 @@ def disclosure(asked: list[str] | None = None) -> Disclosure:
             asked.append(channel)
         return channel == SHARED
 
-    return Disclosure(lambda repo: repo == SECRET, shared)
+    return Disclosure(lambda repo: repo.lower() == SECRET, shared)  # GitHub ignores case in names
 
 
 def test_a_private_repository_is_unnamed_only_in_a_shared_channel() -> None:
@@ -27,6 +27,8 @@ def test_a_private_repository_is_unnamed_only_in_a_shared_channel() -> None:
     assert rule.name(SHARED, SECRET) is None
     assert rule.name(OWN, SECRET) == SECRET
     assert rule.name(SHARED, PUBLIC) == PUBLIC
+    assert rule.hidden(SHARED, ["ACME/Secret", PUBLIC]) == {SECRET}
+    assert rule.hidden(OWN, [SECRET, PUBLIC]) == frozenset()
 
 
 def test_a_public_repository_costs_no_question_about_the_channel() -> None:

@@ -17,8 +17,8 @@ from slack_sdk import WebClient
 
 from bot import telemetry
 from bot.errors import SlackError, StoreError
-from bot.models import Reply
-from bot.render.blocks import text_message
+from bot.models import Language, Reply
+from bot.render.blocks import Message, text_message
 from bot.render.replies import not_allowed_text, reply_message, say
 from bot.services.ports import AnswerSink
 from bot.services.qa import nothing_visible, visible_part
@@ -84,6 +84,10 @@ def _answer(
         )
         return
 
+    def worded(reply: Reply, language: Language, command: str) -> Message:
+        # "what merged this week?" refused for the channel's own repository names it only if it may.
+        return reply_message(reply, language, command, named=lambda repo: deps.access.named(channel, repo, question))
+
     def ask(sink: AnswerSink) -> Reply:
         if digest is not None:
             return deps.qa.in_digest_thread(digest, question, allowed, language, sink)
@@ -100,10 +104,7 @@ def _answer(
         command=deps.command,
         status=status_words(language, find_refs(question, default_repo), digest),
         ask=ask,
-        # "what merged this week?" refused for the channel's own repository names it only if it may.
-        render=lambda reply, language, command: reply_message(
-            reply, language, command, named=lambda repo: deps.access.named(channel, repo, question)
-        ),
+        render=worded,
         stops=deps.threads,
         asked_at=event.get("ts"),
     )

@@ -31,7 +31,7 @@ from bot.services.subscriptions import FieldErrors, merged
 from bot.slack.deps import SlackDeps
 from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
-from bot.slack.listeners.subscribe import change_refused, hidden_repos
+from bot.slack.listeners.subscribe import change_refused
 from bot.slack.workspaces import team_of
 from bot.words import said, text
 
@@ -118,7 +118,7 @@ def _open(deps: SlackDeps, body: dict[str, Any], channel: str, client: WebClient
         view = deps.subscriptions.view(channel)
         if refusal is not None:
             modal = _notice(said(language, refusal), language)
-        elif view is not None and hidden_repos(deps, channel, view.config.repos):
+        elif view is not None and deps.access.hidden(channel, view.config.repos):
             modal = _notice(text(language, "subs.settings_shared", cmd=deps.command), language)
         else:
             modal = settings_modal(channel, view.config if view else None, deps.directory.language(channel))

@@ -8,7 +8,7 @@ to the asker alone, in the channel's language. A command payload is acted on onc
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from slack_bolt import Ack, Respond
@@ -162,12 +162,6 @@ def _unfollow(deps: SlackDeps, client: WebClient, channel: str, user: str, repo:
     return escape(text(language, "subs.unfollowed" if still else "subs.unfollowed_last", repo=repo))
 
 
-def hidden_repos(deps: SlackDeps, channel: str, repos: Sequence[str]) -> frozenset[str]:
-    """Those of `repos` (lower case) a reply in `channel` may not name unasked: private ones of a
-    channel shared with another organisation (services/disclosure.py)."""
-    return frozenset(repo.lower() for repo in repos if deps.access.named(channel, repo) is None)
-
-
 def _following(deps: SlackDeps, channel: str, language: Language) -> str:
     view = deps.subscriptions.view(channel)
     history = deps.subscriptions.audit(channel)
@@ -175,7 +169,7 @@ def _following(deps: SlackDeps, channel: str, language: Language) -> str:
     last = history[-1] if history else None
     # "following" types no repository: in a shared channel its private ones go unnamed.
     named = (*(view.config.repos if view else ()), *(last.detail if last and last.action != "settings" else ()))
-    hidden = hidden_repos(deps, channel, named)
+    hidden = deps.access.hidden(channel, named)
     message = following_message(
         view.config if view else None,
         view.sources if view else {},
@@ -238,7 +232,7 @@ def _open_settings(
         return escape(text(language, "subs.invite_first"))  # the form would set up a digest it cannot post
     _may_edit(deps, client, channel, user)
     view = deps.subscriptions.view(channel)
-    if view is not None and hidden_repos(deps, channel, view.config.repos):
+    if view is not None and deps.access.hidden(channel, view.config.repos):
         # The form lists every repository, to save them: it would name a private one.
         return escape(text(language, "subs.settings_shared", cmd=deps.command))
     modal = settings_modal(channel, view.config if view else None, language)
