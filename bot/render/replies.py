@@ -8,6 +8,7 @@ block builders; links are built only from GitHub's own URLs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC
 from typing import assert_never
 
@@ -42,6 +43,16 @@ def say(language: Language, name: str, **values: str) -> str:
     return text(language, f"reply.{name}", **{key: escape(value) for key, value in values.items()})
 
 
+def not_allowed_text(language: Language, repo: str | None) -> str:
+    """The refusal naming `repo`, or "a private repository" for None: a name the reply may not
+    say where it is posted (services/disclosure.py)."""
+    return say(language, "not_allowed", repo=text(language, "repo.private") if repo is None else repo)
+
+
+def _as_is(repo: str) -> str | None:
+    return repo
+
+
 def thinking_message(language: Language) -> Message:
     return text_message(say(language, "thinking"))
 
@@ -73,8 +84,11 @@ def why_message(reply: Why, language: Language) -> Message:
     return text_message("\n".join([header, *lines]))
 
 
-def reply_message(reply: Reply, language: Language, command: str) -> Message:
-    """The words for a reply; one branch per kind (mypy checks that every kind is here)."""
+def reply_message(
+    reply: Reply, language: Language, command: str, named: Callable[[str], str | None] = _as_is
+) -> Message:
+    """The words for a reply; one branch per kind (mypy checks that every kind is here).
+    `named`: how a refusal may name its repository where it is posted (None: it may not)."""
     match reply:
         case Why():
             return why_message(reply, language)
@@ -97,13 +111,15 @@ def reply_message(reply: Reply, language: Language, command: str) -> Message:
         case NotAllowed(ref=ref):
             if ref is None:
                 return text_message(say(language, "digest_not_allowed"))
-            return text_message(say(language, "not_allowed", repo=ref.repo))
+            return text_message(not_allowed_text(language, named(ref.repo)))
         case PRNotFound(ref=ref) | Unavailable(ref=ref):
             return text_message(say(language, reply.kind, ref=str(ref)))
         case Help():
             return help_message(command, language)
         case AcrossMatches():
             return across_message(reply, language)
+        case AcrossRefused(reason="not_allowed", repo=repo):
+            return text_message(not_allowed_text(language, named(repo)))
         case AcrossRefused():
             return across_refused_message(reply, language)
     assert_never(reply)

@@ -76,9 +76,15 @@ def shown_value(name: str, config: ChannelConfig, defaults: Defaults, language: 
     return str(value)
 
 
-def change_text(entry: AuditEntry, language: Language) -> str:
-    """One audit entry: who did what, when (mrkdwn: the person is a mention)."""
-    detail = ", ".join(entry.detail) if entry.detail else text(language, "subs.empty")
+def unnamed(values: Sequence[str], hidden: frozenset[str], language: Language) -> list[str]:
+    """`values` with each repository of `hidden` (lower case) said as "a private repository"."""
+    return [text(language, "repo.private") if value.lower() in hidden else value for value in values]
+
+
+def change_text(entry: AuditEntry, language: Language, hidden: frozenset[str] = frozenset()) -> str:
+    """One audit entry: who did what, when (mrkdwn: the person is a mention); the repositories
+    of `hidden` unnamed."""
+    detail = ", ".join(unnamed(entry.detail, hidden, language)) if entry.detail else text(language, "subs.empty")
     action = text(language, f"subs.action_{entry.action}", detail=escape(detail))
     user = f"<@{entry.user}>" if entry.user.isalnum() else escape(entry.user)
     return text(language, "subs.change", action=action, user=user, time=f"{entry.at.astimezone(UTC):%Y-%m-%d %H:%M}")
@@ -92,8 +98,10 @@ def following_message(
     command: str,
     last_run: str,
     last_change: AuditEntry | None,
+    hidden: frozenset[str] = frozenset(),
 ) -> Message:
-    """`/pr following`: each value, where it comes from, the last run and the last change."""
+    """`/pr following`: each value, where it comes from, the last run and the last change.
+    `hidden`: repositories (lower case) the reply may not name, said as "a private repository"."""
     if config is None:
         return text_message(escape(text(language, "subs.none", cmd=command)))
     lines = [text(language, "subs.title")]
@@ -101,10 +109,12 @@ def following_message(
         source = text(language, f"subs.source_{sources.get(name, 'default')}")
         field = text(language, f"subs.field_{name}")
         value = shown_value(name, config, defaults, language)
+        if name == "repos" and config.repos:
+            value = ", ".join(unnamed(config.repos, hidden, language))
         lines.append(text(language, "subs.line", field=field, value=escape(value), source=source))
     lines.append(text(language, "subs.last_run", last=escape(last_run)))
     if last_change is not None:
-        lines.append(text(language, "subs.last_change", change=change_text(last_change, language)))
+        lines.append(text(language, "subs.last_change", change=change_text(last_change, language, hidden)))
     return text_message("\n".join(lines))
 
 

@@ -10,16 +10,19 @@
   workspace's, so none of them counts as configured there: public repositories only.
 Channel sharing is read from conversations.info and remembered for an hour; when Slack cannot
 say, the channel counts as shared (fail closed).
+What a reply may name in a shared channel is services/disclosure.py's rule, asked through here.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
 from slack_sdk import WebClient
 
 from bot.errors import SlackError
 from bot.models import Note
+from bot.services.disclosure import Disclosure
 from bot.services.visibility import Visibility
 from bot.slack.channels import ChannelDirectory, ChannelPlan
 from bot.slack.errors import slack_errors
@@ -43,6 +46,7 @@ class AccessPolicy:
         self._visibility = visibility
         self._client = client
         self._facts = facts
+        self._disclosure = Disclosure(visibility.is_private, self.externally_shared)
 
     def _plan(self, channel: str) -> ChannelPlan | None:
         # A channel shared with another workspace (Slack Connect) has one id in both: the file's
@@ -77,6 +81,19 @@ class AccessPolicy:
         if self.externally_shared(channel):
             return Note("refusal.shared", {"repo": repo, "channel": channel})
         return None
+
+    def named(self, channel: str, repo: str, said: str = "") -> str | None:
+        """`repo` as a reply in `channel` to someone who typed `said` may name it, or None (say
+        "a private repository"): services/disclosure.py."""
+        return self._disclosure.name(channel, repo, said)
+
+    def hidden(self, channel: str, repos: Iterable[str], said: str = "") -> frozenset[str]:
+        """Those of `repos` (lower case) a reply in `channel` may not name unasked."""
+        return self._disclosure.hidden(channel, repos, said)
+
+    def concealed(self, note: Note, channel: str, said: str = "") -> Note:
+        """`note` as a reply in `channel` may tell it, hidden repositories left unnamed."""
+        return self._disclosure.conceal(note, channel, said)
 
     def externally_shared(self, channel: str) -> bool:
         cached = self._facts.externally_shared(channel)

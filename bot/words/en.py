@@ -227,6 +227,16 @@ WORDS: dict[str, str] = {
     # -- what may not be posted where (slack/access.py) ----------------------------------------
     "refusal.not_configured": "{repo} is private and {channel} is not configured for it in the config file",
     "refusal.shared": "{repo} is private and {channel} is shared with another organisation",
+    # The same, in a channel shared with another organisation, to someone who did not name the
+    # repository (services/disclosure.py): its name stays out, "repo.private" stands for it.
+    "refusal.not_configured_unnamed": "a private repository is not configured for {channel} in the config file",
+    "refusal.shared_unnamed": (
+        "a private repository can't be shown in {channel}: it is shared with another organisation"
+    ),
+    "refusal.not_followable_unnamed": (
+        "a private repository followed in {channel} from Slack is no longer in [slack] followable_private_repos"
+    ),
+    "repo.private": "a private repository",
     # -- errors a person meets (bot/errors.py); `text` values arrive quoted (errors.quoted) ----
     "error.ref_no_repo": "{text} does not say which repository; write owner/repo#{digits}",
     "error.not_a_ref": (
@@ -396,6 +406,10 @@ WORDS: dict[str, str] = {
     "subs.hint_repos": "One owner/repo per line",
     "subs.hint_list": "Separated by commas",
     "subs.hint_timezone": "An IANA name such as Europe/Paris",
+    "subs.settings_shared": (
+        "This channel is shared with another organisation and follows a private repository, so its settings "
+        "form is not shown here: it would name that repository. `{cmd} follow` and `{cmd} unfollow` still work."
+    ),
     "subs.saved": "Saved. From the next check (within a minute) this channel's digest comes daily at {time} ({zone}).",
     "subs.digest_posted": "The digest for {day} is posted in this channel.",
     "subs.digest_already": "The digest for {day} is already here: {link}. The next one comes at {next}.",

@@ -202,6 +202,12 @@ WORDS: dict[str, str] = {
     # -- what may not be posted where ------------------------------------------------------------
     "refusal.not_configured": "{repo} 是私有仓库，配置文件没有为 {channel} 配置它",
     "refusal.shared": "{repo} 是私有仓库，而 {channel} 已与其他组织共享",
+    "refusal.not_configured_unnamed": "配置文件没有为 {channel} 配置某个私有仓库",
+    "refusal.shared_unnamed": "某个私有仓库不能在 {channel} 中显示：该频道已与其他组织共享",
+    "refusal.not_followable_unnamed": (
+        "某个在 Slack 中被 {channel} 关注的私有仓库已不在 [slack] followable_private_repos 中"
+    ),
+    "repo.private": "某个私有仓库",
     # -- errors a person meets ---------------------------------------------------------------------
     "error.ref_no_repo": "{text} 没有指明仓库，请写成 owner/repo#{digits}",
     "error.not_a_ref": "{text} 不是 PR 引用，请使用 owner/repo#123、#123 或 https://github.com/owner/repo/pull/123",
@@ -343,6 +349,10 @@ WORDS: dict[str, str] = {
     "subs.hint_repos": "每行一个 owner/repo",
     "subs.hint_list": "用逗号分隔",
     "subs.hint_timezone": "IANA 时区名，例如 Asia/Shanghai",
+    "subs.settings_shared": (
+        "此频道已与其他组织共享，并关注了某个私有仓库，因此这里不显示它的设置表单（表单会写出该仓库的名称）。"
+        "`{cmd} follow` 和 `{cmd} unfollow` 仍然可用。"
+    ),
     "subs.saved": "已保存。从下一次检查起（一分钟内），本频道每天 {time}（{zone}）发送摘要。",
     "subs.digest_posted": "{day} 的摘要已发送到本频道。",
     "subs.digest_already": "{day} 的摘要已经在这里：{link}。下一份将在 {next} 发送。",

@@ -122,11 +122,12 @@ def test_a_shared_channel_hears_nothing_of_its_private_digest_and_the_model_is_n
     assert leaked(sent_to_model(harness, model_requests)) == []
     refusals = harness.slack.ephemeral
     assert len(refusals) == asked and {refusal["user"] for refusal in refusals} == {HUMAN}
-    # "#7" is refused as typed; everything else as the digest's, naming nothing.
+    # "#7" is refused as the PR's, naming no private repository it did not type; everything else
+    # as the digest's, naming nothing.
     said = sorted(refusal["text"] for refusal in refusals)
     assert said == sorted(
         ["This digest's repositories can't be discussed in this channel any more."] * 4
-        + ["This channel is set up for other repositories, so I can't answer about acme/widgets here."]
+        + ["This channel is set up for other repositories, so I can't answer about a private repository here."]
     )
     assert len(harness.model.chat_requests()) == model_requests
     assert [m for m in bot_messages(harness) if m["ts"] not in before] == []

@@ -15,7 +15,7 @@ from slack_sdk import WebClient
 
 from bot.errors import PrdigestError, SlackError, StoreError
 from bot.render.blocks import SHARE_ACTION, card_message, read_share_value
-from bot.render.replies import say
+from bot.render.replies import not_allowed_text, say
 from bot.slack.deps import SlackDeps
 from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
@@ -75,7 +75,8 @@ def _post_shared(
         return
     ref = request.ref
     if ref.repo.lower() not in deps.access.allowed(channel):
-        respond(text=say(language, "not_allowed", repo=ref.repo), replace_original=False)
+        # A click types no name: a private repository stays unnamed in a shared channel.
+        respond(text=not_allowed_text(language, deps.access.named(channel, ref.repo)), replace_original=False)
         return
     try:
         snapshot = deps.cards.snapshot_by_ref(ref)

@@ -18,7 +18,7 @@ from bot.errors import NotFound, PrdigestError, SourceError, StoreError
 from bot.models import Language, PRRef
 from bot.render.blocks import Message, card_message, help_message, text_message
 from bot.render.mrkdwn import escape
-from bot.render.replies import say
+from bot.render.replies import not_allowed_text, say
 from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
@@ -28,10 +28,11 @@ from bot.slack.workspaces import team_of
 log = logging.getLogger(__name__)
 
 
-def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: str) -> tuple[Message, bool]:
-    """The reply, and whether it is the PR's card (else it says why not)."""
+def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: str, said: str) -> tuple[Message, bool]:
+    """The reply, and whether it is the PR's card (else it says why not). `said`: the command's text."""
     if ref.repo.lower() not in deps.access.allowed(channel):
-        return text_message(say(language, "not_allowed", repo=ref.repo)), False
+        # "#2" in a shared channel: its private repository is not named back (services/disclosure.py).
+        return text_message(not_allowed_text(language, deps.access.named(channel, ref.repo, said))), False
     try:
         snapshot = deps.cards.snapshot_by_ref(ref)
         card = deps.cards.card(snapshot, language, payer=channel).card
@@ -55,7 +56,7 @@ def _answer(deps: SlackDeps, command: dict[str, Any], ref: PRRef, language: Lang
         return
     channel, user = str(command.get("channel_id", "")), str(command.get("user_id", ""))
     try:
-        message, answered = _card(deps, ref, channel, language, user)
+        message, answered = _card(deps, ref, channel, language, user, str(command.get("text") or ""))
     except Exception:
         log.exception("/pr %s failed", ref)
         message, answered = text_message(say(language, "failed")), False

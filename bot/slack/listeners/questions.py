@@ -18,9 +18,9 @@ from slack_sdk import WebClient
 from bot import telemetry
 from bot.core.stops import StopPress
 from bot.errors import SlackError, StoreError
-from bot.models import Reply
-from bot.render.blocks import text_message
-from bot.render.replies import say
+from bot.models import Language, Reply
+from bot.render.blocks import Message, text_message
+from bot.render.replies import not_allowed_text, reply_message, say
 from bot.services.ports import AnswerSink
 from bot.services.qa import nothing_visible, visible_part
 from bot.services.questions import find_refs, strip_mentions
@@ -68,8 +68,13 @@ def _answer(
     # channel since shared with another organisation) is refused the same way.
     hidden_digest = digest is not None and nothing_visible(visible_part(digest, allowed))
     if refused is not None or hidden_digest:
-        # Told to the asker alone, naming only what they typed: nothing of the PR leaks.
-        words = say(language, "not_allowed", repo=refused) if refused else say(language, "digest_not_allowed")
+        # Told to the asker alone, naming only what they typed (in a shared channel, a private
+        # repository they did not name is unnamed): nothing of the PR leaks.
+        words = (
+            not_allowed_text(language, deps.access.named(channel, refused, question))
+            if refused
+            else say(language, "digest_not_allowed")
+        )
         refusal = text_message(words)
         client.chat_postEphemeral(
             channel=channel,
@@ -79,6 +84,10 @@ def _answer(
             blocks=list(refusal.blocks),
         )
         return
+
+    def worded(reply: Reply, language: Language, command: str) -> Message:
+        # "what merged this week?" refused for the channel's own repository names it only if it may.
+        return reply_message(reply, language, command, named=lambda repo: deps.access.named(channel, repo, question))
 
     def ask(sink: AnswerSink) -> Reply:
         if digest is not None:
@@ -96,6 +105,7 @@ def _answer(
         command=deps.command,
         status=status_words(language, find_refs(question, default_repo), digest),
         ask=ask,
+        render=worded,
         stops=deps.threads,
         asked_at=event.get("ts"),
     )

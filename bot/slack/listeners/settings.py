@@ -115,10 +115,12 @@ def _open(deps: SlackDeps, body: dict[str, Any], channel: str, client: WebClient
         if not first_time(deps.threads, body):
             return
         refusal = deps.subscriptions.refusal(channel, user, lambda: deps.members.is_member(client, channel, user))
+        view = deps.subscriptions.view(channel)
         if refusal is not None:
             modal = _notice(said(language, refusal), language)
+        elif view is not None and deps.access.hidden(channel, view.config.repos):
+            modal = _notice(text(language, "subs.settings_shared", cmd=deps.command), language)
         else:
-            view = deps.subscriptions.view(channel)
             modal = settings_modal(channel, view.config if view else None, deps.directory.language(channel))
         with slack_errors():
             client.views_open(trigger_id=trigger_id, view=modal)

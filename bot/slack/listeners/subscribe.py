@@ -166,6 +166,10 @@ def _following(deps: SlackDeps, channel: str, language: Language) -> str:
     view = deps.subscriptions.view(channel)
     history = deps.subscriptions.audit(channel)
     run = deps.ledger.last_run(channel)
+    last = history[-1] if history else None
+    # "following" types no repository: in a shared channel its private ones go unnamed.
+    named = (*(view.config.repos if view else ()), *(last.detail if last and last.action != "settings" else ()))
+    hidden = deps.access.hidden(channel, named)
     message = following_message(
         view.config if view else None,
         view.sources if view else {},
@@ -173,7 +177,8 @@ def _following(deps: SlackDeps, channel: str, language: Language) -> str:
         language,
         deps.command,
         run_text(run, language),
-        history[-1] if history else None,
+        last,
+        hidden,
     )
     return message.text
 
@@ -196,7 +201,8 @@ def _digest(deps: SlackDeps, client: WebClient, channel: str, language: Language
     except StoreError:
         raise
     except PrdigestError as exc:
-        reason = exc.in_language(language)
+        # The refusals name the repositories; in a shared channel its private ones stay unnamed.
+        reason = said(language, deps.access.concealed(exc.note, channel)) if exc.note else exc.in_language(language)
         return escape(text(language, "subs.digest_failed", day=day, reason=reason))
     if result is None:
         return escape(text(language, "subs.digest_busy", day=day))
@@ -226,6 +232,9 @@ def _open_settings(
         return escape(text(language, "subs.invite_first"))  # the form would set up a digest it cannot post
     _may_edit(deps, client, channel, user)
     view = deps.subscriptions.view(channel)
+    if view is not None and deps.access.hidden(channel, view.config.repos):
+        # The form lists every repository, to save them: it would name a private one.
+        return escape(text(language, "subs.settings_shared", cmd=deps.command))
     modal = settings_modal(channel, view.config if view else None, language)
     with slack_errors():
         client.views_open(trigger_id=trigger_id, view=modal)

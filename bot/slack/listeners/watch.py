@@ -18,7 +18,7 @@ from slack_bolt import Ack, Respond
 
 from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS
 from bot.core.watches import MAX_WATCHES, Watch, glob_problem
-from bot.errors import PrdigestError, StoreError, UsageError
+from bot.errors import PrdigestError, StoreError, UsageError, quoted
 from bot.models import Language
 from bot.render.alerts import watch_list_text
 from bot.render.mrkdwn import escape
@@ -68,7 +68,11 @@ def handle(deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond,
                 return
             wanted = parse(args, deps.directory.default_repo(channel), cmd)
             if isinstance(wanted, Watch):
-                work = functools.partial(_watch, alerts, watch=wanted, cmd=cmd, language=language)
+                said = " ".join(args)
+                named = functools.partial(deps.access.named, channel, said=said)
+                work = functools.partial(
+                    _watch, alerts, watch=wanted, said=said, named=named, cmd=cmd, language=language
+                )
             else:
                 work = functools.partial(_list, alerts, cmd=cmd, language=language)
         else:
@@ -112,7 +116,20 @@ def _list(alerts: PersonalAlerts, user: str, *, cmd: str, language: Language) ->
     return watch_list_text(alerts.watches.of(user), cmd, language)
 
 
-def _watch(alerts: PersonalAlerts, user: str, *, watch: Watch, cmd: str, language: Language) -> str:
+def _watch(
+    alerts: PersonalAlerts,
+    user: str,
+    *,
+    watch: Watch,
+    said: str,
+    named: Callable[[str], str | None],
+    cmd: str,
+    language: Language,
+) -> str:
+    if named(watch.repo) is None:
+        # A bare #N in a shared channel: its private default is neither named back nor assumed
+        # (services/disclosure.py; asked here, on the work pool, as it may ask GitHub and Slack).
+        return escape(text(language, "error.ref_no_repo", text=quoted(said), digits=str(watch.number)))
     mine = alerts.watches.of(user)
     if any(kept.key == watch.key for kept in mine):
         return escape(text(language, "watch.already", watch=watch.shown, cmd=cmd))
