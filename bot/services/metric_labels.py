@@ -7,8 +7,9 @@ other one is counted under `other`. Why those two conditions:
   workspace in OAuth mode, whose repository names that workspace chooses) can add a series;
 - not private: scrapes are stored and shown by a monitoring system whose readers are not the
   channel's members, and a private repository's name is its organisation's to tell.
-When GitHub or the store cannot say, the repository counts as private (services/visibility.py),
-so a lookup that fails only folds it into `other`.
+The file is read first, so a name outside it costs nothing; one in it is looked up through
+services/visibility.py (remembered an hour). When GitHub or the store cannot say, the repository
+counts as private, so a lookup that fails only folds it into `other`.
 """
 
 from __future__ import annotations
