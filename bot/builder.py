@@ -411,8 +411,16 @@ class Builder:
         """This process's Prometheus series, fed by everything from now on (serve, worker)."""
         from bot import telemetry
         from bot.metrics import PrometheusSink
+        from bot.services.metric_labels import RepoLabels
 
-        sink = PrometheusSink()
+        # Only the file's public repositories keep their names (services/metric_labels.py); the
+        # visibility (and GitHub's client) is built at the first count that needs it.
+        def is_private(repo: str) -> bool:
+            return self.visibility.is_private(repo)
+
+        named = (repo for channel in self.settings.config.channels for repo in channel.repos)
+        repos = RepoLabels(named, is_private)
+        sink = PrometheusSink(bounded={"repo": repos.label})
         telemetry.install(sink)
         if (queue := self.queue) is not None:
             telemetry.gauge("queue_depth", queue.depth)

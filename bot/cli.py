@@ -86,6 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--no-worker", action="store_true", help="serve Slack only; card jobs are left to `prdigest worker` processes"
     )
+    serve.add_argument(
+        "--metrics-port",
+        type=_port,
+        metavar="P",
+        help="serve GET /metrics and /healthz on this port, at --host (without it, no /metrics at all)",
+    )
 
     worker = commands.add_parser("worker", help="make cards from the shared queue, without the Slack server")
     worker.add_argument("--metrics-port", type=_port, metavar="P", help="serve GET /metrics and /healthz on this port")

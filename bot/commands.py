@@ -7,9 +7,11 @@ arguments are read, so `prdigest --help` loads none of what is here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import threading
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -152,6 +154,7 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
     from bot.slack.server import serve_http, serve_socket
 
     settings = built.settings
+    language = settings.defaults.language
     if args.socket:
         if settings.oauth:
             raise ConfigError(
@@ -161,28 +164,51 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
             raise ConfigError("--socket needs SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)")
         socket_parts = built.slack(socket_mode=True)
         _before_serving(built, socket_parts)
-        try:
-            serve_socket(socket_parts, settings.slack_app_token)
-        finally:
-            socket_parts.drain()
+        with _metrics_port(args, built) as metrics_url:
+            if metrics_url is not None:
+                print(f"prdigest: {text(language, 'cli.serving_metrics', url=metrics_url)}", file=sys.stderr)
+            try:
+                serve_socket(socket_parts, settings.slack_app_token)
+            finally:
+                socket_parts.drain()
         return
+    if args.metrics_port is not None and args.metrics_port == args.port != 0:
+        raise UsageError("error.metrics_port_is_slack_port", port=args.port)
     parts = built.slack()
     _before_serving(built, parts)
-    language = settings.defaults.language
+    with _metrics_port(args, built) as metrics_url:
 
-    def ready(url: str) -> None:
-        print(f"prdigest: {text(language, 'cli.serving', url=url)}", file=sys.stderr)
+        def ready(url: str) -> None:
+            print(f"prdigest: {text(language, 'cli.serving', url=url)}", file=sys.stderr)
+            if metrics_url is not None:
+                print(f"prdigest: {text(language, 'cli.serving_metrics', url=metrics_url)}", file=sys.stderr)
 
-    # Without Redis there is no queue: cards are made where they are wanted, as before. serve's own
-    # worker makes as many cards at once as a digest did before there was a queue (`concurrency`).
-    with_worker = not args.no_worker and built.queue is not None
-    worker = built.worker(settings.defaults.concurrency) if with_worker else None
-    try:
-        serve_http(parts, args.host, args.port, on_ready=ready)
-    finally:
-        parts.drain()
-        if worker is not None:
-            worker.stop()
+        # Without Redis there is no queue: cards are made where they are wanted, as before. serve's
+        # own worker (threads of this process) makes as many cards at once as a digest did before
+        # there was a queue (`concurrency`).
+        with_worker = not args.no_worker and built.queue is not None
+        worker = built.worker(settings.defaults.concurrency) if with_worker else None
+        try:
+            serve_http(parts, args.host, args.port, on_ready=ready)
+        finally:
+            parts.drain()
+            if worker is not None:
+                worker.stop()
+
+
+@contextlib.contextmanager
+def _metrics_port(args: argparse.Namespace, built: Builder) -> Iterator[str | None]:
+    """GET /metrics on --metrics-port at --host while inside, and its URL; without the option,
+    none anywhere (None): the Slack port never answers /metrics, since its proxy may be opened
+    wider than it should be. Nothing is counted either, as no sink is installed (telemetry.py)."""
+    if args.metrics_port is None:
+        yield None
+        return
+    from bot.slack.server import metrics_served
+
+    with metrics_served(built.metrics.exposition, args.host, args.metrics_port) as port:
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        yield f"http://{host}:{port}/metrics"
 
 
 def _before_serving(built: Builder, parts: SlackParts) -> None:

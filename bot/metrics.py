@@ -2,7 +2,10 @@
 
 One registry per process (not prometheus_client's global one, so tests can make several). A
 gauge is read at scrape time; one whose source fails (Redis away) is left out of that scrape
-rather than failing it, so /metrics always answers.
+rather than failing it, so /metrics always answers. A label whose values come from outside the
+code (`repo`) passes through the rule the builder gives for it (services/metric_labels.py)
+before it becomes a series, so what is scraped stays a bounded set. GET /metrics is served on a
+port of its own (`serve --metrics-port`, `worker --metrics-port`), never on the Slack one.
 """
 
 from __future__ import annotations
@@ -44,7 +47,9 @@ class _Gauges(Collector):
 
 
 class PrometheusSink:
-    def __init__(self) -> None:
+    def __init__(self, bounded: Mapping[str, Callable[[str], str]] | None = None) -> None:
+        """`bounded`: for a label name, the rule that turns a value into the one exported."""
+        self._bounded = dict(bounded or {})
         self.registry = CollectorRegistry()
         self._series: dict[str, Any] = {}
         for name, (kind, labels, description) in SERIES.items():
@@ -62,11 +67,14 @@ class PrometheusSink:
 
     def count(self, name: str, amount: float, labels: Mapping[str, str]) -> None:
         series = self._series[name]
-        (series.labels(**labels) if labels else series).inc(amount)
+        (series.labels(**self._exported(labels)) if labels else series).inc(amount)
 
     def observe(self, name: str, value: float, labels: Mapping[str, str]) -> None:
         series = self._series[name]
-        (series.labels(**labels) if labels else series).observe(value)
+        (series.labels(**self._exported(labels)) if labels else series).observe(value)
+
+    def _exported(self, labels: Mapping[str, str]) -> dict[str, str]:
+        return {key: rule(value) if (rule := self._bounded.get(key)) else value for key, value in labels.items()}
 
     def gauge(self, name: str, read: Callable[[], float]) -> None:
         if SERIES[name][0] != "gauge":
@@ -85,22 +93,28 @@ class _Quiet(WSGIRequestHandler):
         pass  # scrapes every few seconds are not news
 
 
+def metrics_app(exposition: Callable[[], bytes]) -> Callable[[dict[str, Any], Callable[..., Any]], list[bytes]]:
+    """The WSGI app of a metrics port: GET /metrics, /healthz, and 404 for anything else."""
+
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        if environ.get("PATH_INFO") == "/healthz":
+            start_response("200 OK", [("Content-Type", "text/plain")])
+            return [b"ok\n"]
+        if environ.get("PATH_INFO") != "/metrics":
+            start_response("404 Not Found", [("Content-Type", "text/plain")])
+            return [b"not found\n"]
+        body = exposition()
+        start_response("200 OK", [("Content-Type", CONTENT_TYPE), ("Content-Length", str(len(body)))])
+        return [body]
+
+    return app
+
+
 class MetricsServer:
     """GET /metrics (and /healthz) on its own port, for a worker without the Slack server."""
 
     def __init__(self, sink: PrometheusSink, host: str, port: int) -> None:
-        def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-            if environ.get("PATH_INFO") == "/healthz":
-                start_response("200 OK", [("Content-Type", "text/plain")])
-                return [b"ok\n"]
-            if environ.get("PATH_INFO") != "/metrics":
-                start_response("404 Not Found", [("Content-Type", "text/plain")])
-                return [b"not found\n"]
-            body = sink.exposition()
-            start_response("200 OK", [("Content-Type", CONTENT_TYPE), ("Content-Length", str(len(body)))])
-            return [body]
-
-        self._server: WSGIServer = make_server(host, port, app, handler_class=_Quiet)
+        self._server: WSGIServer = make_server(host, port, metrics_app(sink.exposition), handler_class=_Quiet)
         self.port = self._server.server_port
         self._thread = threading.Thread(target=self._server.serve_forever, name="metrics", daemon=True)
 

@@ -68,13 +68,25 @@ _BEARER = re.compile(r"\b([Bb]earer\s+)[A-Za-z0-9._~+/=-]+")
 # Up to the last "@" before the URL ends, as redact_url does: a raw password may hold "/".
 _URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^\s'\"]*@")
 _SECRET_PARAM = re.compile(r"(?i)([?&][^=&\s]*(?:" + "|".join(_SECRET_NAMES) + r")[^=&\s]*=)[^&\s#'\"]+")
+# An OAuth code (Slack's redirect after "Allow"): good once, for the workspace's token, to whoever
+# exchanges it first. It has no shape of its own, so it is found by its name: `code=…` in a query
+# or a form, `'code': '…'` in slack_sdk's debug line of the request it sends to oauth.v2.access,
+# and "with code: …" in Bolt's warning when that exchange fails (slack_bolt/oauth/oauth_flow.py).
+_OAUTH_CODE = (
+    re.compile(r"(\bcode=)[^&\s#'\"]+"),
+    re.compile(r"""(['"]code['"]\s*:\s*['"])[^'"]+"""),
+    re.compile(r"(\bwith code: )[^\s'\"]+"),
+)
 
 
 def scrub(text: str) -> str:
-    """`text` with anything shaped like a token, a key or a URL's credentials replaced by ***."""
+    """`text` with anything shaped like a token, a key, a URL's credentials or an OAuth code
+    replaced by ***."""
     for shape in _SECRET_SHAPES:
         text = shape.sub(MASK, text)
     for credentials in (_AUTH_HEADER, _BEARER):
         text = credentials.sub(lambda match: match.group(1) + MASK, text)
     text = _URL_USERINFO.sub(lambda match: match.group(1) + MASK + "@", text)
-    return _SECRET_PARAM.sub(lambda match: match.group(1) + MASK, text)
+    for named in (_SECRET_PARAM, *_OAUTH_CODE):
+        text = named.sub(lambda match: match.group(1) + MASK, text)
+    return text

@@ -18,7 +18,8 @@ SERIES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "cards_total": ("counter", ("source", "mode"), "Cards made, by source (llm, heuristic) and output mode"),
     "model_calls_total": ("counter", ("kind",), "Requests to the model endpoint (card, answer)"),
     "model_tokens_total": ("counter", ("direction",), "Tokens the model endpoint reported (in, out)"),
-    # Repositories are the config's and the channels' followed ones: a bounded label.
+    # A bounded label: the config file's public repositories by name, any other as "other"
+    # (bot/services/metric_labels.py, applied by the exporter).
     "model_tokens_by_repo_total": ("counter", ("repo",), "Tokens (in + out) spent on each repository's PRs"),
     "model_latency_seconds": ("histogram", ("kind",), "Seconds per request to the model endpoint"),
     "github_requests_total": ("counter", (), "Requests to GitHub's API"),

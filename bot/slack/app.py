@@ -55,8 +55,6 @@ class SlackParts:
     verifier: SignatureVerifier  # the app's own check, for the HTTP server's checks before Bolt's
     listeners: CountingExecutor
     work: CountingExecutor
-    # GET /metrics: the process's Prometheus exposition (bot/metrics.py).
-    exposition: Callable[[], bytes]
     # POST /github/webhook (bot/webhook.py); None without GITHUB_WEBHOOK_SECRET.
     webhook: WsgiApp | None = None
 
@@ -162,7 +160,6 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         verifier,
         listener_pool,
         work,
-        built.metrics.exposition,
         built.webhook,
     )
 

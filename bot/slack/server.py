@@ -1,19 +1,22 @@
 """`prdigest serve`: the Slack app over HTTP (waitress, many threads) or Socket Mode, with the
 daily scheduler running beside it in every replica.
 
-HTTP mode serves POST /slack/events (events, commands, interactivity), GET /healthz for
-load balancers and container health checks, and GET /metrics. Each Slack request gets a request
-id for its log lines (bot/logs.py) and its time to acknowledgement in ack_latency_seconds.
+HTTP mode serves POST /slack/events (events, commands, interactivity) and GET /healthz for
+load balancers and container health checks. GET /metrics is not among them: that port is for
+Slack, through a proxy, and the series are for Prometheus alone, on `--metrics-port` (see
+`metrics_served`). Each Slack request gets a request id for its log lines (bot/logs.py) and its
+time to acknowledgement in ack_latency_seconds.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -31,9 +34,6 @@ from bot.stopping import stop_on_signals
 from bot.webhook import WEBHOOK_PATH
 
 log = logging.getLogger(__name__)
-
-# Prometheus' text format, version 0.0.4 (what prometheus_client's generate_latest writes).
-METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 EVENTS_PATH = "/slack/events"
 
@@ -175,10 +175,6 @@ def wsgi_app(parts: SlackParts) -> WsgiApp:
                 start_response("404 Not Found", [("Content-Type", "text/plain")])
                 return [b"the GitHub webhook is off: set GITHUB_WEBHOOK_SECRET\n"]
             return parts.webhook(environ, start_response)
-        if environ.get("PATH_INFO") == "/metrics" and environ.get("REQUEST_METHOD") == "GET":
-            body = parts.exposition()
-            start_response("200 OK", [("Content-Type", METRICS_TYPE), ("Content-Length", str(len(body)))])
-            return [body]
         return slack(environ, start_response)
 
     return application
@@ -188,6 +184,23 @@ def http_server(parts: SlackParts, host: str, port: int) -> HttpServer:
     """The app served on host:port (port 0 picks a free one: see `.effective_port`), bound but
     not yet serving: `run()` serves until `stop()` is called from another thread."""
     return HttpServer(wsgi_app(parts), host, port)
+
+
+@contextlib.contextmanager
+def metrics_served(exposition: Callable[[], bytes], host: str, port: int) -> Iterator[int]:
+    """GET /metrics and /healthz on host:port (`serve --metrics-port`) while inside; yields the
+    port (0 picks a free one). The same waitress server and limits as the Slack port, so it binds
+    every address `--host` names and a port in use is one clear line, not a traceback."""
+    from bot.metrics import metrics_app  # prometheus_client: only for a process that exports
+
+    server = HttpServer(metrics_app(exposition), host, port)
+    thread = threading.Thread(target=server.run, name="metrics", daemon=True)
+    thread.start()
+    try:
+        yield server.effective_port
+    finally:
+        server.stop()
+        thread.join()
 
 
 def serve_http(parts: SlackParts, host: str, port: int, *, on_ready: Callable[[str], None] | None = None) -> None:

@@ -299,6 +299,8 @@ WORDS: dict[str, str] = {
     "cli.posted": "{channel} {day}: {posted} messages posted, {already} already there",
     "cli.posting_elsewhere": "another process is posting the {day} digest in {channel}; nothing posted",
     "cli.serving": "serving {url}",
+    "cli.serving_metrics": "serving metrics at {url}",
+    "error.metrics_port_is_slack_port": "--metrics-port {port} is --port too; give the metrics a port of their own",
     "cli.working": "making cards from the shared queue, {threads} at a time (Ctrl-C or SIGTERM stops)",
     "error.bad_threads": "--threads {threads} is not a number of cards at once; use 1 to 64",
     "cli.interrupted": "interrupted",

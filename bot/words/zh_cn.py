@@ -260,6 +260,8 @@ WORDS: dict[str, str] = {
     "cli.posted": "{channel} {day}：发布了 {posted} 条消息，{already} 条已存在",
     "cli.posting_elsewhere": "另一个进程正在 {channel} 发布 {day} 的摘要，本次未发布",
     "cli.serving": "已在 {url} 提供服务",
+    "cli.serving_metrics": "已在 {url} 提供指标",
+    "error.metrics_port_is_slack_port": "--metrics-port {port} 与 --port 相同；请给指标另用一个端口",
     "cli.working": "正在从共享队列生成卡片，每次 {threads} 张（Ctrl-C 或 SIGTERM 停止）",
     "error.bad_threads": "--threads {threads} 不是同时生成的卡片数；请用 1 到 64",
     "cli.interrupted": "已中断",

@@ -1,7 +1,9 @@
-"""GET /metrics of the served app and of a worker, and log lines as JSON with a request id."""
+"""GET /metrics of the served app (on its metrics port) and of a worker, and log lines as JSON
+with a request id."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -21,6 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.core.jobs import CardJob
 from bot.logs import JsonFormatter
 from bot.metrics import MetricsServer
+from bot.slack.server import metrics_served
 from bot.telemetry import SERIES
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
@@ -48,11 +51,20 @@ def value(samples: Samples, name: str, **labels: str) -> float:
     return samples.get((f"prdigest_{name}", frozenset(labels.items())), 0.0)
 
 
-def metrics_url(harness: SlackHarness) -> str:
-    return harness.events_url.replace("/slack/events", "/metrics")
+@contextlib.contextmanager
+def exported(harness: SlackHarness) -> Iterator[str]:
+    """The URL of GET /metrics on a port of its own, as `serve --metrics-port 0` serves it."""
+    with metrics_served(harness.services.metrics.exposition, "127.0.0.1", 0) as port:
+        yield f"http://127.0.0.1:{port}/metrics"
 
 
-def test_metrics_show_a_posted_digest_and_an_answered_question(harness: SlackHarness) -> None:
+@pytest.fixture
+def metrics_url(harness: SlackHarness) -> Iterator[str]:
+    with exported(harness) as url:
+        yield url
+
+
+def test_metrics_show_a_posted_digest_and_an_answered_question(harness: SlackHarness, metrics_url: str) -> None:
     add_prs(harness, 3)
     harness.model.responder = qa_responder("It moves the MoE routing into `vllm/moe/impl_2.py`.")
     # One 429 on the lead: slack_sdk waits it out (Retry-After 0) and the digest goes on.
@@ -63,7 +75,7 @@ def test_metrics_show_a_posted_digest_and_an_answered_question(harness: SlackHar
     wait_for(lambda: answers(harness, DIGEST_CHANNEL, thread_ts))
     harness.settle()
 
-    families, samples = scrape(metrics_url(harness))
+    families, samples = scrape(metrics_url)
     # Every series is declared, used or not (model_tokens_total is counted elsewhere, later).
     assert {f"prdigest_{name.removesuffix('_total')}" for name in SERIES} - families <= {
         "prdigest_queue_depth",
@@ -85,14 +97,14 @@ def test_metrics_show_a_posted_digest_and_an_answered_question(harness: SlackHar
     assert value(samples, "queue_depth") == 0  # read from Redis at the scrape
 
 
-def test_a_command_is_timed_and_counted_as_answered(harness: SlackHarness) -> None:
+def test_a_command_is_timed_and_counted_as_answered(harness: SlackHarness, metrics_url: str) -> None:
     add_prs(harness, 1)
     harness.model.responder = qa_responder("unused")
     hook, response = harness.command(f"{REPO}#1001")
     assert response.status_code == 200
     wait_for(lambda: harness.slack.responses[hook])
     harness.settle()
-    _, samples = scrape(metrics_url(harness))
+    _, samples = scrape(metrics_url)
     assert value(samples, "ack_latency_seconds_count", kind="command") == 1
     assert value(samples, "questions_answered_total", surface="command") == 1
     assert value(samples, "cards_total", source="llm", mode="json_schema") == 1
@@ -101,11 +113,11 @@ def test_a_command_is_timed_and_counted_as_answered(harness: SlackHarness) -> No
 def test_metrics_answer_while_redis_is_stopped(
     github: FakeGitHub, model: FakeOpenAI, own_redis: RedisServer, tmp_path: Path
 ) -> None:
-    with serve_harness(github, model, own_redis.url, tmp_path) as harness:
-        families, _ = scrape(metrics_url(harness))
+    with serve_harness(github, model, own_redis.url, tmp_path) as harness, exported(harness) as url:
+        families, _ = scrape(url)
         assert "prdigest_queue_depth" in families
         own_redis.stop()
-        families, _ = scrape(metrics_url(harness))
+        families, _ = scrape(url)
         # The gauges read from Redis are left out; everything else is there.
         assert "prdigest_queue_depth" not in families and "prdigest_queue_oldest_job_seconds" not in families
         assert "prdigest_slack_calls" in families and "prdigest_ack_latency_seconds" in families

@@ -291,3 +291,18 @@ def test_containers_run_unprivileged_on_a_read_only_root_with_bounded_resources(
     for deployment in deployments():
         # waitress keeps a large request body in a temporary file while it arrives.
         assert "/tmp" in {mount["mountPath"] for mount in container(deployment)["volumeMounts"]}
+
+
+def test_prometheus_scrapes_each_pod_on_its_metrics_port_and_no_service_carries_it() -> None:
+    """GET /metrics is on --metrics-port only (the Slack port, which the Ingress opens, has none):
+    the scrape annotations name that port, and the Service behind the Ingress does not carry it."""
+    for deployment in deployments():
+        spec = container(deployment)
+        annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+        port = int(option(spec["command"], "--metrics-port"))
+        assert annotations["prometheus.io/scrape"] == "true" and annotations["prometheus.io/path"] == "/metrics"
+        assert int(annotations["prometheus.io/port"]) == port == port_number(spec, "metrics")
+        assert port != APP_PORT
+    for service in (doc for doc in APPLIED if doc["kind"] == "Service"):
+        targets = {port_number(container(SERVE), port["targetPort"]) for port in service["spec"]["ports"]}
+        assert int(option(container(SERVE)["command"], "--metrics-port")) not in targets
