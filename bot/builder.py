@@ -435,8 +435,8 @@ class Builder:
             raise ConfigError("REDIS_URL is not set: a worker takes its card jobs from Redis, shared by every replica")
         cards = self.cards
 
-        def handle(job: CardJob) -> None:
-            cards.make(job)
+        def handle(job: CardJob) -> bool:
+            return cards.make(job) is not None
 
         return queue.work(handle, threads or self.settings.config.queue.worker_threads)
 
