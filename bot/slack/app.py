@@ -18,6 +18,7 @@ from slack_sdk import WebClient
 from slack_sdk.signature import SignatureVerifier
 
 from bot.errors import ConfigError
+from bot.services.installs import InstallStarts
 from bot.services.refs import github_web_base
 from bot.slack.deps import SlackDeps
 from bot.slack.digests import ChannelDigests
@@ -59,6 +60,8 @@ class SlackParts:
     exposition: Callable[[], bytes]
     # POST /github/webhook (bot/webhook.py); None without GITHUB_WEBHOOK_SECRET.
     webhook: WsgiApp | None = None
+    # GET /slack/install's limits (services/installs.py); None outside OAuth mode.
+    install_starts: InstallStarts | None = None
 
     def prestart(self) -> None:
         """Start the pools' threads before serving (slack/executor.py says why)."""
@@ -164,6 +167,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         work,
         built.metrics.exposition,
         built.webhook,
+        built.install_starts if settings.oauth else None,
     )
 
 
