@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from bot.services.across import AcrossDays
     from bot.services.alerts import AlertFinder
     from bot.services.answers import ModelAnswerer
+    from bot.services.installs import InstallStarts
     from bot.services.poller import MergePoller
     from bot.services.qa import QAService
     from bot.services.spending import Spending
@@ -443,8 +444,8 @@ class Builder:
             raise ConfigError("REDIS_URL is not set: a worker takes its card jobs from Redis, shared by every replica")
         cards = self.cards
 
-        def handle(job: CardJob) -> None:
-            cards.make(job)
+        def handle(job: CardJob) -> bool:
+            return cards.make(job) is not None
 
         return queue.work(handle, threads or self.settings.config.queue.worker_threads)
 
@@ -521,6 +522,14 @@ class Builder:
         from bot.slack.installations import KVOAuthStateStore
 
         return KVOAuthStateStore(self.kv)
+
+    @cached_property
+    def install_starts(self) -> InstallStarts:
+        """How many "Add to Slack" flows may start (GET /slack/install writes an OAuth state)."""
+        from bot.services.installs import InstallStarts
+        from bot.slack.installations import STATE_SECONDS
+
+        return InstallStarts(self.kv, STATE_SECONDS, clock=lambda: self.timing.now().timestamp())
 
     @cached_property
     def tokens(self) -> WorkspaceTokens:

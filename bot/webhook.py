@@ -4,7 +4,9 @@ Checked in GitHub's order: the signature (`X-Hub-Signature-256`, HMAC-SHA256 of 
 GITHUB_WEBHOOK_SECRET) first, 401 when missing or wrong, before anything is read; then the
 delivery id (`X-GitHub-Delivery`): a redelivery is answered 200 and queues nothing again. Only a
 merge (`closed` with `merged: true`) of a repository some channel follows queues anything: one job
-per language those channels read. `ping` (sent when the hook is made) is answered.
+per language those channels read, marked `for_merge` so that the worker drops it when GitHub says
+otherwise. A merge whose PR number GitHub could not have given is answered 422 and queues nothing.
+`ping` (sent when the hook is made) is answered.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Set
 from typing import Any
 
-from bot.core.jobs import CardJob
+from bot.core.jobs import MAX_PR_NUMBER, CardJob, pr_number
 from bot.errors import StoreError
 from bot.models import Language
 from bot.services.ports import CardJobs
@@ -75,7 +77,15 @@ class GitHubWebhook:
         merged = _merged(payload)
         if merged is None:
             return "200 OK", {"ignored": "not a merge"}
-        repo, number, sha = merged
+        repo, raw_number, sha = merged
+        number = pr_number(raw_number)
+        if number is None:
+            # Signed, so sent by the secret's holder: said in one line (repr: a name with a newline
+            # in it stays on it), cut, as the payload is theirs.
+            log.warning("webhook delivery %s refused: %.80r#%.40r is not a PR number", delivery, repo, raw_number)
+            return "422 Unprocessable Entity", {
+                "error": f"pull_request.number is not a number from 1 to {MAX_PR_NUMBER}"
+            }
         languages = self._languages(repo)
         if not languages:
             return "200 OK", {"ignored": "no channel follows this repository"}
@@ -84,7 +94,10 @@ class GitHubWebhook:
         try:
             if not self._strict.set_nx(f"delivery:{delivery}", b"1", DELIVERY_TTL_MS):
                 return "200 OK", {"duplicate": delivery}
-            queued = sum(self._jobs.submit(CardJob(repo, number, language, sha)) for language in sorted(languages))
+            queued = sum(
+                self._jobs.submit(CardJob(repo, number, language, sha, for_merge=True))
+                for language in sorted(languages)
+            )
         except StoreError:
             return "503 Service Unavailable", {"error": "redis unreachable"}
         log.info("%s#%d merged: %d card jobs queued (delivery %s)", repo, number, queued, delivery)
@@ -97,16 +110,14 @@ class GitHubWebhook:
         return hmac.compare_digest(expected, header.removeprefix("sha256="))
 
 
-def _merged(payload: dict[str, Any]) -> tuple[str, int, str | None] | None:
-    """(repository, number, merge SHA) of a merge event; None for anything else."""
+def _merged(payload: dict[str, Any]) -> tuple[str, object, str | None] | None:
+    """(repository, number as sent, merge SHA) of a merge event; None for anything else."""
     pull = payload.get("pull_request")
     repository = payload.get("repository")
     if payload.get("action") != "closed" or not isinstance(pull, dict) or not isinstance(repository, dict):
         return None
     repo, number = repository.get("full_name"), pull.get("number")
     if pull.get("merged") is not True or not isinstance(repo, str) or "/" not in repo:
-        return None
-    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
         return None
     sha = pull.get("merge_commit_sha")
     return repo, number, sha if isinstance(sha, str) and _SHA.fullmatch(sha) else None

@@ -18,6 +18,16 @@ _SHA = re.compile(r"[0-9a-f]{7,40}")
 _LANGUAGES: tuple[str, ...] = get_args(Language)
 # Who asked for the card (a channel id, or a surface such as "worker"): its tokens are theirs.
 _PAYER = re.compile(r"[A-Za-z0-9_-]{1,40}")
+# GitHub's GraphQL schema types a pull request's `number` as Int (a signed 32-bit integer), so no
+# real PR is numbered above this; a larger number is someone else's input, not GitHub's.
+MAX_PR_NUMBER = 2**31 - 1
+
+
+def pr_number(value: object) -> int | None:
+    """`value` when it is a number GitHub could give a pull request (1 to MAX_PR_NUMBER), else None."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_PR_NUMBER:
+        return None
+    return value
 
 
 @dataclass(frozen=True)
@@ -27,6 +37,9 @@ class CardJob:
     language: Language
     merge_sha: str | None = None  # the card's revision when the asker knew it
     payer: str | None = None  # who asked first (services/spending.py); None: the poller or the webhook
+    # Queued because a merge was announced (the webhook, whose payload only claims it): dropped
+    # when GitHub says the PR is not merged. A person's /pr may ask for an open PR's card.
+    for_merge: bool = False
 
     @property
     def ref(self) -> PRRef:
@@ -46,6 +59,8 @@ class CardJob:
         }
         if self.payer is not None:
             data["payer"] = self.payer  # absent otherwise: a job an older worker reads as it always did
+        if self.for_merge:
+            data["for_merge"] = True  # likewise
         return data
 
     @classmethod
@@ -56,8 +71,9 @@ class CardJob:
         repo, number, language, sha = (data.get(name) for name in ("repo", "number", "language", "merge_sha"))
         if not isinstance(repo, str) or not _REPO.fullmatch(repo):
             raise ValueError("a card job names its repository as owner/name")
-        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-            raise ValueError("a card job names its PR by a positive number")
+        checked = pr_number(number)
+        if checked is None:
+            raise ValueError("a card job names its PR by a number GitHub could give it")
         if language not in _LANGUAGES:
             raise ValueError("a card job's language is one prdigest writes")
         if sha is not None and (not isinstance(sha, str) or not _SHA.fullmatch(sha)):
@@ -65,4 +81,7 @@ class CardJob:
         payer = data.get("payer")
         if payer is not None and (not isinstance(payer, str) or not _PAYER.fullmatch(payer)):
             raise ValueError("a card job's payer is a channel id or a surface's name")
-        return cls(repo, number, language, sha, payer)
+        for_merge = data.get("for_merge", False)
+        if not isinstance(for_merge, bool):
+            raise ValueError("a card job's for_merge is true or false")  # noqa: TRY004 - one error for any bad job
+        return cls(repo, checked, language, sha, payer, for_merge)

@@ -32,7 +32,7 @@ from dramatiq.middleware import AgeLimit, Callbacks, Pipelines, Retries, Shutdow
 
 from bot import telemetry
 from bot.core.jobs import CardJob
-from bot.errors import StoreError
+from bot.errors import SourceError, StoreError
 from bot.logs import request_id
 from bot.store.redis_store import store_error
 
@@ -121,7 +121,7 @@ class CardQueue:
         self._broker = build_broker(url, namespace)
         self._client: redis.Redis = self._broker.client
         self._clock = clock
-        self._handler: Callable[[CardJob], None] | None = None
+        self._handler: Callable[[CardJob], bool] | None = None
         self._actor: dramatiq.Actor[[dict[str, Any]], None] = dramatiq.Actor(
             self._perform,
             broker=self._broker,
@@ -192,8 +192,9 @@ class CardQueue:
 
     # -- working --------------------------------------------------------------------------
 
-    def work(self, handler: Callable[[CardJob], None], threads: int) -> RunningWorker:
-        """Start a worker in this process: `threads` jobs at once, each given to `handler`."""
+    def work(self, handler: Callable[[CardJob], bool], threads: int) -> RunningWorker:
+        """Start a worker in this process: `threads` jobs at once, each given to `handler`, which
+        says whether it did the job (False: dropped, as no retry would change it)."""
         self._handler = handler
         worker_id = uuid.uuid4().hex
         key = self._key("workers")
@@ -229,12 +230,18 @@ class CardQueue:
             raise RuntimeError("card job delivered to a process that runs no worker")
         with request_id(f"job:{job.key}"):
             try:
-                handler(job)
+                made = handler(job)
+            except (SourceError, StoreError) as exc:
+                # Expected (GitHub's or Redis' outage, a spent rate limit): one line, no traceback.
+                # Retry is Dramatiq's way to be retried, within MAX_RETRIES, without logging one.
+                telemetry.count("jobs_total", outcome="failed")
+                log.warning("card job failed, tried again later: %s", exc)
+                raise dramatiq.Retry(type(exc).__name__) from exc
             except BaseException:
                 telemetry.count("jobs_total", outcome="failed")  # Dramatiq retries it, within MAX_RETRIES
                 raise
-            telemetry.count("jobs_total", outcome="done")
-            log.debug("card job done")
+            telemetry.count("jobs_total", outcome="done" if made else "dropped")
+            log.debug("card job %s", "done" if made else "dropped")
             # Done: the card is in the store, and a later need of it may queue it again.
             with contextlib.suppress(redis.RedisError):  # else the mark expires by itself
                 self._client.delete(self._key(f"queued:{job.key}"))

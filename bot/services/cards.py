@@ -21,7 +21,7 @@ from bot.core.jobs import CardJob
 from bot.core.sanitize import repo_url, sanitize_card
 from bot.core.skipping import skip_class
 from bot.core.usage import Tally
-from bot.errors import StoreError, SummarizerError
+from bot.errors import NotFound, StoreError, SummarizerError
 from bot.models import Card, CardKey, Language, NoModel, PRListing, PRRef, PRSnapshot, SkipClass, Window
 from bot.services.flight import LOCK_SECONDS, WAIT_STEP_SECONDS, Keeper, once
 from bot.services.ports import CardJobs, CardWriter, Source
@@ -233,13 +233,28 @@ class CardService:
             card, snapshot, degraded=self._writer is not None and card.source != "llm" and not card.no_model
         )
 
-    def make(self, job: CardJob) -> CardResult:
+    def make(self, job: CardJob) -> CardResult | None:
         """A worker's job: the card of the job's PR, made here. GitHub's and Redis' failures are
-        raised, so the queue tries again later; the model's give a heuristic card, as anywhere."""
+        raised, so the queue tries again later; the model's give a heuristic card, as anywhere.
+
+        None, after one request and one log line, for a job that no retry would change: its PR
+        does not exist (or the token cannot see it), or a merge was announced for a PR GitHub
+        says is not merged (a webhook payload is a claim, and each retry costs GitHub requests).
+        """
         snapshot = None
         if job.merge_sha is not None:
             snapshot = self._store.get_snapshot(job.ref, job.merge_sha)
-        snapshot = snapshot or self.snapshot_by_ref(job.ref)
+        snapshot = snapshot or self.cached_by_ref(job.ref)
+        if snapshot is None or (job.for_merge and snapshot.listing.merged_at is None):
+            try:
+                listing = self._source.get_listing(job.ref)
+            except NotFound:
+                log.warning("card job for %s dropped: GitHub has no such pull request", job.ref)
+                return None
+            if job.for_merge and listing.merged_at is None:
+                log.warning("card job for %s dropped: a merge was announced, but GitHub says it is not merged", job.ref)
+                return None
+            snapshot = self.snapshot(listing)
         return self.card(snapshot, job.language, here=True, payer=job.payer or WORKER)
 
     def workers_alive(self) -> bool:

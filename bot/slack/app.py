@@ -18,6 +18,7 @@ from slack_sdk import WebClient
 from slack_sdk.signature import SignatureVerifier
 
 from bot.errors import ConfigError
+from bot.services.installs import InstallStarts
 from bot.services.refs import github_web_base
 from bot.slack.deps import SlackDeps
 from bot.slack.digests import ChannelDigests
@@ -57,6 +58,8 @@ class SlackParts:
     work: CountingExecutor
     # POST /github/webhook (bot/webhook.py); None without GITHUB_WEBHOOK_SECRET.
     webhook: WsgiApp | None = None
+    # GET /slack/install's limits (services/installs.py); None outside OAuth mode.
+    install_starts: InstallStarts | None = None
 
     def prestart(self) -> None:
         """Start the pools' threads before serving (slack/executor.py says why)."""
@@ -161,6 +164,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         listener_pool,
         work,
         built.webhook,
+        built.install_starts if settings.oauth else None,
     )
 
 

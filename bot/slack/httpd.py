@@ -142,6 +142,9 @@ class HttpServer:
                 cleanup_interval=CLEANUP_INTERVAL,
                 # select() cannot watch a descriptor numbered 1,024 or more; poll() can.
                 asyncore_use_poll=True,
+                # waitress trusts one proxy address (or all); ours change (a pod's), so X-Forwarded-For
+                # reaches the app and bot/core/addresses.py decides whose entry to believe.
+                clear_untrusted_proxy_headers=False,
             )
         except ValueError:  # getaddrinfo found nothing, or the port is out of range
             raise ConfigError(f"cannot serve on {quoted(host)}: not an address or a host name that resolves") from None

@@ -30,6 +30,7 @@ from bot import telemetry
 from bot.logs import request_id
 from bot.slack.app import SlackParts
 from bot.slack.httpd import HttpServer, StartResponse, WsgiApp
+from bot.slack.install_gate import INSTALL_PATH, refused
 from bot.stopping import stop_on_signals
 from bot.webhook import WEBHOOK_PATH
 
@@ -175,6 +176,10 @@ def wsgi_app(parts: SlackParts) -> WsgiApp:
                 start_response("404 Not Found", [("Content-Type", "text/plain")])
                 return [b"the GitHub webhook is off: set GITHUB_WEBHOOK_SECRET\n"]
             return parts.webhook(environ, start_response)
+        if environ.get("PATH_INFO") == INSTALL_PATH and parts.install_starts is not None:
+            refusal = refused(parts.install_starts, environ, start_response)
+            if refusal is not None:
+                return refusal
         return slack(environ, start_response)
 
     return application

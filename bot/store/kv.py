@@ -46,6 +46,10 @@ class KV(Protocol):
     def hincrby(self, key: str, amounts: dict[str, int], ttl: int) -> None:
         """Add each amount to its field (a missing one counts from 0), in one step; the TTL is set anew."""
 
+    def incr(self, key: str, ttl_ms: int) -> int:
+        """Add one to a counter (a missing one counts from 0) and return it; the TTL is set only
+        by the call that makes the counter, so it counts within a fixed window (a rate limit)."""
+
     def push(self, key: str, value: bytes, keep: int, ttl: int) -> None:
         """Append to a list, keeping only its last `keep` items."""
 

@@ -95,6 +95,16 @@ class MemoryKV:
                 mapping[name] = str(int(mapping.get(name, b"0")) + amount).encode()
             self._put(key, mapping, ttl)
 
+    def incr(self, key: str, ttl_ms: int) -> int:
+        with self._lock:
+            held = self._live(key)
+            if not isinstance(held, bytes):
+                self._put(key, b"1", ttl_ms / 1000)
+                return 1
+            count = int(held) + 1
+            self._data[key] = (str(count).encode(), self._data[key][1])  # the window's end stays
+            return count
+
     def push(self, key: str, value: bytes, keep: int, ttl: int) -> None:
         with self._lock:
             current = self._live(key)

@@ -153,6 +153,16 @@ class RedisKV:
 
         self._call(write, None)
 
+    def incr(self, key: str, ttl_ms: int) -> int:
+        def write() -> int:
+            # One transaction: a counter never exists without its TTL, whoever dies when.
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.set(PREFIX + key, 0, nx=True, px=ttl_ms)
+            pipe.incr(PREFIX + key)
+            return int(pipe.execute()[1])
+
+        return self._call(write, 0)
+
     def push(self, key: str, value: bytes, keep: int, ttl: int) -> None:
         def write() -> None:
             pipe = self._redis.pipeline(transaction=True)

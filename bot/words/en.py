@@ -434,6 +434,7 @@ WORDS: dict[str, str] = {
     ),
     # -- workspaces in OAuth mode (slack/app.py, bot/commands.py `--team`) ---------------------
     "oauth.not_installed": "prdigest is no longer installed in this workspace. Ask an admin to add it to Slack again.",
+    "oauth.install_busy": "Too many installs were started just now. Try again in {seconds} seconds.",
     "error.team_needed": "the app is installed in several workspaces (OAuth mode): name this one with --team T…",
     "error.team_not_oauth": "--team is for OAuth mode (SLACK_CLIENT_ID); with SLACK_BOT_TOKEN there is one workspace",
     "error.bad_team": "{team} is not a Slack team id; it looks like T0123456789",

@@ -376,6 +376,7 @@ WORDS: dict[str, str] = {
     ),
     # -- workspaces in OAuth mode (slack/app.py, bot/commands.py `--team`) ---------------------
     "oauth.not_installed": "此工作区已不再安装 prdigest。请联系管理员重新将它添加到 Slack。",
+    "oauth.install_busy": "刚才开始的安装太多了，请在 {seconds} 秒后重试。",
     "error.team_needed": "应用已安装在多个工作区（OAuth 模式）：请用 --team T… 指明是哪一个",
     "error.team_not_oauth": "--team 仅用于 OAuth 模式（SLACK_CLIENT_ID）；使用 SLACK_BOT_TOKEN 时只有一个工作区",
     "error.bad_team": "{team} 不是 Slack 工作区 ID；它形如 T0123456789",

@@ -1,0 +1,33 @@
+"""The KV port's counter, held by both backends: it counts from one within a fixed window, which
+its first call opens and nothing later extends (the install rate limit rests on that)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from bot.store.kv import KV
+from bot.store.memory import MemoryKV
+from bot.store.redis_store import RedisKV
+
+
+@pytest.fixture(params=["memory", "redis"])
+def kv(request: pytest.FixtureRequest) -> Iterator[KV]:
+    if request.param == "memory":
+        yield MemoryKV()
+        return
+    backend = RedisKV.from_url(request.getfixturevalue("redis_url"))
+    yield backend
+    backend.close()
+
+
+def test_a_counter_counts_within_the_window_its_first_call_opened(kv: KV) -> None:
+    kv.delete("starts")
+    assert [kv.incr("starts", ttl_ms=1000) for _ in range(3)] == [1, 2, 3]
+    assert kv.get("starts") == b"3"
+    time.sleep(0.5)
+    assert kv.incr("starts", ttl_ms=1000) == 4  # later calls do not push the window's end
+    time.sleep(0.6)
+    assert kv.incr("starts", ttl_ms=1000) == 1

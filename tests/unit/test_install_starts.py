@@ -1,0 +1,66 @@
+"""Issue 23, item 8: "Add to Slack" starts are counted per client address and in all, so that
+unauthenticated GETs of /slack/install cannot fill Redis with OAuth states."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.addresses import client_address
+from bot.services.installs import ADDRESS_STARTS, ADDRESS_WINDOW_SECONDS, MAX_OUTSTANDING_STATES, InstallStarts
+from bot.store.memory import MemoryKV
+
+STATE_SECONDS = 600
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_one_address_gets_its_starts_then_waits_for_the_next_window() -> None:
+    clock = Clock(60.0 * 20_000 + 20)  # 20 s into a minute
+    starts = InstallStarts(MemoryKV(), STATE_SECONDS, clock=clock)
+    assert [starts.admit("198.51.100.7") for _ in range(ADDRESS_STARTS)] == [None] * ADDRESS_STARTS
+    assert starts.admit("198.51.100.7") == ADDRESS_WINDOW_SECONDS - 20
+    assert starts.admit("198.51.100.8") is None  # another address is counted apart
+    clock.now += ADDRESS_WINDOW_SECONDS
+    assert starts.admit("198.51.100.7") is None
+
+
+def test_the_outstanding_states_are_capped_whatever_the_addresses() -> None:
+    clock = Clock(600.0 * 2000 + 100)  # 100 s into a state window
+    kv = MemoryKV()
+    starts = InstallStarts(kv, STATE_SECONDS, clock=clock)
+    admitted = sum(starts.admit(f"10.0.{n // 250}.{n % 250}") is None for n in range(MAX_OUTSTANDING_STATES))
+    assert admitted == MAX_OUTSTANDING_STATES // 2
+    assert starts.admit("203.0.113.1") == STATE_SECONDS - 100
+    # Once full, a new address is refused before anything is written for it.
+    assert kv.get(f"install_starts:203.0.113.2:{int(clock.now // ADDRESS_WINDOW_SECONDS)}") is None
+    assert starts.admit("203.0.113.2") is not None
+    assert kv.get(f"install_starts:203.0.113.2:{int(clock.now // ADDRESS_WINDOW_SECONDS)}") is None
+    clock.now += STATE_SECONDS  # this window's states are the last window's now: half the cap again
+    assert starts.admit("203.0.113.1") is None
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "client"),
+    [
+        ("93.184.216.34", None, "93.184.216.34"),
+        # A peer on the internet is the client, whatever it says it forwards for.
+        ("93.184.216.34", "203.0.113.9", "93.184.216.34"),
+        # A proxy of ours (loopback, private): the entry it appended, not those the client sent.
+        ("127.0.0.1", "203.0.113.9", "203.0.113.9"),
+        ("10.1.2.3", "1.1.1.1, 203.0.113.9", "203.0.113.9"),
+        ("::1", "2001:DB8::0:1", "2001:db8::1"),
+        ("10.1.2.3", "not-an-address", "10.1.2.3"),
+        ("10.1.2.3", "", "10.1.2.3"),
+        ("", "203.0.113.9", ""),
+    ],
+)
+def test_the_client_is_the_peer_unless_a_proxy_of_ours_forwarded_it(
+    peer: str, forwarded: str | None, client: str
+) -> None:
+    assert client_address(peer, forwarded) == client
