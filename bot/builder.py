@@ -353,7 +353,11 @@ class Builder:
         config = self.settings.config
         prices = {name: price for name, options in config.models.items() if (price := options.price) is not None}
         return Spending(
-            TokenStore(self.kv), budget=config.defaults.daily_token_budget, now=self.timing.now, prices=prices
+            TokenStore(self.kv),
+            budget=config.defaults.daily_token_budget,
+            now=self.timing.now,
+            prices=prices,
+            workspace_budget=config.slack.workspace_daily_token_budget,
         )
 
     # The card queue ------------------------------------------------------------------------
@@ -386,10 +390,16 @@ class Builder:
         poller = self.poller
         if poller is None:
             return 0
-        wanted: dict[str, set[Language]] = {}
+        from bot.services.spending import background_workspace
+
+        followers: dict[str, dict[Language, set[str | None]]] = {}
         for plan in self.all_plans():
             for repo in plan.repos:
-                wanted.setdefault(repo, set()).add(plan.language)
+                followers.setdefault(repo, {}).setdefault(plan.language, set()).add(self.scope_of(plan.team))
+        wanted = {
+            repo: {language: background_workspace(teams) for language, teams in languages.items()}
+            for repo, languages in followers.items()
+        }
         return poller.poll(wanted)
 
     def languages_for(self, repo: str) -> set[Language]:
@@ -573,7 +583,7 @@ class Builder:
             facts,
             access,
             publisher,
-            self._channel_digests(publisher, ledger, access, FeedbackStore(self.kv, scope)),
+            self._channel_digests(publisher, ledger, access, FeedbackStore(self.kv, scope), scope),
             directory,
             subscriptions,
         )
@@ -675,6 +685,7 @@ class Builder:
             language=self.settings.defaults.language,
             now=self.timing.now,
             lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
+            workspace=workspace.scope,
         )
         with self._lock:
             return self._alerts.setdefault(workspace.scope, made)
@@ -751,7 +762,12 @@ class Builder:
         return self._channel_digests(self.publisher, self.ledger, self.access, self.feedback)
 
     def _channel_digests(
-        self, publisher: Publisher, ledger: PostLedger, access: AccessPolicy, feedback: FeedbackStore
+        self,
+        publisher: Publisher,
+        ledger: PostLedger,
+        access: AccessPolicy,
+        feedback: FeedbackStore,
+        workspace: str | None = None,
     ) -> ChannelDigests:
         from bot.slack.digests import ChannelDigests
         from bot.slack.lease import POST_LEASE_SECONDS
@@ -765,6 +781,7 @@ class Builder:
             now=self.timing.now,
             lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
             feedback=feedback,
+            workspace=workspace,
         )
 
     def slack(self, *, socket_mode: bool = False) -> SlackParts:

@@ -18,6 +18,8 @@ _SHA = re.compile(r"[0-9a-f]{7,40}")
 _LANGUAGES: tuple[str, ...] = get_args(Language)
 # Who asked for the card (a channel id, or a surface such as "worker"): its tokens are theirs.
 _PAYER = re.compile(r"[A-Za-z0-9_-]{1,40}")
+# The workspace that asked (OAuth mode), a Slack team id: its budget pays (store/workspace.py's rule).
+_TEAM = re.compile(r"[TE][A-Z0-9]{2,31}")
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class CardJob:
     language: Language
     merge_sha: str | None = None  # the card's revision when the asker knew it
     payer: str | None = None  # who asked first (services/spending.py); None: the poller or the webhook
+    workspace: str | None = None  # the payer's workspace; None: the single or home one
 
     @property
     def ref(self) -> PRRef:
@@ -46,6 +49,8 @@ class CardJob:
         }
         if self.payer is not None:
             data["payer"] = self.payer  # absent otherwise: a job an older worker reads as it always did
+        if self.workspace is not None:
+            data["workspace"] = self.workspace
         return data
 
     @classmethod
@@ -65,4 +70,7 @@ class CardJob:
         payer = data.get("payer")
         if payer is not None and (not isinstance(payer, str) or not _PAYER.fullmatch(payer)):
             raise ValueError("a card job's payer is a channel id or a surface's name")
-        return cls(repo, number, language, sha, payer)
+        workspace = data.get("workspace")
+        if workspace is not None and (not isinstance(workspace, str) or not _TEAM.fullmatch(workspace)):
+            raise ValueError("a card job's workspace is a Slack team id")
+        return cls(repo, number, language, sha, payer, workspace)

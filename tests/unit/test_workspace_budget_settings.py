@@ -57,5 +57,5 @@ def test_a_bad_workspace_budget_or_cap_is_one_line_naming_the_key(tmp_path: Path
     path = write(tmp_path, f"[slack]\n{text}\n")
     with pytest.raises(ConfigError) as error:
         load_settings({"PRDIGEST_CONFIG": path})
-    key = text.split(" = ")[0]
+    key = text.split(" = ", maxsplit=1)[0]
     assert str(error.value).startswith(f"{path}: slack.{key}: ") and "\n" not in str(error.value)

@@ -34,7 +34,7 @@ def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: s
         return text_message(say(language, "not_allowed", repo=ref.repo)), False
     try:
         snapshot = deps.cards.snapshot_by_ref(ref)
-        card = deps.cards.card(snapshot, language, payer=channel).card
+        card = deps.cards.card(snapshot, language, payer=deps.payer(channel)).card
         # The card is shown to `user` alone, and its Share button works for them alone.
         return card_message(snapshot.listing, card, share_for=user or None), True
     except NotFound:
