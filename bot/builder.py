@@ -715,10 +715,11 @@ class Builder:
     def _subscriptions(self, store: SubscriptionStore, *, home: bool) -> Subscriptions:
         """A workspace's subscriptions. The config file's channels and its followable private
         repositories are the home workspace's: another one follows public repositories, from Slack."""
-        from bot.services.subscriptions import Subscriptions
+        from bot.services.subscriptions import Subscriptions, WorkspaceCaps
 
         config = self.settings.config
         slack = config.slack if home else config.slack.model_copy(update={"followable_private_repos": ()})
+        caps = None if home else WorkspaceCaps(config.slack.workspace_max_repos, config.slack.workspace_max_channels)
 
         def is_private(repo: str) -> bool:
             # GitHub is built at the first follow, not here: `prdigest following` never needs it.
@@ -731,6 +732,7 @@ class Builder:
             is_private,
             now=self.timing.now,
             config_path=self.settings.config_path or DEFAULT_CONFIG_PATH,
+            caps=caps,
         )
 
     @cached_property
