@@ -1,14 +1,15 @@
 """Subscriptions: what each channel follows, from the config file and from Slack, and the rules
 for changing it there.
 
-The config file's channels are the baseline. In OAuth mode each installed workspace but the home
-one is held to its caps (`[slack] workspace_max_repos`, `workspace_max_channels`): the distinct
-repositories its channels follow and the channels that follow any, checked under one lock of the
-workspace so that two channels' follows at once cannot both pass a cap. A Slack edit of one of them is refused unless
+The config file's channels are the baseline. A Slack edit of one of them is refused unless
 `[slack] allow_channel_edits`; then it is kept beside the file and overrides the file's values
 for that channel. Every value is checked with the file's own rules (settings.ChannelConfig),
 so a schedule typed in a modal is held to exactly what the TOML file would be. Who may edit
 (editors or the channel's members) is asked of Slack by the caller; this module knows no vendor.
+In OAuth mode each installed workspace but the home one is held to its caps (`[slack]
+workspace_max_repos`, `workspace_max_channels`): the distinct repositories its channels follow,
+and the channels that follow any, counted under one lock of the workspace, so that two
+channels' follows at once cannot both pass a cap.
 """
 
 from __future__ import annotations
