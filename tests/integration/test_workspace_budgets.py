@@ -198,3 +198,36 @@ def test_a_workspace_past_its_caps_is_refused_with_the_cap_named(
         # Within the caps a channel still changes what it follows.
         command(oauth, SECOND, SECOND_CHANNEL, "unfollow acme/two")
         assert "acme/three" in said(command(oauth, SECOND, SECOND_CHANNEL, "follow acme/three"))
+
+
+def test_the_pollers_cards_of_a_repository_only_another_workspace_follows_are_that_workspaces(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path
+) -> None:
+    theirs = "acme/widgets"
+    for repo, number in ((REPO, 1), (theirs, 2)):
+        github.add_pr(
+            repo,
+            number,
+            title=f"Change number {number}",
+            merged_at=NOW.replace(hour=number),  # this morning, within the poller's first look back
+            files=[{"path": f"src/mod_{number}.py", "additions": 10, "deletions": 1}],
+        )
+    model.responder = respond
+    text = config(home_budget=0, workspace_budget=0)
+    with serve_oauth(github, model, redis_url, tmp_path, config_text=text, now=lambda: NOW) as oauth:
+        oauth.install(SECOND)
+        oauth.slack.members = {SECOND_CHANNEL: [HUMAN]}
+        command(oauth, SECOND, SECOND_CHANNEL, f"follow {theirs}")
+        services = oauth.first.services
+        worker = services.worker(threads=2)
+        try:
+            assert wait_for(services.cards.workers_alive)
+            assert services.poll_merged() == 2  # one card of each repository
+            wait_for(lambda: model.calls == 2, timeout=30)
+            wait_for(lambda: spent(oauth, SECOND) > 0 and spent(oauth, None) > 0)
+        finally:
+            worker.stop()
+        tokens = TokenStore(services.kv)
+        home, second = tokens.day(NOW.date()), tokens.day(NOW.date(), SECOND)
+        assert list(home.repos) == [REPO.lower()] and list(home.payers) == ["worker"]
+        assert list(second.repos) == [theirs] and list(second.payers) == ["worker"]
