@@ -32,7 +32,9 @@ def service(caps: WorkspaceCaps | None, store: SubscriptionStore | None = None) 
 
 
 def refused(error: pytest.ExceptionInfo[EditRefused]) -> Note:
-    return error.value.note
+    note = error.value.note
+    assert note is not None
+    return note
 
 
 def test_a_workspace_follows_at_most_its_cap_of_distinct_repositories_across_its_channels() -> None:
