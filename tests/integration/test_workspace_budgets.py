@@ -15,7 +15,10 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import RESPONSE_PREFIX
 
 from bot.builder import Builder
+from bot.core.usage import Tally, Usage
+from bot.doctor import run_doctor
 from bot.models import Card, PRRef
+from bot.services.spending import Payer
 from bot.store.tokens import TokenStore
 from tests.integration.conftest import NOW, REPO, day
 from tests.integration.oauth_harness import HOME, HOME_CHANNEL, HUMAN, SECOND, SECOND_CHANNEL, OAuthHarness, serve_oauth
@@ -231,3 +234,33 @@ def test_the_pollers_cards_of_a_repository_only_another_workspace_follows_are_th
         home, second = tokens.day(NOW.date()), tokens.day(NOW.date(), SECOND)
         assert list(home.repos) == [REPO.lower()] and list(home.payers) == ["worker"]
         assert list(second.repos) == [theirs] and list(second.payers) == ["worker"]
+
+
+def test_doctor_shows_the_home_workspaces_tokens_and_with_team_another_workspaces_only(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = config(home_budget=0, workspace_budget=300)
+    # The doctor reads today's counters by the real clock.
+    with serve_oauth(github, model, redis_url, tmp_path, config_text=text) as oauth:
+        services = oauth.first.services
+        services.spending.record(tally_of(40), repo=REPO, payer=Payer(HOME_CHANNEL))
+        services.spending.record(tally_of(7), repo="acme/widgets", payer=Payer(SECOND_CHANNEL, SECOND))
+        capsys.readouterr()
+
+        run_doctor(services.settings)
+        home = [line for line in capsys.readouterr().out.splitlines() if " tokens " in line]
+        run_doctor(services.settings, SECOND)
+        second = [line for line in capsys.readouterr().out.splitlines() if " tokens " in line]
+
+    assert "  ok  tokens  daily budget: none ([defaults] daily_token_budget = 0)" in home
+    assert any(f"channel {HOME_CHANNEL}: today 40 " in line for line in home)
+    assert not any(SECOND_CHANNEL in line or "acme/widgets" in line for line in home)
+    assert f"  ok  tokens  {SECOND}: daily budget 300 tokens: 7 today, 2% spent" in second
+    assert any(f"{SECOND}: channel {SECOND_CHANNEL}: today 7 " in line for line in second)
+    assert not any(HOME_CHANNEL in line or REPO.lower() in line for line in second)
+
+
+def tally_of(tokens: int) -> Tally:
+    found = Tally()
+    found.add("gpt-5-mini", Usage(tokens, 0))
+    return found
