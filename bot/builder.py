@@ -354,7 +354,11 @@ class Builder:
         config = self.settings.config
         prices = {name: price for name, options in config.models.items() if (price := options.price) is not None}
         return Spending(
-            TokenStore(self.kv), budget=config.defaults.daily_token_budget, now=self.timing.now, prices=prices
+            TokenStore(self.kv),
+            budget=config.defaults.daily_token_budget,
+            now=self.timing.now,
+            prices=prices,
+            workspace_budget=config.slack.workspace_daily_token_budget,
         )
 
     # The card queue ------------------------------------------------------------------------
@@ -387,10 +391,16 @@ class Builder:
         poller = self.poller
         if poller is None:
             return 0
-        wanted: dict[str, set[Language]] = {}
+        from bot.services.spending import background_workspace
+
+        followers: dict[str, dict[Language, set[str | None]]] = {}
         for plan in self.all_plans():
             for repo in plan.repos:
-                wanted.setdefault(repo, set()).add(plan.language)
+                followers.setdefault(repo, {}).setdefault(plan.language, set()).add(self.scope_of(plan.team))
+        wanted = {
+            repo: {language: background_workspace(teams) for language, teams in languages.items()}
+            for repo, languages in followers.items()
+        }
         return poller.poll(wanted)
 
     def languages_for(self, repo: str) -> set[Language]:
@@ -590,7 +600,7 @@ class Builder:
             facts,
             access,
             publisher,
-            self._channel_digests(publisher, ledger, access, FeedbackStore(self.kv, scope)),
+            self._channel_digests(publisher, ledger, access, FeedbackStore(self.kv, scope), scope),
             directory,
             subscriptions,
         )
@@ -692,6 +702,7 @@ class Builder:
             language=self.settings.defaults.language,
             now=self.timing.now,
             lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
+            workspace=workspace.scope,
         )
         with self._lock:
             return self._alerts.setdefault(workspace.scope, made)
@@ -721,10 +732,11 @@ class Builder:
     def _subscriptions(self, store: SubscriptionStore, *, home: bool) -> Subscriptions:
         """A workspace's subscriptions. The config file's channels and its followable private
         repositories are the home workspace's: another one follows public repositories, from Slack."""
-        from bot.services.subscriptions import Subscriptions
+        from bot.services.subscriptions import Subscriptions, WorkspaceCaps
 
         config = self.settings.config
         slack = config.slack if home else config.slack.model_copy(update={"followable_private_repos": ()})
+        caps = None if home else WorkspaceCaps(config.slack.workspace_max_repos, config.slack.workspace_max_channels)
 
         def is_private(repo: str) -> bool:
             # GitHub is built at the first follow, not here: `prdigest following` never needs it.
@@ -737,6 +749,7 @@ class Builder:
             is_private,
             now=self.timing.now,
             config_path=self.settings.config_path or DEFAULT_CONFIG_PATH,
+            caps=caps,
         )
 
     @cached_property
@@ -768,7 +781,12 @@ class Builder:
         return self._channel_digests(self.publisher, self.ledger, self.access, self.feedback)
 
     def _channel_digests(
-        self, publisher: Publisher, ledger: PostLedger, access: AccessPolicy, feedback: FeedbackStore
+        self,
+        publisher: Publisher,
+        ledger: PostLedger,
+        access: AccessPolicy,
+        feedback: FeedbackStore,
+        workspace: str | None = None,
     ) -> ChannelDigests:
         from bot.slack.digests import ChannelDigests
         from bot.slack.lease import POST_LEASE_SECONDS
@@ -782,6 +800,7 @@ class Builder:
             now=self.timing.now,
             lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
             feedback=feedback,
+            workspace=workspace,
         )
 
     def slack(self, *, socket_mode: bool = False) -> SlackParts:

@@ -98,7 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--threads", type=int, metavar="N", help="cards made at once (default: [queue] worker_threads)")
 
     doctor = commands.add_parser("doctor", help="check config, Redis, GitHub, the model endpoint and Slack")
-    doctor.add_argument("--team", metavar="T…", help="OAuth mode: check this workspace's token with auth.test")
+    doctor.add_argument(
+        "--team", metavar="T…", help="OAuth mode: check this workspace's token with auth.test and show its own tokens"
+    )
 
     following = commands.add_parser("following", help="every channel's subscriptions, their sources and changes")
     following.add_argument("--format", choices=("text", "json"), default="text")

@@ -213,24 +213,29 @@ def _slack_checks(settings: Settings, team: str | None) -> list[Check]:
     return [_slack(settings)]
 
 
-def _tokens(settings: Settings) -> list[Check]:
+def _tokens(settings: Settings, team: str | None = None) -> list[Check]:
     """The model's tokens today and over the last 7 days: in total, per repository, per channel or
-    surface, with the estimated cost from the config's prices; and the daily budget."""
+    surface, with the estimated cost from the config's prices; and the daily budget. One
+    workspace's only: the home one's, or with --team another installed one's (services/spending.py)."""
     if not settings.redis_url:
         return [(WARN, "tokens", "REDIS_URL not set: tokens are counted in each process only, none to show here")]
     from bot.render.tokens import doctor_lines
 
     built = Builder(settings, warn=lambda message: None)
+    scope = built.scope_of(team)
     try:
-        report = built.spending.report()
+        report = built.spending.report(workspace=scope)
     finally:
         built.close()
     if built.kv.degraded:
         return [(FAIL, "tokens", "cannot be read: Redis is unreachable")]
-    return [(WARN if warn else OK, "tokens", line) for warn, line in doctor_lines(report)]
+    if scope is None:
+        return [(WARN if warn else OK, "tokens", line) for warn, line in doctor_lines(report)]
+    lines = doctor_lines(report, "[slack] workspace_daily_token_budget")
+    return [(WARN if warn else OK, "tokens", f"{scope}: {line}") for warn, line in lines]
 
 
-CHECKS: tuple[Callable[[Settings], Check | list[Check]], ...] = (_config, _redis, _github, _model, _tokens)
+CHECKS: tuple[Callable[[Settings], Check | list[Check]], ...] = (_config, _redis, _github, _model)
 
 
 @contextmanager
@@ -250,11 +255,14 @@ def _libraries_quiet() -> Iterator[None]:
 
 
 def run_doctor(settings: Settings, team: str | None = None) -> int:
+    def tokens(settings: Settings) -> list[Check]:
+        return _tokens(settings, team)
+
     def slack(settings: Settings) -> list[Check]:
         return _slack_checks(settings, team)
 
     failed = False
-    checks = (*CHECKS, slack)
+    checks = (*CHECKS, tokens, slack)
     for check in checks:
         with _libraries_quiet():
             found = check(settings)

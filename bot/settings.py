@@ -220,6 +220,13 @@ class SlackConfig(_Strict):
     # OAuth mode: the workspace the [[channels]] are in (its data keeps the keys of the
     # single-workspace install, so switching modes posts nothing twice).
     home_team: str | None = None
+    # OAuth mode, each installed workspace but the home one (which keeps [defaults]
+    # daily_token_budget): its model tokens per UTC day (0: no cap), the distinct repositories its
+    # channels may follow from Slack, and the channels it may set up (services/spending.py,
+    # services/subscriptions.py).
+    workspace_daily_token_budget: int = Field(default=200_000, ge=0, le=10_000_000_000, strict=True)
+    workspace_max_repos: int = Field(default=20, ge=1, le=10_000, strict=True)
+    workspace_max_channels: int = Field(default=50, ge=1, le=10_000, strict=True)
 
     @field_validator("editors")
     @classmethod

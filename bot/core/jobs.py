@@ -30,6 +30,10 @@ def pr_number(value: object) -> int | None:
     return value
 
 
+# The workspace that asked (OAuth mode), a Slack team id: its budget pays (store/workspace.py's rule).
+_TEAM = re.compile(r"[TE][A-Z0-9]{2,31}")
+
+
 @dataclass(frozen=True)
 class CardJob:
     repo: str
@@ -37,6 +41,7 @@ class CardJob:
     language: Language
     merge_sha: str | None = None  # the card's revision when the asker knew it
     payer: str | None = None  # who asked first (services/spending.py); None: the poller or the webhook
+    workspace: str | None = None  # the payer's workspace; None: the single or home one
     # Queued because a merge was announced (the webhook, whose payload only claims it): dropped
     # when GitHub says the PR is not merged. A person's /pr may ask for an open PR's card.
     for_merge: bool = False
@@ -61,6 +66,8 @@ class CardJob:
             data["payer"] = self.payer  # absent otherwise: a job an older worker reads as it always did
         if self.for_merge:
             data["for_merge"] = True  # likewise
+        if self.workspace is not None:
+            data["workspace"] = self.workspace
         return data
 
     @classmethod
@@ -84,4 +91,7 @@ class CardJob:
         for_merge = data.get("for_merge", False)
         if not isinstance(for_merge, bool):
             raise ValueError("a card job's for_merge is true or false")  # noqa: TRY004 - one error for any bad job
-        return cls(repo, checked, language, sha, payer, for_merge)
+        workspace = data.get("workspace")
+        if workspace is not None and (not isinstance(workspace, str) or not _TEAM.fullmatch(workspace)):
+            raise ValueError("a card job's workspace is a Slack team id")
+        return cls(repo, checked, language, sha, payer, for_merge=for_merge, workspace=workspace)

@@ -23,8 +23,9 @@ def period_text(period: Period) -> str:
     return f"today {spent_text(period.today)}; 7 days {spent_text(period.days)}"
 
 
-def doctor_lines(report: Report) -> list[tuple[bool, str]]:
-    """(whether it is a warning, the line): the total, the budget, each repository and payer."""
+def doctor_lines(report: Report, budget_key: str = "[defaults] daily_token_budget") -> list[tuple[bool, str]]:
+    """(whether it is a warning, the line): the total, the budget (set by `budget_key`: the home
+    workspace's, or `[slack] workspace_daily_token_budget` for another), each repository and payer."""
     lines: list[tuple[bool, str]] = [(False, f"total: {period_text(report.total())}")]
     if report.budget > 0:
         spent = report.spent_today
@@ -32,7 +33,7 @@ def doctor_lines(report: Report) -> list[tuple[bool, str]]:
         state = "spent: no model calls until 00:00 UTC" if over else f"{spent * 100 // report.budget}% spent"
         lines.append((over, f"daily budget {report.budget:,} tokens: {spent:,} today, {state}"))
     else:
-        lines.append((False, "daily budget: none ([defaults] daily_token_budget = 0)"))
+        lines.append((False, f"daily budget: none ({budget_key} = 0)"))
     lines.extend((False, f"repository {repo}: {period_text(report.repo(repo))}") for repo in report.repos())
     for payer in report.payers():
         kind = "channel" if payer[:1] in ("C", "G", "D") and payer.isupper() else "surface"

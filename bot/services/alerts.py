@@ -15,7 +15,7 @@ from bot.core.watches import AlertItem, Candidate, Watch, matching, repos_of
 from bot.models import Language, PRSnapshot, Window
 from bot.services.cards import CardService
 from bot.services.ports import Source
-from bot.services.spending import ALERTS
+from bot.services.spending import ALERTS, Payer
 
 
 def candidate(snapshot: PRSnapshot) -> Candidate:
@@ -36,9 +36,13 @@ class AlertFinder:
         self._source = source
         self._cards = cards
 
-    def find(self, watches: Sequence[Watch], window: Window, language: Language) -> list[AlertItem]:
-        """The window's merged PRs matching any of `watches`, oldest merge first. Raises
-        SourceError when GitHub cannot list a repository (the caller tries again later)."""
+    def find(
+        self, watches: Sequence[Watch], window: Window, language: Language, workspace: str | None = None
+    ) -> list[AlertItem]:
+        """The window's merged PRs matching any of `watches` (people's of `workspace`, whose budget
+        pays for cards made for them), oldest merge first. Raises SourceError when GitHub cannot
+        list a repository (the caller tries again later)."""
+        payer = Payer(ALERTS, workspace)
         items: list[AlertItem] = []
         for repo in repos_of(watches):
             mine = [watch for watch in watches if watch.repo.lower() == repo.lower()]
@@ -48,6 +52,6 @@ class AlertFinder:
                 snapshot = self._cards.snapshot(listing)
                 matched = matching(mine, candidate(snapshot))
                 if matched:
-                    items.append(AlertItem(listing, self._cards.card(snapshot, language, payer=ALERTS).card, matched))
+                    items.append(AlertItem(listing, self._cards.card(snapshot, language, payer=payer).card, matched))
         items.sort(key=lambda item: (item.listing.merged_at or window.end, item.listing.repo, item.listing.number))
         return items

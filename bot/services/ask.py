@@ -17,7 +17,7 @@ from bot.errors import ModelRejected, ModelTimeout, ModelUnavailable, Summarizer
 from bot.models import Asked, Language, NoAnswer, PRSnapshot
 from bot.services.cards import CardService
 from bot.services.ports import Answerer
-from bot.services.spending import CLI, Spending
+from bot.services.spending import CLI_PAYER, Spending
 
 
 def ask_about_pr(
@@ -29,7 +29,7 @@ def ask_about_pr(
     spending: Spending | None = None,
 ) -> Asked:
     """The answer to `question` about the PR of `snapshot`, or its card and why it has no answer."""
-    card = cards.card(snapshot, language, payer=CLI).card
+    card = cards.card(snapshot, language, payer=CLI_PAYER).card
     asked = Asked(snapshot.listing, question, card, tuple(change.path for change in snapshot.files))
     if answerer is None:
         return replace(asked, no_answer="no_model")
@@ -42,7 +42,7 @@ def ask_about_pr(
         return replace(asked, no_answer=_no_answer(exc))
     finally:
         if spending is not None:
-            spending.record(tally, repo=snapshot.listing.repo, payer=CLI)
+            spending.record(tally, repo=snapshot.listing.repo, payer=CLI_PAYER)
     # As in a thread: mentions, foreign links and chat-template tokens go; nothing usable left → the card.
     answer = sanitize_answer(answer, repo_url(snapshot.listing.url)) or ""
     if not answer:

@@ -25,7 +25,7 @@ from bot.errors import NotFound, StoreError, SummarizerError
 from bot.models import Card, CardKey, Language, NoModel, PRListing, PRRef, PRSnapshot, SkipClass, Window
 from bot.services.flight import LOCK_SECONDS, WAIT_STEP_SECONDS, Keeper, once
 from bot.services.ports import CardJobs, CardWriter, Source
-from bot.services.spending import CLI, WORKER, Spending
+from bot.services.spending import CLI_PAYER, WORKER, Payer, Spending
 from bot.store.cards import CardStore, card_key
 
 log = logging.getLogger(__name__)
@@ -101,10 +101,9 @@ class CardService:
         self._sleep = sleep
         self._clock = clock
 
-    @property
-    def daily_budget(self) -> int:
-        """The day's token budget (0: none)."""
-        return self._spending.budget if self._spending is not None else 0
+    def daily_budget(self, workspace: str | None = None) -> int:
+        """The day's token budget of `workspace` (None: the single or home one; 0: none)."""
+        return self._spending.budget_of(workspace) if self._spending is not None else 0
 
     def cached_snapshot(self, listing: PRListing) -> PRSnapshot | None:
         revision = listing.merge_sha
@@ -191,21 +190,24 @@ class CardService:
         telemetry.count("cards_total", source="heuristic", mode="none")
         return _sanitized(card, snapshot.listing)
 
-    def card(self, snapshot: PRSnapshot, language: Language, *, here: bool = False, payer: str = CLI) -> CardResult:
+    def card(
+        self, snapshot: PRSnapshot, language: Language, *, here: bool = False, payer: Payer = CLI_PAYER
+    ) -> CardResult:
         """The PR's card: from the store, else from a worker through the queue while one is
         alive, else made here. `here` is for the worker itself, which must not queue its own job.
-        `payer` is who asks (a channel id, or a surface: services/spending.py): the tokens of a
-        card made for this request are theirs; a card served from the store costs nothing."""
+        `payer` is who asks (a channel or a surface, in a workspace: services/spending.py): the
+        tokens of a card made for this request are theirs, within their workspace's budget; a
+        card served from the store costs nothing."""
         result = self._card(snapshot, language, here=here, payer=payer)
         # Cards stored before sanitizing existed are served too: none reaches a reader unsanitized.
         return replace(result, card=_sanitized(result.card, snapshot.listing))
 
-    def _card(self, snapshot: PRSnapshot, language: Language, *, here: bool, payer: str) -> CardResult:
+    def _card(self, snapshot: PRSnapshot, language: Language, *, here: bool, payer: Payer) -> CardResult:
         if not snapshot.complete:
             # Files unknown (rate limit): a card from the title alone, never cached.
             return CardResult(self.fallback(snapshot, language), snapshot, degraded=False)
         key = self.key(snapshot, language)
-        cached = self._cached(key, snapshot)
+        cached = self._cached(key, snapshot, payer.workspace)
         if cached is not None:
             return self._result(cached, snapshot)
         if self._writer is None:
@@ -218,14 +220,15 @@ class CardService:
             return queued
         return self._single_flight(key, snapshot, language, payer)
 
-    def _cached(self, key: CardKey, snapshot: PRSnapshot) -> Card | None:
+    def _cached(self, key: CardKey, snapshot: PRSnapshot, workspace: str | None = None) -> Card | None:
         """The stored card, unless it was made without the model for a reason that no longer
-        holds: the budget of an earlier day (or one raised since), a class no longer listed."""
+        holds for `workspace`, the asker's: a spent budget (an earlier day's, one raised since, or
+        another workspace's), a class no longer listed."""
         cached = self._store.get_card(key)
         if cached is None or cached.no_model is None or self._writer is None:
             return cached
         if cached.no_model == "budget":
-            return None if self._spending is not None and self._spending.allows() else cached
+            return None if self._spending is not None and self._spending.allows(workspace) else cached
         return cached if skip_class(snapshot, self._skip_classes) == cached.no_model else None
 
     def _result(self, card: Card, snapshot: PRSnapshot) -> CardResult:
@@ -255,54 +258,59 @@ class CardService:
                 log.warning("card job for %s dropped: a merge was announced, but GitHub says it is not merged", job.ref)
                 return None
             snapshot = self.snapshot(listing)
-        return self.card(snapshot, job.language, here=True, payer=job.payer or WORKER)
+        return self.card(snapshot, job.language, here=True, payer=Payer(job.payer or WORKER, job.workspace))
 
     def workers_alive(self) -> bool:
         """Whether cards asked of the queue now would be made by a worker."""
         return self._writer is not None and self._jobs is not None and self._jobs.workers_alive()
 
-    def queue(self, listings: Iterable[PRListing], language: Language, payer: str | None = None) -> int:
+    def queue(self, listings: Iterable[PRListing], language: Language, payer: Payer | None = None) -> int:
         """Queue the cards of `listings` that the store lacks, so that workers start on all of
-        them at once (a digest, before it waits for them one by one); how many were queued."""
+        them at once (a digest, before it waits for them one by one); how many were queued.
+        `payer` None: the poller's or the webhook's, the home workspace's `worker`."""
         jobs = self._jobs
         if self._writer is None or jobs is None or not jobs.workers_alive():
             return 0
         queued = 0
         for listing in listings:
             snapshot = self.cached_snapshot(listing)
-            if snapshot is not None and self._cached(self.key(snapshot, language), snapshot) is not None:
+            workspace = payer.workspace if payer is not None else None
+            if snapshot is not None and self._cached(self.key(snapshot, language), snapshot, workspace) is not None:
                 continue
             try:
-                queued += jobs.submit(CardJob(listing.repo, listing.number, language, listing.merge_sha, payer))
+                queued += jobs.submit(_job(listing, language, payer))
             except StoreError:
                 return queued  # no queue: each card is made where it is wanted
         return queued
 
-    def _from_queue(self, key: CardKey, snapshot: PRSnapshot, language: Language, payer: str) -> CardResult | None:
+    def _from_queue(self, key: CardKey, snapshot: PRSnapshot, language: Language, payer: Payer) -> CardResult | None:
         """The card made by a worker, waited for in the store; None when no worker is alive (or
-        none made it in time): then it is made here."""
+        none made it in time, or made it from metadata for a job of a workspace whose budget was
+        spent while the asker's is not): then it is made here."""
         jobs = self._jobs
         if jobs is None or not jobs.workers_alive():
             return None
         listing = snapshot.listing
         try:
-            jobs.submit(CardJob(listing.repo, listing.number, language, listing.merge_sha, payer))
+            jobs.submit(_job(listing, language, payer))
         except StoreError:
             return None
         deadline = self._clock() + self._queue_wait_seconds
         step = QUEUE_STEP_SECONDS
         while self._clock() < deadline:
-            cached = self._cached(key, snapshot)
+            cached = self._cached(key, snapshot, payer.workspace)
             if cached is not None:
                 return self._result(cached, snapshot)
-            if not jobs.workers_alive():
+            if not jobs.workers_alive() or self._store.get_card(key) is not None:
+                # A card stored but not for this asker: the job was another workspace's, whose
+                # budget was spent. Waiting longer would find nothing better.
                 return None
             self._sleep(step)
             step = min(step * 2, QUEUE_STEP_MAX_SECONDS)
         log.warning("no worker made %s's card within %.0f s; making it here", listing.ref, self._queue_wait_seconds)
         return None
 
-    def _single_flight(self, key: CardKey, snapshot: PRSnapshot, language: Language, payer: str) -> CardResult:
+    def _single_flight(self, key: CardKey, snapshot: PRSnapshot, language: Language, payer: Payer) -> CardResult:
         name = card_key(key)
         deadline = self._clock() + self._lease_seconds
         while True:
@@ -316,18 +324,18 @@ class CardService:
             # Someone else is writing this card: wait for it to appear in the store.
             while self._store.lock_held(name) and self._clock() < deadline:
                 self._sleep(WAIT_STEP_SECONDS)
-                cached = self._cached(key, snapshot)
+                cached = self._cached(key, snapshot, payer.workspace)
                 if cached is not None:
                     return self._result(cached, snapshot)
-            cached = self._cached(key, snapshot)
+            cached = self._cached(key, snapshot, payer.workspace)
             if cached is not None:
                 return self._result(cached, snapshot)
             if self._clock() >= deadline:
                 return self._write(key, snapshot, language, payer)
 
-    def _write(self, key: CardKey, snapshot: PRSnapshot, language: Language, payer: str) -> CardResult:
+    def _write(self, key: CardKey, snapshot: PRSnapshot, language: Language, payer: Payer) -> CardResult:
         # Another writer may have finished between our look-up and our lease.
-        cached = self._cached(key, snapshot)
+        cached = self._cached(key, snapshot, payer.workspace)
         if cached is not None:
             return self._result(cached, snapshot)
         assert self._writer is not None
@@ -338,9 +346,9 @@ class CardService:
             card = replace(self.fallback(snapshot, language), no_model=kind)
             self._store.put_card(key, card)
             return CardResult(card, snapshot)
-        if self._spending is not None and not self._spending.allows():
-            # The day's token budget is spent: kept briefly, and once the budget allows again
-            # (the next UTC day) the model is asked.
+        if self._spending is not None and not self._spending.allows(payer.workspace):
+            # The asker's workspace has spent its day's budget: kept briefly, and asked of the
+            # model again for an asker whose budget allows (another workspace, the next UTC day).
             card = replace(self.fallback(snapshot, language), no_model="budget")
             self._store.put_card(key, card, ttl_seconds=FALLBACK_TTL_SECONDS)
             return CardResult(card, snapshot)
@@ -357,6 +365,11 @@ class CardService:
                 self._spending.record(tally, repo=snapshot.listing.repo, payer=payer)
         self._store.put_card(key, card)
         return CardResult(card, snapshot)
+
+
+def _job(listing: PRListing, language: Language, payer: Payer | None) -> CardJob:
+    name, workspace = (payer.name, payer.workspace) if payer is not None else (None, None)
+    return CardJob(listing.repo, listing.number, language, listing.merge_sha, name, workspace)
 
 
 def _sanitized(card: Card, listing: PRListing) -> Card:

@@ -18,7 +18,7 @@ from bot.models import VERDICT_ORDER, Digest, DigestItem, Filters, Language, Not
 from bot.services.cards import CardService
 from bot.services.filters import keeps_files, keeps_listing
 from bot.services.ports import Source
-from bot.services.spending import CLI
+from bot.services.spending import CLI_PAYER, Payer
 
 Progress = Callable[[int, int], None]
 # Paths kept per digest item for matching questions: enough for any PR a person would name by
@@ -54,10 +54,10 @@ class DigestService:
         language: Language = "en",
         filters: Filters | None = None,
         progress: Progress | None = None,
-        payer: str = CLI,
+        payer: Payer = CLI_PAYER,
     ) -> Digest:
-        """The digest; `payer` (the channel it is for, or the CLI) is who spends the tokens of
-        the cards made for it (services/spending.py)."""
+        """The digest; `payer` (the channel it is for, or the CLI, in its workspace) is who spends
+        the tokens of the cards made for it (services/spending.py)."""
         filters = filters or Filters()
         listings = [listing for repo in repos for listing in self._cards.merged(repo, window)]
         wanted = [listing for listing in listings if keeps_listing(filters, listing)]
@@ -94,13 +94,13 @@ class DigestService:
             total_merged=len(listings),
             items=tuple(items),
             language=language,
-            notes=_notes(run, len(items), self._cards.daily_budget),
+            notes=_notes(run, len(items), self._cards.daily_budget(payer.workspace)),
             filters=filters,
             model_failures=run.degraded,
         )
 
     def _item(
-        self, snapshot: PRSnapshot, language: Language, filters: Filters, run: _Run, payer: str
+        self, snapshot: PRSnapshot, language: Language, filters: Filters, run: _Run, payer: Payer
     ) -> DigestItem | None:
         if not keeps_files(filters, snapshot):
             return None

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 
 from bot.errors import PrdigestError, StoreError
 from bot.models import Language, Window
 from bot.services.cards import CardService
 from bot.services.ports import Source
+from bot.services.spending import WORKER, Payer
 from bot.store.kv import DAY, KV
 
 log = logging.getLogger(__name__)
@@ -45,8 +46,9 @@ class MergePoller:
         self._interval = interval
         self._now = now
 
-    def poll(self, wanted: Mapping[str, Set[Language]]) -> int:
-        """Poll each repository of `wanted` (repo → the languages its channels read) whose turn it
+    def poll(self, wanted: Mapping[str, Mapping[Language, str | None]]) -> int:
+        """Poll each repository of `wanted` (repo → the languages its channels read, each with the
+        workspace whose budget pays for its cards: spending.background_workspace) whose turn it
         is; how many cards were queued. Nothing is asked of GitHub while no worker is alive."""
         if not self._cards.workers_alive():
             return 0
@@ -60,7 +62,7 @@ class MergePoller:
                 log.warning("polling %s for merged PRs failed: %s", repo, exc)
         return queued
 
-    def _poll(self, repo: str, languages: Set[Language]) -> int:
+    def _poll(self, repo: str, languages: Mapping[Language, str | None]) -> int:
         name = repo.lower()
         lease_ms = int(self._interval.total_seconds() * 1000)
         if not self._kv.strict().set_nx(f"poll:{name}", uuid.uuid4().hex.encode(), lease_ms):
@@ -70,7 +72,9 @@ class MergePoller:
         since = _moment(raw) if raw else None
         start = max(since - OVERLAP, now - FIRST_LOOK_BACK) if since else now - FIRST_LOOK_BACK
         listings = self._source.list_merged(repo, Window(start, now))
-        queued = sum(self._cards.queue(listings, language) for language in sorted(languages))
+        queued = sum(
+            self._cards.queue(listings, language, Payer(WORKER, languages[language])) for language in sorted(languages)
+        )
         self._kv.set(f"polled:{name}", now.isoformat().encode(), POLLED_TTL)
         if listings:
             log.info("%s: %d merged PRs since %s, %d cards queued", repo, len(listings), start.isoformat(), queued)

@@ -46,7 +46,7 @@ from bot.services.filters import explain
 from bot.services.ports import Answerer, AnswerSink, StreamingAnswerer
 from bot.services.questions import find_refs, is_why, previous_pr, resolve, words
 from bot.services.refs import GITHUB_WEB, pr_url
-from bot.services.spending import Spending
+from bot.services.spending import Payer, Spending
 from bot.store.threads import ThreadStore
 
 
@@ -59,8 +59,11 @@ class QAService:
         spending: Spending | None = None,
         across: AcrossDays | None = None,
         web_base: str = GITHUB_WEB,
+        workspace: str | None = None,
     ) -> None:
         self._cards = cards
+        # The workspace asking (None: the single or home one): its budget pays for its answers.
+        self._workspace = workspace
         # Where a PR known only by its reference links to (refs.github_web_base).
         self._web_base = web_base
         # Questions across days ("what merged this week about MoE?"): services/across.py.
@@ -229,11 +232,11 @@ class QAService:
             return PRNotFound(ref)
         except SourceError:
             return Unavailable(ref)
-        card = self._cards.card(snapshot, language, payer=channel).card
+        card = self._cards.card(snapshot, language, payer=self._payer(channel)).card
         paths = tuple(change.path for change in snapshot.files)
         if self._answerer is None:
             return CardReply(snapshot.listing, card, paths)
-        if self._spending is not None and not self._spending.allows():
+        if self._spending is not None and not self._spending.allows(self._workspace):
             return CardReply(snapshot.listing, card, paths, budget_spent=True)
         tally = Tally()
         try:
@@ -245,7 +248,7 @@ class QAService:
             return CardReply(snapshot.listing, card, paths, model_failed=True)
         finally:
             if self._spending is not None:
-                self._spending.record(tally, repo=snapshot.listing.repo, payer=channel)
+                self._spending.record(tally, repo=snapshot.listing.repo, payer=self._payer(channel))
         answer = sanitize_answer(written, repo_url(snapshot.listing.url))
         if answer is None:
             return CardReply(snapshot.listing, card, paths, model_failed=True, unusable=True)
@@ -263,7 +266,7 @@ class QAService:
     ) -> Reply:
         spending = self._spending
         # Over the day's budget the model is not asked: the matches alone, as without a model.
-        asking = self._answerer is not None and (spending is None or spending.allows())
+        asking = self._answerer is not None and (spending is None or spending.allows(self._workspace))
         if self._answerer is not None and asking:
             by_name = {str(ref): found for ref, found in paths.items()}
             tally = Tally()
@@ -278,7 +281,8 @@ class QAService:
                 if spending is not None:
                     # A digest of one repository is that repository's; of several, no single one's.
                     names = {item.listing.repo.lower() for item in items}
-                    spending.record(tally, repo=names.pop() if len(names) == 1 else None, payer=channel)
+                    repo = names.pop() if len(names) == 1 else None
+                    spending.record(tally, repo=repo, payer=self._payer(channel))
             # Links may point into any repository of the digest, and nowhere else.
             repos = sorted({repo_url(item.listing.url) for item in items}) or [""]
             answer = sanitize_answer(written, *repos)
@@ -291,6 +295,9 @@ class QAService:
             if asked & words(f"{item.listing.title} {item.card.headline} {' '.join(paths.get(item.listing.ref, ()))}")
         )
         return DigestMatches(matches, model_failed=asking)
+
+    def _payer(self, channel: str) -> Payer:
+        return Payer(channel, self._workspace)
 
     def _remember(self, channel: str, thread_ts: str, question: str, reply: Reply) -> None:
         listing = reply.about if isinstance(reply, PRAnswer | CardReply | Why) else None

@@ -6,10 +6,15 @@ The config file's channels are the baseline. A Slack edit of one of them is refu
 for that channel. Every value is checked with the file's own rules (settings.ChannelConfig),
 so a schedule typed in a modal is held to exactly what the TOML file would be. Who may edit
 (editors or the channel's members) is asked of Slack by the caller; this module knows no vendor.
+In OAuth mode each installed workspace but the home one is held to its caps (`[slack]
+workspace_max_repos`, `workspace_max_channels`): the distinct repositories its channels follow,
+and the channels that follow any, counted under one lock of the workspace, so that two
+channels' follows at once cannot both pass a cap.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -41,6 +46,17 @@ EDITABLE = (
 )
 # A digest of more repositories than this is no longer read; the file may list more.
 MAX_REPOS = 20
+# The change lock of the whole workspace, taken before a channel's when caps apply (a channel id
+# is never "*").
+WORKSPACE_LOCK = "*"
+
+
+@dataclass(frozen=True)
+class WorkspaceCaps:
+    """What one installed workspace may set up from Slack ([slack] workspace_max_*)."""
+
+    max_repos: int
+    max_channels: int
 
 
 class EditRefused(ToldError):
@@ -142,7 +158,10 @@ class Subscriptions:
         is_private: Callable[[str], bool],
         now: Callable[[], datetime],
         config_path: str,
+        caps: WorkspaceCaps | None = None,
     ) -> None:
+        # None: the single or home workspace, which the operator runs (no caps but MAX_REPOS).
+        self._caps = caps
         self._slack = slack
         self._path = config_path
         self._file = {channel.id: channel for channel in file_channels}
@@ -233,7 +252,7 @@ class Subscriptions:
             if not REPO_PATTERN.fullmatch(repo):
                 raise EditRefused("subs.bad_repo", value=quoted(repo))
         checked = self._precheck(channel, repos)
-        with self._store.changing(channel):
+        with self._workspace_change(), self._store.changing(channel):
             current = self._current(channel)
             known = {repo.lower() for repo in current}
             new = tuple(dict.fromkeys(repo for repo in repos if repo.lower() not in known))
@@ -241,6 +260,7 @@ class Subscriptions:
             if len(current) + len(new) > MAX_REPOS:
                 raise EditRefused("subs.too_many", limit=MAX_REPOS)
             if new:
+                self._check_caps(channel, [*current, *new])
                 entry = AuditEntry(channel=channel, user=user, at=self._now(), action="follow", detail=new)
                 self._save(channel, user, {"repos": [*current, *new]}, entry)
             return new
@@ -277,12 +297,14 @@ class Subscriptions:
             raise EditRefused("subs.refused_file", path=self._path)
         config = merged(channel, base, values)
         checked = self._precheck(channel, config.repos)
-        with self._store.changing(channel):
+        with self._workspace_change(), self._store.changing(channel):
             known = {repo.lower() for repo in self._current(channel)}
             new = tuple(repo for repo in config.repos if repo.lower() not in known)
             self._check_private([repo for repo in new if repo.lower() not in checked])
             if len(config.repos) > MAX_REPOS:
                 raise FieldErrors({"repos": Note("subs.too_many", {"limit": MAX_REPOS})})
+            if new:
+                self._check_caps(channel, config.repos)
             kept = {
                 name: value
                 for name, value in values.items()
@@ -307,6 +329,26 @@ class Subscriptions:
         fresh = [repo for repo in repos if repo.lower() not in known]
         self._check_private(fresh)
         return {repo.lower() for repo in fresh}
+
+    def _workspace_change(self) -> contextlib.AbstractContextManager[None]:
+        """The workspace's change lock when caps apply (a cap counts every channel), else nothing."""
+        return self._store.changing(WORKSPACE_LOCK) if self._caps is not None else contextlib.nullcontext()
+
+    def _check_caps(self, channel: str, repos: Sequence[str]) -> None:
+        """Raise EditRefused when `channel` following `repos` (and new ones among them) would take
+        the workspace past a cap. A cap lowered below what is followed already refuses only what
+        adds to it: a channel keeps what it follows, and may drop some."""
+        caps = self._caps
+        if caps is None:
+            return
+        views = self.channels()
+        if channel not in {view.channel for view in views} and len(views) >= caps.max_channels:
+            raise EditRefused("subs.workspace_channels", limit=caps.max_channels)
+        followed = {repo.lower() for view in views for repo in view.config.repos}
+        others = {repo.lower() for view in views if view.channel != channel for repo in view.config.repos}
+        after = others | {repo.lower() for repo in repos}
+        if len(after) > caps.max_repos and not after <= followed:
+            raise EditRefused("subs.workspace_repos", limit=caps.max_repos)
 
     def _check_private(self, repos: Sequence[str]) -> None:
         """A private repository may be followed from Slack only if the file lists it: the GitHub

@@ -83,7 +83,10 @@ class PersonalAlerts:
         language: Language = "en",
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         lease_seconds: float = POST_LEASE_SECONDS,
+        workspace: str | None = None,
     ) -> None:
+        # Whose budget pays for cards made for these DMs (None: the single or home workspace).
+        self._workspace = workspace
         self._client = client
         self.watches = watches
         self._ledger = ledger
@@ -179,7 +182,7 @@ class PersonalAlerts:
                 return 0
             watches = [watch for watch in self.watches.everyone().get(due.user, []) if self._visible(due.user, watch)]
             language = self._people.language(self._client, due.user)
-            items = self._finder.find(watches, due.window, language) if watches else []
+            items = self._finder.find(watches, due.window, language, self._workspace) if watches else []
             if not items:
                 self._ledger.record(channel, due.day, "done", "1")
                 return 0

@@ -193,12 +193,14 @@ def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], Sla
                 built.answerer,
                 built.spending,
                 built.across_days(workspace.directory, scope),
+                workspace=scope,
             ),
             threads=workspace.threads,
             ledger=workspace.ledger,
             feedback=FeedbackStore(built.kv, scope),
             alerts=built.alerts(scope),
             teams=None,
+            workspace=scope,
         )
 
     return of_team

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bot.services.cards import CardService
 from bot.services.qa import QAService
 from bot.services.refs import GITHUB_WEB
-from bot.services.spending import Spending
+from bot.services.spending import Payer, Spending
 from bot.services.subscriptions import Subscriptions
 from bot.settings import Defaults
 from bot.slack.access import AccessPolicy
@@ -53,6 +53,13 @@ class SlackDeps:
     # Where the followed repositories' PRs are seen in a browser: github.com, or an Enterprise
     # server's host (services/refs.github_web_base). Only links there are unfurled.
     github_web: str = GITHUB_WEB
+    # The workspace these deps are of: None for the single or home one, else its team id (OAuth
+    # mode). Its budget pays for the cards made for its requests, and it sees only its own spend.
+    workspace: str | None = None
+
+    def payer(self, channel: str) -> Payer:
+        """Who pays for a card a request in `channel` makes (services/spending.py)."""
+        return Payer(channel, self.workspace)
 
     def of_team(self, team: str | None) -> SlackDeps:
         """These deps for the workspace a request comes from (`workspaces.team_of(context)`)."""

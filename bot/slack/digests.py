@@ -17,6 +17,7 @@ from bot.logs import request_id
 from bot.models import DigestRun, Filters, Language, Note, QuietDays, Window
 from bot.services.digest import DigestService
 from bot.services.feedback import rank, tally
+from bot.services.spending import Payer
 from bot.slack.channels import ChannelPlan
 from bot.slack.lease import POST_LEASE_SECONDS, PostLease
 from bot.slack.publisher import Publisher, PublishResult
@@ -60,7 +61,10 @@ class ChannelDigests:
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         lease_seconds: float = POST_LEASE_SECONDS,
         feedback: FeedbackStore | None = None,
+        workspace: str | None = None,
     ) -> None:
+        # The workspace posted in (None: the single or home one): its budget pays for the cards.
+        self._workspace = workspace
         self._feedback = feedback
         self._lease_seconds = lease_seconds
         self._digests = digests
@@ -139,7 +143,8 @@ class ChannelDigests:
                 repos = tuple(repo for repo in repos if repo not in refused)
                 if not repos:
                     raise PublishError("error.nothing_to_post", channel=channel, reasons=tuple(failures))
-                digest = self._digests.build(repos, window, language=language, filters=filters, payer=channel)
+                payer = Payer(channel, self._workspace)
+                digest = self._digests.build(repos, window, language=language, filters=filters, payer=payer)
                 if self._feedback is not None:
                     # The channel's Useful / Not for us clicks move cards within their verdict group.
                     digest = rank(digest, tally(self._feedback.votes(channel)))

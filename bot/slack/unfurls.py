@@ -109,7 +109,9 @@ def unfurl(deps: SlackDeps, client: WebClient, event: dict[str, Any]) -> None:
     if not first:
         return
     _send(client, target, snapshots, first)
-    made = {url: deps.cards.card(snapshot, language, payer=channel).card for url, snapshot in snapshots.items()}
+    made = {
+        url: deps.cards.card(snapshot, language, payer=deps.payer(channel)).card for url, snapshot in snapshots.items()
+    }
     if made != first:
         _send(client, target, snapshots, made)
 

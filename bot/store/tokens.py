@@ -1,6 +1,11 @@
 """TokenStore: the tokens the model spent, per UTC day, on any KV (Redis or memory).
 
-One hash per day, `tokens:{YYYY-MM-DD}`, kept TOKENS_TTL (the 30-day view and some days more).
+One hash per day and workspace, kept TOKENS_TTL (the 30-day view and some days more):
+`tokens:{YYYY-MM-DD}` for the single or home workspace (and the CLI, the poller's own), and
+`tokens:{YYYY-MM-DD}:{team}` for each other installed workspace (OAuth mode), so that no
+workspace's budget counts another's spend. A workspace's hash is not under its `team:` prefix on
+purpose: an uninstall deletes that prefix, and an uninstall and a new install must not give a
+workspace a fresh budget for the same day; the hash expires with its TTL.
 Its fields, each a counter:
 - `all`                        in + out tokens of the day, every model: what the budget reads
 - `{in|out}|total|{model}`     the day's tokens of one model
@@ -16,20 +21,25 @@ from datetime import date
 
 from bot.core.usage import DayTokens, Usage
 from bot.store.kv import DAY, KV
+from bot.store.workspace import checked_team
 
 TOKENS_TTL = 40 * DAY
 ALL = "all"
 
 
-def tokens_key(day: date) -> str:
-    return f"tokens:{day.isoformat()}"
+def tokens_key(day: date, workspace: str | None = None) -> str:
+    """The day's hash of `workspace` (None: the single or home one)."""
+    key = f"tokens:{day.isoformat()}"
+    return key if workspace is None else f"{key}:{checked_team(workspace)}"
 
 
 class TokenStore:
     def __init__(self, kv: KV) -> None:
         self._kv = kv
 
-    def add(self, day: date, model: str, usage: Usage, *, repo: str | None, payer: str) -> None:
+    def add(
+        self, day: date, model: str, usage: Usage, *, repo: str | None, payer: str, workspace: str | None = None
+    ) -> None:
         amounts: dict[str, int] = {ALL: usage.total}
         for direction, amount in (("in", usage.prompt), ("out", usage.completion)):
             if amount <= 0:
@@ -38,14 +48,14 @@ class TokenStore:
             amounts[f"{direction}|for:{payer}|{model}"] = amount
             if repo:
                 amounts[f"{direction}|repo:{repo.lower()}|{model}"] = amount
-        self._kv.hincrby(tokens_key(day), amounts, TOKENS_TTL)
+        self._kv.hincrby(tokens_key(day, workspace), amounts, TOKENS_TTL)
 
-    def spent(self, day: date) -> int:
+    def spent(self, day: date, workspace: str | None = None) -> int:
         """In + out tokens of `day` (0 when the store cannot say: a cache outage spends no budget)."""
-        return _int(self._kv.hgetall(tokens_key(day)).get(ALL))
+        return _int(self._kv.hgetall(tokens_key(day, workspace)).get(ALL))
 
-    def day(self, day: date) -> DayTokens:
-        fields = self._kv.hgetall(tokens_key(day))
+    def day(self, day: date, workspace: str | None = None) -> DayTokens:
+        fields = self._kv.hgetall(tokens_key(day, workspace))
         result = DayTokens(day, spent=_int(fields.get(ALL)))
         for name, raw in fields.items():
             parts = name.split("|", 2)

@@ -15,13 +15,18 @@ import re
 _TEAM = re.compile(r"[TE][A-Z0-9]{2,31}")
 
 
+def checked_team(team: str) -> str:
+    """`team`, when it is a Slack team id (it goes into keys); ValueError when not."""
+    if not _TEAM.fullmatch(team):
+        raise ValueError(f"{team!r} is not a Slack team id")
+    return team
+
+
 def scoped(team: str | None, key: str) -> str:
     """`key` as stored for `team`; unchanged for the single-workspace install (team None)."""
     if team is None:
         return key
-    if not _TEAM.fullmatch(team):
-        raise ValueError(f"{team!r} is not a Slack team id")
-    return f"team:{team}:{key}"
+    return f"team:{checked_team(team)}:{key}"
 
 
 def team_prefix(team: str) -> str:

@@ -354,6 +354,14 @@ WORDS: dict[str, str] = {
     "subs.bad_value": "{value} cannot be used here",
     "subs.bad_channel": "This conversation cannot get a digest; use a channel.",
     "subs.too_many": "A channel follows at most {limit} repositories.",
+    "subs.workspace_repos": (
+        "This workspace already follows {limit} different repositories, the most it may follow from Slack "
+        "(`[slack] workspace_max_repos`). Unfollow one in some channel first, or ask the bot's operator."
+    ),
+    "subs.workspace_channels": (
+        "{limit} channels of this workspace already follow repositories, the most it may set up from Slack "
+        "(`[slack] workspace_max_channels`). Unfollow everything in one of them first, or ask the bot's operator."
+    ),
     "subs.private": (
         "{repo} is private (or GitHub does not let the bot see it), and the config file does not list it "
         "in `[slack] followable_private_repos`, so it can't be followed from Slack: the bot reads GitHub "

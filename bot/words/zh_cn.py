@@ -305,6 +305,14 @@ WORDS: dict[str, str] = {
     "subs.bad_value": "{value} 在这里无法使用",
     "subs.bad_channel": "这个会话无法接收摘要；请在频道中使用。",
     "subs.too_many": "一个频道最多关注 {limit} 个仓库。",
+    "subs.workspace_repos": (
+        "本工作区已关注 {limit} 个不同的仓库，这是在 Slack 中可关注的上限（`[slack] workspace_max_repos`）。"
+        "请先在某个频道取消关注一个仓库，或联系机器人的运维人员。"
+    ),
+    "subs.workspace_channels": (
+        "本工作区已有 {limit} 个频道关注了仓库，这是在 Slack 中可设置的上限（`[slack] workspace_max_channels`）。"
+        "请先让其中一个频道取消全部关注，或联系机器人的运维人员。"
+    ),
     "subs.private": (
         "{repo} 是私有仓库（或机器人无权在 GitHub 上查看），且配置文件的 `[slack] followable_private_repos` "
         "中没有列出它，因此不能在 Slack 中关注：机器人使用运维人员的令牌读取 GitHub。请让运维人员把它加入该列表。"

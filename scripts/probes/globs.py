@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import tempfile
 import threading
 import time

@@ -9,8 +9,9 @@ import re
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -141,14 +142,24 @@ def oauth_env(slack: FakeSlack, github: FakeGitHub, model: FakeOpenAI, redis_url
 
 
 @contextlib.contextmanager
-def serve_oauth(github: FakeGitHub, model: FakeOpenAI, redis_url: str, config_dir: Path) -> Iterator[OAuthHarness]:
+def serve_oauth(
+    github: FakeGitHub,
+    model: FakeOpenAI,
+    redis_url: str,
+    config_dir: Path,
+    *,
+    config_text: str = CONFIG,
+    now: Callable[[], datetime] | None = None,
+) -> Iterator[OAuthHarness]:
+    """`config_text` (CONFIG: the home workspace's one channel) and `now` (the real clock) as in
+    serve_harness."""
     with FakeSlack() as slack, contextlib.ExitStack() as stack:
         config = config_dir / "prdigest.toml"
-        config.write_text(CONFIG, encoding="utf-8")
+        config.write_text(config_text, encoding="utf-8")
         settings = load_settings(oauth_env(slack, github, model, redis_url, config))
         replicas = []
         for _ in range(2):
-            services = Builder(settings, harness_timing(), warn=lambda message: None)
+            services = Builder(settings, harness_timing(now), warn=lambda message: None)
             stack.callback(services.close)
             parts = services.slack()
             server = http_server(parts, "127.0.0.1", 0)

@@ -17,6 +17,7 @@ from bot.doctor import run_doctor
 from bot.models import CardReply, Filters, Note, PRAnswer, Window
 from bot.render.blocks import lead_message, strings
 from bot.services.ask import ask_about_pr
+from bot.services.spending import Payer
 from bot.settings import Settings
 from bot.store.tokens import TokenStore
 from tests.integration.conftest import NOW, REPO, ServicesFactory, day, settings_for
@@ -61,7 +62,7 @@ def test_every_request_a_card_costs_is_counted_for_its_repository_and_the_channe
     model.invalid_json_next()  # one card is asked twice: both answers were paid for
     built = make_services(settings_for(github, model, redis_url))
 
-    digest = built.digests.build((REPO,), WINDOW, payer=CHANNEL)
+    digest = built.digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
     assert all(item.card.source == "llm" for item in digest.items) and model.calls == 4
 
     spent = given(model)
@@ -73,7 +74,9 @@ def test_every_request_a_card_costs_is_counted_for_its_repository_and_the_channe
     assert tokens.payers == {CHANNEL: {MODEL: spent}}
 
     # Another channel's digest of the same PRs reads the cached cards: it spends nothing.
-    again = make_services(settings_for(github, model, redis_url)).digests.build((REPO,), WINDOW, payer="C0OTHER002")
+    again = make_services(settings_for(github, model, redis_url)).digests.build(
+        (REPO,), WINDOW, payer=Payer("C0OTHER002")
+    )
     assert again.shown == 3 and model.calls == 4
     assert "C0OTHER002" not in TokenStore(built.kv).day(NOW.date()).payers
 
@@ -91,7 +94,7 @@ def test_a_card_a_worker_makes_for_a_digest_is_the_digests_channels(
     worker = working.worker(threads=2)
     try:
         wait_for(lambda: serving.queue is not None and serving.queue.workers_alive())
-        digest = serving.digests.build((REPO,), WINDOW, payer=CHANNEL)
+        digest = serving.digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
     finally:
         worker.stop()
     assert all(item.card.source == "llm" for item in digest.items) and model.calls == 3
@@ -104,7 +107,7 @@ def test_an_answer_is_counted_for_the_channel_it_was_asked_in_and_the_cli(
     populate(github, count=1)
     model.responder = card_answer
     built = make_services(settings_for(github, model, redis_url))
-    built.digests.build((REPO,), WINDOW, payer=CHANNEL)
+    built.digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
     card_spend = given(model)
 
     model.responder = lambda request: "It makes step 1 faster by caching."
@@ -142,7 +145,7 @@ def test_a_spent_budget_gives_cards_from_metadata_and_the_lead_says_so_until_the
     model.responder = card_answer
     settings = budget_settings(github, model, redis_url, tmp_path)
 
-    digest = make_services(settings).digests.build((REPO,), WINDOW, payer=CHANNEL)
+    digest = make_services(settings).digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
     assert model.calls == 1  # the first card spent the budget; the model is asked no more today
     sources = sorted(item.card.source for item in digest.items)
     assert sources == ["heuristic", "heuristic", "llm"]
@@ -153,7 +156,7 @@ def test_a_spent_budget_gives_cards_from_metadata_and_the_lead_says_so_until_the
     assert "The daily token budget (1) is spent: 2 cards from metadata." in lead
 
     # Later the same day: the cached metadata cards are served, the model is not asked.
-    again = make_services(settings).digests.build((REPO,), WINDOW, payer=CHANNEL)
+    again = make_services(settings).digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
     assert model.calls == 1 and sum(item.card.no_model == "budget" for item in again.items) == 2
     # Nor for a question.
     reply = make_services(settings).qa.on_mention(
@@ -162,7 +165,7 @@ def test_a_spent_budget_gives_cards_from_metadata_and_the_lead_says_so_until_the
     assert isinstance(reply, CardReply) and reply.budget_spent and model.calls == 1
 
     # The next UTC day the budget is new: the model is asked again (once more, with a budget of 1).
-    tomorrow = make_services(settings, now=NOW + timedelta(days=1)).digests.build((REPO,), WINDOW, payer=CHANNEL)
+    tomorrow = make_services(settings, now=NOW + timedelta(days=1)).digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
     assert model.calls == 2
     assert sorted(item.card.source for item in tomorrow.items) == ["heuristic", "llm", "llm"]
 
@@ -204,7 +207,7 @@ def test_doctor_shows_tokens_today_and_over_7_days_per_repository_and_channel_wi
     text = f'[models."{MODEL}"]\ninput_per_million = 1.0\noutput_per_million = 2.0\n'
     settings = settings_for(github, model, redis_url, **config(tmp_path, text))
     # The doctor reads today's counters by the real clock.
-    make_services(settings, now=datetime.now(UTC)).digests.build((REPO,), WINDOW, payer=CHANNEL)
+    make_services(settings, now=datetime.now(UTC)).digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
     spent = given(model)
     cost = (spent.prompt * 1.0 + spent.completion * 2.0) / 1_000_000
     capsys.readouterr()

@@ -25,7 +25,7 @@ from bot.models import Card, Language, Message, OutputMode, PRListing, PRRef, PR
 from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, lease_for
 from bot.services.flight import WAIT_STEP_SECONDS
 from bot.services.ports import Parsed, Schema
-from bot.services.spending import Spending
+from bot.services.spending import Payer, Spending
 from bot.services.writer import ModelCardWriter
 from bot.store import codec
 from bot.store.cards import CARD_TTL, CardStore, card_key
@@ -473,8 +473,8 @@ def spending_rig(
 
 def test_a_cards_tokens_are_counted_once_for_its_repository_and_whoever_asked_first() -> None:
     r, spending, _ = spending_rig(draft())
-    r.cards.card(widget_pr(), "en", payer="C0FIRST001")
-    r.cards.card(widget_pr(), "en", payer="C0LATER001")  # from the store: spends nothing
+    r.cards.card(widget_pr(), "en", payer=Payer("C0FIRST001"))
+    r.cards.card(widget_pr(), "en", payer=Payer("C0LATER001"))  # from the store: spends nothing
     (day,) = spending.report(1).days
     assert day.spent > 0 and set(day.payers) == {"C0FIRST001"}
     assert day.repos == {widget_pr().listing.repo.lower(): day.total}
@@ -482,7 +482,7 @@ def test_a_cards_tokens_are_counted_once_for_its_repository_and_whoever_asked_fi
 
 def test_a_failed_cards_tokens_are_counted_too() -> None:
     r, spending, _ = spending_rig("not a card", "still not a card")  # both answers were paid for
-    result = r.cards.card(widget_pr(), "en", payer="C0FIRST001")
+    result = r.cards.card(widget_pr(), "en", payer=Payer("C0FIRST001"))
     assert result.degraded and len(r.model.calls) == 2
     assert spending.spent_today() > 0
 
@@ -491,7 +491,7 @@ def test_a_spent_budget_gives_a_heuristic_card_without_a_call_kept_briefly_and_n
     r, spending, clock = spending_rig(draft(), budget=1)
     tally = Tally()
     tally.add("scripted-model", Usage(5, 1))
-    spending.record(tally, repo="acme/other", payer="cli")
+    spending.record(tally, repo="acme/other", payer=Payer("cli"))
 
     result = r.cards.card(widget_pr(), "en")
     assert r.model.calls == [] and result.card.source == "heuristic" and result.no_model == "budget"

@@ -10,7 +10,7 @@ import pytest
 from bot import telemetry
 from bot.core.usage import Price, Tally, Usage, cost, spent_out, utc_days
 from bot.render.tokens import doctor_lines, home_tokens, money
-from bot.services.spending import Spending
+from bot.services.spending import Payer, Spending
 from bot.store.memory import MemoryKV
 from bot.store.tokens import TOKENS_TTL, TokenStore
 
@@ -77,7 +77,7 @@ def test_the_budget_stops_calls_for_the_utc_day_and_a_new_day_starts_from_zero()
     assert today.allows()
     tally = Tally()
     tally.add("m", Usage(900, 100))
-    today.record(tally, repo="a/b", payer="C1")
+    today.record(tally, repo="a/b", payer=Payer("C1"))
     assert not today.allows() and today.spent_today() == 1000
     assert spending(1000, datetime(2026, 8, 6, 0, 0, tzinfo=UTC), kv).allows()
     assert spending(0, datetime(2026, 8, 5, 12, 0, tzinfo=UTC), kv).allows()  # no budget
@@ -88,7 +88,7 @@ def test_the_report_gives_today_and_seven_days_with_their_cost() -> None:
     for days_ago, amount in ((0, 1000), (3, 2000), (9, 5000)):  # the 9-day-old spend is not in the week
         tally = Tally()
         tally.add("m", Usage(amount, amount // 10))
-        spending(0, datetime(2026, 8, 15 - days_ago, 12, tzinfo=UTC), kv).record(tally, repo="a/b", payer="C1")
+        spending(0, datetime(2026, 8, 15 - days_ago, 12, tzinfo=UTC), kv).record(tally, repo="a/b", payer=Payer("C1"))
     report = spending(0, datetime(2026, 8, 15, 12, tzinfo=UTC), kv).report()
     assert len(report.days) == 7
     total = report.total()
@@ -104,14 +104,14 @@ def test_doctor_and_home_lines_say_the_cost_or_that_no_price_is_configured() -> 
     tally.add("m", Usage(1500, 500))
     tally.add("unpriced", Usage(10, 0))
     now = datetime(2026, 8, 5, 12, tzinfo=UTC)
-    spending(1000, now, kv).record(tally, repo="a/b", payer="C0CHANNEL1")
+    spending(1000, now, kv).record(tally, repo="a/b", payer=Payer("C0CHANNEL1"))
     lines = doctor_lines(spending(1000, now, kv).report())
     assert (True, "daily budget 1,000 tokens: 2,010 today, spent: no model calls until 00:00 UTC") in lines
     assert any(line.startswith("channel C0CHANNEL1: today 2,010 (in 1,510, out 500), no price") for _, line in lines)
     priced = Tally()
     priced.add("m", Usage(1500, 500))
     kv2 = MemoryKV()
-    spending(0, now, kv2).record(priced, repo="a/b", payer="cli")
+    spending(0, now, kv2).record(priced, repo="a/b", payer=Payer("cli"))
     report = spending(0, now, kv2).report()
     assert (
         False,
@@ -142,7 +142,7 @@ def test_recorded_tokens_reach_the_metrics_in_and_out_and_per_repository() -> No
     try:
         tally = Tally()
         tally.add("m", Usage(120, 30))
-        spending(0, datetime(2026, 8, 5, tzinfo=UTC), MemoryKV()).record(tally, repo="Acme/Widgets", payer="C1")
+        spending(0, datetime(2026, 8, 5, tzinfo=UTC), MemoryKV()).record(tally, repo="Acme/Widgets", payer=Payer("C1"))
     finally:
         telemetry.install(None)
     assert sink.counts == [

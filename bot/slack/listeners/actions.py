@@ -80,7 +80,7 @@ def _post_shared(
         return
     try:
         snapshot = deps.cards.snapshot_by_ref(ref)
-        message = card_message(snapshot.listing, deps.cards.card(snapshot, language, payer=channel).card)
+        message = card_message(snapshot.listing, deps.cards.card(snapshot, language, payer=deps.payer(channel)).card)
         with slack_errors():
             client.chat_postMessage(
                 channel=channel, text=message.text, blocks=list(message.blocks), unfurl_links=False, unfurl_media=False

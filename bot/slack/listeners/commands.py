@@ -35,7 +35,7 @@ def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: s
         return text_message(not_allowed_text(language, deps.access.named(channel, ref.repo, said))), False
     try:
         snapshot = deps.cards.snapshot_by_ref(ref)
-        card = deps.cards.card(snapshot, language, payer=channel).card
+        card = deps.cards.card(snapshot, language, payer=deps.payer(channel)).card
         # The card is shown to `user` alone, and its Share button works for them alone.
         return card_message(snapshot.listing, card, share_for=user or None), True
     except NotFound:

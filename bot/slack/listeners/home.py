@@ -67,7 +67,7 @@ def _report(deps: SlackDeps) -> Report | None:
     if deps.spending is None:
         return None
     try:
-        return deps.spending.report()
+        return deps.spending.report(workspace=deps.workspace)
     except StoreError:
         return None
 
