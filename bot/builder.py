@@ -391,21 +391,30 @@ class Builder:
         poller = self.poller
         if poller is None:
             return 0
+        return poller.poll(self.background_payers())
+
+    def background_payers(self, repo: str | None = None) -> dict[str, dict[Language, str | None]]:
+        """Per followed repository (or only `repo`, case ignored) and language, the workspace whose
+        budget pays for the cards nobody asked for yet (the poller's, the webhook's)."""
         from bot.services.spending import background_workspace
 
         followers: dict[str, dict[Language, set[str | None]]] = {}
         for plan in self.all_plans():
-            for repo in plan.repos:
-                followers.setdefault(repo, {}).setdefault(plan.language, set()).add(self.scope_of(plan.team))
-        wanted = {
-            repo: {language: background_workspace(teams) for language, teams in languages.items()}
-            for repo, languages in followers.items()
+            for followed in plan.repos:
+                if repo is None or followed.lower() == repo.lower():
+                    followers.setdefault(followed, {}).setdefault(plan.language, set()).add(self.scope_of(plan.team))
+        return {
+            followed: {language: background_workspace(teams) for language, teams in languages.items()}
+            for followed, languages in followers.items()
         }
-        return poller.poll(wanted)
 
-    def languages_for(self, repo: str) -> set[Language]:
-        """The languages of the channels that follow `repo` (empty: nobody does)."""
-        return {plan.language for plan in self.all_plans() if repo.lower() in {r.lower() for r in plan.repos}}
+    def payers_for(self, repo: str) -> dict[Language, str | None]:
+        """The languages `repo` is followed in (empty: nobody follows it), each with its payer."""
+        payers: dict[Language, str | None] = {}
+        for languages in self.background_payers(repo).values():
+            for language, workspace in languages.items():
+                payers.setdefault(language, workspace)
+        return payers
 
     @cached_property
     def webhook(self) -> GitHubWebhook | None:
@@ -415,7 +424,7 @@ class Builder:
             return None
         from bot.webhook import GitHubWebhook
 
-        return GitHubWebhook(secret, self.kv, self.queue, self.languages_for)
+        return GitHubWebhook(secret, self.kv, self.queue, self.payers_for)
 
     @cached_property
     def metrics(self) -> PrometheusSink:

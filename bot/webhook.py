@@ -16,7 +16,7 @@ import hmac
 import json
 import logging
 import re
-from collections.abc import Callable, Iterable, Set
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.core.jobs import MAX_PR_NUMBER, CardJob, pr_number
@@ -42,12 +42,12 @@ class GitHubWebhook:
         secret: str,
         kv: KV,
         jobs: CardJobs | None,
-        languages: Callable[[str], Set[Language]],
+        payers: Callable[[str], Mapping[Language, str | None]],
     ) -> None:
         self._secret = secret.encode()
         self._strict = kv.strict()
         self._jobs = jobs
-        self._languages = languages
+        self._payers = payers
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         status, answer = self._handle(environ)
@@ -86,8 +86,8 @@ class GitHubWebhook:
             return "422 Unprocessable Entity", {
                 "error": f"pull_request.number is not a number from 1 to {MAX_PR_NUMBER}"
             }
-        languages = self._languages(repo)
-        if not languages:
+        payers = self._payers(repo)  # the languages it is followed in, and whose budget pays
+        if not payers:
             return "200 OK", {"ignored": "no channel follows this repository"}
         if self._jobs is None:
             return "503 Service Unavailable", {"error": "no card queue: REDIS_URL is not set"}
@@ -95,8 +95,8 @@ class GitHubWebhook:
             if not self._strict.set_nx(f"delivery:{delivery}", b"1", DELIVERY_TTL_MS):
                 return "200 OK", {"duplicate": delivery}
             queued = sum(
-                self._jobs.submit(CardJob(repo, number, language, sha, for_merge=True))
-                for language in sorted(languages)
+                self._jobs.submit(CardJob(repo, number, language, sha, workspace=payers[language], for_merge=True))
+                for language in sorted(payers)
             )
         except StoreError:
             return "503 Service Unavailable", {"error": "redis unreachable"}
