@@ -106,8 +106,10 @@ class GitHubWebhook:
     def _signed(self, body: bytes, header: str) -> bool:
         if not header.startswith("sha256="):
             return False
-        expected = hmac.new(self._secret, body, hashlib.sha256).hexdigest()
-        return hmac.compare_digest(expected, header.removeprefix("sha256="))
+        expected = hmac.new(self._secret, body, hashlib.sha256).hexdigest().encode()
+        # As bytes: compare_digest raises TypeError on a str that is not ASCII (a header of
+        # Latin-1 bytes), which was a 500 and a traceback for anyone who sent one.
+        return hmac.compare_digest(expected, header.removeprefix("sha256=").encode("utf-8", "replace"))
 
 
 def _merged(payload: dict[str, Any]) -> tuple[str, object, str | None] | None:

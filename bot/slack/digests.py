@@ -48,7 +48,9 @@ def next_post(plan: ChannelPlan, now: datetime) -> datetime:
     """When the channel's next scheduled digest is due (local time of the plan's zone)."""
     local = now.astimezone(plan.timezone)
     due = datetime.combine(local.date(), plan.post_at, tzinfo=plan.timezone)
-    return due if due > local else datetime.combine(local.date() + timedelta(days=1), plan.post_at, plan.timezone)
+    # Against `now`, not `local`: two datetimes of one zone compare by wall clock, so in the hour
+    # a fall back repeats, the 01:30 already posted would still be "next".
+    return due if due > now else datetime.combine(local.date() + timedelta(days=1), plan.post_at, plan.timezone)
 
 
 class ChannelDigests:
@@ -201,8 +203,9 @@ class ChannelDigests:
         )
 
     def due(self, plan: ChannelPlan) -> bool:
-        local = self._now().astimezone(plan.timezone)
-        if local.time() < plan.post_at:
-            return False
-        _, day = scheduled_window(plan, self._now())
-        return not self.done(plan.id, day)
+        now = self._now()
+        window, day = scheduled_window(plan, now)
+        # The moment the window ends, not the wall clock's reading: a post_at that a spring
+        # forward skips (02:30 in Los Angeles) ends the window at 03:30, and posting at 03:00
+        # lost what merged in between (the next window starts at 03:30).
+        return now >= window.end and not self.done(plan.id, day)
