@@ -15,19 +15,15 @@ import json
 import tempfile
 import threading
 import time
-import urllib.parse
-import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import requests
-from devkit.ports import free_port
-from devkit.slack_signing import signed_headers
 
-from bench.deployed import _prdigest
 from bench.env import CHANNEL, REPO, SECRET, Latencies, World, world
 from bot.render.subscriptions import SETTINGS_CALLBACK
+from scripts.probes import served
 
 DATASET = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "vllm-prs.jsonl"
 USER = "U0PROBE001"
@@ -62,11 +58,9 @@ def probe(probe_world: World, workdir: Path, seconds: float) -> None:
         encoding="utf-8",
     )
     probe_world.slack.members = {CHANNEL: [USER]}
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    serve = _prdigest(probe_world, config, "serve", "--http", "--host", "127.0.0.1", "--port", str(port))
+    serve = served.Served(probe_world.env | {"PRDIGEST_CONFIG": str(config)}, workdir)
+    base = serve.base
     try:
-        _until(lambda: _healthy(base), 60)
         timer = Timer(base)
         timer.start()
         form = _settings(base, {"repos": REPO, "paths": f"{WORST_FILTER}, *", "exclude_authors": WORST_FILTER})
@@ -74,7 +68,7 @@ def probe(probe_world: World, workdir: Path, seconds: float) -> None:
         _command(base, f"watch {REPO} vllm/**", probe_world.slack.new_response_url())  # so a DM is due
         print(f"form: {form.status_code} {form.text!r} · watch: {watch.text[:80]!r}")
         started = time.monotonic()
-        posted = _within(lambda: bool(probe_world.slack.messages(CHANNEL)), seconds)
+        posted = bool(served.within(lambda: probe_world.slack.messages(CHANNEL), seconds))
         print(f"digest lead posted: {posted} after {time.monotonic() - started:.1f} s")
         for lead in probe_world.slack.messages(CHANNEL)[:1]:
             print(f"lead: {str(lead.get('text'))[:120]!r}")
@@ -88,8 +82,7 @@ def probe(probe_world: World, workdir: Path, seconds: float) -> None:
             f"{timer.unanswered})"
         )
     finally:
-        serve.kill()  # a frozen server (before the fix) does not stop on SIGTERM
-        serve.wait(timeout=60)
+        serve.stop(grace=0)  # a frozen server (before the fix) does not stop on SIGTERM
 
 
 class Timer(threading.Thread):
@@ -122,22 +115,10 @@ class Timer(threading.Thread):
         self.join()
 
 
-def _post(base: str, body: bytes, content_type: str) -> requests.Response:
-    headers = signed_headers(SECRET, body, content_type, timestamp=int(time.time()))
-    return requests.post(f"{base}/slack/events", data=body, headers=headers, timeout=TIMEOUT)
-
-
 def _command(base: str, text: str, response_url: str) -> requests.Response:
-    form = {
-        "command": "/pr",
-        "text": text,
-        "channel_id": CHANNEL,
-        "user_id": USER,
-        "team_id": "T0TEST",
-        "response_url": response_url,
-        "trigger_id": f"T{uuid.uuid4().hex}.probe",
-    }
-    return _post(base, urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded")
+    return served.command(
+        base, text, channel=CHANNEL, user=USER, response_url=response_url, secret=SECRET, timeout=TIMEOUT
+    )
 
 
 def _settings(base: str, fields: dict[str, str]) -> requests.Response:
@@ -156,36 +137,11 @@ def _settings(base: str, fields: dict[str, str]) -> requests.Response:
         "team": {"id": "T0TEST", "domain": "probe"},
         "user": {"id": USER, "team_id": "T0TEST"},
         "api_app_id": "A0PROBE",
-        "trigger_id": f"T{uuid.uuid4().hex}.probe",
+        "trigger_id": served.trigger_id(),
         "view": view,
         "response_urls": [],
     }
-    body = urllib.parse.urlencode({"payload": json.dumps(payload)}).encode()
-    return _post(base, body, "application/x-www-form-urlencoded")
-
-
-def _healthy(base: str) -> bool:
-    try:
-        return requests.get(f"{base}/healthz", timeout=1).status_code == 200
-    except requests.RequestException:
-        return False
-
-
-def _within(condition: Any, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.1)
-    return True
-
-
-def _until(condition: Any, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise SystemExit(f"probe: nothing after {seconds:.0f} s")
-        time.sleep(0.1)
+    return served.interaction(base, payload, secret=SECRET, timeout=TIMEOUT)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Another person's Stop, on a real `prdigest serve --http` (issue 23, item 5).
 
-    .venv/bin/python scripts/probes/stop_per_asker.py            # the code of this checkout
-    .venv/bin/python scripts/probes/stop_per_asker.py --root DIR # another tree's bot/ (e.g. main's)
+    PYTHONPATH=. .venv/bin/python scripts/probes/stop_per_asker.py            # the code of this checkout
+    PYTHONPATH=. .venv/bin/python scripts/probes/stop_per_asker.py --root DIR # another tree's bot/ (e.g. main's)
 
 Starts a redis-server, fake Slack, GitHub and OpenAI on loopback, posts a digest with `prdigest
 digest --post`, then serves `prdigest serve --http` and drives it with signed events: two people
@@ -14,12 +14,8 @@ the first person's answer was posted whole (target: yes) and the second's stoppe
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,23 +23,22 @@ from tempfile import TemporaryDirectory
 from typing import Any
 
 import redis
-import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from devkit.fakes.slack_agent import agent_session_stopped
-from devkit.ports import free_port
 from devkit.redis_server import RedisServer
-from devkit.slack_signing import signed_headers
 
-ROOT = Path(__file__).resolve().parents[2]
-SECRET = "stop-probe-signing-secret"
+from scripts.probes import served
+from scripts.probes.served import ROOT
+
 CHANNEL = "C0STOP0001"
 REPO = "acme/stops"
 DAY = "2026-08-05"
 FIRST, SECOND = "U0FIRST001", "U0SECOND02"
 SCRIPT = [f"Sentence {letter} of the answer. " for letter in "abcdefghijklmnopqrst"]
 WHOLE = "".join(SCRIPT).strip()
+WAIT = 30.0  # seconds; a scenario still waiting then prints what it has (a NO)
 
 
 def card(request: dict[str, Any]) -> Any:
@@ -52,19 +47,9 @@ def card(request: dict[str, Any]) -> Any:
     return "unused: answers are streamed from the script"
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    return None
-
-
 class World:
     def __init__(self, root: Path, workdir: Path) -> None:
-        self.root = root
+        self.root, self.workdir = root, workdir
         self.redis = RedisServer()
         self.redis.start()
         self.slack = FakeSlack().start()
@@ -83,54 +68,20 @@ class World:
         config.write_text(
             f'[defaults]\ntimezone = "UTC"\n\n[[channels]]\nid = "{CHANNEL}"\nrepos = ["{REPO}"]\n', encoding="utf-8"
         )
-        self.env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "GITHUB_", "OPENAI_", "REDIS_"))},
-            "PRDIGEST_CONFIG": str(config),
-            "GITHUB_API_URL": self.github.url,
-            "GITHUB_TOKEN": "test",
-            "OPENAI_API_KEY": "test",
-            "OPENAI_BASE_URL": f"{self.model.url}/v1",
-            "REDIS_URL": self.redis.url,
-            "SLACK_BOT_TOKEN": self.slack.bot_token,
-            "SLACK_SIGNING_SECRET": SECRET,
-            "SLACK_API_URL": self.slack.api_url,
-            "PYTHONPATH": str(root),
-        }
-        self.server: subprocess.Popen[bytes] | None = None
-        self.port = free_port()
+        self.env = served.environment(
+            config, slack=self.slack, github=self.github, model=self.model, redis_url=self.redis.url
+        )
+        self.server: served.Served | None = None
 
     def cli(self, *args: str) -> subprocess.CompletedProcess[bytes]:
-        command = [sys.executable, "-m", "bot.cli", *args]
-        return subprocess.run(command, env=self.env, cwd=self.root, capture_output=True, timeout=120, check=False)
+        return served.prdigest(self.env, *args, code=self.root)
 
     def serve(self) -> None:
-        command = [sys.executable, "-m", "bot.cli", "serve", "--http", "--host", "127.0.0.1", "--port", str(self.port)]
-        self.server = subprocess.Popen(
-            command, env=self.env, cwd=self.root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-
-        def healthy() -> bool:
-            try:
-                return requests.get(f"http://127.0.0.1:{self.port}/healthz", timeout=1).ok
-            except requests.ConnectionError:
-                return False
-
-        if not wait_for(healthy):
-            raise RuntimeError("the server did not start")
+        self.server = served.Served(self.env, self.workdir, code=self.root)
 
     def event(self, event: dict[str, Any], event_id: str) -> int:
-        envelope = {
-            "type": "event_callback",
-            "team_id": "T0TEST",
-            "api_app_id": "A0TEST",
-            "event_id": event_id,
-            "event_time": int(time.time()),
-            "event": event,
-        }
-        body = json.dumps(envelope).encode()
-        headers = signed_headers(SECRET, body, "application/json")
-        url = f"http://127.0.0.1:{self.port}/slack/events"
-        return requests.post(url, data=body, headers=headers, timeout=10).status_code
+        assert self.server is not None
+        return served.event(self.server.base, event, event_id=event_id).status_code
 
     def stop_marks(self, *, forget: bool = False) -> list[str]:
         """The Stop marks in Redis (whatever their names: main's or this branch's); `forget`
@@ -145,18 +96,11 @@ class World:
             raw.close()
 
     def close(self) -> str:
-        err = b""
-        if self.server is not None:
-            self.server.send_signal(signal.SIGTERM)
-            try:
-                _out, err = self.server.communicate(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.server.kill()
-                _out, err = self.server.communicate()
+        err = self.server.stop() if self.server is not None else ""
         for fake in (self.model, self.github, self.slack):
             fake.stop()
         self.redis.stop()
-        return err.decode(errors="replace")
+        return err
 
 
 def reached(slack: FakeSlack, method: str, count: int) -> Callable[[], bool]:
@@ -181,7 +125,7 @@ def scenario(world: World, thread_ts: str, path: str, n: int) -> str:
         message = {"type": "message", "channel": CHANNEL, "user": user, "text": text, "ts": ts, "thread_ts": thread_ts}
         world.event(message, f"Ev{n}{i}")
         asked[user] = ts
-        wait_for(reached(world.slack, begun, before + i + 1))
+        served.within(reached(world.slack, begun, before + i + 1), WAIT)
     ours = [m for m in world.slack.thread(CHANNEL, thread_ts) if m.get("bot_id") and m["ts"] > asked[FIRST]]
     by_user: dict[str, str] = {}
     if path == "streamed":
@@ -194,7 +138,7 @@ def scenario(world: World, thread_ts: str, path: str, n: int) -> str:
         by_user = {FIRST: placeholders[0], SECOND: placeholders[1]}
         streams = []
     world.event(agent_session_stopped(SECOND, CHANNEL, thread_ts, streams), f"Ev{n}9")
-    wait_for(world.stop_marks)  # the Stop is marked in Redis
+    served.within(world.stop_marks, WAIT)  # the Stop is marked in Redis
     world.model.go_on.set()
 
     def ended(user: str) -> dict[str, Any] | None:
@@ -206,8 +150,8 @@ def scenario(world: World, thread_ts: str, path: str, n: int) -> str:
         method = "chat.update" if path == "placeholder" else "chat.stopStream"
         return any(call.get("ts") == by_user[user] for call in world.slack.calls(method))
 
-    wait_for(lambda: closed(FIRST) and closed(SECOND))
-    first = wait_for(lambda: ended(FIRST), timeout=5)  # a stream ended whole is then edited into the reply
+    served.within(lambda: closed(FIRST) and closed(SECOND), WAIT)
+    first = served.within(lambda: ended(FIRST), 5)  # a stream ended whole is then edited into the reply
     second_message = world.slack.message(CHANNEL, by_user[SECOND])
     second = ended(SECOND)
     first_whole = first is not None and WHOLE in str(first.get("text"))

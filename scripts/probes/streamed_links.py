@@ -1,6 +1,6 @@
 """Links in streamed answers, measured on a real `prdigest serve --http` (issue 23, item 3).
 
-    .venv/bin/python scripts/probes/streamed_links.py
+    PYTHONPATH=. .venv/bin/python scripts/probes/streamed_links.py
 
 Starts fake Slack, GitHub and OpenAI on loopback, a redis-server of its own, posts a digest with
 `prdigest digest --post` (the scheduler's path), then serves `prdigest serve --http` and asks it,
@@ -13,31 +13,21 @@ then the total (target: 0).
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
 import sys
-import time
-import uuid
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
-import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.markdown_links import links_in_markdown, shown_text
 from devkit.fakes.slack import FakeSlack
 from devkit.fakes.slack_agent import im_message
-from devkit.ports import free_port
 from devkit.redis_server import RedisServer
-from devkit.slack_signing import signed_headers
 
-ROOT = Path(__file__).resolve().parents[2]
-SECRET = "links-signing-secret"
+from scripts.probes import served
+
 CHANNEL, DM, USER = "C0LINKS001", "D0LINKS001", "U0LINKS001"
 REPO, NUMBER = "acme/widgets", 7
 FIRST = "It fuses the MoE dispatch kernels. "
@@ -63,17 +53,7 @@ def main() -> int:
         slack.members[CHANNEL] = [USER]
         config = Path(workdir) / "prdigest.toml"
         config.write_text(f'[[channels]]\nid = "{CHANNEL}"\nrepos = ["{REPO}"]\n', encoding="utf-8")
-        env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "GITHUB_", "OPENAI_", "REDIS_"))},
-            "PRDIGEST_CONFIG": str(config),
-            "GITHUB_API_URL": github.url,
-            "OPENAI_API_KEY": "test",
-            "OPENAI_BASE_URL": f"{model.url}/v1",
-            "SLACK_BOT_TOKEN": slack.bot_token,
-            "SLACK_SIGNING_SECRET": SECRET,
-            "SLACK_API_URL": slack.api_url,
-            "REDIS_URL": redis.url,
-        }
+        env = served.environment(config, slack=slack, github=github, model=model, redis_url=redis.url)
         total = 0
         for number, answer in enumerate(HOSTILE.values(), start=NUMBER):
             github.add_pr(
@@ -86,36 +66,21 @@ def main() -> int:
             )
         current = {"answer": FIRST}
         model.responder = lambda request: respond(request, current["answer"])
-        digest = subprocess.run(
-            [sys.executable, "-m", "bot.cli", "digest", REPO, "--date", "2026-08-05", "--post", CHANNEL],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
+        digest = served.prdigest(env, "digest", REPO, "--date", "2026-08-05", "--post", CHANNEL)
         if digest.returncode != 0:
             print(digest.stderr.decode(errors="replace"))
             return 1
         (lead,) = [m for m in slack.messages(CHANNEL) if m.get("bot_id") and not m.get("thread_ts")]
-        port = free_port()
-        serve = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "serve", "--http", "--host", "127.0.0.1", "--port", str(port)],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        server = served.Served(env, Path(workdir))
         try:
-            base = f"http://127.0.0.1:{port}"
-            until(lambda: healthy(base), 30)
+            base = server.base
             for number, (name, answer) in enumerate(HOSTILE.items(), start=NUMBER):
                 current["answer"] = answer
                 for surface in ("thread", "mention", "dm"):
                     before = {method: len(slack.calls(method)) for method in (*STREAM_METHODS, "chat.update")}
                     ask(base, slack, surface, number, str(lead["ts"]))
                     updates = before["chat.update"]
-                    until(lambda: len(slack.calls("chat.update")) > updates, 60)  # noqa: B023 (called at once)
+                    served.until(lambda: len(slack.calls("chat.update")) > updates, 60, "reply")  # noqa: B023 (called at once)
                     calls = [args for m in STREAM_METHODS for args in slack.calls(m)[before[m] :]]
                     links = [link for args in calls for link in links_in_markdown(str(args.get("markdown_text") or ""))]
                     shown = shown_text("".join(str(args.get("markdown_text") or "") for args in calls))
@@ -126,14 +91,9 @@ def main() -> int:
                         f" evil.example shown {shown.count('evil.example')}x {links or ''}"
                     )
         finally:
-            serve.send_signal(signal.SIGTERM)
-            try:
-                _, err = serve.communicate(timeout=20)
-            except subprocess.TimeoutExpired:
-                serve.kill()
-                _, err = serve.communicate()
-            if b"Traceback" in err:
-                print(err.decode(errors="replace")[-3000:])
+            err = server.stop()
+            if "Traceback" in err:
+                print(err[-3000:])
         print(f"links in every streamed call for the four hostile answers: {total} (target 0)")
     return 0
 
@@ -157,33 +117,7 @@ def ask(base: str, slack: FakeSlack, surface: str, number: int, thread_ts: str) 
     else:
         ts = slack.add_message(DM, text, user=USER)
         event = im_message(USER, DM, text, ts)
-    envelope = {
-        "type": "event_callback",
-        "team_id": "T0TEST",
-        "api_app_id": "A0TEST",
-        "event_id": f"Ev{uuid.uuid4().hex[:10]}",
-        "event_time": int(time.time()),
-        "event": event,
-    }
-    body = json.dumps(envelope).encode()
-    headers = signed_headers(SECRET, body, "application/json")
-    response = requests.post(f"{base}/slack/events", data=body, headers=headers, timeout=10)
-    response.raise_for_status()
-
-
-def healthy(base: str) -> bool:
-    try:
-        return requests.get(f"{base}/healthz", timeout=1).ok
-    except requests.ConnectionError:
-        return False
-
-
-def until(condition: Callable[[], bool], seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("no answer in time")
-        time.sleep(0.05)
+    served.event(base, event).raise_for_status()
 
 
 if __name__ == "__main__":

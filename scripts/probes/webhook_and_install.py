@@ -1,7 +1,7 @@
 """Issue 23, items 7 and 8, on a real `prdigest serve --http` (with its card worker) and Redis.
 
-    .venv/bin/python scripts/probes/webhook_and_install.py                # both
-    .venv/bin/python scripts/probes/webhook_and_install.py --only webhook --code /tmp/old-tree
+    PYTHONPATH=. .venv/bin/python scripts/probes/webhook_and_install.py                # both
+    PYTHONPATH=. .venv/bin/python scripts/probes/webhook_and_install.py --only webhook --code /tmp/old-tree
 
 - webhook: 1,000 signed deliveries, each with its own id, merging PR numbers that do not exist,
   and one numbered 10^30; prints the answers, then the requests fake GitHub got 61 s after the
@@ -20,10 +20,6 @@ import argparse
 import hashlib
 import hmac
 import json
-import os
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -34,66 +30,19 @@ from typing import Any
 
 import redis
 import requests
-from cryptography.fernet import Fernet
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
-from devkit.fakes.slack_oauth import CLIENT_ID, CLIENT_SECRET
-from devkit.ports import free_port
 from devkit.redis_server import RedisServer
 
-ROOT = Path(__file__).resolve().parents[2]
+from scripts.probes import served
+from scripts.probes.served import ROOT, Served
+
 REPO = "acme/probe"
 CHANNEL = "C0PROBE001"
 WEBHOOK_SECRET = "probe-webhook-secret"
-SIGNING_SECRET = "probe-signing-secret"
 DELIVERIES = 1000
 INSTALL_GETS = 3000
-
-
-class Served:
-    """`prdigest serve --http` as a subprocess, its stderr kept in a file."""
-
-    def __init__(self, env: dict[str, str], code: Path, workdir: Path) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = workdir / "serve.log"
-        command = [sys.executable, "-m", "bot.cli", "serve", "--http", "--host", "127.0.0.1", "--port", str(self.port)]
-        clean = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "GITHUB_", "OPENAI_", "REDIS_"))}
-        with self.log.open("wb") as err:
-            self.process = subprocess.Popen(command, env=clean | env, cwd=code, stdout=subprocess.DEVNULL, stderr=err)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(f"{self.base}/healthz", timeout=1).ok:
-                    return
-            except requests.ConnectionError:
-                time.sleep(0.2)
-        raise RuntimeError(f"the server did not start:\n{self.log.read_text(errors='replace')}")
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
-def environment(
-    github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path
-) -> dict[str, str]:
-    return {
-        "PRDIGEST_CONFIG": str(config),
-        "GITHUB_API_URL": github.url,
-        "GITHUB_TOKEN": "probe",
-        "OPENAI_API_KEY": "probe",
-        "OPENAI_BASE_URL": f"{model.url}/v1",
-        "REDIS_URL": redis_url,
-        "SLACK_SIGNING_SECRET": SIGNING_SECRET,
-        "SLACK_API_URL": slack.api_url,
-        "GITHUB_WEBHOOK_SECRET": WEBHOOK_SECRET,
-    }
 
 
 def merge(number: int) -> dict[str, Any]:
@@ -134,17 +83,17 @@ def webhook_scenario(code: Path, workdir: Path) -> None:
     config.write_text(f'[[channels]]\nid = "{CHANNEL}"\nrepos = ["{REPO}"]\nquiet_days = "silent"\n', encoding="utf-8")
     with FakeGitHub() as github, FakeOpenAI() as model, FakeSlack() as slack, RedisServer() as store:
         github.add_repo(REPO)
-        env = environment(github, model, slack, store.url, config) | {"SLACK_BOT_TOKEN": slack.bot_token}
-        served = Served(env, code, workdir)
+        env = served.environment(config, slack=slack, github=github, model=model, redis_url=store.url)
+        server = Served(env | {"GITHUB_WEBHOOK_SECRET": WEBHOOK_SECRET}, workdir, code=code)
         client = redis.Redis.from_url(store.url)
         try:
             started = time.monotonic()
             with ThreadPoolExecutor(max_workers=8) as pool:
                 answers = Counter(
-                    pool.map(lambda n: deliver(served.base, merge(n)), range(100_000, 100_000 + DELIVERIES))
+                    pool.map(lambda n: deliver(server.base, merge(n)), range(100_000, 100_000 + DELIVERIES))
                 )
             took = time.monotonic() - started
-            huge = deliver(served.base, merge(10**30))
+            huge = deliver(server.base, merge(10**30))
             print(
                 f"webhook: {DELIVERIES} deliveries answered {dict(answers)} in {took:.1f} s; PR 10^30 answered {huge}"
             )
@@ -162,8 +111,7 @@ def webhook_scenario(code: Path, workdir: Path) -> None:
             )
         finally:
             client.close()
-            served.stop()
-        text = served.log.read_text(errors="replace")
+            text = server.stop()
         print(
             f"webhook: server log: {text.count('Traceback (most recent call last)')} tracebacks, "
             f"{text.count('dropped')} 'dropped' lines, {len(text.splitlines())} lines in all"
@@ -178,13 +126,8 @@ def install_scenario(code: Path, workdir: Path) -> None:
         encoding="utf-8",
     )
     with FakeGitHub() as github, FakeOpenAI() as model, FakeSlack() as slack, RedisServer() as store:
-        env = environment(github, model, slack, store.url, config) | {
-            "SLACK_CLIENT_ID": CLIENT_ID,
-            "SLACK_CLIENT_SECRET": CLIENT_SECRET,
-            "SLACK_SCOPES": "chat:write,commands,app_mentions:read",
-            "PRDIGEST_SECRET_KEY": Fernet.generate_key().decode(),
-        }
-        served = Served(env, code, workdir)
+        env = served.environment(config, slack=slack, github=github, model=model, redis_url=store.url, oauth=True)
+        server = Served(env | {"GITHUB_WEBHOOK_SECRET": WEBHOOK_SECRET}, workdir, code=code)
         client = redis.Redis.from_url(store.url)
         try:
             time.sleep(2)  # the worker's first heartbeat and the scheduler's first look are written
@@ -195,7 +138,7 @@ def install_scenario(code: Path, workdir: Path) -> None:
                 started = time.monotonic()
                 with requests.Session() as session:
                     answers = Counter(
-                        session.get(f"{served.base}/slack/install", headers=forwarded(n), timeout=10).status_code
+                        session.get(f"{server.base}/slack/install", headers=forwarded(n), timeout=10).status_code
                         for n in range(INSTALL_GETS)
                     )
                 took = time.monotonic() - started
@@ -208,7 +151,7 @@ def install_scenario(code: Path, workdir: Path) -> None:
                 )
         finally:
             client.close()
-            served.stop()
+            server.stop()
 
 
 def forwarded_for(n: int) -> dict[str, str]:

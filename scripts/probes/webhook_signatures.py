@@ -1,6 +1,6 @@
 """Forged X-Hub-Signature-256 values against a real `prdigest serve --http`.
 
-    .venv/bin/python scripts/probes/webhook_signatures.py
+    PYTHONPATH=. .venv/bin/python scripts/probes/webhook_signatures.py
 
 Starts a private redis-server, fake Slack and GitHub on loopback and the server as a subprocess
 with GITHUB_WEBHOOK_SECRET set, sends one merge delivery per forged signature (empty, cut short,
@@ -14,11 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 from tempfile import TemporaryDirectory
@@ -27,10 +23,10 @@ import redis
 import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
-from devkit.ports import free_port
 from devkit.redis_server import RedisServer
 
-ROOT = Path(__file__).resolve().parents[2]
+from scripts.probes import served
+
 SECRET = "probe-webhook-secret"
 CHANNEL = "C0PROBE001"
 REPO = "acme/probe"
@@ -66,43 +62,21 @@ def main() -> int:
         github.add_repo(REPO)
         config = Path(workdir) / "prdigest.toml"
         config.write_text(f'[[channels]]\nid = "{CHANNEL}"\nrepos = ["{REPO}"]\n', encoding="utf-8")
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "GITHUB_", "OPENAI_", "REDIS_"))},
-            "PRDIGEST_CONFIG": str(config),
-            "GITHUB_API_URL": github.url,
-            "GITHUB_WEBHOOK_SECRET": SECRET,
-            "REDIS_URL": store.url,
-            "SLACK_BOT_TOKEN": slack.bot_token,
-            "SLACK_SIGNING_SECRET": "probe-signing-secret",
-            "SLACK_API_URL": slack.api_url,
-        }
-        command = [sys.executable, "-m", "bot.cli", "serve", "--http", "--no-worker", "--port", str(port)]
-        process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        env = served.environment(config, slack=slack, github=github, redis_url=store.url)
+        server = served.Served(env | {"GITHUB_WEBHOOK_SECRET": SECRET}, Path(workdir), "--no-worker")
         raw = redis.Redis.from_url(store.url)
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    if requests.get(f"{base}/healthz", timeout=1).ok:
-                        break
-                except requests.ConnectionError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
             cases = [*FORGED.items(), ("right signature", "sha256=" + digest())]
             for name, signature in cases:
                 headers = {"X-GitHub-Event": "pull_request", "X-GitHub-Delivery": str(uuid.uuid4())}
                 if signature is not None:
                     headers["X-Hub-Signature-256"] = signature
-                answer = requests.post(f"{base}/github/webhook", data=BODY, headers=headers, timeout=10)
+                answer = requests.post(f"{server.base}/github/webhook", data=BODY, headers=headers, timeout=10)
                 print(f"{name:32} {answer.status_code}  card jobs queued: {raw.hlen(JOBS)}")
         finally:
             raw.close()
-            process.send_signal(signal.SIGTERM)
-            _out, err = process.communicate(timeout=20)
-        print(f"tracebacks in the server's log: {err.decode(errors='replace').count('Traceback')}")
+            err = server.stop()
+        print(f"tracebacks in the server's log: {err.count('Traceback')}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """The token spend one workspace can cause another's budget, on a real `prdigest serve --http` in
 OAuth mode (issue 23, item 2).
 
-    .venv/bin/python scripts/probes/workspace_budgets.py [--code DIR] [--prs N]
+    PYTHONPATH=. .venv/bin/python scripts/probes/workspace_budgets.py [--code DIR] [--prs N]
 
 Starts redis-server, fake Slack (with its OAuth endpoints), fake GitHub and a fake OpenAI on
 loopback, and `prdigest serve --http` (with its card worker and poller) as a subprocess from
@@ -18,14 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
 import time
 import urllib.parse
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from datetime import time as time_of_day
 from pathlib import Path
@@ -34,17 +30,14 @@ from typing import Any
 
 import redis
 import requests
-from cryptography.fernet import Fernet
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import RESPONSE_PREFIX, FakeSlack
-from devkit.fakes.slack_oauth import CLIENT_ID, CLIENT_SECRET
-from devkit.ports import free_port
 from devkit.redis_server import RedisServer
-from devkit.slack_signing import signed_headers
 
-ROOT = Path(__file__).resolve().parents[2]
-SECRET = "probe-signing-secret"
+from scripts.probes import served
+from scripts.probes.served import ROOT, Served
+
 HOME, SECOND = "T0HOMEPRB1", "T0SECNDPR1"
 HOME_CHANNEL, SECOND_CHANNEL = "C0HOMEPRB1", "C0SECNDPR1"
 HUMAN = "U0PROBE001"
@@ -84,78 +77,32 @@ def populate(github: FakeGitHub, prs: int) -> None:
         )
 
 
-def wait(condition: Callable[[], Any], what: str, timeout: float = 120.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.1)
-    raise RuntimeError(f"timed out waiting for {what}")
-
-
-class Served:
-    def __init__(self, code: Path, env: dict[str, str]) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "bot.cli", "serve", "--http", "--host", "127.0.0.1", "--port", str(self.port)]
-        self.process = subprocess.Popen(
-            command, env={**env, "PYTHONPATH": str(code)}, cwd=code, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        wait(self._healthy, "the server to start", 30)
-
-    def _healthy(self) -> bool:
-        try:
-            return requests.get(f"{self.base}/healthz", timeout=1).ok
-        except requests.ConnectionError:
-            return False
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.communicate()
+WAIT = 120.0  # seconds for a reply, a digest or an install before the probe gives up
 
 
 class Probe:
-    def __init__(self, slack: FakeSlack, served: Served, redis_url: str) -> None:
+    def __init__(self, slack: FakeSlack, server: Served, redis_url: str) -> None:
         self.slack = slack
-        self.served = served
+        self.base = server.base
         self.redis = redis.Redis.from_url(redis_url)
-        self.ids = iter(range(1, 10**9))
 
     def install(self, team: str) -> None:
-        page = requests.get(f"{self.served.base}/slack/install", timeout=10)
+        page = requests.get(f"{self.base}/slack/install", timeout=10)
         found = re.search(r"[?&]state=([^&\"']+)", page.text)
         assert page.ok and found, page.text
         cookie = page.headers["Set-Cookie"].split(";")[0]
         query = urllib.parse.urlencode(
             {"code": self.slack.install_code(team), "state": urllib.parse.unquote(found.group(1))}
         )
-        done = requests.get(f"{self.served.base}/slack/oauth_redirect?{query}", headers={"Cookie": cookie}, timeout=10)
+        done = requests.get(f"{self.base}/slack/oauth_redirect?{query}", headers={"Cookie": cookie}, timeout=10)
         assert done.ok, done.text
-
-    def _signed(self, body: bytes, content_type: str) -> None:
-        headers = signed_headers(SECRET, body, content_type)
-        answer = requests.post(f"{self.served.base}/slack/events", data=body, headers=headers, timeout=10)
-        assert answer.status_code == 200, answer.text
 
     def command(self, team: str, channel: str, text: str) -> list[dict[str, Any]]:
         url = self.slack.new_response_url()
-        form = {
-            "command": "/pr",
-            "text": text,
-            "channel_id": channel,
-            "user_id": HUMAN,
-            "team_id": team,
-            "response_url": url,
-            "trigger_id": f"{next(self.ids)}.1.abc",
-        }
-        self._signed(urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded")
-        said: list[dict[str, Any]] = wait(
-            lambda: self.slack.responses[url.removeprefix(self.slack.url + RESPONSE_PREFIX)], "a reply"
+        answer = served.command(self.base, text, channel=channel, user=HUMAN, response_url=url, team=team)
+        assert answer.status_code == 200, answer.text
+        said: list[dict[str, Any]] = served.until(
+            lambda: self.slack.responses[url.removeprefix(self.slack.url + RESPONSE_PREFIX)], WAIT, "a reply"
         )
         return said
 
@@ -163,21 +110,14 @@ class Probe:
         """A mention from `team`; the bot's final reply in its thread."""
         ts = self.slack.add_message(channel, f"<@UBOT> {text}", user=HUMAN)
         event = {"type": "app_mention", "channel": channel, "user": HUMAN, "text": f"<@UBOT> {text}", "ts": ts}
-        envelope = {
-            "type": "event_callback",
-            "team_id": team,
-            "api_app_id": "A0PROBE",
-            "event_id": f"Ev{next(self.ids):08d}",
-            "event_time": int(time.time()),
-            "event": event,
-        }
-        self._signed(json.dumps(envelope).encode(), "application/json")
+        answer = served.event(self.base, event, team=team)
+        assert answer.status_code == 200, answer.text
 
         def replied() -> str:
             texts = [str(reply.get("text", "")) for reply in self.slack.thread(channel, ts)]
             return next((text for text in texts if ANSWER in text or "budget" in text or "card instead" in text), "")
 
-        return str(wait(replied, "the answer"))
+        return str(served.until(replied, WAIT, "the answer"))
 
     def spent(self, team: str | None) -> int:
         """The day's `all` counter of `team`'s hash (None: `tokens:{day}`), whatever the key prefix."""
@@ -217,24 +157,11 @@ def main() -> int:
             f'[[channels]]\nid = "{HOME_CHANNEL}"\nrepos = ["{HOME_REPO}"]\n',
             encoding="utf-8",
         )
-        env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "GITHUB_", "OPENAI_", "REDIS_"))},
-            "PRDIGEST_CONFIG": str(config),
-            "GITHUB_API_URL": github.url,
-            "GITHUB_TOKEN": "probe",
-            "OPENAI_API_KEY": "probe",
-            "OPENAI_BASE_URL": f"{model.url}/v1",
-            "REDIS_URL": redis_server.url,
-            "SLACK_SIGNING_SECRET": SECRET,
-            "SLACK_API_URL": slack.api_url,
-            "SLACK_CLIENT_ID": CLIENT_ID,
-            "SLACK_CLIENT_SECRET": CLIENT_SECRET,
-            "SLACK_SCOPES": "chat:write,commands,app_mentions:read",
-            "PRDIGEST_SECRET_KEY": Fernet.generate_key().decode(),
-        }
-        served = Served(args.code, env)
-        try:
-            probe = Probe(slack, served, redis_server.url)
+        env = served.environment(
+            config, slack=slack, github=github, model=model, redis_url=redis_server.url, oauth=True
+        )
+        with Served(env, Path(workdir), code=args.code) as server:
+            probe = Probe(slack, server, redis_server.url)
             probe.install(HOME)
             probe.install(SECOND)
             slack.members = {HOME_CHANNEL: [HUMAN], SECOND_CHANNEL: [HUMAN]}
@@ -244,12 +171,10 @@ def main() -> int:
             a_before, calls_before = probe.spent(None), model.calls
             followed = json.dumps(probe.command(SECOND, SECOND_CHANNEL, f"follow {BUSY_REPO}"))
             probe.command(SECOND, SECOND_CHANNEL, "digest")
-            wait(lambda: slack.messages(SECOND_CHANNEL), "B's digest")
+            served.until(lambda: slack.messages(SECOND_CHANNEL), WAIT, "B's digest")
             settled(model)
             a_after, b_spent, b_calls = probe.spent(None), probe.spent(SECOND), model.calls - calls_before
             second = probe.ask(HOME, HOME_CHANNEL, f"what does {HOME_REPO}#2 change?")
-        finally:
-            served.stop()
     print(f"code: {args.code}")
     print(f"A's first question: {'answered' if ANSWER in first else first[:80]!r}")
     print(f"B's follow: {'followed' if BUSY_REPO in followed else followed[:120]}")

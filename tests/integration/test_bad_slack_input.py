@@ -103,6 +103,11 @@ def post_digest(harness: SlackHarness) -> str:
             merged_at=day(number - 1000),
             files=[{"path": "vllm/core.py", "additions": 40, "deletions": 2}],
         )
+    return digest_thread_ts(harness)
+
+
+def digest_thread_ts(harness: SlackHarness) -> str:
+    """The day's digest of REPO (the PRs the test added) posted in DIGEST_CHANNEL: its thread's ts."""
     result = harness.parts.digests.run(
         DIGEST_CHANNEL,
         "2026-08-05",

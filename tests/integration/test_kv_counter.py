@@ -4,23 +4,11 @@ its first call opens and nothing later extends (the install rate limit rests on 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-
-import pytest
 
 from bot.store.kv import KV
-from bot.store.memory import MemoryKV
-from bot.store.redis_store import RedisKV
+from tests.integration import test_kv_contract
 
-
-@pytest.fixture(params=["memory", "redis"])
-def kv(request: pytest.FixtureRequest) -> Iterator[KV]:
-    if request.param == "memory":
-        yield MemoryKV()
-        return
-    backend = RedisKV.from_url(request.getfixturevalue("redis_url"))
-    yield backend
-    backend.close()
+kv = test_kv_contract.kv  # the contract's fixture: each test runs on each backend
 
 
 def test_a_counter_counts_within_the_window_its_first_call_opened(kv: KV) -> None:

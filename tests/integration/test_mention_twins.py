@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.models import Filters, Window
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, wait_for
+from tests.integration.test_bad_slack_input import digest_thread_ts
 from tests.integration.test_reliability import good_card
 
 
@@ -20,17 +20,7 @@ def digest_thread(harness: SlackHarness) -> str:
         files=[{"path": "vllm/core/scheduler.py", "additions": 40, "deletions": 3}],
     )
     harness.model.responder = good_card
-    result = harness.parts.digests.run(
-        DIGEST_CHANNEL,
-        "2026-08-05",
-        Window(day(0), day(24)),
-        (REPO,),
-        language="en",
-        filters=Filters(),
-        quiet_days="note",
-    )
-    assert result is not None and result.thread_ts
-    return result.thread_ts
+    return digest_thread_ts(harness)
 
 
 @pytest.mark.parametrize("first", ["message", "app_mention"])

@@ -12,9 +12,9 @@ import pytest
 from devkit.fakes.markdown_links import links_in_markdown, shown_text
 from devkit.fakes.slack_agent import im_message
 
-from bot.models import Filters, Window
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, wait_for
+from tests.integration.test_bad_slack_input import digest_thread_ts
 
 NUMBER = 50911
 STREAM_METHODS = ("chat.startStream", "chat.appendStream", "chat.stopStream")
@@ -63,18 +63,9 @@ def counts(harness: SlackHarness) -> dict[str, int]:
 
 
 def ask_in_thread(harness: SlackHarness) -> dict[str, int]:
-    result = harness.parts.digests.run(
-        DIGEST_CHANNEL,
-        "2026-08-05",
-        Window(day(0), day(24)),
-        (REPO,),
-        language="en",
-        filters=Filters(),
-        quiet_days="note",
-    )
-    assert result is not None and result.thread_ts
+    thread_ts = digest_thread_ts(harness)
     before = counts(harness)
-    _, response = harness.thread_reply(DIGEST_CHANNEL, result.thread_ts, f"what does #{NUMBER} change?")
+    _, response = harness.thread_reply(DIGEST_CHANNEL, thread_ts, f"what does #{NUMBER} change?")
     assert response.status_code == 200
     return before
 
