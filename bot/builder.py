@@ -45,7 +45,6 @@ if TYPE_CHECKING:
     from bot.metrics import PrometheusSink
     from bot.queue.broker import CardQueue, RunningWorker
     from bot.services.across import AcrossDays
-    from bot.services.alerts import AlertFinder
     from bot.services.answers import ModelAnswerer
     from bot.services.installs import InstallStarts
     from bot.services.poller import MergePoller
@@ -53,15 +52,16 @@ if TYPE_CHECKING:
     from bot.services.spending import Spending
     from bot.services.subscriptions import Subscriptions
     from bot.services.visibility import Visibility
+    from bot.services.watches import WatchFinder
     from bot.services.writer import ModelCardWriter
     from bot.slack.access import AccessPolicy
-    from bot.slack.alerts import PersonalAlerts
     from bot.slack.app import SlackParts
     from bot.slack.channels import ChannelDirectory, ChannelPlan
     from bot.slack.clients import SlackClient
     from bot.slack.digests import ChannelDigests
     from bot.slack.installations import KVOAuthStateStore, SealedInstallationStore, WorkspaceTokens
     from bot.slack.publisher import Publisher
+    from bot.slack.watch_dms import WatchDMs
     from bot.slack.workspaces import Workspace
     from bot.sources.github import GitHubSource
     from bot.store.redis_store import RedisKV
@@ -169,7 +169,7 @@ class Builder:
     _closers: list[Callable[[], None]] = field(default_factory=list, repr=False)
     _workspaces: dict[str | None, Workspace] = field(default_factory=dict, repr=False)
     _team_clients: dict[str | None, SlackClient] = field(default_factory=dict, repr=False)
-    _alerts: dict[str | None, PersonalAlerts] = field(default_factory=dict, repr=False)
+    _watch_dms: dict[str | None, WatchDMs] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     # Storage -----------------------------------------------------------------------------
@@ -644,7 +644,7 @@ class Builder:
         with self._lock:
             self._workspaces.pop(workspace, None)
             self._team_clients.pop(workspace, None)
-            self._alerts.pop(workspace, None)
+            self._watch_dms.pop(workspace, None)
         if self.scope_of(workspace) is None:
             return 0
         return self.kv.strict().delete_prefix(team_prefix(workspace))
@@ -677,20 +677,20 @@ class Builder:
         return (*plans, *others)
 
     @cached_property
-    def alert_finder(self) -> AlertFinder:
-        from bot.services.alerts import AlertFinder
+    def alert_finder(self) -> WatchFinder:
+        from bot.services.watches import WatchFinder
 
-        return AlertFinder(self.source, self.cards)
+        return WatchFinder(self.source, self.cards)
 
-    def alerts(self, team: str | None) -> PersonalAlerts:
+    def watch_dms(self, team: str | None) -> WatchDMs:
         """A workspace's personal watches and their daily DMs (None: the single or home one)."""
-        from bot.slack.alerts import PersonalAlerts
         from bot.slack.lease import POST_LEASE_SECONDS
-        from bot.store.alerts import WatchStore
+        from bot.slack.watch_dms import WatchDMs
+        from bot.store.watches import WatchStore
 
         workspace = self.workspace(team)
         with self._lock:
-            found = self._alerts.get(workspace.scope)
+            found = self._watch_dms.get(workspace.scope)
         if found is not None:
             return found
         lease = self.timing.post_lease_seconds
@@ -699,7 +699,7 @@ class Builder:
             # GitHub is built at the first watch or DM, not here.
             return self.visibility.is_private(repo)
 
-        made = PersonalAlerts(
+        made = WatchDMs(
             client=workspace.client,
             watches=WatchStore(self.kv, workspace.scope),
             ledger=workspace.ledger,
@@ -714,18 +714,18 @@ class Builder:
             workspace=workspace.scope,
         )
         with self._lock:
-            return self._alerts.setdefault(workspace.scope, made)
+            return self._watch_dms.setdefault(workspace.scope, made)
 
-    def all_alerts(self) -> tuple[PersonalAlerts, ...]:
+    def all_watch_dms(self) -> tuple[WatchDMs, ...]:
         """Every workspace's watches (the scheduler's tick): the single or home one's, and in OAuth
         mode each other installed workspace's."""
-        jobs = [self.alerts(None)]
+        jobs = [self.watch_dms(None)]
         if self.settings.oauth:
             try:
                 teams = [listed.workspace for listed in self.installations.listed()]
             except StoreError:
                 return tuple(jobs)
-            jobs += [self.alerts(team) for team in teams if self.scope_of(team) is not None]
+            jobs += [self.watch_dms(team) for team in teams if self.scope_of(team) is not None]
         return tuple(jobs)
 
     @cached_property

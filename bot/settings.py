@@ -133,7 +133,7 @@ def _check_model_timeout(value: object) -> object:
     return value
 
 
-# How long a card's watch points wait for a later PR to answer them (services/watch.py); a year at
+# How long a card's follow-ups wait for a later PR to answer them (services/followups.py); a year at
 # most: a digest reads one Redis key per day of it.
 MAX_WATCH_DAYS = 365
 

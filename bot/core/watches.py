@@ -114,7 +114,7 @@ def repos_of(watches: Iterable[Watch]) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class AlertItem:
+class WatchMatch:
     """A merged PR for a person's DM: its card and the watches it matched, in the person's order."""
 
     listing: PRListing

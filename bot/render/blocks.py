@@ -28,15 +28,15 @@ from slack_sdk.models.blocks import (
 )
 
 from bot import words
+from bot.core.followups import Answered
 from bot.core.links import CrossLink
 from bot.core.sanitize import repo_url, sanitize_text
-from bot.core.watch import Answered
 from bot.models import Card, Digest, DigestItem, Language, PRListing, PRRef
+from bot.render.followups import card_followup_lines
 from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label
 from bot.render.links import card_link_lines, lead_revert_lines
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
 from bot.render.terminal import window_text
-from bot.render.watch import card_watch_lines
 
 # "msg_blocks_too_many" above 50 blocks (Block Kit blocks reference); slack_sdk does not check it.
 MAX_BLOCKS = 50
@@ -323,7 +323,7 @@ def thread_messages(
     for item in digest.items:
         blocks = card_blocks(item.listing, item.card)
         extra = [card_link_lines(item.listing, links, digest.language)]
-        extra.append(card_watch_lines(item.listing, answered, digest.language))
+        extra.append(card_followup_lines(item.listing, answered, digest.language))
         if lines := [line for line in extra if line]:
             # One context block for both: a card's blocks stay four at most.
             blocks.append(_context(clip("\n".join(lines), MAX_TEXT_CHARS)))

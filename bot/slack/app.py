@@ -122,7 +122,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         digests=built.channel_digests,
         defaults=settings.defaults,
         feedback=built.feedback,
-        alerts=built.alerts(None),
+        watch_dms=built.watch_dms(None),
         spending=built.spending,
         github_web=github_web_base(settings.github_api_url),
     )
@@ -150,7 +150,7 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         built.channel_digests,
         tick=TICK_SECONDS if tick is None else tick,
         for_team=lambda team: built.workspace(team).digests,
-        alerts=built.all_alerts,
+        watch_dms=built.all_watch_dms,
         poll=built.poll_merged,
     )
     verifier = SignatureVerifier(signing_secret)
@@ -198,7 +198,7 @@ def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], Sla
             threads=workspace.threads,
             ledger=workspace.ledger,
             feedback=FeedbackStore(built.kv, scope),
-            alerts=built.alerts(scope),
+            watch_dms=built.watch_dms(scope),
             teams=None,
             workspace=scope,
         )

@@ -13,11 +13,11 @@ from bot.services.spending import Payer, Spending
 from bot.services.subscriptions import Subscriptions
 from bot.settings import Defaults
 from bot.slack.access import AccessPolicy
-from bot.slack.alerts import PersonalAlerts
 from bot.slack.channels import ChannelDirectory
 from bot.slack.digests import ChannelDigests
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
+from bot.slack.watch_dms import WatchDMs
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
@@ -45,7 +45,7 @@ class SlackDeps:
     # The channel's Useful / Not for us clicks (issue 13); the workspace's keys, like threads.
     feedback: FeedbackStore | None = None
     # Personal watches and their daily DMs (issue 13); the workspace's, like threads.
-    alerts: PersonalAlerts | None = None
+    watch_dms: WatchDMs | None = None
     # OAuth mode: the same deps over another workspace's stores (slack/app.py makes them).
     teams: Callable[[str | None], SlackDeps] | None = None
     # The model's tokens per day, channel and repository (services/spending.py), for the App Home.

@@ -58,7 +58,7 @@ def answer_in_dm(
         return
 
     # "Today" in a DM is the person's day (their Slack time zone), not the workspace's default.
-    zone = deps.alerts.zone(user) if deps.alerts is not None else None
+    zone = deps.watch_dms.zone(user) if deps.watch_dms is not None else None
 
     def ask(sink: AnswerSink) -> Reply:
         return deps.qa.on_mention(question, dm, thread_ts, allowed, default_repo, language, sink, zone)

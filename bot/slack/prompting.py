@@ -17,7 +17,7 @@ from slack_sdk import WebClient
 
 from bot.errors import SlackError, StoreError
 from bot.models import DigestItem
-from bot.render.prompts import PromptIdeas, area_of, suggested_prompts
+from bot.render.suggestions import PromptIdeas, area_of, suggested_prompts
 from bot.services.qa import visible_part
 from bot.slack.channels import ChannelPlan
 from bot.slack.deps import SlackDeps

@@ -19,18 +19,18 @@ from typing import Any
 from slack_sdk import WebClient
 
 from bot import telemetry
+from bot.core.followups import Answered
 from bot.core.links import CrossLink
-from bot.core.watch import Answered
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, DigestThread, Note, QuietDays
 from bot.render.blocks import Message, lead_message, quiet_message, thread_messages
-from bot.services.watch import DEFAULT_WATCH_DAYS, WatchAnswers
+from bot.services.followups import DEFAULT_WATCH_DAYS, FollowUpAnswers
 from bot.slack.crosslinks import CrossLinks
 from bot.slack.errors import TRANSIENT, slack_errors
+from bot.store.followups import FollowUpStore
 from bot.store.history import DigestHistory
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
-from bot.store.watch_items import WatchItems
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +65,8 @@ class Publisher:
     ) -> None:
         # Links to the channel's earlier digests; their history is the ledger's workspace's.
         self.links = CrossLinks(client, ledger, history or DigestHistory(ledger.kv, ledger.team))
-        # Earlier cards' watch points that today's PRs answer: kept per repository, in the same workspace.
-        self.watch = WatchAnswers(WatchItems(ledger.kv, ledger.team), watch_days)
+        # Earlier cards' follow-ups that today's PRs answer: kept per repository, in the same workspace.
+        self.watch = FollowUpAnswers(FollowUpStore(ledger.kv, ledger.team), watch_days)
         self._client = client
         self._ledger = ledger
         self._threads = threads
@@ -88,7 +88,7 @@ class Publisher:
     ) -> PublishResult:
         """Post what the ledger lacks; `before_post` may stop the run (a lost lease). `links`: PRs
         of this digest that refer to the channel's earlier digests (CrossLinks.find); `answered`:
-        earlier cards' watch points that PRs of this digest answer (WatchAnswers.find)."""
+        earlier cards' follow-ups that PRs of this digest answer (FollowUpAnswers.find)."""
         check = before_post or (lambda: None)
         entries = self._ledger.entries(channel, day) or self._recover(channel, day)
         if "done" in entries:

@@ -1,5 +1,5 @@
 """Scheduler: posts each channel's digest at its local time, and each watcher's DM at 09:00 of
-theirs (slack/alerts.py), in every replica; and polls followed repositories for merged PRs whose
+theirs (slack/watch_dms.py), in every replica; and polls followed repositories for merged PRs whose
 cards the workers should make before they are due (services/poller.py).
 
 Each plan is posted by its own workspace's ChannelDigests (`for_team`): that workspace's client
@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from bot.errors import PrdigestError, StoreError
-from bot.slack.alerts import DueAlert, PersonalAlerts
 from bot.slack.channels import ChannelPlan
 from bot.slack.digests import ChannelDigests
 from bot.slack.lease import LeaseLost
+from bot.slack.watch_dms import DueWatchDM, WatchDMs
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class Scheduler:
         *,
         tick: float = TICK_SECONDS,
         for_team: Callable[[str | None], ChannelDigests] | None = None,
-        alerts: Callable[[], Sequence[PersonalAlerts]] | None = None,
+        watch_dms: Callable[[], Sequence[WatchDMs]] | None = None,
         poll: Callable[[], object] | None = None,
     ) -> None:
         # Followed repositories' merged PRs, their cards queued before they are due (None: none).
@@ -57,7 +57,7 @@ class Scheduler:
         self._digests = digests
         self._for_team = for_team
         # Every workspace's watches, asked at every tick like the plans (None: no personal DMs).
-        self._alerts = alerts
+        self._watch_dms = watch_dms
         self._tick = tick
         self._stop = threading.Event()
         self._running: set[str] = set()
@@ -146,10 +146,10 @@ class Scheduler:
                 self._running.discard(POLL)
 
     def _tick_alerts(self) -> None:
-        if self._alerts is None or self._stop.is_set():
+        if self._watch_dms is None or self._stop.is_set():
             return
         try:
-            due = [(job, alert) for job in self._alerts() for alert in job.due()]
+            due = [(job, alert) for job in self._watch_dms() for alert in job.due()]
         except StoreError:
             self._set_problem(REDIS_UNREACHABLE)
             return
@@ -164,7 +164,7 @@ class Scheduler:
                 self._running.add(key)
             self._pool.submit(self._run_alert, key, job, alert)
 
-    def _run_alert(self, key: str, job: PersonalAlerts, alert: DueAlert) -> None:
+    def _run_alert(self, key: str, job: WatchDMs, alert: DueWatchDM) -> None:
         try:
             sent = job.send(alert, stopping=self._stop)
             if sent:

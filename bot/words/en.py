@@ -457,8 +457,8 @@ WORDS: dict[str, str] = {
     "links.reply_follow_up": "Follow-up merged: {pr}",
     "links.reply_revert": "Reverted by {pr}",
     "links.reply_fixes": "Fix merged: {pr}",
-    # -- watch items revisited (render/watch.py): the earlier card's watch point a PR answers ----
-    "watch.answers": "Answers a watch item of {pr} (merged {day}): “{point}”",
+    # -- follow-ups revisited (render/followups.py): the earlier card's follow-up a PR answers ----
+    "watch.answers": "Answers a follow-up of {pr} (merged {day}): “{point}”",
     # -- feedback that tunes tomorrow (issue 13: the buttons, "why is this here", the reset) --
     "feedback.up": "Useful",
     "feedback.down": "Not for us",

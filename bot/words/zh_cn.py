@@ -399,7 +399,7 @@ WORDS: dict[str, str] = {
     "links.reply_follow_up": "后续已合并：{pr}",
     "links.reply_revert": "已被 {pr} 回滚",
     "links.reply_fixes": "修复已合并：{pr}",
-    # -- 待关注项的回应（render/watch.py）：本 PR 回应了早前卡片的哪一条待关注项 --
+    # -- 待关注项的回应（render/followups.py）：本 PR 回应了早前卡片的哪一条待关注项 --
     "watch.answers": "回应了 {pr}（{day}合并）卡片中的待关注项：“{point}”",
     # -- 反馈调整排序（issue 13：按钮、“为什么在这里”、清除） --------------------------------
     "feedback.up": "有用",

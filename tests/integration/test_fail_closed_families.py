@@ -15,7 +15,6 @@ from bot.core.watches import Watch
 from bot.errors import StoreError
 from bot.services.feedback import Vote
 from bot.slack.installations import KVOAuthStateStore, SealedInstallationStore
-from bot.store.alerts import WatchStore
 from bot.store.feedback import FeedbackStore
 from bot.store.kv import KV
 from bot.store.ledger import PostLedger
@@ -23,6 +22,7 @@ from bot.store.redis_store import RedisKV
 from bot.store.sealed import Sealer
 from bot.store.subscriptions import AuditEntry, ChannelEdits, SubscriptionStore
 from bot.store.threads import ThreadStore
+from bot.store.watches import WatchStore
 
 CHANNEL, DAY, USER = "C0DIGEST01", "2026-08-05", "U0HUMAN001"
 AT = datetime(2026, 8, 5, 9, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""Watch items revisited: realistic watch points on real vLLM PRs, the later PRs that answer them,
+"""Follow-ups answered: realistic follow-ups on real vLLM PRs, the later PRs that answer them,
 and the look-alikes that must not (same files only, a name in passing, a revert, code)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from bot.core.followups import MAX_ANSWERS, Answered, FollowUp, LaterPR, answers, key_terms
 from bot.core.links import references
-from bot.core.watch import MAX_ANSWERS, Answered, LaterPR, WatchItem, answers, key_terms
 from tests.shared_data import shared_rows
 
 REPO = "vllm-project/vllm"
@@ -24,8 +24,8 @@ def merged(row: dict[str, Any]) -> datetime:
     return datetime.fromisoformat(row["merged_at"].replace("Z", "+00:00"))
 
 
-def item(row: dict[str, Any], *points: str) -> WatchItem:
-    return WatchItem(
+def item(row: dict[str, Any], *points: str) -> FollowUp:
+    return FollowUp(
         REPO,
         row["number"],
         row["title"],
@@ -48,7 +48,7 @@ def later(row: dict[str, Any], body: str | None = None, *, title: str | None = N
     )
 
 
-# Watch points a card could say of real PRs of the data set (the points are ours, the PRs real).
+# Follow-ups a card could say of real PRs of the data set (the points are ours, the PRs real).
 POINTS: dict[int, tuple[str, ...]] = {
     # [ROCm][Bugfix] Kimi-K3 Fix KDA NaN on mixed batches and racy autotune config
     50649: ("Whether the prefill pipeline stall in chunked KDA gets removed on ROCm",),
@@ -217,7 +217,7 @@ def test_one_point_per_earlier_pr_the_best_and_a_few_per_card() -> None:
     day = datetime(2026, 8, 3, tzinfo=UTC)
     paths = ("vllm/model_executor/layers/fused_moe/layer.py",)
     earlier = [
-        WatchItem(REPO, 100 + n, f"PR {n}", "", day, ("Whether FP8 gets a test on Blackwell", "FP8 on Hopper"), paths)
+        FollowUp(REPO, 100 + n, f"PR {n}", "", day, ("Whether FP8 gets a test on Blackwell", "FP8 on Hopper"), paths)
         for n in range(5)
     ]
     pr = LaterPR(
@@ -234,7 +234,7 @@ def test_one_point_per_earlier_pr_the_best_and_a_few_per_card() -> None:
 def test_a_chinese_point_is_matched_by_its_names_only() -> None:
     day = datetime(2026, 8, 3, tzinfo=UTC)
     paths = ("vllm/model_executor/layers/fused_moe/flashinfer_moe.py",)
-    names = WatchItem(
+    names = FollowUp(
         REPO,
         100,
         "Enable expandable segments",
@@ -243,7 +243,7 @@ def test_a_chinese_point_is_matched_by_its_names_only() -> None:
         ("后续是否有针对 FlashInfer MoE workspace 分配策略的长期优化 PR",),
         paths,
     )
-    words = WatchItem(REPO, 101, "Enable expandable segments", "", day, ("是否会推广到其他模型",), paths)
+    words = FollowUp(REPO, 101, "Enable expandable segments", "", day, ("是否会推广到其他模型",), paths)
     pr = LaterPR(
         REPO, 200, "[Perf] FlashInfer MoE workspace reuse", "Follow-up to #101.", day + timedelta(days=1), paths
     )

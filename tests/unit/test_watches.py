@@ -8,13 +8,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core.watches import MAX_GLOB_CHARS, AlertItem, Candidate, Watch, glob_problem, matching, path_matches
+from bot.core.watches import MAX_GLOB_CHARS, Candidate, Watch, WatchMatch, glob_problem, matching, path_matches
 from bot.errors import UsageError
 from bot.models import Card, Coverage, PRListing
-from bot.render.alerts import alert_message, watch_list_text
 from bot.render.blocks import MAX_BLOCKS, MAX_MESSAGE_CHARS, message_chars
-from bot.slack.alerts import alert_window
+from bot.render.watches import watch_dm_message, watch_list_text
 from bot.slack.listeners.watch import parse
+from bot.slack.watch_dms import watch_dm_window
 
 
 @pytest.mark.parametrize(
@@ -109,17 +109,17 @@ def test_watch_arguments_are_a_ref_a_repo_and_glob_or_list() -> None:
 
 def test_the_window_is_from_yesterdays_to_todays_nine_oclock_in_the_persons_zone() -> None:
     zone = ZoneInfo("Asia/Shanghai")
-    assert alert_window(zone, datetime(2026, 8, 6, 0, 59, tzinfo=UTC)) is None  # 08:59 there
-    window, day = alert_window(zone, datetime(2026, 8, 6, 1, 0, tzinfo=UTC)) or (None, "")
+    assert watch_dm_window(zone, datetime(2026, 8, 6, 0, 59, tzinfo=UTC)) is None  # 08:59 there
+    window, day = watch_dm_window(zone, datetime(2026, 8, 6, 1, 0, tzinfo=UTC)) or (None, "")
     assert day == "2026-08-06" and window is not None
     assert (window.start, window.end) == (datetime(2026, 8, 5, 1, tzinfo=UTC), datetime(2026, 8, 6, 1, tzinfo=UTC))
     # Across a DST change the windows still meet: 23 hours on the day clocks go forward.
     paris = ZoneInfo("Europe/Paris")
-    window, _ = alert_window(paris, datetime(2026, 3, 29, 12, tzinfo=UTC)) or (None, "")
+    window, _ = watch_dm_window(paris, datetime(2026, 3, 29, 12, tzinfo=UTC)) or (None, "")
     assert window is not None and (window.end - window.start).total_seconds() == 23 * 3600
 
 
-def item(number: int, long: bool = False) -> AlertItem:
+def item(number: int, long: bool = False) -> WatchMatch:
     listing = PRListing(
         repo="acme/widgets",
         number=number,
@@ -141,16 +141,16 @@ def item(number: int, long: bool = False) -> AlertItem:
         source="llm",
         coverage=Coverage(files_total=1, files_read=1),
     )
-    return AlertItem(listing, card, (PATH,))
+    return WatchMatch(listing, card, (PATH,))
 
 
 def test_the_dm_holds_every_card_that_fits_and_lists_the_rest() -> None:
-    message = alert_message([item(n) for n in range(1, 4)], "2026-08-06", "en")
+    message = watch_dm_message([item(n) for n in range(1, 4)], "2026-08-06", "en")
     assert "Headline 3" in str(message.blocks) and "src/core/**" in str(message.blocks)
-    many = alert_message([item(n, long=True) for n in range(1, 40)], "2026-08-06", "en")
+    many = watch_dm_message([item(n, long=True) for n in range(1, 40)], "2026-08-06", "en")
     assert len(many.blocks) <= MAX_BLOCKS and message_chars(many.blocks) <= MAX_MESSAGE_CHARS
     assert "more that do not fit" in str(many.blocks[-1]) and "acme/widgets#39" in str(many.blocks[-1])
-    blocky = alert_message([item(n) for n in range(1, 60)], "2026-08-06", "zh-CN")
+    blocky = watch_dm_message([item(n) for n in range(1, 60)], "2026-08-06", "zh-CN")
     assert len(blocky.blocks) <= MAX_BLOCKS and "放不下" in str(blocky.blocks[-1])
 
 

@@ -20,13 +20,13 @@ from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS
 from bot.core.watches import MAX_WATCHES, Watch, glob_problem
 from bot.errors import PrdigestError, StoreError, UsageError, quoted
 from bot.models import Language
-from bot.render.alerts import watch_list_text
 from bot.render.mrkdwn import escape
 from bot.render.replies import say
+from bot.render.watches import watch_list_text
 from bot.services.refs import parse_ref, parse_repo
-from bot.slack.alerts import PersonalAlerts
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
+from bot.slack.watch_dms import WatchDMs
 from bot.words import text
 
 log = logging.getLogger(__name__)
@@ -56,8 +56,8 @@ def handle(deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond,
     name, args = words[0].lower(), words[1:]
     cmd = deps.command
     channel = str(command.get("channel_id", ""))
-    alerts = deps.alerts
-    if alerts is None:
+    dms = deps.watch_dms
+    if dms is None:
         ack(text=escape(text(language, "watch.off")))
         return
     work: Callable[[str], str]
@@ -70,16 +70,14 @@ def handle(deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond,
             if isinstance(wanted, Watch):
                 said = " ".join(args)
                 named = functools.partial(deps.access.named, channel, said=said)
-                work = functools.partial(
-                    _watch, alerts, watch=wanted, said=said, named=named, cmd=cmd, language=language
-                )
+                work = functools.partial(_watch, dms, watch=wanted, said=said, named=named, cmd=cmd, language=language)
             else:
-                work = functools.partial(_list, alerts, cmd=cmd, language=language)
+                work = functools.partial(_list, dms, cmd=cmd, language=language)
         else:
             if not args:
                 ack(text=escape(text(language, "watch.usage_unwatch", cmd=cmd)))
                 return
-            work = functools.partial(_unwatch, alerts, said=" ".join(args), cmd=cmd, language=language)
+            work = functools.partial(_unwatch, dms, said=" ".join(args), cmd=cmd, language=language)
     except PrdigestError as exc:
         ack(text=escape(exc.in_language(language)))
         return
@@ -112,12 +110,12 @@ def _run(
         log.exception("/pr %s: the response_url refused the answer", name)
 
 
-def _list(alerts: PersonalAlerts, user: str, *, cmd: str, language: Language) -> str:
-    return watch_list_text(alerts.watches.of(user), cmd, language)
+def _list(dms: WatchDMs, user: str, *, cmd: str, language: Language) -> str:
+    return watch_list_text(dms.watches.of(user), cmd, language)
 
 
 def _watch(
-    alerts: PersonalAlerts,
+    dms: WatchDMs,
     user: str,
     *,
     watch: Watch,
@@ -130,25 +128,25 @@ def _watch(
         # A bare #N in a shared channel: its private default is neither named back nor assumed
         # (services/disclosure.py; asked here, on the work pool, as it may ask GitHub and Slack).
         return escape(text(language, "error.ref_no_repo", text=quoted(said), digits=str(watch.number)))
-    mine = alerts.watches.of(user)
+    mine = dms.watches.of(user)
     if any(kept.key == watch.key for kept in mine):
         return escape(text(language, "watch.already", watch=watch.shown, cmd=cmd))
     if len(mine) >= MAX_WATCHES:
         return escape(text(language, "watch.too_many", limit=MAX_WATCHES, cmd=cmd))
-    if not alerts.may_see(user, watch.repo):
+    if not dms.may_see(user, watch.repo):
         return escape(text(language, "watch.not_visible", repo=watch.repo))
-    alerts.watches.add(user, watch)
-    zone = alerts.zone(user).key
+    dms.watches.add(user, watch)
+    zone = dms.zone(user).key
     return escape(text(language, "watch.added", watch=watch.shown, zone=zone, cmd=cmd))
 
 
-def _unwatch(alerts: PersonalAlerts, user: str, *, said: str, cmd: str, language: Language) -> str:
-    mine = alerts.watches.of(user)
+def _unwatch(dms: WatchDMs, user: str, *, said: str, cmd: str, language: Language) -> str:
+    mine = dms.watches.of(user)
     if not mine:
         return escape(text(language, "watch.none", cmd=cmd))
     gone = mine if said.lower() == "all" else [watch for watch in mine if watch.named_by(said)]
     if not gone:
         return escape(text(language, "watch.unknown", pattern=said[:200], cmd=cmd))
     for watch in gone:
-        alerts.watches.remove(user, watch)
+        dms.watches.remove(user, watch)
     return escape(text(language, "watch.removed", watches=", ".join(watch.shown for watch in gone)))

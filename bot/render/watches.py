@@ -13,7 +13,7 @@ from typing import Any
 from slack_sdk.models.blocks import ContextBlock, DividerBlock, MarkdownTextObject, SectionBlock
 
 from bot import words
-from bot.core.watches import AlertItem, Watch
+from bot.core.watches import Watch, WatchMatch
 from bot.models import Language
 from bot.render.blocks import MAX_BLOCKS, MAX_MESSAGE_CHARS, MAX_TEXT_CHARS, Message, card_blocks, message_chars
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
@@ -40,7 +40,7 @@ def _matched(watches: Sequence[Watch], language: Language) -> str:
     return words.text(language, "watch.matched", watches=shown)
 
 
-def alert_message(items: Sequence[AlertItem], day: str, language: Language) -> Message:
+def watch_dm_message(items: Sequence[WatchMatch], day: str, language: Language) -> Message:
     """The DM for `day` (YYYY-MM-DD, the person's local day) with every item that fits."""
     intro = escape(words.text(language, "watch.dm_intro", n=len(items), day=day))
     blocks: list[dict[str, Any]] = [_section(intro)]
@@ -66,7 +66,7 @@ def alert_message(items: Sequence[AlertItem], day: str, language: Language) -> M
     return Message(text=text or ELLIPSIS, blocks=tuple(blocks))
 
 
-def _more(rest: Sequence[AlertItem], language: Language) -> str:
+def _more(rest: Sequence[WatchMatch], language: Language) -> str:
     head = escape(words.text(language, "watch.dm_more", n=len(rest)))
     room = MAX_TEXT_CHARS - len(head) - 1
     links: list[str] = []

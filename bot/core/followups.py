@@ -1,6 +1,9 @@
-"""Watch items revisited: which earlier card's watch point a later PR of the repository answers (pure).
+"""Follow-ups answered: which earlier card's follow-up a later PR of the repository answers (pure).
 
-Owns a watch point's key terms and the two ways a later PR answers one: it names the earlier PR
+A follow-up is one point of a card's `watch` field ("what to watch"); not to be confused with a
+person's watches (`/pr watch`, core/watches.py), which are a feature of their own.
+
+Owns a follow-up's key terms and the two ways a later PR answers one: it names the earlier PR
 and says a key term of the point, or it changes the earlier PR's files and its title or
 description say at least half of the point's key terms, a name among them. Precision first,
 since a wrong link is worse than none: the same files alone, or the same words alone, never
@@ -20,7 +23,7 @@ from typing import Literal
 from bot.core.links import KnownPR, find_links, prose, references
 from bot.models import Language
 
-# A card has at most 2 watch points (DESIGN.md §1); a card shows this many answered items at
+# A card has at most 2 follow-ups (DESIGN.md §1); a card shows this many answered items at
 # most, one per earlier PR, so a PR that names a dozen earlier ones does not bury its card.
 MAX_ANSWERS = 3
 # What an earlier item keeps of its PR's files: enough to meet a later PR on one of them.
@@ -28,8 +31,8 @@ MAX_PATHS = 100
 
 
 @dataclass(frozen=True)
-class WatchItem:
-    """An earlier merged PR's watch points, as its card said them."""
+class FollowUp:
+    """An earlier merged PR's follow-ups, as its card said them."""
 
     repo: str
     number: int
@@ -57,11 +60,11 @@ class LaterPR:
 
 @dataclass(frozen=True)
 class Answered:
-    """A PR of today's digest answers a watch point of an earlier PR of its repository."""
+    """A PR of today's digest answers a follow-up of an earlier PR of its repository."""
 
     repo: str
     number: int  # today's PR
-    earlier: WatchItem
+    earlier: FollowUp
     point: str
     by: Literal["reference", "files"]
 
@@ -73,7 +76,7 @@ class Term:
 
 
 # Words that say nothing about which change a point waits for: English function words, the
-# words every PR and watch point use, and words too common in code review to tell PRs apart.
+# words every PR and follow-up use, and words too common in code review to tell PRs apart.
 _STOPWORD_TEXT = """
     a about above after again against all also an and any are as at be because been before being
     below between both but by can could did do does doing done down during each either few for
@@ -137,7 +140,7 @@ def _is_name(token: str, start: int, text: str) -> bool:
 
 
 def key_terms(point: str) -> tuple[Term, ...]:
-    """The distinctive words of a watch point, in order, each once; () when it has none (a point
+    """The distinctive words of a follow-up, in order, each once; () when it has none (a point
     in Chinese without a name in Latin letters has none: it cannot be matched, so it never is)."""
     quoted = {_key(token) for code in _CODE.findall(point) for token, _ in _tokens(code)}
     plain = point.replace("`", " ")
@@ -157,11 +160,11 @@ def words_of(text: str) -> frozenset[str]:
     return frozenset(_key(token) for token, _ in _tokens(text))
 
 
-def answers(later: Sequence[LaterPR], earlier: Iterable[WatchItem], keep: timedelta) -> tuple[Answered, ...]:
-    """Which watch points of `earlier` items the `later` PRs answer, in the order of `later`: per
+def answers(later: Sequence[LaterPR], earlier: Iterable[FollowUp], keep: timedelta) -> tuple[Answered, ...]:
+    """Which follow-ups of `earlier` items the `later` PRs answer, in the order of `later`: per
     later PR at most one point per earlier PR (the best), and at most MAX_ANSWERS, best first.
     An item answers only PRs of its repository merged after it and at most `keep` after it."""
-    by_repo: dict[str, list[WatchItem]] = {}
+    by_repo: dict[str, list[FollowUp]] = {}
     for item in earlier:
         by_repo.setdefault(item.repo.casefold(), []).append(item)
     found: list[Answered] = []
@@ -178,7 +181,7 @@ def answers(later: Sequence[LaterPR], earlier: Iterable[WatchItem], keep: timede
     return tuple(found)
 
 
-def _answers_of(pr: LaterPR, candidates: Sequence[WatchItem]) -> list[Answered]:
+def _answers_of(pr: LaterPR, candidates: Sequence[FollowUp]) -> list[Answered]:
     texts = (pr.title, pr.body, *pr.mentions)
     named = frozenset().union(*(references(text, pr.repo) for text in texts))
     said = words_of(" \n".join(prose(text, inline_code=True) for text in texts))
@@ -191,7 +194,7 @@ def _answers_of(pr: LaterPR, candidates: Sequence[WatchItem]) -> list[Answered]:
         if not reference and paths.isdisjoint(item.paths):
             continue
         if reference and _reverts(pr, item):
-            continue  # a revert undoes the earlier PR: it answers none of its watch points
+            continue  # a revert undoes the earlier PR: it answers none of its follow-ups
         title = words_of(item.title)
         scored = [
             (score, point)
@@ -227,7 +230,7 @@ def _without(terms: Sequence[Term], generic: frozenset[str]) -> tuple[Term, ...]
     return tuple(term for term in terms if term.key not in generic)
 
 
-def _reverts(pr: LaterPR, item: WatchItem) -> bool:
+def _reverts(pr: LaterPR, item: FollowUp) -> bool:
     known = {item.number: KnownPR(item.number, item.title, item.merge_sha)}
     links = find_links(pr.repo, pr.number, pr.title, pr.body, pr.mentions, known)
     return any(link.kind == "revert" for link in links)

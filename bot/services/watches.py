@@ -1,4 +1,4 @@
-"""AlertFinder: the merged PRs of a window that a person's watches match, each with its card.
+"""WatchFinder: the merged PRs of a window that a person's watches match, each with its card.
 
 Reads the same things a channel's digest reads and in the same way: the window's listing per
 repository, each PR's snapshot from the shared store (fetched once per merge commit, whoever
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.watches import AlertItem, Candidate, Watch, matching, repos_of
+from bot.core.watches import Candidate, Watch, WatchMatch, matching, repos_of
 from bot.models import Language, PRSnapshot, Window
 from bot.services.cards import CardService
 from bot.services.ports import Source
@@ -31,19 +31,19 @@ def candidate(snapshot: PRSnapshot) -> Candidate:
     )
 
 
-class AlertFinder:
+class WatchFinder:
     def __init__(self, source: Source, cards: CardService) -> None:
         self._source = source
         self._cards = cards
 
     def find(
         self, watches: Sequence[Watch], window: Window, language: Language, workspace: str | None = None
-    ) -> list[AlertItem]:
+    ) -> list[WatchMatch]:
         """The window's merged PRs matching any of `watches` (people's of `workspace`, whose budget
         pays for cards made for them), oldest merge first. Raises SourceError when GitHub cannot
         list a repository (the caller tries again later)."""
         payer = Payer(ALERTS, workspace)
-        items: list[AlertItem] = []
+        items: list[WatchMatch] = []
         for repo in repos_of(watches):
             mine = [watch for watch in watches if watch.repo.lower() == repo.lower()]
             for listing in self._source.list_merged(repo, window):
@@ -52,6 +52,6 @@ class AlertFinder:
                 snapshot = self._cards.snapshot(listing)
                 matched = matching(mine, candidate(snapshot))
                 if matched:
-                    items.append(AlertItem(listing, self._cards.card(snapshot, language, payer=payer).card, matched))
+                    items.append(WatchMatch(listing, self._cards.card(snapshot, language, payer=payer).card, matched))
         items.sort(key=lambda item: (item.listing.merged_at or window.end, item.listing.repo, item.listing.number))
         return items

@@ -1,4 +1,4 @@
-"""PersonalAlerts: each watcher's DM of the day, at 09:00 in their Slack time zone, by one replica.
+"""WatchDMs: each watcher's DM of the day, at 09:00 in their Slack time zone, by one replica.
 
 The scheduler asks `due()` at every tick and hands each due person to `send()`. A DM covers the
 24 hours before that 09:00 (from the previous day's 09:00, so windows meet across a DST change)
@@ -26,17 +26,17 @@ from slack_sdk import WebClient
 from bot.core.watches import Watch
 from bot.errors import PublishError, SlackError
 from bot.models import Language, Window
-from bot.render.alerts import alert_message
-from bot.services.alerts import AlertFinder
+from bot.render.watches import watch_dm_message
+from bot.services.watches import WatchFinder
 from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
 from bot.slack.errors import TRANSIENT, slack_errors
 from bot.slack.lease import POST_LEASE_SECONDS, PostLease
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
-from bot.store.alerts import WatchStore, alert_channel
 from bot.store.facts import FactStore
 from bot.store.ledger import PostLedger
+from bot.store.watches import WatchStore, watch_dm_channel
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +51,13 @@ HISTORY_LIMIT = 50
 
 
 @dataclass(frozen=True)
-class DueAlert:
+class DueWatchDM:
     user: str
     day: str  # the person's local day, YYYY-MM-DD
     window: Window
 
 
-def alert_window(zone: ZoneInfo, now: datetime) -> tuple[Window, str] | None:
+def watch_dm_window(zone: ZoneInfo, now: datetime) -> tuple[Window, str] | None:
     """Today's window in `zone` once today's 09:00 there has passed; None before it."""
     local = now.astimezone(zone)
     if local.time() < ALERT_AT:
@@ -68,7 +68,7 @@ def alert_window(zone: ZoneInfo, now: datetime) -> tuple[Window, str] | None:
     return Window(start.astimezone(UTC), end.astimezone(UTC)), local.date().isoformat()
 
 
-class PersonalAlerts:
+class WatchDMs:
     def __init__(
         self,
         *,
@@ -78,7 +78,7 @@ class PersonalAlerts:
         facts: FactStore,
         access: AccessPolicy,
         directory: ChannelDirectory,
-        finder: AlertFinder,
+        finder: WatchFinder,
         is_private: Callable[[str], bool],
         language: Language = "en",
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
@@ -149,31 +149,31 @@ class PersonalAlerts:
         self._facts.remember_zone(user, str(name))
         return str(name)
 
-    def due(self) -> list[DueAlert]:
+    def due(self) -> list[DueWatchDM]:
         """Everyone whose DM of today is due and not sent. StoreError when the ledger is away."""
         now = self._now()
-        found: list[DueAlert] = []
+        found: list[DueWatchDM] = []
         for user, watches in self.watches.everyone().items():
             if not watches:
                 continue
-            today = alert_window(self.zone(user), now)
+            today = watch_dm_window(self.zone(user), now)
             if today is None:
                 continue
             window, day = today
             if self._settled.get(user) == day:
                 continue
-            if "done" in self._ledger.entries(alert_channel(user), day):
+            if "done" in self._ledger.entries(watch_dm_channel(user), day):
                 self._settled[user] = day
             else:
-                found.append(DueAlert(user, day, window))
+                found.append(DueWatchDM(user, day, window))
         return found
 
     # -- sending ---------------------------------------------------------------------------
 
-    def send(self, due: DueAlert, stopping: threading.Event | None = None) -> int | None:
+    def send(self, due: DueWatchDM, stopping: threading.Event | None = None) -> int | None:
         """Send `due`'s DM unless another process is sending it (None); how many messages this
         call posted (0: nothing matched, or an earlier run had sent it)."""
-        channel = alert_channel(due.user)
+        channel = watch_dm_channel(due.user)
         with PostLease(self._ledger, channel, due.day, self._lease_seconds) as lease:
             if not lease.acquire():
                 return None
@@ -186,7 +186,7 @@ class PersonalAlerts:
             if not items:
                 self._ledger.record(channel, due.day, "done", "1")
                 return 0
-            message = alert_message(items, due.day, language)
+            message = watch_dm_message(items, due.day, language)
             dm = self._open(due.user)
             if f"pending:{PART}" in entries:
                 found = self._posted(dm, due.day)

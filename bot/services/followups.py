@@ -1,7 +1,7 @@
-"""WatchAnswers: a digest's PRs that answer watch points of earlier cards of their repositories.
+"""FollowUpAnswers: a digest's PRs that answer follow-ups of earlier cards of their repositories.
 
-Keeps the watch points of the digest's cards (store/watch_items.py) and finds, with
-core/watch.py, which earlier points today's PRs answer, today's earlier-merged PRs included.
+Keeps the follow-ups of the digest's cards (store/followups.py) and finds, with
+core/followups.py, which earlier points today's PRs answer, today's earlier-merged PRs included.
 Only the digest's own repositories are read, so a channel hears only of PRs of repositories it
 follows. Kept items are a cache: when Redis is away, the digest goes out without these lines.
 """
@@ -11,23 +11,23 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from bot.core.watch import MAX_PATHS, Answered, LaterPR, WatchItem, answers
+from bot.core.followups import MAX_PATHS, Answered, FollowUp, LaterPR, answers
 from bot.errors import StoreError
 from bot.models import Digest, DigestItem
-from bot.store.watch_items import WatchItems
+from bot.store.followups import FollowUpStore
 
 log = logging.getLogger(__name__)
 
-# How long a card's watch points are kept and answered (config `[defaults] watch_days`).
+# How long a card's follow-ups are kept and answered (config `[defaults] watch_days`).
 DEFAULT_WATCH_DAYS = 30
 
 
-def watch_item(item: DigestItem) -> WatchItem | None:
-    """What is kept of a digest item for later PRs: None when its card has no watch point."""
+def followup_of(item: DigestItem) -> FollowUp | None:
+    """What is kept of a digest item for later PRs: None when its card has no follow-up."""
     listing = item.listing
     if not item.card.watch or listing.merged_at is None:
         return None
-    return WatchItem(
+    return FollowUp(
         listing.repo,
         listing.number,
         listing.title,
@@ -47,23 +47,23 @@ def later_pr(item: DigestItem) -> LaterPR:
     )
 
 
-class WatchAnswers:
-    def __init__(self, items: WatchItems, days: int = DEFAULT_WATCH_DAYS) -> None:
+class FollowUpAnswers:
+    def __init__(self, items: FollowUpStore, days: int = DEFAULT_WATCH_DAYS) -> None:
         self._items = items
         self._keep = timedelta(days=days)
         self._days = days
 
     def find(self, digest: Digest) -> tuple[Answered, ...]:
-        """Keep the digest's watch points; which earlier ones its PRs answer (Answered, by PR)."""
+        """Keep the digest's follow-ups; which earlier ones its PRs answer (Answered, by PR)."""
         try:
             return self._find(digest)
         except StoreError as exc:
             # A store that fails closed: the digest goes out without these lines, never stops for them.
-            log.warning("watch items not read: %s", exc)
+            log.warning("follow-ups not read: %s", exc)
             return ()
 
     def _find(self, digest: Digest) -> tuple[Answered, ...]:
-        today = [kept for item in digest.items if (kept := watch_item(item)) is not None]
+        today = [kept for item in digest.items if (kept := followup_of(item)) is not None]
         self._items.record(today, self._days)
         later = [later_pr(item) for item in digest.items if item.listing.merged_at is not None]
         found: list[Answered] = []

@@ -25,7 +25,7 @@ from bot.store.workspace import scoped
 WATCH_TTL = 10 * 365 * DAY
 
 
-def alert_channel(user: str) -> str:
+def watch_dm_channel(user: str) -> str:
     """The name a person's daily DM goes by in the post ledger and its lease."""
     return f"alert:{user}"
 

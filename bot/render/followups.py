@@ -1,4 +1,4 @@
-"""Watch items revisited as Slack mrkdwn: a card's line about the earlier card's watch point its PR
+"""Follow-ups answered as Slack mrkdwn: a card's line about the earlier card's follow-up its PR
 answers (pure).
 
 Like links across days, it depends on the day's digest, so it is added to a card's blocks when
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC
 
 from bot import words
-from bot.core.watch import Answered
+from bot.core.followups import Answered
 from bot.models import Language, PRListing
 from bot.render.links import day_text
 from bot.render.mrkdwn import clip, escape, link
@@ -22,8 +22,8 @@ MAX_POINT_CHARS = 200
 EMOJI = ":eyes:"
 
 
-def card_watch_lines(listing: PRListing, answered: Sequence[Answered], language: Language) -> str | None:
-    """Which earlier cards' watch points a card's PR answers, one line each; None if none."""
+def card_followup_lines(listing: PRListing, answered: Sequence[Answered], language: Language) -> str | None:
+    """Which earlier cards' follow-ups a card's PR answers, one line each; None if none."""
     lines = []
     for item in answered:
         if item.number != listing.number or item.repo.lower() != listing.repo.lower():

@@ -1,4 +1,4 @@
-"""Watch items revisited through the real app on loopback: two days replayed with `/pr digest`,
+"""Follow-ups answered through the real app on loopback: two days replayed with `/pr digest`,
 fake GitHub, fake model and fake Slack, real Redis. Day 1's card says what to watch; on day 2 the
 PR that names it answers it under its card, and the PR that only changes the same files does not."""
 
@@ -32,11 +32,11 @@ DAY2_PRS: dict[int, tuple[str, str, str]] = {
     ),
     SAME_FILES: ("[Perf] Tune FP8 GEMM tile sizes for MoE", "Retunes the tile sizes of the GEMM.", KERNEL),
 }
-ANSWER_LINE = f":eyes: Answers a watch item of <https://github.com/{REPO}/pull/300|#300> (merged Aug 4): “{POINT}”"
+ANSWER_LINE = f":eyes: Answers a follow-up of <https://github.com/{REPO}/pull/300|#300> (merged Aug 4): “{POINT}”"
 
 
 def respond(request: dict[str, Any]) -> dict[str, Any]:
-    """The model's card: day 1's kernel PR gets a watch point, every other PR none."""
+    """The model's card: day 1's kernel PR gets a follow-up, every other PR none."""
     if EARLIER_TITLE in json.dumps(request["messages"]):
         return {**DEFAULT_CARD, "headline": "FP8 block-scaled GEMM for MoE", "watch": [POINT]}
     return dict(DEFAULT_CARD)
@@ -86,9 +86,9 @@ def test_the_pr_that_names_it_answers_the_watch_item_and_the_one_on_the_same_fil
     day2_cards = card_lines(harness.slack.thread(DIGEST_CHANNEL, day2["ts"]))
     assert set(day2_cards) == {ANSWERS, SAME_FILES}
     assert sum(ANSWER_LINE in line for line in day2_cards[ANSWERS]) == 1
-    assert not any("watch item" in line for line in day2_cards[SAME_FILES])
+    assert not any("follow-up" in line for line in day2_cards[SAME_FILES])
     # Nowhere else: not in day 1's thread, not in the lead, not as a reply.
-    assert texts(harness.slack.all_messages()).count("Answers a watch item") == 1
+    assert texts(harness.slack.all_messages()).count("Answers a follow-up") == 1
 
     # Day 2 posted again: nothing new.
     posted = len(harness.slack.all_messages())

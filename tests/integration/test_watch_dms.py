@@ -20,7 +20,7 @@ from devkit.fakes.llm import FakeOpenAI
 from bot.builder import Builder
 from bot.core.watches import Watch
 from bot.models import Window
-from bot.slack.alerts import DueAlert
+from bot.slack.watch_dms import DueWatchDM
 from bot.store.redis_store import PREFIX
 from tests.integration.conftest import REPO
 from tests.integration.oauth_harness import HOME, SECOND, SECOND_CHANNEL, OAuthHarness
@@ -138,7 +138,7 @@ def test_bad_watch_input_is_refused_at_once(served: tuple[SlackHarness, Clock]) 
     _, response = harness.command("unwatch")
     assert "unwatch all" in response.text
     harness.settle()
-    assert harness.services.alerts(None).watches.everyone() == {}
+    assert harness.services.watch_dms(None).watches.everyone() == {}
 
 
 def test_a_private_or_missing_repository_is_refused_alike(served: tuple[SlackHarness, Clock]) -> None:
@@ -153,7 +153,7 @@ def test_a_private_or_missing_repository_is_refused_alike(served: tuple[SlackHar
 def test_a_person_keeps_at_most_twenty_watches(served: tuple[SlackHarness, Clock]) -> None:
     harness, _ = served
     for number in range(20):
-        harness.services.alerts(None).watches.add(OUTSIDER, parse_path(f"dir{number}/**"))
+        harness.services.watch_dms(None).watches.add(OUTSIDER, parse_path(f"dir{number}/**"))
     assert "the most one person may keep" in told(harness, f"watch {REPO} more/**", user=OUTSIDER)
 
 
@@ -276,8 +276,8 @@ def test_another_workspaces_watches_and_dms_are_its_own(
     wait_for(lambda: oauth.slack.responses[hook.rsplit("/", 1)[-1]])
     oauth.settle()
     services = oauth.first.services
-    assert services.alerts(HOME).watches.everyone() == {}
-    jobs = {job.team: job for job in services.all_alerts()}
+    assert services.watch_dms(HOME).watches.everyone() == {}
+    jobs = {job.team: job for job in services.all_watch_dms()}
     assert set(jobs) == {None, SECOND} and set(jobs[SECOND].watches.everyone()) == {OAUTH_HUMAN}
     keys = set(redis.Redis.from_url(redis_url, decode_responses=True).keys("*watches*"))
     assert keys == {f"{PREFIX}team:{SECOND}:watches"}
@@ -285,7 +285,7 @@ def test_another_workspaces_watches_and_dms_are_its_own(
     oauth.slack.zones[OAUTH_HUMAN] = "UTC"
     window = Window(datetime(2026, 8, 4, 9, tzinfo=UTC), datetime(2026, 8, 5, 9, tzinfo=UTC))
     before = len(oauth.slack.tokens())
-    assert jobs[SECOND].send(DueAlert(OAUTH_HUMAN, "2026-08-05", window)) == 1
+    assert jobs[SECOND].send(DueWatchDM(OAUTH_HUMAN, "2026-08-05", window)) == 1
     used = oauth.slack.tokens()[before:]
     assert used and set(used) <= set(oauth.slack.workspaces.tokens_of(SECOND))
     (dm,) = oauth.slack.dms(OAUTH_HUMAN)
