@@ -12,21 +12,26 @@ import json
 
 from bot.builder import Builder
 from bot.errors import SourceError, UsageError, quoted
-from bot.models import AcrossRefused
+from bot.models import AcrossRefused, Language
 from bot.render.across import across_data, across_terminal
 from bot.services.across import AcrossDays
+from bot.services.refs import github_web_base
 from bot.services.spending import CLI
 
 
-def ask_across(args: argparse.Namespace, built: Builder, repo: str) -> None:
-    from bot.commands import language_of
-
+def ask_across(args: argparse.Namespace, built: Builder, repo: str, language: Language) -> None:
     question = " ".join(args.question).strip()
     if not question:
         raise UsageError("error.empty_question")
-    language = language_of(args, built.settings)
     zone = built.settings.defaults.timezone
-    across = AcrossDays(built.cards, now=built.timing.now, zone_of=lambda _: zone, known_repos=lambda: (repo,))
+    across = AcrossDays(
+        built.cards,
+        now=built.timing.now,
+        zone_of=lambda _: zone,
+        known_repos=lambda: (repo,),
+        # A PR known only by its reference (a revert's target) links to the GitHub read.
+        web_base=github_web_base(built.settings.github_api_url),
+    )
     allowed = frozenset({repo.lower()})
     asked = across.read(question, CLI, allowed)
     if asked is None:

@@ -265,7 +265,7 @@ def _run_ask(args: argparse.Namespace, built: Builder) -> None:
         # OWNER/REPO: a question across days about that repository (services/across.py).
         from bot.across_cli import ask_across
 
-        ask_across(args, built, parse_repo(args.ref))
+        ask_across(args, built, parse_repo(args.ref), language_of(args, built.settings))
         return
     ref = parse_ref(args.ref)
     question = " ".join(args.question).strip()

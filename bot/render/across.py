@@ -80,7 +80,8 @@ def across_message(reply: AcrossMatches, language: Language) -> Message:
 
 def across_terminal(reply: AcrossMatches, language: Language) -> str:
     """The same reply for a terminal (`prdigest ask OWNER/REPO`): plain text, URLs in full."""
-    target = f"#{reply.target.number}" if reply.target is not None else ""
+    # The target in full too: on an Enterprise server it is that host's page, not github.com's.
+    target = f"#{reply.target.number} ({clean_line(reply.target.url)})" if reply.target is not None else ""
     lines = [_header(reply, language, repo=reply.repo, topic=_topic(reply), target=target)]
     for item in reply.items:
         about = verdict_label(item.card) if item.card else text(language, "reply.across_no_card")
@@ -103,6 +104,7 @@ def across_data(reply: AcrossMatches) -> dict[str, object]:
         "merged": reply.merged,
         "relation": reply.relation,
         "target": reply.target.number if reply.target is not None else None,
+        "target_url": reply.target.url if reply.target is not None else None,
         "items": [
             {
                 "repo": item.listing.repo,

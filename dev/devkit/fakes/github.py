@@ -28,6 +28,7 @@ from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 T = TypeVar("T")
 
 DOCS = "https://docs.github.com/rest"
+ENTERPRISE_API = "/api/v3"
 RATE_LIMIT_MESSAGE = (
     "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher "
     "rate limit. Check out the documentation for more details.)"
@@ -86,8 +87,11 @@ class _Fault:
 
 
 class FakeGitHub(LoopbackServer):
-    def __init__(self, *, latency: float = 0.0, port: int = 0) -> None:
+    def __init__(self, *, latency: float = 0.0, port: int = 0, enterprise: bool = False) -> None:
         super().__init__(latency=latency, port=port)
+        # GitHub Enterprise Server: the REST API under /api/v3 of the server's host, and the PRs'
+        # pages on that host (GitHub's docs, "REST API endpoints for GitHub Enterprise Server").
+        self.enterprise = enterprise
         self.rate_limit: int | None = None  # remaining core requests; None = unlimited
         self.rate_limit_reset_in: float = 3600.0
         self._data_lock = threading.RLock()
@@ -194,6 +198,16 @@ class FakeGitHub(LoopbackServer):
         with self._data_lock:
             self._faults.append(_Fault(re.compile(path_regex), status, times, dict(headers or {}), body))
 
+    @property
+    def api_url(self) -> str:
+        """What GITHUB_API_URL names: this server, or its /api/v3 when it is an Enterprise one."""
+        return f"{self.url}{ENTERPRISE_API}" if self.enterprise else self.url
+
+    @property
+    def web_url(self) -> str:
+        """Where the PRs' pages are: github.com, or the Enterprise server's own host."""
+        return self.url if self.enterprise else "https://github.com"
+
     # -- introspection ---------------------------------------------------------------------
 
     @staticmethod
@@ -207,14 +221,19 @@ class FakeGitHub(LoopbackServer):
     def counts_by_kind(self) -> dict[str, int]:
         counts: dict[str, int] = {}
         for request in self.requests:
-            kind = self.kind_of(request.path)
+            kind = self.kind_of(request.path.removeprefix(ENTERPRISE_API) if self.enterprise else request.path)
             counts[kind] = counts.get(kind, 0) + 1
         return counts
 
     # -- serving ---------------------------------------------------------------------------
 
     def handle(self, request: RecordedRequest) -> Response:
-        kind = self.kind_of(request.path)
+        path = request.path
+        if self.enterprise:
+            if not path.startswith(ENTERPRISE_API + "/"):
+                return self._not_found("core")  # the server's web pages, not its API
+            path = path.removeprefix(ENTERPRISE_API)
+        kind = self.kind_of(path)
         resource = "search" if kind == "search" else "core"
         with self._data_lock:
             if kind == "rate_limit":
@@ -224,13 +243,13 @@ class FakeGitHub(LoopbackServer):
                     return self._rate_limited(resource)
                 self.rate_limit -= 1
             self._used += 1
-            fault = self._take_fault(request.path)
+            fault = self._take_fault(path)
             if fault is not None:
                 body = fault.body or {"message": _reason(fault.status), "documentation_url": DOCS}
                 return self._json(body, resource, fault.status, fault.headers)
             if request.method != "GET":
                 return self._not_found(resource)
-            match = _ROUTE_BY_KIND[kind].fullmatch(request.path) if kind != "other" else None
+            match = _ROUTE_BY_KIND[kind].fullmatch(path) if kind != "other" else None
             if match is None:
                 return self._not_found(resource)
             return self._route(kind, match.groupdict(), request, resource)
@@ -399,7 +418,7 @@ class FakeGitHub(LoopbackServer):
     # -- GitHub-shaped objects -------------------------------------------------------------
 
     def _api(self, repo: str) -> str:
-        return f"{self.url}/repos/{repo}"
+        return f"{self.api_url}/repos/{repo}"
 
     def _repo_object(self, repo: _Repo) -> dict[str, Any]:
         owner, name = repo.full_name.split("/")
@@ -411,7 +430,7 @@ class FakeGitHub(LoopbackServer):
             "owner": _user(owner, "Organization"),
             "private": repo.private,
             "visibility": "private" if repo.private else "public",
-            "html_url": f"https://github.com/{repo.full_name}",
+            "html_url": f"{self.web_url}/{repo.full_name}",
             "url": self._api(repo.full_name),
             "default_branch": "main",
             "fork": False,
@@ -419,7 +438,7 @@ class FakeGitHub(LoopbackServer):
         }
 
     def _pull_object(self, pr: _PR, *, full: bool) -> dict[str, Any]:
-        api, html = f"{self._api(pr.repo)}/pulls/{pr.number}", f"https://github.com/{pr.repo}/pull/{pr.number}"
+        api, html = f"{self._api(pr.repo)}/pulls/{pr.number}", f"{self.web_url}/{pr.repo}/pull/{pr.number}"
         repository = self._repo_object(self._repos[pr.repo.lower()])
         obj: dict[str, Any] = {
             "url": api,
@@ -480,7 +499,7 @@ class FakeGitHub(LoopbackServer):
         return obj
 
     def _issue_object(self, pr: _PR) -> dict[str, Any]:
-        api, html = f"{self._api(pr.repo)}/issues/{pr.number}", f"https://github.com/{pr.repo}/pull/{pr.number}"
+        api, html = f"{self._api(pr.repo)}/issues/{pr.number}", f"{self.web_url}/{pr.repo}/pull/{pr.number}"
         return {
             "url": api,
             "repository_url": self._api(pr.repo),
@@ -519,8 +538,8 @@ class FakeGitHub(LoopbackServer):
             "additions": f.additions,
             "deletions": f.deletions,
             "changes": f.additions + f.deletions,
-            "blob_url": f"https://github.com/{pr.repo}/blob/{ref}/{quote(f.path)}",
-            "raw_url": f"https://github.com/{pr.repo}/raw/{ref}/{quote(f.path)}",
+            "blob_url": f"{self.web_url}/{pr.repo}/blob/{ref}/{quote(f.path)}",
+            "raw_url": f"{self.web_url}/{pr.repo}/raw/{ref}/{quote(f.path)}",
             "contents_url": f"{self._api(pr.repo)}/contents/{quote(f.path)}?ref={ref}",
         }
         if f.patch is not None:
@@ -536,7 +555,7 @@ class FakeGitHub(LoopbackServer):
             "id": comment_id,
             "url": f"{self._api(pr.repo)}/pulls/comments/{comment_id}",
             "pull_request_url": f"{self._api(pr.repo)}/pulls/{pr.number}",
-            "html_url": f"https://github.com/{pr.repo}/pull/{pr.number}#discussion_r{comment_id}",
+            "html_url": f"{self.web_url}/{pr.repo}/pull/{pr.number}#discussion_r{comment_id}",
             "body": comment["body"],
             "path": comment.get("path"),
             "user": _user(comment.get("author", "bob")),
@@ -558,7 +577,7 @@ class FakeGitHub(LoopbackServer):
             "state": review.get("state", "COMMENTED"),
             "commit_id": pr.head_sha,
             "author_association": "MEMBER",
-            "html_url": f"https://github.com/{pr.repo}/pull/{pr.number}#pullrequestreview-{review_id}",
+            "html_url": f"{self.web_url}/{pr.repo}/pull/{pr.number}#pullrequestreview-{review_id}",
             "pull_request_url": f"{self._api(pr.repo)}/pulls/{pr.number}",
             "submitted_at": _ts(review.get("submitted_at") or pr.updated_at),
         }
