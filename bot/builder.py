@@ -474,15 +474,21 @@ class Builder:
 
     @cached_property
     def qa(self) -> QAService:
+        return self.qa_of(self.directory, self.threads, None)
+
+    def qa_of(self, directory: ChannelDirectory, threads: ThreadStore, scope: str | None) -> QAService:
+        """Questions and answers for one workspace's channels (`scope`; None: the home one), made
+        here only, so that every workspace links a PR known by number to the GitHub read."""
         from bot.services.qa import QAService
 
         return QAService(
             self.cards,
-            self.threads,
+            threads,
             self.answerer,
             self.spending,
-            self.across_days(self.directory),
+            self.across_days(directory, scope),
             web_base=github_web_base(self.settings.github_api_url),
+            workspace=scope,
         )
 
     def across_days(self, directory: ChannelDirectory, scope: str | None = None) -> AcrossDays:

@@ -171,7 +171,6 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
 def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], SlackDeps]:
     """The listeners' deps for each workspace: the home one's as built, any other's over its own
     keys (its subscriptions, threads, ledger, caches and answers' memory) and its own client."""
-    from bot.services.qa import QAService
     from bot.store.feedback import FeedbackStore
 
     def of_team(team: str | None) -> SlackDeps:
@@ -187,14 +186,7 @@ def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], Sla
             access=workspace.access,
             members=ChannelMembers(workspace.facts),
             people=PeopleLanguages(workspace.facts, built.settings.defaults.language),
-            qa=QAService(
-                built.cards,
-                workspace.threads,
-                built.answerer,
-                built.spending,
-                built.across_days(workspace.directory, scope),
-                workspace=scope,
-            ),
+            qa=built.qa_of(workspace.directory, workspace.threads, scope),
             threads=workspace.threads,
             ledger=workspace.ledger,
             feedback=FeedbackStore(built.kv, scope),

@@ -171,7 +171,7 @@ def fakes_env(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url
     """The environment of a replica pointed at the fakes, without Slack's credentials."""
     return {
         "PRDIGEST_CONFIG": str(config),
-        "GITHUB_API_URL": github.url,
+        "GITHUB_API_URL": github.api_url,  # /api/v3 of an Enterprise fake
         "GITHUB_TOKEN": "test",
         "OPENAI_API_KEY": "test",
         "OPENAI_BASE_URL": f"{model.url}/v1",
