@@ -13,8 +13,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from devkit.clocks import Clock
 from devkit.doubles import FakeSource
-from devkit.scripted import Clock, Reply, ScriptedModel
+from devkit.scripted import Reply, ScriptedModel
 
 from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft
