@@ -2,8 +2,9 @@
 
 It answers from a queue the test fills — a parsed draft, a raw string (JSON for `parse`, text
 for `complete`), or an exception to raise — and records every call's messages, so a unit test
-asserts on what the model was asked. Each reply may take simulated time on a Clock that the
-service under test shares; like the real adapter it asks nothing once its Deadline is spent.
+asserts on what the model was asked. Each reply may take simulated time on a Clock
+(devkit/clocks.py) that the service under test shares; like the real adapter it asks nothing
+once its Deadline is spent.
 """
 
 from __future__ import annotations
@@ -21,23 +22,9 @@ from bot.core.usage import Tally, Usage
 from bot.errors import ModelBadOutput
 from bot.models import Message, OutputMode
 from bot.services.ports import Parsed, Schema
+from devkit.clocks import Clock
 
 Reply = BaseModel | str | Exception
-
-
-class Clock:
-    """Time that moves only when slept or when a scripted reply takes it."""
-
-    def __init__(self, now: float = 0.0) -> None:
-        self.now = now
-        self.slept: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
 
 
 @dataclass(frozen=True)

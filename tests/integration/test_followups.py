@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from devkit.clocks import WallClock
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import DEFAULT_CARD, FakeOpenAI
 
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness
-from tests.integration.test_links_across_days import Clock, card_lines, post_digest, texts
+from tests.integration.test_links_across_days import card_lines, post_digest, texts
 
 KERNEL = "vllm/model_executor/layers/fused_moe/fp8_gemm.py"
 EARLIER_TITLE = "[Kernel] FP8 block-scaled GEMM for MoE"
@@ -45,7 +46,7 @@ def respond(request: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture
 def two_days(
     github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path
-) -> Iterator[tuple[SlackHarness, Clock]]:
+) -> Iterator[tuple[SlackHarness, WallClock]]:
     github.add_pr(
         REPO,
         300,
@@ -66,14 +67,14 @@ def two_days(
             files=[{"path": path, "additions": 30, "deletions": 2}],
         )
     model.responder = respond
-    clock = Clock()
+    clock = WallClock(datetime(2026, 8, 5, 12, tzinfo=UTC))
     with serve_harness(github, model, redis_url, tmp_path, now=clock) as harness:
         harness.slack.members = {DIGEST_CHANNEL: [HUMAN]}
         yield harness, clock
 
 
 def test_the_pr_that_names_it_answers_the_watch_item_and_the_one_on_the_same_files_does_not(
-    two_days: tuple[SlackHarness, Clock],
+    two_days: tuple[SlackHarness, WallClock],
 ) -> None:
     harness, clock = two_days
     assert "2026-08-05 is posted" in post_digest(harness, clock, "2026-08-05")

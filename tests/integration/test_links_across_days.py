@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from devkit.clocks import WallClock
 from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
@@ -23,14 +24,6 @@ from tests.shared_data import shared_rows
 # Each digest covers the 24 hours before 09:00 UTC of its day (the default post time).
 DAYS = ("2026-08-05", "2026-08-06", "2026-08-12", "2026-08-13")
 REVERTS = {51176: (50879, "2026-08-05", "Aug 5"), 52024: (48223, "2026-08-12", "Aug 12")}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 8, 5, 12, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def window_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -46,15 +39,15 @@ def window_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @pytest.fixture
 def replay(
     github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path
-) -> Iterator[tuple[SlackHarness, Clock]]:
+) -> Iterator[tuple[SlackHarness, WallClock]]:
     dataset.populate(github, window_rows(shared_rows()))
-    clock = Clock()
+    clock = WallClock(datetime(2026, 8, 5, 12, tzinfo=UTC))
     with serve_harness(github, model, redis_url, tmp_path, now=clock) as harness:
         harness.slack.members = {DIGEST_CHANNEL: [HUMAN]}
         yield harness, clock
 
 
-def post_digest(harness: SlackHarness, clock: Clock, day: str) -> str:
+def post_digest(harness: SlackHarness, clock: WallClock, day: str) -> str:
     """`/pr digest` on `day` at noon UTC (the day's window has ended); what the asker is told."""
     clock.now = datetime.fromisoformat(f"{day}T12:00:00+00:00")
     hook, response = harness.command("digest", DIGEST_CHANNEL, user=HUMAN)
@@ -69,7 +62,7 @@ def texts(messages: list[dict[str, Any]], keep: Callable[[dict[str, Any]], bool]
 
 
 def test_both_reverts_of_the_data_set_are_shown_in_the_lead_and_both_threads_once(
-    replay: tuple[SlackHarness, Clock],
+    replay: tuple[SlackHarness, WallClock],
 ) -> None:
     harness, clock = replay
     leads: dict[str, str] = {}
@@ -154,7 +147,9 @@ def card_lines(messages: list[dict[str, Any]]) -> dict[int, list[str]]:
 
 
 @pytest.fixture
-def own(github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path) -> Iterator[tuple[SlackHarness, Clock]]:
+def own(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path
+) -> Iterator[tuple[SlackHarness, WallClock]]:
     for number, title in DAY1_PRS.items():
         github.add_pr(
             REPO,
@@ -175,13 +170,13 @@ def own(github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path) -
             files=[{"path": "vllm/widgets.py", "additions": 5, "deletions": 1}],
             review_comments=[{"author": "bob", "body": comment, "path": "vllm/widgets.py"}] if comment else [],
         )
-    clock = Clock()
+    clock = WallClock(datetime(2026, 8, 5, 12, tzinfo=UTC))
     with serve_harness(github, model, redis_url, tmp_path, now=clock) as harness:
         harness.slack.members = {DIGEST_CHANNEL: [HUMAN]}
         yield harness, clock
 
 
-def test_our_own_prs_are_linked_by_kind_and_the_look_alikes_are_not(own: tuple[SlackHarness, Clock]) -> None:
+def test_our_own_prs_are_linked_by_kind_and_the_look_alikes_are_not(own: tuple[SlackHarness, WallClock]) -> None:
     harness, clock = own
     assert "2026-08-05 is posted" in post_digest(harness, clock, "2026-08-05")
     (day1,) = harness.slack.messages(DIGEST_CHANNEL)

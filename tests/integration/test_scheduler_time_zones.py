@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from devkit.clocks import WallClock
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
@@ -27,19 +28,11 @@ ZONE = "America/Los_Angeles"  # UTC-8 in winter, UTC-7 in summer
 
 
 @dataclass
-class Clock:
-    at: datetime
-
-    def __call__(self) -> datetime:
-        return self.at
-
-
-@dataclass
 class Run:
     """What a run of ticks posted: each local day's digest, when it went out and which PRs it holds."""
 
     harness: SlackHarness
-    clock: Clock
+    clock: WallClock
     posted_at: dict[str, datetime] = field(default_factory=dict)
 
     def numbers(self, day: str) -> list[int]:
@@ -49,13 +42,13 @@ class Run:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 1, 1, tzinfo=UTC))
+def clock() -> WallClock:
+    return WallClock(datetime(2026, 1, 1, tzinfo=UTC))
 
 
 @contextlib.contextmanager
 def served(
-    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, clock: Clock, post_at: str
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, clock: WallClock, post_at: str
 ) -> Iterator[SlackHarness]:
     config = f'[defaults]\ntimezone = "{ZONE}"\npost_at = "{post_at}"\n\n'
     config += f'[[channels]]\nid = "{DIGEST_CHANNEL}"\nrepos = ["{REPO}"]\n'
@@ -65,14 +58,14 @@ def served(
 
 
 def tick_through(
-    harness: SlackHarness, clock: Clock, start: datetime, end: datetime, step: timedelta, merges: Sequence[datetime]
+    harness: SlackHarness, clock: WallClock, start: datetime, end: datetime, step: timedelta, merges: Sequence[datetime]
 ) -> Run:
     """Tick from `start` to `end`; PR number i merges at merges[i - 1] (on GitHub from then on)."""
     run = Run(harness, clock)
     waiting = sorted(enumerate(merges, start=1), key=lambda pair: pair[1])
-    clock.at = start
-    while clock.at <= end:
-        while waiting and waiting[0][1] <= clock.at:
+    clock.now = start
+    while clock.now <= end:
+        while waiting and waiting[0][1] <= clock.now:
             number, merged_at = waiting.pop(0)
             harness.github.add_pr(
                 REPO,
@@ -85,9 +78,9 @@ def tick_through(
         harness.parts.scheduler.tick()
         wait_for(lambda: not harness.parts.scheduler.busy, timeout=30)
         if len(harness.slack.messages(DIGEST_CHANNEL)) > leads:
-            (day,) = [day for day in days_done(harness, clock.at) if day not in run.posted_at]
-            run.posted_at[day] = clock.at
-        clock.at += step
+            (day,) = [day for day in days_done(harness, clock.now) if day not in run.posted_at]
+            run.posted_at[day] = clock.now
+        clock.now += step
     return run
 
 
@@ -110,7 +103,7 @@ def utc(month: int, day: int, hour: int, minute: int = 0) -> datetime:
 
 
 def test_in_a_zone_behind_utc_the_digest_waits_for_the_channels_morning(
-    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, clock: Clock
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, clock: WallClock
 ) -> None:
     # 09:00 in Los Angeles in August is 16:00 UTC: from 09:00 UTC to 15:59 UTC it is still night there.
     merges = [utc(8, 4, 15, 30), utc(8, 4, 16, 30), utc(8, 5, 15, 50), utc(8, 5, 16, 30)]
@@ -122,7 +115,7 @@ def test_in_a_zone_behind_utc_the_digest_waits_for_the_channels_morning(
 
 
 def test_near_local_midnight_the_digest_is_the_local_days_not_the_utc_days(
-    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, clock: Clock
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, clock: WallClock
 ) -> None:
     # 23:30 in Los Angeles is 06:30 UTC of the next day: the digest is still the local day's.
     merges = [utc(8, 4, 6, 45), utc(8, 5, 6, 15), utc(8, 5, 6, 45), utc(8, 5, 23, 55), utc(8, 6, 6, 15)]
@@ -133,7 +126,7 @@ def test_near_local_midnight_the_digest_is_the_local_days_not_the_utc_days(
 
 
 def test_a_post_time_the_spring_forward_skips_posts_that_day_once_and_loses_no_pr(
-    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, clock: Clock
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, clock: WallClock
 ) -> None:
     # 2026-03-08 in Los Angeles: 02:00 PST becomes 03:00 PDT (10:00 UTC); 02:30 never shows.
     merges = [
@@ -155,7 +148,7 @@ def test_a_post_time_the_spring_forward_skips_posts_that_day_once_and_loses_no_p
 
 
 def test_a_post_time_the_fall_back_repeats_posts_once_and_loses_no_pr(
-    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, clock: Clock
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, clock: WallClock
 ) -> None:
     # 2026-11-01 in Los Angeles: 02:00 PDT becomes 01:00 PST (09:00 UTC); 01:30 comes twice.
     merges = [

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import redis
+from devkit.clocks import WallClock
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
@@ -39,14 +40,6 @@ OUTSIDER = "U0OUTSIDE1"
 ZONE = "Asia/Shanghai"  # 09:00 there is 01:00 UTC
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 8, 5, 0, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 def card_reply(request: dict[str, Any]) -> dict[str, Any] | str:
     if "response_format" not in request:
         return "An answer."
@@ -67,8 +60,8 @@ def merged(github: FakeGitHub, repo: str, number: int, when: str, path: str, bod
 @pytest.fixture
 def served(
     github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path
-) -> Iterator[tuple[SlackHarness, Clock]]:
-    clock = Clock()
+) -> Iterator[tuple[SlackHarness, WallClock]]:
+    clock = WallClock(datetime(2026, 8, 5, 0, 0, tzinfo=UTC))
     with serve_harness(github, model, redis_url, tmp_path, now=clock) as harness:
         harness.github.add_repo(OTHER_REPO, private=True)
         harness.model.responder = card_reply
@@ -86,7 +79,7 @@ def told(harness: SlackHarness, text: str, user: str = HUMAN, channel: str = DIG
     return str(harness.slack.responses[hook][-1]["text"])
 
 
-def tick(harness: SlackHarness, clock: Clock, when: str, *replicas: Builder) -> None:
+def tick(harness: SlackHarness, clock: WallClock, when: str, *replicas: Builder) -> None:
     """The scheduler's tick at `when` (UTC), in this replica and in each of `replicas`, settled."""
     clock.now = datetime.fromisoformat(when)
     harness.parts.scheduler.tick()
@@ -106,7 +99,7 @@ def dm_text(message: dict[str, Any]) -> str:
 # -- the commands ---------------------------------------------------------------------------
 
 
-def test_watch_list_and_unwatch_answer_the_asker_alone(served: tuple[SlackHarness, Clock]) -> None:
+def test_watch_list_and_unwatch_answer_the_asker_alone(served: tuple[SlackHarness, WallClock]) -> None:
     harness, _ = served
     assert "You watch nothing yet" in told(harness, "watch list")
     added = told(harness, f"watch {REPO} vllm/attention/**")
@@ -125,7 +118,7 @@ def test_watch_list_and_unwatch_answer_the_asker_alone(served: tuple[SlackHarnes
     assert harness.slack.all_messages() == [] and harness.slack.rejections == []
 
 
-def test_bad_watch_input_is_refused_at_once(served: tuple[SlackHarness, Clock]) -> None:
+def test_bad_watch_input_is_refused_at_once(served: tuple[SlackHarness, WallClock]) -> None:
     harness, _ = served
     _, response = harness.command("watch")
     assert "Usage" in response.text and "watch owner/repo path/glob" in response.text
@@ -141,7 +134,7 @@ def test_bad_watch_input_is_refused_at_once(served: tuple[SlackHarness, Clock]) 
     assert harness.services.watch_dms(None).watches.everyone() == {}
 
 
-def test_a_private_or_missing_repository_is_refused_alike(served: tuple[SlackHarness, Clock]) -> None:
+def test_a_private_or_missing_repository_is_refused_alike(served: tuple[SlackHarness, WallClock]) -> None:
     harness, _ = served
     private = told(harness, f"watch {OTHER_REPO} keys/**", user=OUTSIDER)
     missing = told(harness, "watch nobody/nothing keys/**", user=OUTSIDER)
@@ -150,7 +143,7 @@ def test_a_private_or_missing_repository_is_refused_alike(served: tuple[SlackHar
     assert "Watching" in told(harness, f"watch {OTHER_REPO} keys/**", user=HUMAN)  # in its channel
 
 
-def test_a_person_keeps_at_most_twenty_watches(served: tuple[SlackHarness, Clock]) -> None:
+def test_a_person_keeps_at_most_twenty_watches(served: tuple[SlackHarness, WallClock]) -> None:
     harness, _ = served
     for number in range(20):
         harness.services.watch_dms(None).watches.add(OUTSIDER, parse_path(f"dir{number}/**"))
@@ -165,7 +158,7 @@ def parse_path(glob: str) -> Watch:
 
 
 def test_days_replayed_give_one_dm_a_day_with_the_matching_cards_and_none_for_what_may_not_be_seen(
-    served: tuple[SlackHarness, Clock],
+    served: tuple[SlackHarness, WallClock],
 ) -> None:
     harness, clock = served
     github = harness.github
@@ -223,7 +216,7 @@ def test_days_replayed_give_one_dm_a_day_with_the_matching_cards_and_none_for_wh
         second.close()
 
 
-def test_a_dm_marked_pending_that_reached_slack_is_not_sent_again(served: tuple[SlackHarness, Clock]) -> None:
+def test_a_dm_marked_pending_that_reached_slack_is_not_sent_again(served: tuple[SlackHarness, WallClock]) -> None:
     harness, clock = served
     merged(harness.github, REPO, 101, "2026-08-04T12:00:00+00:00", "vllm/attention/layer.py")
     told(harness, f"watch {REPO} vllm/attention/**")
@@ -249,7 +242,7 @@ def test_a_dm_marked_pending_that_reached_slack_is_not_sent_again(served: tuple[
     assert ledger.entries(name, "2026-08-05")["part:1"] == harness.slack.dms(HUMAN)[0]["ts"]
 
 
-def test_without_a_time_zone_from_slack_the_dm_comes_at_nine_utc(served: tuple[SlackHarness, Clock]) -> None:
+def test_without_a_time_zone_from_slack_the_dm_comes_at_nine_utc(served: tuple[SlackHarness, WallClock]) -> None:
     harness, clock = served
     merged(harness.github, REPO, 101, "2026-08-04T12:00:00+00:00", "vllm/attention/layer.py")
     harness.slack.zones[HUMAN] = "Mars/Olympus_Mons"

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from devkit.doubles import FakeSource
 
 from bot.models import (
     AcrossMatches,
@@ -31,7 +32,6 @@ from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_comment, make_snapshot
-from tests.unit.test_card_service import FakeSource
 from tests.unit.test_catalogue import english_in
 
 REPO = "vllm-project/vllm"

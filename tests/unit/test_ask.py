@@ -4,12 +4,11 @@ answer cites, and the words for all of it in both languages."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import get_args
 
 import pytest
+from devkit.doubles import FakeSource, FixedAnswerer
 
-from bot.core.usage import Tally
 from bot.errors import (
     ModelBadOutput,
     ModelFiltered,
@@ -20,7 +19,7 @@ from bot.errors import (
     ModelUnavailable,
     SummarizerError,
 )
-from bot.models import Asked, Card, CardReply, DigestItem, Language, NoAnswer, PRAnswer, PRSnapshot, Turn
+from bot.models import Asked, CardReply, Language, NoAnswer, PRAnswer
 from bot.render.data import answer_data
 from bot.render.mrkdwn import answer_text, cited_paths
 from bot.render.terminal import no_answer_line, render_answer
@@ -31,45 +30,11 @@ from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_snapshot
-from tests.unit.test_card_service import FakeSource
 from tests.unit.test_catalogue import english_in
 
 SNAPSHOT = make_snapshot([("vllm/config.py", 40, 2), ("tests/test_config.py", 20, 0)])
 REPO = SNAPSHOT.listing.repo
 PATHS = ("vllm/config.py", "tests/test_config.py")
-
-
-@dataclass
-class FixedAnswerer:
-    """An Answerer (services/ports.py) with one reply, or one error, for every PR question."""
-
-    reply: str | SummarizerError
-    questions: list[tuple[str, list[Turn], Language]] = field(default_factory=list)
-
-    def answer_pr(
-        self,
-        snapshot: PRSnapshot,
-        card: Card,
-        question: str,
-        history: list[Turn],
-        language: Language,
-        tally: Tally | None = None,
-    ) -> str:
-        self.questions.append((question, history, language))
-        if isinstance(self.reply, SummarizerError):
-            raise self.reply
-        return self.reply
-
-    def answer_digest(
-        self,
-        items: tuple[DigestItem, ...],
-        paths: dict[str, tuple[str, ...]],
-        question: str,
-        history: list[Turn],
-        language: Language,
-        tally: Tally | None = None,
-    ) -> str:
-        raise AssertionError("no digest here")
 
 
 def cards() -> CardService:

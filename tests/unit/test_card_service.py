@@ -13,7 +13,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from devkit.scripted import Clock, Reply, ScriptedModel
+from devkit.clocks import Clock
+from devkit.doubles import FakeSource
+from devkit.scripted import Reply, ScriptedModel
 
 from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft
@@ -21,7 +23,7 @@ from bot.core.heuristic import HEURISTIC_VERSION
 from bot.core.prompts import PROMPT_VERSION
 from bot.core.usage import Tally, Usage
 from bot.errors import ModelTimeout, ModelUnavailable
-from bot.models import Card, Language, Message, OutputMode, PRListing, PRRef, PRSnapshot, SkipClass, Window
+from bot.models import Card, Language, Message, OutputMode, PRRef, PRSnapshot, SkipClass
 from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, lease_for
 from bot.services.flight import WAIT_STEP_SECONDS
 from bot.services.ports import Parsed, Schema
@@ -35,29 +37,6 @@ from tests.unit.builders import make_snapshot
 
 SHA = "a" * 40
 OTHER_SHA = "b" * 40
-
-
-class FakeSource:
-    """A Source (services/ports.py) over fixed snapshots, counting what GitHub would be asked."""
-
-    def __init__(self, *snapshots: PRSnapshot) -> None:
-        self.snapshots = {snapshot.ref: snapshot for snapshot in snapshots}
-        self.fetched: list[PRRef] = []
-        self.looked_up: list[PRRef] = []
-
-    def list_merged(self, repo: str, window: Window) -> list[PRListing]:
-        return [snapshot.listing for snapshot in self.snapshots.values()]
-
-    def get_listing(self, ref: PRRef) -> PRListing:
-        self.looked_up.append(ref)
-        return self.snapshots[ref].listing
-
-    def fetch(self, listing: PRListing) -> PRSnapshot:
-        self.fetched.append(listing.ref)
-        return self.snapshots[listing.ref]
-
-    def is_private(self, repo: str) -> bool:
-        return False
 
 
 class RecordingKV(MemoryKV):

@@ -4,18 +4,18 @@ in-process fake; cards come from CardService over a MemoryKV."""
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from devkit.doubles import FakeSource
 from devkit.scripted import ScriptedModel
 
 from bot.core.deadline import Budget
 from bot.core.drafts import CardDraft
 from bot.core.usage import Tally
 from bot.errors import ModelUnavailable, NotFound, RateLimited, SourceRefused
-from bot.models import Card, Coverage, Digest, Filters, Language, Note, PRListing, PRRef, PRSnapshot, Verdict, Window
+from bot.models import Card, Coverage, Digest, Filters, Language, Note, PRSnapshot, Verdict, Window
 from bot.services.cards import CardService
 from bot.services.digest import PATHS_KEPT, DigestService
 from bot.services.writer import ModelCardWriter
@@ -25,37 +25,6 @@ from tests.unit.builders import make_file, make_snapshot
 
 REPO = "acme/widgets"
 WINDOW = Window(datetime(2026, 8, 4, tzinfo=UTC), datetime(2026, 8, 5, tzinfo=UTC))
-
-
-class FakeSource:
-    """A Source (services/ports.py) over fixed snapshots; `failures` are raised by `fetch`.
-
-    Fetches come from the digest's reader threads, so what it records is guarded.
-    """
-
-    def __init__(self, *snapshots: PRSnapshot, failures: dict[int, Exception] | None = None) -> None:
-        self.snapshots = list(snapshots)
-        self.failures = failures or {}
-        self.fetched: list[int] = []
-        self._lock = threading.Lock()
-
-    def list_merged(self, repo: str, window: Window) -> list[PRListing]:
-        assert window == WINDOW
-        return [snapshot.listing for snapshot in self.snapshots if snapshot.listing.repo == repo]
-
-    def get_listing(self, ref: PRRef) -> PRListing:
-        raise AssertionError("a digest never asks for a PR by number")
-
-    def fetch(self, listing: PRListing) -> PRSnapshot:
-        with self._lock:
-            self.fetched.append(listing.number)
-        failure = self.failures.get(listing.number)
-        if failure is not None:
-            raise failure
-        return next(snapshot for snapshot in self.snapshots if snapshot.listing == listing)
-
-    def is_private(self, repo: str) -> bool:
-        return False
 
 
 class VerdictWriter:
@@ -90,6 +59,11 @@ def pr(number: int, lines: int = 10, *, path: str = "widgets/core.py", **fields:
     return make_snapshot([(path, lines, 0)], number=number, title=f"Widget change {number}", **fields)
 
 
+def source_of(*snapshots: PRSnapshot, failures: dict[int, Exception] | None = None) -> FakeSource:
+    """GitHub holding `snapshots`; a digest asks only for WINDOW and never for a PR by number."""
+    return FakeSource(*snapshots, failures=failures, window=WINDOW, lookups=False)
+
+
 def service(
     source: FakeSource, writer: VerdictWriter | ModelCardWriter | None = None, store: CardStore | None = None
 ) -> DigestService:
@@ -105,7 +79,7 @@ def numbers(digest: Digest) -> list[int]:
 
 
 def test_items_come_read_then_skim_then_skip_larger_first_then_newer_first() -> None:
-    source = FakeSource(pr(1, 500), pr(2, 10), pr(3, 300), pr(4, 200), pr(5, 300))
+    source = source_of(pr(1, 500), pr(2, 10), pr(3, 300), pr(4, 200), pr(5, 300))
     verdicts: dict[int, Verdict] = {1: "skip", 2: "read", 3: "skim", 4: "read", 5: "skim"}
     digest = service(source, VerdictWriter(verdicts)).build((REPO,), WINDOW)
 
@@ -117,7 +91,7 @@ def test_items_come_read_then_skim_then_skip_larger_first_then_newer_first() -> 
 
 def test_an_items_size_is_its_added_and_deleted_lines_and_its_paths_are_capped() -> None:
     files = [make_file(f"widgets/part_{n}.py", 2, 1, patch=None) for n in range(PATHS_KEPT + 5)]
-    digest = service(FakeSource(make_snapshot(files, number=7))).build((REPO,), WINDOW)
+    digest = service(source_of(make_snapshot(files, number=7))).build((REPO,), WINDOW)
 
     (item,) = digest.items
     assert item.size == 3 * (PATHS_KEPT + 5)
@@ -125,7 +99,7 @@ def test_an_items_size_is_its_added_and_deleted_lines_and_its_paths_are_capped()
 
 
 def test_every_repository_is_read_and_its_prs_listed_together() -> None:
-    source = FakeSource(pr(1), pr(2, repo="acme/gadgets"), pr(3, repo="acme/other"))
+    source = source_of(pr(1), pr(2, repo="acme/gadgets"), pr(3, repo="acme/other"))
     digest = service(source).build((REPO, "acme/gadgets"), WINDOW)
 
     assert digest.repos == (REPO, "acme/gadgets")
@@ -137,7 +111,7 @@ def test_every_repository_is_read_and_its_prs_listed_together() -> None:
 
 
 def test_an_empty_window_is_a_digest_with_nothing_shown() -> None:
-    digest = service(FakeSource()).build((REPO,), WINDOW)
+    digest = service(source_of()).build((REPO,), WINDOW)
     assert (digest.total_merged, digest.shown, digest.notes, digest.model_failures) == (0, 0, (), 0)
 
 
@@ -145,7 +119,7 @@ def test_an_empty_window_is_a_digest_with_nothing_shown() -> None:
 
 
 def test_total_merged_counts_every_pr_and_shown_only_those_the_filters_keep() -> None:
-    source = FakeSource(
+    source = source_of(
         pr(1),
         pr(2, author="dependabot[bot]"),
         pr(3, labels=("WIP",)),
@@ -160,17 +134,17 @@ def test_total_merged_counts_every_pr_and_shown_only_those_the_filters_keep() ->
     assert sorted(numbers(digest)) == [1, 4]
     assert digest.filters == filters
     # PRs left out by their list data cost no GitHub request.
-    assert sorted(source.fetched) == [1, 4]
+    assert sorted(source.fetched_numbers) == [1, 4]
 
 
 def test_labels_include_keeps_only_prs_with_one_of_those_labels() -> None:
-    source = FakeSource(pr(1, labels=("Perf",)), pr(2, labels=("docs",)), pr(3))
+    source = source_of(pr(1, labels=("Perf",)), pr(2, labels=("docs",)), pr(3))
     digest = service(source).build((REPO,), WINDOW, filters=Filters(labels_include=("perf", "kernel")))
     assert numbers(digest) == [1]
 
 
 def test_a_path_filter_drops_prs_that_touch_none_of_those_paths_once_their_files_are_read() -> None:
-    source = FakeSource(
+    source = source_of(
         pr(1, path="widgets/render/core.py"),
         pr(2, path="docs/index.md"),
         pr(3, path="widgets/render/gpu.py"),
@@ -183,7 +157,7 @@ def test_a_path_filter_drops_prs_that_touch_none_of_those_paths_once_their_files
 
 def test_a_pr_whose_files_could_not_be_read_is_kept_by_a_path_filter() -> None:
     # Better a PR too many than one lost because GitHub did not list its files.
-    source = FakeSource(pr(1, path="docs/index.md"), failures={1: SourceRefused("pull request files", 502)})
+    source = source_of(pr(1, path="docs/index.md"), failures={1: SourceRefused("pull request files", 502)})
     digest = service(source).build((REPO,), WINDOW, filters=Filters(paths=("widgets/*",)))
     assert numbers(digest) == [1]
 
@@ -192,7 +166,7 @@ def test_a_pr_whose_files_could_not_be_read_is_kept_by_a_path_filter() -> None:
 
 
 def test_a_pr_github_will_not_give_is_named_in_a_note_and_the_rest_complete() -> None:
-    source = FakeSource(
+    source = source_of(
         pr(1),
         pr(2),
         pr(3),
@@ -237,10 +211,10 @@ def test_once_the_rate_limit_runs_out_the_remaining_prs_are_carded_from_titles(
     snapshots = [pr(number) for number in range(1, 6)]
     store = CardStore(MemoryKV())
     store.put_snapshot(snapshots[0])  # read on an earlier run: needs no request
-    source = FakeSource(*snapshots, failures={number: limit for number in range(1, 6)})
+    source = source_of(*snapshots, failures={number: limit for number in range(1, 6)})
     digest = service(source, store=store).build((REPO,), WINDOW)
 
-    assert 1 not in source.fetched
+    assert 1 not in source.fetched_numbers
     assert digest.shown == 5
     (note,) = digest.notes
     assert note == Note(kind, {"count": 4, "shown": 5, **extra})
@@ -255,7 +229,7 @@ def test_cards_the_model_could_not_write_are_counted_and_noted() -> None:
     writer = ModelCardWriter(
         model, token_budget=8000, budget=Budget(100.0, 0), clock=model.clock, sleep=model.clock.sleep
     )
-    digest = service(FakeSource(pr(1), pr(2), pr(3)), writer).build((REPO,), WINDOW)
+    digest = service(source_of(pr(1), pr(2), pr(3)), writer).build((REPO,), WINDOW)
 
     assert len(model.calls) == 3
     assert digest.model_failures == 2
@@ -267,7 +241,7 @@ def test_cards_the_model_could_not_write_are_counted_and_noted() -> None:
 
 
 def test_progress_counts_every_pr_the_list_filters_kept_up_to_the_total() -> None:
-    source = FakeSource(pr(1), pr(2, author="dependabot[bot]"), pr(3, path="docs/a.md"), pr(4), pr(5))
+    source = source_of(pr(1), pr(2, author="dependabot[bot]"), pr(3, path="docs/a.md"), pr(4), pr(5))
     seen: list[tuple[int, int]] = []
     filters = Filters(exclude_authors=("*[bot]",), paths=("widgets/*",))
     digest = service(source).build(
@@ -280,13 +254,13 @@ def test_progress_counts_every_pr_the_list_filters_kept_up_to_the_total() -> Non
 
 
 def test_cards_are_written_in_the_digests_language() -> None:
-    digest = service(FakeSource(pr(1))).build((REPO,), WINDOW, language="zh-CN")
+    digest = service(source_of(pr(1))).build((REPO,), WINDOW, language="zh-CN")
     assert digest.language == "zh-CN"
     assert [item.card.language for item in digest.items] == ["zh-CN"]
 
 
 def test_a_second_digest_of_the_same_window_asks_neither_github_nor_the_model_again() -> None:
-    source = FakeSource(pr(1), pr(2))
+    source = source_of(pr(1), pr(2))
     plain = CardDraft(headline="Tidier widget code", verdict="skim", minutes=5, why=[], caveats=[], watch=[])
     model = ScriptedModel(plain, plain)
     writer = ModelCardWriter(
@@ -297,5 +271,5 @@ def test_a_second_digest_of_the_same_window_asks_neither_github_nor_the_model_ag
     first = digests.build((REPO,), WINDOW)
     second = digests.build((REPO,), WINDOW)
     assert first == second
-    assert sorted(source.fetched) == [1, 2]
+    assert sorted(source.fetched_numbers) == [1, 2]
     assert len(model.calls) == 2

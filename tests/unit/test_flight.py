@@ -5,20 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from devkit.clocks import Clock
 
 from bot.services.flight import WAIT_STEP_SECONDS, Keeper, once
 from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
-
-
-@dataclass
-class Clock:
-    now: float = 0.0
-    slept: list[float] = field(default_factory=list)
-
-    def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
 
 
 @dataclass

@@ -4,20 +4,13 @@ unauthenticated GETs of /slack/install cannot fill Redis with OAuth states."""
 from __future__ import annotations
 
 import pytest
+from devkit.clocks import Clock
 
 from bot.core.addresses import client_address
 from bot.services.installs import ADDRESS_STARTS, ADDRESS_WINDOW_SECONDS, MAX_OUTSTANDING_STATES, InstallStarts
 from bot.store.memory import MemoryKV
 
 STATE_SECONDS = 600
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_one_address_gets_its_starts_then_waits_for_the_next_window() -> None:

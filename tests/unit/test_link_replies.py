@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import cast
 
 import pytest
-from devkit.scripted import Clock
+from devkit.clocks import Clock
 from slack_sdk import WebClient
 from slack_sdk.web.slack_response import SlackResponse
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import httpx2
 import openai
 import pytest
-from devkit.scripted import Clock
+from devkit.clocks import Clock
 
 from bot.core.deadline import Budget
 from bot.errors import ModelOutOfTime

@@ -10,7 +10,7 @@ from typing import Any
 import httpx2
 import openai
 import pytest
-from devkit.scripted import Clock
+from devkit.clocks import Clock
 from pydantic import BaseModel, ValidationError
 
 from bot.core.deadline import Budget, Deadline

@@ -10,8 +10,8 @@ from typing import Any
 import httpx2
 import openai
 import pytest
+from devkit.clocks import Clock
 from devkit.fakes.llm_servers import LLAMA_CPP_JSON_SCHEMA_500, context_error, openai_refusal
-from devkit.scripted import Clock
 
 from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import pytest
-from devkit.scripted import Clock
+from devkit.clocks import Clock
 from slack_sdk import WebClient
 from slack_sdk.web.slack_response import SlackResponse
 

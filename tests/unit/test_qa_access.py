@@ -3,10 +3,9 @@ see never reaches a choice list, the model, or the history sent with a follow-up
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from devkit.doubles import FixedAnswerer
 
-from bot.core.usage import Tally
-from bot.models import Card, Choose, Coverage, DigestItem, DigestThread, Language, NotAllowed, PRSnapshot, Turn
+from bot.models import Card, Choose, Coverage, DigestItem, DigestThread, NotAllowed, Turn
 from bot.services.qa import QAService, visible_part, visible_turns
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
@@ -15,36 +14,6 @@ from tests.unit.builders import make_listing
 PUBLIC, PRIVATE = "acme/public", "acme/secret"
 ALLOWED = frozenset({PUBLIC})
 CARD = Card("A change", "skim", 3, (), (), (), "llm", Coverage(1, 1))
-
-
-@dataclass
-class RecordingAnswerer:
-    """Records what each digest-wide question was asked with."""
-
-    asked: list[tuple[tuple[DigestItem, ...], dict[str, tuple[str, ...]], list[Turn]]] = field(default_factory=list)
-
-    def answer_pr(
-        self,
-        snapshot: PRSnapshot,
-        card: Card,
-        question: str,
-        history: list[Turn],
-        language: Language,
-        tally: Tally | None = None,
-    ) -> str:
-        raise AssertionError("no PR is asked about here")
-
-    def answer_digest(
-        self,
-        items: tuple[DigestItem, ...],
-        paths: dict[str, tuple[str, ...]],
-        question: str,
-        history: list[Turn],
-        language: Language,
-        tally: Tally | None = None,
-    ) -> str:
-        self.asked.append((items, paths, history))
-        return "One of them does."
 
 
 def item(repo: str, number: int, title: str, path: str) -> DigestItem:
@@ -66,11 +35,11 @@ THREAD = DigestThread(
 )
 
 
-def qa_with(history: list[Turn]) -> tuple[QAService, RecordingAnswerer]:
+def qa_with(history: list[Turn]) -> tuple[QAService, FixedAnswerer]:
     threads = ThreadStore(MemoryKV())
     for turn in history:
         threads.add_turn("C1", "1.0", turn)
-    answerer = RecordingAnswerer()
+    answerer = FixedAnswerer(digest="One of them does.")
     return QAService(None, threads, answerer), answerer  # type: ignore[arg-type]  # no card is read
 
 

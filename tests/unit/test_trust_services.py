@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from devkit.doubles import FakeSource, FixedAnswerer
+
 from bot.core.usage import Tally
 from bot.errors import SummarizerError
 from bot.models import (
@@ -15,11 +17,7 @@ from bot.models import (
     DigestThread,
     Language,
     PRAnswer,
-    PRListing,
-    PRRef,
     PRSnapshot,
-    Turn,
-    Window,
 )
 from bot.services.cards import CardService
 from bot.services.qa import QAService
@@ -30,23 +28,6 @@ from tests.unit.builders import make_listing, make_snapshot
 
 HOSTILE = "<!channel> @here see <https://evil.test|docs> https://evil.test/steal?k="
 ENTERPRISE_PR = "https://ghe.example.com/acme/widgets/pull/101"
-
-
-class FakeSource:
-    def __init__(self, snapshot: PRSnapshot) -> None:
-        self.snapshot = snapshot
-
-    def list_merged(self, repo: str, window: Window) -> list[PRListing]:
-        return [self.snapshot.listing]
-
-    def get_listing(self, ref: PRRef) -> PRListing:
-        return self.snapshot.listing
-
-    def fetch(self, listing: PRListing) -> PRSnapshot:
-        return self.snapshot
-
-    def is_private(self, repo: str) -> bool:
-        return False
 
 
 class HostileWriter:
@@ -66,35 +47,6 @@ class HostileWriter:
         )
 
 
-class FakeAnswerer:
-    def __init__(self, answer: str) -> None:
-        self.answer = answer
-
-    def answer_pr(
-        self,
-        snapshot: PRSnapshot,
-        card: Card,
-        question: str,
-        history: list[Turn],
-        language: Language,
-        tally: Tally | None = None,
-    ) -> str:
-        return self.answer
-
-    def answer_digest(
-        self,
-        items: tuple[DigestItem, ...],
-        paths: dict[str, tuple[str, ...]],
-        question: str,
-        history: list[Turn],
-        language: Language,
-        tally: Tally | None = None,
-    ) -> str:
-        if not self.answer:
-            raise SummarizerError("down")
-        return self.answer
-
-
 def enterprise_snapshot(title: str = "Faster widgets") -> PRSnapshot:
     listing = replace(make_listing(title=title), url=ENTERPRISE_PR)
     return make_snapshot([("widgets/core.py", 120, 4)], listing=listing)
@@ -112,7 +64,8 @@ def services(answer: str = "", snapshot: PRSnapshot | None = None) -> Wired:
     kv = MemoryKV()
     store, threads = CardStore(kv), ThreadStore(kv)
     cards = CardService(FakeSource(snapshot or enterprise_snapshot()), store, HostileWriter())
-    return Wired(store, cards, threads, QAService(cards, threads, FakeAnswerer(answer)))
+    answerer = FixedAnswerer(answer, answer or SummarizerError("down"))  # no digest answer: the model is down
+    return Wired(store, cards, threads, QAService(cards, threads, answerer))
 
 
 def test_a_model_card_is_stored_sanitized_with_links_only_into_its_own_enterprise_repository() -> None:
@@ -172,22 +125,9 @@ def test_an_answer_loses_its_template_before_it_is_returned_and_remembered() -> 
     assert wired.threads.turns("C1", "1.0")[-1].text == reply.answer
 
 
-class DownAnswerer(FakeAnswerer):
-    def answer_pr(
-        self,
-        snapshot: PRSnapshot,
-        card: Card,
-        question: str,
-        history: list[Turn],
-        language: Language,
-        tally: Tally | None = None,
-    ) -> str:
-        raise SummarizerError("down")
-
-
 def test_a_failed_model_call_gives_the_card_without_blaming_an_answer() -> None:
     wired = services()
-    qa = QAService(wired.cards, wired.threads, DownAnswerer(""))
+    qa = QAService(wired.cards, wired.threads, FixedAnswerer(SummarizerError("down"), SummarizerError("down")))
     reply = qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
     assert isinstance(reply, CardReply)
     assert (reply.model_failed, reply.unusable) == (True, False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from devkit.doubles import FakeSource
 from devkit.scripted import ScriptedModel
 
 from bot.core.jobs import CardJob
@@ -15,7 +16,7 @@ from bot.services.spending import WORKER, Payer, Spending, background_workspace
 from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
 from bot.store.tokens import TokenStore, tokens_key
-from tests.unit.test_card_service import FakeSource, draft, widget_pr, writer
+from tests.unit.test_card_service import draft, widget_pr, writer
 
 NOW = datetime(2026, 8, 5, 12, tzinfo=UTC)
 A, B = "T0AAAAAAA1", "T0BBBBBBB1"
