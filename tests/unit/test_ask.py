@@ -21,6 +21,7 @@ from bot.errors import (
     SummarizerError,
 )
 from bot.models import Asked, Card, CardReply, DigestItem, Language, NoAnswer, PRAnswer, PRSnapshot, Turn
+from bot.ports import AnswerSink
 from bot.render.data import answer_data
 from bot.render.mrkdwn import answer_text, cited_paths
 from bot.render.terminal import no_answer_line, render_answer
@@ -41,7 +42,7 @@ PATHS = ("vllm/config.py", "tests/test_config.py")
 
 @dataclass
 class FixedAnswerer:
-    """An Answerer (services/ports.py) with one reply, or one error, for every PR question."""
+    """An Answerer (bot/ports/model.py) with one reply, or one error, for every PR question."""
 
     reply: str | SummarizerError
     questions: list[tuple[str, list[Turn], Language]] = field(default_factory=list)
@@ -54,6 +55,7 @@ class FixedAnswerer:
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str:
         self.questions.append((question, history, language))
         if isinstance(self.reply, SummarizerError):
@@ -68,6 +70,7 @@ class FixedAnswerer:
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str:
         raise AssertionError("no digest here")
 

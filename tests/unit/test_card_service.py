@@ -22,9 +22,9 @@ from bot.core.prompts import PROMPT_VERSION
 from bot.core.usage import Tally, Usage
 from bot.errors import ModelTimeout, ModelUnavailable
 from bot.models import Card, Language, Message, OutputMode, PRListing, PRRef, PRSnapshot, SkipClass, Window
+from bot.ports import Parsed, Schema
 from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, lease_for
 from bot.services.flight import WAIT_STEP_SECONDS
-from bot.services.ports import Parsed, Schema
 from bot.services.spending import Payer, Spending
 from bot.services.writer import ModelCardWriter
 from bot.store import codec
@@ -38,7 +38,7 @@ OTHER_SHA = "b" * 40
 
 
 class FakeSource:
-    """A Source (services/ports.py) over fixed snapshots, counting what GitHub would be asked."""
+    """A Source (bot/ports/source.py) over fixed snapshots, counting what GitHub would be asked."""
 
     def __init__(self, *snapshots: PRSnapshot) -> None:
         self.snapshots = {snapshot.ref: snapshot for snapshot in snapshots}

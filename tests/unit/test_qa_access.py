@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from bot.core.usage import Tally
 from bot.models import Card, Choose, Coverage, DigestItem, DigestThread, Language, NotAllowed, PRSnapshot, Turn
+from bot.ports import AnswerSink
 from bot.services.qa import QAService, visible_part, visible_turns
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
@@ -31,6 +32,7 @@ class RecordingAnswerer:
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str:
         raise AssertionError("no PR is asked about here")
 
@@ -42,6 +44,7 @@ class RecordingAnswerer:
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str:
         self.asked.append((items, paths, history))
         return "One of them does."

@@ -21,6 +21,7 @@ from bot.models import (
     Turn,
     Window,
 )
+from bot.ports import AnswerSink
 from bot.services.cards import CardService
 from bot.services.qa import QAService
 from bot.store.cards import CardStore
@@ -78,6 +79,7 @@ class FakeAnswerer:
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str:
         return self.answer
 
@@ -89,6 +91,7 @@ class FakeAnswerer:
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str:
         if not self.answer:
             raise SummarizerError("down")
@@ -181,6 +184,7 @@ class DownAnswerer(FakeAnswerer):
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str:
         raise SummarizerError("down")
 
