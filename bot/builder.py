@@ -25,9 +25,9 @@ from bot.core.jobs import CardJob
 from bot.core.usage import Tally
 from bot.errors import ConfigError, StoreError
 from bot.models import Language, Message, OutputMode
+from bot.ports import Parsed, Schema
 from bot.services.cards import CardService, lease_for
 from bot.services.digest import DigestService
-from bot.services.ports import Parsed, Schema
 from bot.services.refs import github_web_base
 from bot.settings import DEFAULT_CONFIG_PATH, DEFAULT_OPENAI_URL, Settings
 from bot.store.cards import CardStore

@@ -22,7 +22,7 @@ from typing import Any
 from bot.core.jobs import MAX_PR_NUMBER, CardJob, pr_number
 from bot.errors import StoreError
 from bot.models import Language
-from bot.services.ports import CardJobs
+from bot.ports import CardJobs
 from bot.store.kv import DAY, KV
 
 log = logging.getLogger(__name__)

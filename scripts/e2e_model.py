@@ -28,8 +28,8 @@ from bot.builder import Builder, Timing
 from bot.core.usage import Tally
 from bot.errors import SummarizerError
 from bot.models import Card, PRRef, PRSnapshot
+from bot.ports import StreamingModel
 from bot.services.ask import ask_about_pr
-from bot.services.ports import StreamingModel
 from bot.settings import load_settings
 
 REPO = "vllm-project/vllm"

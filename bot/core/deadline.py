@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bot.errors import ModelOutOfTime
 
-# Same as settings.DEFAULT_MODEL_TIMEOUT, for budgets made without settings (bench, tests).
+# Same as core/config.DEFAULT_MODEL_TIMEOUT, for budgets made without settings (bench, tests).
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRIES = 2
 # An attempt is not started with less than this share of the budget left: the answer would not

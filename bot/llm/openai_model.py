@@ -1,4 +1,4 @@
-"""OpenAIModel: the ModelClient port (services/ports.py) over the openai package's Chat
+"""OpenAIModel: the ModelClient port (bot/ports/model.py) over the openai package's Chat
 Completions, for OpenAI and every server that speaks its API (vLLM, Ollama, llama.cpp,
 llama-cpp-python, LiteLLM, Azure).
 
@@ -39,7 +39,7 @@ from bot.llm.errors import mapped_errors
 from bot.llm.refusals import mode_refusal
 from bot.llm.retry import call_within
 from bot.models import Message, OutputMode
-from bot.services.ports import Parsed, Schema
+from bot.ports import Parsed, Schema
 from bot.settings import DEFAULT_OPENAI_URL
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from bot.core.usage import Tally
 from bot.core.window import OUTPUT_RESERVE, prompt_limit
 from bot.errors import ModelBadOutput, SummarizerError
 from bot.models import Card, DigestItem, Language, Message, PRSnapshot, Turn
-from bot.services.ports import AnswerSink, ModelClient, StreamingModel
+from bot.ports import AnswerSink, ModelClient, StreamingModel
 from bot.store.modes import ModeMemory
 
 log = logging.getLogger(__name__)
@@ -44,8 +44,7 @@ CHARS_PER_TOKEN = 3
 
 
 class ModelAnswerer:
-    # Answers can be shown while they are written (services/ports.py StreamingAnswerer).
-    streams_answers = True
+    """An Answerer (bot/ports/model.py) over the model port; it streams into a `sink` when given one."""
 
     def __init__(
         self,

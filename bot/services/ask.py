@@ -15,8 +15,8 @@ from bot.core.sanitize import repo_url, sanitize_answer
 from bot.core.usage import Tally
 from bot.errors import ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
 from bot.models import Asked, Language, NoAnswer, PRSnapshot
+from bot.ports import Answerer
 from bot.services.cards import CardService
-from bot.services.ports import Answerer
 from bot.services.spending import CLI_PAYER, Spending
 
 

@@ -23,8 +23,8 @@ from bot.core.skipping import skip_class
 from bot.core.usage import Tally
 from bot.errors import NotFound, StoreError, SummarizerError
 from bot.models import Card, CardKey, Language, NoModel, PRListing, PRRef, PRSnapshot, SkipClass, Window
+from bot.ports import CardJobs, CardWriter, Source
 from bot.services.flight import LOCK_SECONDS, WAIT_STEP_SECONDS, Keeper, once
-from bot.services.ports import CardJobs, CardWriter, Source
 from bot.services.spending import CLI_PAYER, WORKER, Payer, Spending
 from bot.store.cards import CardStore, card_key
 

@@ -15,9 +15,9 @@ from bot.core.links import mentions
 from bot.errors import RateLimited, SourceError
 from bot.logs import carried
 from bot.models import VERDICT_ORDER, Digest, DigestItem, Filters, Language, Note, PRListing, PRSnapshot, Window
+from bot.ports import Source
 from bot.services.cards import CardService
 from bot.services.filters import keeps_files, keeps_listing
-from bot.services.ports import Source
 from bot.services.spending import CLI_PAYER, Payer
 
 Progress = Callable[[int, int], None]

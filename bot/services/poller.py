@@ -18,8 +18,8 @@ from datetime import UTC, datetime, timedelta
 
 from bot.errors import PrdigestError, StoreError
 from bot.models import Language, Window
+from bot.ports import Source
 from bot.services.cards import CardService
-from bot.services.ports import Source
 from bot.services.spending import WORKER, Payer
 from bot.store.kv import DAY, KV
 

@@ -40,10 +40,10 @@ from bot.models import (
     Unavailable,
     Why,
 )
+from bot.ports import Answerer, AnswerSink
 from bot.services.across import AcrossDays
 from bot.services.cards import CardService
 from bot.services.filters import explain
-from bot.services.ports import Answerer, AnswerSink, StreamingAnswerer
 from bot.services.questions import find_refs, is_why, previous_pr, resolve, words
 from bot.services.refs import GITHUB_WEB, pr_url
 from bot.services.spending import Payer, Spending
@@ -240,10 +240,7 @@ class QAService:
             return CardReply(snapshot.listing, card, paths, budget_spent=True)
         tally = Tally()
         try:
-            if sink is not None and isinstance(self._answerer, StreamingAnswerer):
-                written = self._answerer.answer_pr(snapshot, card, question, history, language, tally, sink)
-            else:
-                written = self._answerer.answer_pr(snapshot, card, question, history, language, tally)
+            written = self._answerer.answer_pr(snapshot, card, question, history, language, tally, sink)
         except SummarizerError:
             return CardReply(snapshot.listing, card, paths, model_failed=True)
         finally:
@@ -271,10 +268,7 @@ class QAService:
             by_name = {str(ref): found for ref, found in paths.items()}
             tally = Tally()
             try:
-                if sink is not None and isinstance(self._answerer, StreamingAnswerer):
-                    written = self._answerer.answer_digest(items, by_name, question, history, language, tally, sink)
-                else:
-                    written = self._answerer.answer_digest(items, by_name, question, history, language, tally)
+                written = self._answerer.answer_digest(items, by_name, question, history, language, tally, sink)
             except SummarizerError:
                 written = ""
             finally:

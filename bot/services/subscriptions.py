@@ -3,7 +3,7 @@ for changing it there.
 
 The config file's channels are the baseline. A Slack edit of one of them is refused unless
 `[slack] allow_channel_edits`; then it is kept beside the file and overrides the file's values
-for that channel. Every value is checked with the file's own rules (settings.ChannelConfig),
+for that channel. Every value is checked with the file's own rules (core/config.py ChannelConfig),
 so a schedule typed in a modal is held to exactly what the TOML file would be. Who may edit
 (editors or the channel's members) is asked of Slack by the caller; this module knows no vendor.
 In OAuth mode each installed workspace but the home one is held to its caps (`[slack]
@@ -23,10 +23,11 @@ from typing import Literal
 
 from pydantic import ValidationError
 
+from bot.core.config import MAX_GLOBS, ChannelConfig, SlackConfig
 from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, glob_problem
+from bot.core.parsing import REPO_PATTERN
 from bot.errors import ToldError, quoted
 from bot.models import Note
-from bot.settings import MAX_GLOBS, REPO_PATTERN, ChannelConfig, SlackConfig
 from bot.store.subscriptions import AuditEntry, ChannelEdits, EditValue, SubscriptionStore
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,7 @@ def _field_note(name: str, kind: str, value: object) -> Note:
 
 
 def _glob_note(patterns: list[str]) -> Note:
-    """The first rule of the glob limits these patterns break (settings._check_globs)."""
+    """The first rule of the glob limits these patterns break (core/config.py _check_globs)."""
     if len(patterns) > MAX_GLOBS:
         return Note("subs.bad_globs_many", {"limit": MAX_GLOBS})
     for pattern in patterns:

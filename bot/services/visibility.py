@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from bot.errors import SourceError
-from bot.services.ports import Source
+from bot.ports import Source
 from bot.store.facts import FactStore
 
 log = logging.getLogger(__name__)

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from bot.core.watches import Candidate, Watch, WatchMatch, matching, repos_of
 from bot.models import Language, PRSnapshot, Window
+from bot.ports import Source
 from bot.services.cards import CardService
-from bot.services.ports import Source
 from bot.services.spending import ALERTS, Payer
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from bot.core.parsing import DURATION_PATTERN, parse_duration
 from bot.errors import UsageError, quoted
 from bot.models import Window
-from bot.settings import DURATION_PATTERN, parse_duration
 
 # GitHub opened in 2008: no pull request was merged before. Refusing earlier days also keeps
 # the window's UTC conversion clear of datetime's year-1 edge (OverflowError).

@@ -4,7 +4,7 @@ The product's rule (DESIGN.md §1): the PR's context within the token budget, on
 request, the card checked for figures and identifiers the PR does not state; if any, the model
 is asked once more naming them, and what is still unsupported is cut. One time budget covers
 both requests (core/deadline.py). Whatever fails is raised as SummarizerError, and the caller
-falls back to a heuristic card. The model is a port (services/ports.py): no vendor here.
+falls back to a heuristic card. The model is a port (bot/ports/model.py): no vendor here.
 
 Endpoints differ in how they take a request for structured output (models.OUTPUT_MODES): the
 first request starts at the mode remembered for the endpoint (store/modes.py), or the strongest,
@@ -39,7 +39,7 @@ from bot.core.usage import Tally
 from bot.core.window import OUTPUT_RESERVE, fitted, prompt_limit
 from bot.errors import ContextTooLong, ModelBadOutput, ModeRefused, SummarizerError
 from bot.models import OUTPUT_MODES, Card, Coverage, Language, Message, OutputMode, PRSnapshot
-from bot.services.ports import ModelClient
+from bot.ports import ModelClient
 from bot.store.modes import Learned, ModeMemory
 
 log = logging.getLogger(__name__)

@@ -15,9 +15,9 @@ from typing import Literal
 from slack_sdk import WebClient
 
 from bot.models import DigestThread, Language, PRRef, Reply
+from bot.ports import AnswerSink
 from bot.render.blocks import Message
 from bot.render.replies import failure_message, reply_message, stopped_message, thinking_message
-from bot.services.ports import AnswerSink
 from bot.slack.streaming import AnswerStream, StopMarks
 from bot.words import text
 

@@ -17,9 +17,9 @@ from slack_sdk import WebClient
 
 from bot import telemetry
 from bot.models import AcrossRefused, Language, NotAllowed, Reply
+from bot.ports import AnswerSink
 from bot.render.blocks import Message, text_message
 from bot.render.replies import reply_message, say
-from bot.services.ports import AnswerSink
 from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.answering import answer_in_thread, status_words

@@ -65,7 +65,7 @@ class StopMarks(Protocol):
 
 
 class AnswerStream:
-    """An AnswerSink (services/ports.py) over Slack's status and streaming methods.
+    """An AnswerSink (bot/ports/model.py) over Slack's status and streaming methods.
 
     `begin` sets the status; the model's checked sentences come to `sentence`; `finish` posts the
     reply as it ends up (a streamed answer is ended, anything else posted or put in the placeholder).

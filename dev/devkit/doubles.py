@@ -1,4 +1,4 @@
-"""In-process doubles of our own ports (bot/services/ports.py) for service unit tests: a Source
+"""In-process doubles of our own ports (bot/ports/) for service unit tests: a Source
 over fixed snapshots and an Answerer with fixed replies. Each answers as its port documents and
 records what it was asked, so a test asserts on that. They stand in for our ports only; GitHub,
 the model endpoint and Slack themselves are faked on loopback (devkit/fakes/), never here.
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from bot.core.usage import Tally
 from bot.errors import NotFound, SummarizerError
 from bot.models import Card, DigestItem, Language, PRListing, PRRef, PRSnapshot, Turn, Window
+from bot.ports import AnswerSink
 
 
 class FakeSource:
@@ -100,6 +101,7 @@ class FixedAnswerer:
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,  # not streamed: the reply is given whole
     ) -> str:
         self.questions.append((question, history, language))
         return _given(self.pr, "a PR")
@@ -112,6 +114,7 @@ class FixedAnswerer:
         history: list[Turn],
         language: Language,
         tally: Tally | None = None,
+        sink: AnswerSink | None = None,
     ) -> str:
         self.asked.append((items, paths, history))
         return _given(self.digest, "a digest")

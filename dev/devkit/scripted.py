@@ -1,4 +1,4 @@
-"""ScriptedModel: a ModelClient (bot/services/ports.py) in the test's own process, no HTTP.
+"""ScriptedModel: a ModelClient (bot/ports/model.py) in the test's own process, no HTTP.
 
 It answers from a queue the test fills — a parsed draft, a raw string (JSON for `parse`, text
 for `complete`), or an exception to raise — and records every call's messages, so a unit test
@@ -21,7 +21,7 @@ from bot.core.extract import json_object_text
 from bot.core.usage import Tally, Usage
 from bot.errors import ModelBadOutput
 from bot.models import Message, OutputMode
-from bot.services.ports import Parsed, Schema
+from bot.ports import Parsed, Schema
 from devkit.clocks import Clock
 
 Reply = BaseModel | str | Exception

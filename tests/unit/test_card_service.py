@@ -24,9 +24,9 @@ from bot.core.prompts import PROMPT_VERSION
 from bot.core.usage import Tally, Usage
 from bot.errors import ModelTimeout, ModelUnavailable
 from bot.models import Card, Language, Message, OutputMode, PRRef, PRSnapshot, SkipClass
+from bot.ports import Parsed, Schema
 from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, lease_for
 from bot.services.flight import WAIT_STEP_SECONDS
-from bot.services.ports import Parsed, Schema
 from bot.services.spending import Payer, Spending
 from bot.services.writer import ModelCardWriter
 from bot.store import codec

@@ -28,7 +28,7 @@ WINDOW = Window(datetime(2026, 8, 4, tzinfo=UTC), datetime(2026, 8, 5, tzinfo=UT
 
 
 class VerdictWriter:
-    """A CardWriter (services/ports.py) whose verdict the test picks per PR number.
+    """A CardWriter (bot/ports/model.py) whose verdict the test picks per PR number.
 
     Cards are written on many threads at once, so a scripted model's queue could not say which
     PR gets which verdict; this writer can.

@@ -132,7 +132,7 @@ def test_a_card_from_metadata_for_a_spent_workspace_is_made_again_for_one_whose_
 
 
 class OneWorker:
-    """A card queue (services/ports.CardJobs) of one job at a time, as CardQueue dedups by key:
+    """A card queue (bot/ports/queue.py CardJobs) of one job at a time, as CardQueue dedups by key:
     a job submitted while another for the same card waits is not queued; `run()` is the worker."""
 
     def __init__(self) -> None:

@@ -19,9 +19,9 @@ from bot import telemetry
 from bot.core.stops import StopPress
 from bot.errors import SlackError, StoreError
 from bot.models import Language, Reply
+from bot.ports import AnswerSink
 from bot.render.blocks import Message, text_message
 from bot.render.replies import not_allowed_text, reply_message, say
-from bot.services.ports import AnswerSink
 from bot.services.qa import nothing_visible, visible_part
 from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS

@@ -1,7 +1,9 @@
-"""What services need, as protocols. Adapters implement Source and ModelClient; services import
-nothing else from the outside world (no github, openai, redis or slack here). CardWriter and
-Answerer are what CardService and QAService need of the model services (writer.py, answers.py),
-so those two can be tested with fakes that return fixed cards and answers."""
+"""The model-side ports: what services need of a chat model (ModelClient, StreamingModel, and
+`Parsed`, `Schema` for structured answers), and what CardService and QAService need of the model
+services (CardWriter, Answerer; services/writer.py, services/answers.py), so those two can be
+tested with fakes that return fixed cards and answers. AnswerSink is where an answer is shown
+while it is written. Protocols and values only: no vendor, no service, no settings here.
+"""
 
 from __future__ import annotations
 
@@ -12,32 +14,10 @@ from typing import Generic, Protocol, TypeVar, runtime_checkable
 from pydantic import BaseModel
 
 from bot.core.deadline import Deadline
-from bot.core.jobs import CardJob
 from bot.core.usage import Tally
-from bot.models import (
-    Card,
-    DigestItem,
-    Language,
-    Message,
-    OutputMode,
-    PRListing,
-    PRRef,
-    PRSnapshot,
-    Turn,
-    Window,
-)
+from bot.models import Card, DigestItem, Language, Message, OutputMode, PRSnapshot, Turn
 
 Schema = TypeVar("Schema", bound=BaseModel)
-
-
-class Source(Protocol):
-    def list_merged(self, repo: str, window: Window) -> list[PRListing]: ...
-
-    def get_listing(self, ref: PRRef) -> PRListing: ...
-
-    def fetch(self, listing: PRListing) -> PRSnapshot: ...
-
-    def is_private(self, repo: str) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -125,35 +105,12 @@ class AnswerSink(Protocol):
 
 
 class Answerer(Protocol):
-    """What answers questions (services.answers.ModelAnswerer)."""
+    """What answers questions (services.answers.ModelAnswerer; fakes in tests).
 
-    def answer_pr(
-        self,
-        snapshot: PRSnapshot,
-        card: Card,
-        question: str,
-        history: list[Turn],
-        language: Language,
-        tally: Tally | None = None,
-    ) -> str: ...
-
-    def answer_digest(
-        self,
-        items: tuple[DigestItem, ...],
-        paths: dict[str, tuple[str, ...]],
-        question: str,
-        history: list[Turn],
-        language: Language,
-        tally: Tally | None = None,
-    ) -> str: ...
-
-
-@runtime_checkable
-class StreamingAnswerer(Protocol):
-    """An Answerer that can show its answer while the model writes it (services.answers.ModelAnswerer):
-    the same calls, with a `sink` the checked sentences go to (AnswerSink)."""
-
-    streams_answers: bool  # the mark isinstance() looks for: an Answerer's calls take no sink
+    Streaming is optional: when a `sink` is given, an answerer that can show its answer while
+    the model writes it gives the checked sentences to the sink (AnswerSink) as they come; one
+    that cannot ignores the sink and only returns the answer, as it does without one.
+    """
 
     def answer_pr(
         self,
@@ -176,13 +133,3 @@ class StreamingAnswerer(Protocol):
         tally: Tally | None = None,
         sink: AnswerSink | None = None,
     ) -> str: ...
-
-
-class CardJobs(Protocol):
-    """The shared card queue (queue/broker.py CardQueue): workers in any replica make the cards."""
-
-    def submit(self, job: CardJob) -> bool:
-        """Queue the job unless it is queued already. Raises StoreError when the queue is away."""
-        ...
-
-    def workers_alive(self) -> bool: ...
