@@ -17,16 +17,19 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from http.client import HTTPException
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from slack_bolt import BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackRequestError
 
 from bot.errors import SlackError
-from bot.ports.slack import TRANSIENT, Blocks, Metadata, SlackPort
+from bot.ports.slack import Blocks, Metadata, SlackPort
 
-__all__ = ["TRANSIENT", "SlackWeb", "slack_error", "slack_errors", "web_of"]
+if TYPE_CHECKING:
+    # Only for a listener's `web_of`: the CLI's posting path never imports Bolt.
+    from slack_bolt import BoltContext
+
+__all__ = ["SlackWeb", "slack_error", "slack_errors", "web_of"]
 
 # Slack's error names are lower-case words joined by underscores. Anything else in `error` is
 # slack_sdk's note about a body that was not JSON (it quotes a proxy's HTML page): not repeated.
