@@ -43,6 +43,7 @@ from bot.store.threads import ThreadStore
 if TYPE_CHECKING:
     from bot.llm.openai_model import OpenAIModel
     from bot.metrics import PrometheusSink
+    from bot.ports.slack import SlackPort
     from bot.queue.broker import CardQueue, RunningWorker
     from bot.services.across import AcrossDays
     from bot.services.answers import ModelAnswerer
@@ -581,6 +582,12 @@ class Builder:
                 self._team_clients[workspace] = client
             return client
 
+    def team_slack(self, team: str | None) -> SlackPort:
+        """A workspace's Slack (None: the single or home one) over its client (`team_client`)."""
+        from bot.slack.web import SlackWeb
+
+        return SlackWeb(self.team_client(team))
+
     def _token(self, workspace: str | None) -> str:
         if workspace is None:
             from bot.errors import SlackError
@@ -600,16 +607,16 @@ class Builder:
             found = self._workspaces.get(scope)
         if found is not None:
             return found
-        client = self.team_client(scope)
+        slack = self.team_slack(scope)
         ledger, threads, facts = PostLedger(self.kv, scope), ThreadStore(self.kv, scope), FactStore(self.kv, scope)
         subscriptions = self._subscriptions(SubscriptionStore(self.kv, team=scope), home=False)
         directory = self._directory(subscriptions, scope)
         # Only what this workspace follows from Slack, and public repositories only (home=False).
-        access = AccessPolicy(directory, self.visibility, client, facts, home=False)
-        publisher = self._publisher(client, ledger, threads)
+        access = AccessPolicy(directory, self.visibility, slack, facts, home=False)
+        publisher = self._publisher(slack, ledger, threads)
         made = Workspace(
             scope,
-            client,
+            slack,
             ledger,
             threads,
             facts,
@@ -629,7 +636,7 @@ class Builder:
 
         return Workspace(
             None,
-            self.team_client(None),
+            self.team_slack(None),
             self.ledger,
             self.threads,
             self.facts,
@@ -706,7 +713,7 @@ class Builder:
             return self.visibility.is_private(repo)
 
         made = WatchDMs(
-            client=workspace.client,
+            slack=workspace.slack,
             watches=WatchStore(self.kv, workspace.scope),
             ledger=workspace.ledger,
             facts=workspace.facts,
@@ -771,18 +778,18 @@ class Builder:
     def access(self) -> AccessPolicy:
         from bot.slack.access import AccessPolicy
 
-        return AccessPolicy(self.directory, self.visibility, self.team_client(None), self.facts)
+        return AccessPolicy(self.directory, self.visibility, self.team_slack(None), self.facts)
 
     @cached_property
     def publisher(self) -> Publisher:
-        return self._publisher(self.team_client(None), self.ledger, self.threads)
+        return self._publisher(self.team_slack(None), self.ledger, self.threads)
 
-    def _publisher(self, client: SlackClient, ledger: PostLedger, threads: ThreadStore) -> Publisher:
+    def _publisher(self, slack: SlackPort, ledger: PostLedger, threads: ThreadStore) -> Publisher:
         from bot.slack.publisher import PACE_SECONDS, Publisher
 
         pace = self.timing.pace
         return Publisher(
-            client,
+            slack,
             ledger,
             threads,
             pace=PACE_SECONDS if pace is None else pace,

@@ -21,7 +21,7 @@ from bot.redact import redact_url
 from bot.settings import Settings
 
 if TYPE_CHECKING:
-    from bot.slack.clients import SlackClient
+    from bot.ports.slack import SlackPort
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 # The test card the output modes are probed with: small, so a local model answers in seconds.
@@ -137,23 +137,22 @@ def _output_mode(settings: Settings, built: Builder, model: ModelOnFirstUse) -> 
 def _slack(settings: Settings) -> Check:
     if not settings.slack_bot_token:
         return WARN, "slack", "SLACK_BOT_TOKEN not set: terminal only"
-    client = Builder(settings, Timing(slack_timeout=10)).slack_client
-    status, detail = _auth_test(settings, client)
+    # Without OAuth, the single workspace's port is over the app's own client (bot token).
+    slack = Builder(settings, Timing(slack_timeout=10)).team_slack(None)
+    status, detail = _auth_test(settings, slack)
     if status != OK:
         return status, "slack", detail
     secret = "signing secret " + mask(settings.slack_signing_secret)
     return OK, "slack", f"one workspace (SLACK_BOT_TOKEN {mask(settings.slack_bot_token)}): {detail}; {secret}"
 
 
-def _auth_test(settings: Settings, client: SlackClient) -> tuple[str, str]:
-    """auth.test with `client`: OK and who the token is, or FAIL and why."""
+def _auth_test(settings: Settings, slack: SlackPort) -> tuple[str, str]:
+    """auth.test through `slack`: OK and who the token is, or FAIL and why."""
     from bot.errors import SlackError
-    from bot.slack.errors import slack_errors
 
     where = redact_url(settings.slack_api_url)
     try:
-        with slack_errors():
-            answer = client.auth_test()
+        answer = slack.identity()
     except SlackError as exc:
         if exc.code == SlackError.TRANSPORT:
             return FAIL, f"cannot reach {where} ({exc.kind})"
@@ -194,7 +193,7 @@ def _slack_oauth(settings: Settings, team: str | None) -> list[Check]:
         if not listed:
             checks.append((WARN, "slack", "no workspace has installed the app yet: open /slack/install"))
         if team is not None:
-            status, detail = _auth_test(settings, built.team_client(team))
+            status, detail = _auth_test(settings, built.team_slack(team))
             checks.append((status, "slack", f"{team}: {detail}"))
     except StoreError:
         checks.append((FAIL, "slack", "installations cannot be read: Redis is unreachable"))

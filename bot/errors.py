@@ -178,7 +178,7 @@ class ModelFiltered(SummarizerError):
 
 
 # -- Vendor failures, with what callers branch on kept as values (mapped in one helper per vendor:
-# sources/github_errors.py, slack/errors.py, store/redis_store.py).
+# sources/github_errors.py, slack/web.py, store/redis_store.py).
 
 
 class SourceUnreachable(SourceError):

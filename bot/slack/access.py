@@ -18,14 +18,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from slack_sdk import WebClient
-
 from bot.errors import SlackError
 from bot.models import Note
+from bot.ports.slack import SlackPort
 from bot.services.disclosure import Disclosure
 from bot.services.visibility import Visibility
 from bot.slack.channels import ChannelDirectory, ChannelPlan
-from bot.slack.errors import slack_errors
 from bot.store.facts import FactStore
 
 log = logging.getLogger(__name__)
@@ -36,7 +34,7 @@ class AccessPolicy:
         self,
         directory: ChannelDirectory,
         visibility: Visibility,
-        client: WebClient,
+        slack: SlackPort,
         facts: FactStore,
         *,
         home: bool = True,
@@ -44,7 +42,7 @@ class AccessPolicy:
         self._directory = directory
         self._home = home
         self._visibility = visibility
-        self._client = client
+        self._slack = slack
         self._facts = facts
         self._disclosure = Disclosure(visibility.is_private, self.externally_shared)
 
@@ -100,13 +98,12 @@ class AccessPolicy:
         if cached is not None:
             return cached
         try:
-            with slack_errors():
-                info = self._client.conversations_info(channel=channel)
+            info = self._slack.channel_info(channel)
         except SlackError as exc:
             if exc.code == SlackError.TRANSPORT:
                 raise  # no answer at all: the caller fails, rather than refuse for a wrong reason
             log.warning("cannot tell whether %s is shared (%s); treating it as shared", channel, exc.code)
             return True
-        external = bool((info.get("channel") or {}).get("is_ext_shared"))
+        external = bool(info.get("is_ext_shared"))
         self._facts.remember_sharing(channel, external)
         return external

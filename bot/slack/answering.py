@@ -12,10 +12,9 @@ import logging
 from collections.abc import Callable
 from typing import Literal
 
-from slack_sdk import WebClient
-
 from bot.models import DigestThread, Language, PRRef, Reply
 from bot.ports import AnswerSink
+from bot.ports.slack import SlackPort
 from bot.render.blocks import Message
 from bot.render.replies import failure_message, reply_message, stopped_message, thinking_message
 from bot.slack.streaming import AnswerStream, StopMarks
@@ -40,7 +39,7 @@ def status_words(language: Language, refs: list[PRRef], digest: DigestThread | N
 
 
 def answer_in_thread(
-    client: WebClient,
+    slack: SlackPort,
     channel: str,
     thread_ts: str,
     *,
@@ -60,7 +59,7 @@ def answer_in_thread(
     when pressed after the question (`asked_at`, its ts). The caller counts the outcome under its
     own surface."""
     stream = AnswerStream(
-        client,
+        slack,
         channel,
         thread_ts,
         user=user,

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from slack_bolt import App, BoltResponse
 from slack_bolt.error import BoltUnhandledRequestError
-from slack_sdk import WebClient
 from slack_sdk.signature import SignatureVerifier
 
 from bot.errors import ConfigError
 from bot.services.installs import InstallStarts
 from bot.services.refs import github_web_base
+from bot.slack.clients import SlackClient
 from bot.slack.deps import SlackDeps
 from bot.slack.digests import ChannelDigests
 from bot.slack.executor import CountingExecutor
@@ -49,7 +49,7 @@ WORK_THREADS = 32
 @dataclass
 class SlackParts:
     app: App
-    client: WebClient
+    client: SlackClient  # Bolt's, for its own calls; ours go through SlackWeb (slack/web.py)
     deps: SlackDeps
     digests: ChannelDigests
     scheduler: Scheduler

@@ -14,7 +14,8 @@ from slack_sdk.web import SlackResponse
 
 from bot import telemetry
 
-# The client's type, for code outside slack/ that hands it on (the builder) without importing slack_sdk.
+# The client's type, for code that hands it on without calling it (the builder, Bolt's App, the
+# token rotation): our own calls go through SlackWeb (slack/web.py), the one adapter that does.
 SlackClient = WebClient
 
 # 429s are waited out (Retry-After) in the posting thread, never on the ack path.

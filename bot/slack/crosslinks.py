@@ -14,14 +14,12 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from slack_sdk import WebClient
-
 from bot import telemetry
 from bot.core.links import CrossLink, Mentioned, Shown, cross_links
 from bot.errors import SlackError
 from bot.models import Digest
+from bot.ports.slack import SlackPort
 from bot.render.links import reply_text
-from bot.slack.errors import slack_errors
 from bot.store.history import DigestHistory
 from bot.store.ledger import PostLedger
 
@@ -35,8 +33,8 @@ def reply_key(item: CrossLink) -> str:
 
 
 class CrossLinks:
-    def __init__(self, client: WebClient, ledger: PostLedger, history: DigestHistory) -> None:
-        self._client = client
+    def __init__(self, slack: SlackPort, ledger: PostLedger, history: DigestHistory) -> None:
+        self._slack = slack
         self._ledger = ledger
         self._history = history
 
@@ -101,15 +99,12 @@ class CrossLinks:
             before_post()
             self._ledger.record(channel, day, f"replying:{key}", "1")
             try:
-                with slack_errors():
-                    response = self._client.chat_postMessage(
-                        channel=channel,
-                        text=text,
-                        thread_ts=item.earlier.thread_ts,
-                        unfurl_links=False,
-                        unfurl_media=False,
-                        metadata={"event_type": METADATA_EVENT, "event_payload": {"day": day, "link": key}},
-                    )
+                ts = self._slack.post(
+                    channel,
+                    text,
+                    thread_ts=item.earlier.thread_ts,
+                    metadata={"event_type": METADATA_EVENT, "event_payload": {"day": day, "link": key}},
+                )
             except SlackError as exc:
                 if exc.code == SlackError.TRANSPORT:
                     raise  # stays pending: the next run looks for it in the thread first
@@ -121,25 +116,22 @@ class CrossLinks:
             finally:
                 after_post()
             telemetry.count("messages_posted_total")  # a digest's message, in an earlier thread
-            self._ledger.record(channel, day, f"reply:{key}", str(response["ts"]))
+            self._ledger.record(channel, day, f"reply:{key}", ts)
             posted += 1
         return posted
 
     def _find(self, channel: str, day: str, key: str, thread_ts: str) -> str | None:
         """The ts of a reply marked pending that did reach Slack, read back by its metadata."""
-        with slack_errors():
-            for page in self._client.conversations_replies(channel=channel, ts=thread_ts, include_all_metadata=True):
-                for message in page.get("messages", []):
-                    metadata = message.get("metadata") or {}
-                    payload = metadata.get("event_payload") or {}
-                    if metadata.get("event_type") == METADATA_EVENT and payload == {"day": day, "link": key}:
-                        return str(message["ts"])
+        for message in self._slack.thread_messages(channel, thread_ts):
+            metadata = message.get("metadata") or {}
+            payload = metadata.get("event_payload") or {}
+            if metadata.get("event_type") == METADATA_EVENT and payload == {"day": day, "link": key}:
+                return str(message["ts"])
         return None
 
     def _permalink(self, channel: str, ts: str) -> str | None:
         try:
-            with slack_errors():
-                return str(self._client.chat_getPermalink(channel=channel, message_ts=ts)["permalink"])
+            return self._slack.permalink(channel, ts)
         except SlackError as exc:
             # The card still names the day; only the click to the earlier thread is lost.
             log.warning("no permalink for %s's digest at %s: %s", channel, ts, exc)

@@ -13,11 +13,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_sdk import WebClient
-
 from bot import telemetry
 from bot.models import AcrossRefused, Language, NotAllowed, Reply
 from bot.ports import AnswerSink
+from bot.ports.slack import SlackPort
 from bot.render.blocks import Message, text_message
 from bot.render.replies import reply_message, say
 from bot.services.questions import find_refs, strip_mentions
@@ -36,25 +35,25 @@ MAX_EXAMPLES = 4
 
 
 def answer_in_dm(
-    deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, team: str | None = None
+    deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str, team: str | None = None
 ) -> None:
     """Answer the person's DM `event` in the thread `thread_ts` of their DM with the app: a
     status, then the answer streamed as in channels (slack/answering.py)."""
     dm, user = event["channel"], event["user"]
-    language = deps.people.language(client, user)
+    language = deps.people.language(slack, user)
     text = event.get("text")
     question = strip_mentions(text if isinstance(text, str) else "")
-    reach = reach_of(deps, client, user, dm)
+    reach = reach_of(deps, slack, user, dm)
     allowed, default_repo = reach.allowed, reach.default_repo
     refs = find_refs(question, default_repo)
     if any(ref.repo.lower() not in allowed for ref in refs) or deps.qa.named_not_allowed(
         question, dm, allowed, default_repo
     ):
-        _post(client, dm, thread_ts, refusal(language))
+        _post(slack, dm, thread_ts, refusal(language))
         return
     if default_repo is None and (bare := _bare_number(question)) is not None:
         # "#123" with several repositories of theirs, or none: which one is not guessed.
-        _post(client, dm, thread_ts, which_repo(language, bare, reach.own))
+        _post(slack, dm, thread_ts, which_repo(language, bare, reach.own))
         return
 
     # "Today" in a DM is the person's day (their Slack time zone), not the workspace's default.
@@ -64,7 +63,7 @@ def answer_in_dm(
         return deps.qa.on_mention(question, dm, thread_ts, allowed, default_repo, language, sink, zone)
 
     outcome = answer_in_thread(
-        client,
+        slack,
         dm,
         thread_ts,
         user=user,
@@ -107,15 +106,11 @@ def refusal(language: Language) -> Message:
     return text_message(say(language, "dm_not_allowed"))
 
 
-def too_long(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str) -> None:
+def too_long(deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str) -> None:
     """Longer than Slack lets anyone write: not read, and said so (only the person sees their DM)."""
-    words = say(deps.people.language(client, event["user"]), "too_long", limit=f"{MAX_MESSAGE_CHARS:,}")
-    _post(client, event["channel"], thread_ts, text_message(words))
+    words = say(deps.people.language(slack, event["user"]), "too_long", limit=f"{MAX_MESSAGE_CHARS:,}")
+    _post(slack, event["channel"], thread_ts, text_message(words))
 
 
-def _post(client: WebClient, dm: str, thread_ts: str, message: Message) -> str:
-    return str(client.chat_postMessage(channel=dm, thread_ts=thread_ts, **_payload(message))["ts"])
-
-
-def _payload(message: Message) -> dict[str, Any]:
-    return {"text": message.text, "blocks": list(message.blocks), "unfurl_links": False, "unfurl_media": False}
+def _post(slack: SlackPort, dm: str, thread_ts: str, message: Message) -> str:
+    return slack.post(dm, message.text, blocks=message.blocks, thread_ts=thread_ts)

@@ -22,14 +22,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from slack_bolt.error import BoltError
-from slack_sdk import WebClient
 from slack_sdk.errors import SlackTokenRotationError
 from slack_sdk.oauth import InstallationStore, OAuthStateStore
 from slack_sdk.oauth.installation_store import Bot, Installation
 from slack_sdk.oauth.token_rotation import TokenRotator
 
 from bot.errors import SlackError, StoreError
-from bot.slack.errors import slack_error
+from bot.slack.clients import SlackClient
+from bot.slack.web import slack_error
 from bot.store.kv import KV
 from bot.store.sealed import Sealer, Unreadable
 from bot.store.workspace import scoped
@@ -228,7 +228,7 @@ class WorkspaceTokens:
     """The bot token of a workspace for calls made outside a Slack request (scheduled posts, the
     CLI), rotated as Bolt's authorize rotates it, and saved back for every replica."""
 
-    def __init__(self, store: SealedInstallationStore, client: WebClient, client_id: str, client_secret: str) -> None:
+    def __init__(self, store: SealedInstallationStore, client: SlackClient, client_id: str, client_secret: str) -> None:
         self._store = store
         self._rotator = TokenRotator(client_id=client_id, client_secret=client_secret, client=client)
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from slack_sdk import WebClient
-
 from bot.errors import SlackError
-from bot.slack.errors import slack_errors
+from bot.ports.slack import SlackPort
 from bot.store.facts import FactStore
 
 log = logging.getLogger(__name__)
@@ -29,24 +27,22 @@ class ChannelMembers:
     def __init__(self, facts: FactStore) -> None:
         self._facts = facts
 
-    def is_member(self, client: WebClient, channel: str, user: str) -> bool:
-        members = self._members(client, channel)
+    def is_member(self, slack: SlackPort, channel: str, user: str) -> bool:
+        members = self._members(slack, channel)
         return members is not None and user in members
 
-    def _members(self, client: WebClient, channel: str) -> frozenset[str] | None:
+    def _members(self, slack: SlackPort, channel: str) -> frozenset[str] | None:
         cached = self._facts.members(channel)
         if cached is not None:
             return cached
         members: list[str] = []
         cursor = ""
         try:
-            with slack_errors():
-                for _ in range(MAX_PAGES):
-                    page = client.conversations_members(channel=channel, limit=PAGE_SIZE, cursor=cursor or None)
-                    members.extend(member for member in page.get("members") or [] if isinstance(member, str))
-                    cursor = (page.get("response_metadata") or {}).get("next_cursor") or ""
-                    if not cursor:
-                        break
+            for _ in range(MAX_PAGES):
+                page, cursor = slack.members_page(channel, PAGE_SIZE, cursor or None)
+                members.extend(page)
+                if not cursor:
+                    break
         except SlackError as exc:
             if exc.code == SlackError.TRANSPORT:
                 raise  # no answer at all: the Home is not published (its caller logs why)

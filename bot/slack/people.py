@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import logging
 
-from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
-
+from bot.errors import SlackError
 from bot.models import Language
+from bot.ports.slack import SlackPort
 from bot.store.facts import FactStore
 
 log = logging.getLogger(__name__)
@@ -29,16 +28,17 @@ class PeopleLanguages:
         self._facts = facts
         self._default = default
 
-    def language(self, client: WebClient, user: str) -> Language:
+    def language(self, slack: SlackPort, user: str) -> Language:
         cached = self._facts.language(user)
         if cached is not None:
             return cached
         try:
-            info = client.users_info(user=user, include_locale=True)
-        except SlackApiError as exc:
-            log.warning("cannot read the locale of %s (%s)", user, exc.response.get("error"))
+            locale = slack.user_info(user, locale=True).get("locale")
+        except SlackError as exc:
+            if exc.code == SlackError.TRANSPORT:
+                raise  # no answer at all: the caller's failure, as before any answer was read
+            log.warning("cannot read the locale of %s (%s)", user, exc.code)
             return self._default
-        locale = (info.get("user") or {}).get("locale")
         if not isinstance(locale, str) or not locale:
             return self._default
         language = language_of(locale)

@@ -8,22 +8,19 @@ from __future__ import annotations
 
 import logging
 
-from slack_sdk import WebClient
-
 from bot.errors import SlackError
-from bot.slack.errors import slack_errors
+from bot.ports.slack import SlackPort
 
 log = logging.getLogger(__name__)
 
 
-def bot_in_channel(client: WebClient, channel: str) -> bool:
+def bot_in_channel(slack: SlackPort, channel: str) -> bool:
     try:
-        with slack_errors():
-            info = client.conversations_info(channel=channel)
+        info = slack.channel_info(channel)
     except SlackError as exc:
         if exc.code == SlackError.TRANSPORT:
             raise  # no answer: the caller says something went wrong, not "invite me"
         if exc.code != "channel_not_found":
             log.warning("cannot tell whether the bot is in %s (%s)", channel, exc.code)
         return False
-    return bool((info.get("channel") or {}).get("is_member"))
+    return bool(info.get("is_member"))

@@ -13,15 +13,13 @@ import contextlib
 import logging
 from collections.abc import Iterator
 
-from slack_sdk import WebClient
-
 from bot.errors import SlackError, StoreError
 from bot.models import DigestItem
+from bot.ports.slack import SlackPort
 from bot.render.suggestions import PromptIdeas, area_of, suggested_prompts
 from bot.services.qa import visible_part
 from bot.slack.channels import ChannelPlan
 from bot.slack.deps import SlackDeps
-from bot.slack.errors import slack_errors
 from bot.slack.reach import channels_of, shown_repos
 from bot.store.workspace import scoped
 
@@ -31,7 +29,7 @@ log = logging.getLogger(__name__)
 PROMPTS_TTL_SECONDS = 24 * 3600
 
 
-def set_prompts(deps: SlackDeps, client: WebClient, user: str, dm: str) -> None:
+def set_prompts(deps: SlackDeps, slack: SlackPort, user: str, dm: str) -> None:
     """Set the Messages tab's prompts for `user` in their DM `dm`, unless set lately."""
     key = scoped(deps.threads.team, f"prompts:{user}")
     kv = deps.threads.kv.strict()
@@ -41,13 +39,9 @@ def set_prompts(deps: SlackDeps, client: WebClient, user: str, dm: str) -> None:
     except StoreError:
         return
     try:
-        language = deps.people.language(client, user)
-        prompts = suggested_prompts(ideas_for(deps, client, user), language)
-        with slack_errors():
-            # No thread_ts: the Messages tab's own prompts (agent messaging experience).
-            client.assistant_threads_setSuggestedPrompts(
-                channel_id=dm, title=prompts.title, prompts=[dict(prompt) for prompt in prompts.prompts]
-            )
+        language = deps.people.language(slack, user)
+        prompts = suggested_prompts(ideas_for(deps, slack, user), language)
+        slack.suggest_prompts(dm, prompts.title, prompts.prompts)
     except Exception as exc:
         if isinstance(exc, SlackError) and exc.code != SlackError.TRANSPORT:
             # not_agent_app: "Agents & AI Apps" is off in the app's settings (README, Install in Slack).
@@ -58,8 +52,8 @@ def set_prompts(deps: SlackDeps, client: WebClient, user: str, dm: str) -> None:
             kv.delete(key)  # the next visit tries again
 
 
-def ideas_for(deps: SlackDeps, client: WebClient, user: str) -> PromptIdeas:
-    plans = [plan for plan in channels_of(deps, client, user) if shown_repos(deps, plan)]
+def ideas_for(deps: SlackDeps, slack: SlackPort, user: str) -> PromptIdeas:
+    plans = [plan for plan in channels_of(deps, slack, user) if shown_repos(deps, plan)]
     if not plans:
         return PromptIdeas(follows=False)
     items = list(_recent_items(deps, plans))

@@ -12,21 +12,19 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-from slack_sdk import WebClient
 
 from bot import telemetry
 from bot.core.followups import Answered
 from bot.core.links import CrossLink
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, DigestThread, Note, QuietDays
+from bot.ports.slack import TRANSIENT, SlackPort
 from bot.render.blocks import Message, lead_message, quiet_message, thread_messages
 from bot.services.followups import DEFAULT_WATCH_DAYS, FollowUpAnswers
 from bot.slack.crosslinks import CrossLinks
-from bot.slack.errors import TRANSIENT, slack_errors
 from bot.store.followups import FollowUpStore
 from bot.store.history import DigestHistory
 from bot.store.ledger import PostLedger
@@ -53,7 +51,7 @@ class PublishResult:
 class Publisher:
     def __init__(
         self,
-        client: WebClient,
+        slack: SlackPort,
         ledger: PostLedger,
         threads: ThreadStore,
         *,
@@ -64,10 +62,10 @@ class Publisher:
         watch_days: int = DEFAULT_WATCH_DAYS,
     ) -> None:
         # Links to the channel's earlier digests; their history is the ledger's workspace's.
-        self.links = CrossLinks(client, ledger, history or DigestHistory(ledger.kv, ledger.team))
+        self.links = CrossLinks(slack, ledger, history or DigestHistory(ledger.kv, ledger.team))
         # Earlier cards' follow-ups that today's PRs answer: kept per repository, in the same workspace.
         self.watch = FollowUpAnswers(FollowUpStore(ledger.kv, ledger.team), watch_days)
-        self._client = client
+        self._slack = slack
         self._ledger = ledger
         self._threads = threads
         self._pace = pace
@@ -153,16 +151,13 @@ class Publisher:
         check()
         self._ledger.record(channel, day, f"pending:{part}", "1")
         try:
-            with slack_errors():
-                response = self._client.chat_postMessage(
-                    channel=channel,
-                    text=message.text,
-                    blocks=list(message.blocks),
-                    thread_ts=thread_ts,
-                    unfurl_links=False,
-                    unfurl_media=False,
-                    metadata={"event_type": METADATA_EVENT, "event_payload": {"day": day, "part": part}},
-                )
+            ts = self._slack.post(
+                channel,
+                message.text,
+                blocks=message.blocks,
+                thread_ts=thread_ts,
+                metadata={"event_type": METADATA_EVENT, "event_payload": {"day": day, "part": part}},
+            )
         except SlackError as exc:
             if exc.code == SlackError.TRANSPORT:
                 raise  # not a refusal: no hint fits; the part stays pending and the next run finishes it
@@ -170,7 +165,6 @@ class Publisher:
         finally:
             self._last_post[channel] = self._clock()
         telemetry.count("messages_posted_total")
-        ts = str(response["ts"])
         self._ledger.record(channel, day, f"part:{part}", ts)
         return ts, True
 
@@ -207,28 +201,18 @@ class Publisher:
         """Our digest's parts for `day` found in the channel (thread_ts None) or in a thread, by part."""
         found: dict[int, str] = {}
         try:
-            with slack_errors():
-                if thread_ts is None:
-                    # The newest HISTORY_LIMIT top-level messages, one page: a lead is posted on its
-                    # day, and a busy channel's whole history must not be read page by page.
-                    pages: Any = [
-                        self._client.conversations_history(
-                            channel=channel, include_all_metadata=True, limit=HISTORY_LIMIT
-                        )
-                    ]
-                else:
-                    pages = self._client.conversations_replies(channel=channel, ts=thread_ts, include_all_metadata=True)
-                for page in pages:  # further pages are requests too
-                    for message in page.get("messages", []):
-                        metadata = message.get("metadata") or {}
-                        payload = metadata.get("event_payload") or {}
-                        part = payload.get("part")
-                        if (
-                            metadata.get("event_type") == METADATA_EVENT
-                            and payload.get("day") == day
-                            and isinstance(part, int)
-                        ):
-                            found.setdefault(part, str(message["ts"]))
+            if thread_ts is None:
+                # The newest HISTORY_LIMIT top-level messages, one page: a lead is posted on its
+                # day, and a busy channel's whole history must not be read page by page.
+                messages: Iterable[Mapping[str, Any]] = self._slack.recent_messages(channel, HISTORY_LIMIT)
+            else:
+                messages = self._slack.thread_messages(channel, thread_ts)  # further pages are requests too
+            for message in messages:
+                metadata = message.get("metadata") or {}
+                payload = metadata.get("event_payload") or {}
+                part = payload.get("part")
+                if metadata.get("event_type") == METADATA_EVENT and payload.get("day") == day and isinstance(part, int):
+                    found.setdefault(part, str(message["ts"]))
         except SlackError as exc:
             if exc.code == SlackError.TRANSPORT or exc.code in TRANSIENT:
                 # No answer, or "not now": nothing is posted on a guess (the run fails and is retried).

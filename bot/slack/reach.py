@@ -13,16 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from slack_sdk import WebClient
-
+from bot.ports.slack import SlackPort
 from bot.slack.channels import ChannelPlan
 from bot.slack.deps import SlackDeps
 
 
-def channels_of(deps: SlackDeps, client: WebClient, user: str) -> list[ChannelPlan]:
+def channels_of(deps: SlackDeps, slack: SlackPort, user: str) -> list[ChannelPlan]:
     """The channels following repositories that `user` is a member of, in the directory's order."""
     deps.directory.refresh()  # channels followed from Slack on any replica
-    return [plan for plan in deps.directory.plans if deps.members.is_member(client, plan.id, user)]
+    return [plan for plan in deps.directory.plans if deps.members.is_member(slack, plan.id, user)]
 
 
 def shown_repos(deps: SlackDeps, plan: ChannelPlan) -> tuple[str, ...]:
@@ -49,12 +48,12 @@ class Reach:
         return only if not self.own and only is not None and only.lower() in self.allowed else None
 
 
-def reach_of(deps: SlackDeps, client: WebClient, user: str, dm: str) -> Reach:
+def reach_of(deps: SlackDeps, slack: SlackPort, user: str, dm: str) -> Reach:
     """What `user` may ask about in their DM `dm` with the app."""
     # A DM is no configured channel: AccessPolicy gives it the workspace's public repositories.
     allowed = set(deps.access.allowed(dm))
     own: dict[str, str] = {}
-    for plan in channels_of(deps, client, user):
+    for plan in channels_of(deps, slack, user):
         for repo in shown_repos(deps, plan):
             own.setdefault(repo.lower(), repo)
     allowed.update(own)

@@ -26,15 +26,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Literal, Protocol
-
-from slack_sdk import WebClient
+from typing import Literal, Protocol
 
 from bot.core.stops import ends_answer
 from bot.errors import SlackError
+from bot.ports.slack import SlackPort
 from bot.render.blocks import Message
 from bot.render.markdown import markdown_text
-from bot.slack.errors import slack_errors
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +71,7 @@ class AnswerStream:
 
     def __init__(
         self,
-        client: WebClient,
+        slack: SlackPort,
         channel: str,
         thread_ts: str,
         *,
@@ -84,7 +82,7 @@ class AnswerStream:
         asked_at: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._client = client
+        self._slack = slack
         self._channel = channel
         self._thread_ts = thread_ts
         self._user = user
@@ -125,10 +123,7 @@ class AnswerStream:
     def begin(self, status: str) -> None:
         """The status, within a second of the question; refused, the placeholder instead."""
         try:
-            with slack_errors():
-                self._client.assistant_threads_setStatus(
-                    channel_id=self._channel, thread_ts=self._thread_ts, status=status
-                )
+            self._slack.set_status(self._channel, self._thread_ts, status)
         except SlackError as exc:
             log.info("status refused in %s (%s): placeholder and update instead", self._channel, exc.code)
             self._post_placeholder()
@@ -145,19 +140,13 @@ class AnswerStream:
         # makes no link of what is left, as the final message's verbatim mrkdwn makes none.
         markdown = markdown_text(text)
         try:
-            with slack_errors():
-                if self._ts is None:
-                    started = self._client.chat_startStream(
-                        channel=self._channel,
-                        thread_ts=self._thread_ts,
-                        markdown_text=markdown,
-                        recipient_user_id=self._user,
-                        recipient_team_id=self._team,
-                    )
-                    self._ts = str(started["ts"])
-                    self._state = "streaming"
-                else:
-                    self._client.chat_appendStream(channel=self._channel, ts=self._ts, markdown_text=markdown)
+            if self._ts is None:
+                self._ts = self._slack.start_stream(
+                    self._channel, self._thread_ts, markdown, user=self._user, team=self._team
+                )
+                self._state = "streaming"
+            else:
+                self._slack.append_stream(self._channel, self._ts, markdown)
         except SlackError as exc:
             self._refused(exc)
             return
@@ -173,10 +162,7 @@ class AnswerStream:
         if self._state == "streaming" and self._ts is not None:
             rest, self._gathered = self._gathered, ""
             try:
-                with slack_errors():
-                    self._client.chat_stopStream(
-                        channel=self._channel, ts=self._ts, markdown_text=markdown_text(rest) or None
-                    )
+                self._slack.stop_stream(self._channel, self._ts, markdown_text(rest) or None)
             except SlackError as exc:
                 if exc.code != STOPPED_BY_USER:
                     raise
@@ -186,25 +172,22 @@ class AnswerStream:
             self._state = "ended"
             # The reply as every other answer reads: its header naming the PR, cited paths as diff
             # links (render/replies.py); for a streamed answer, the words are those streamed.
-            with slack_errors():
-                self._client.chat_update(channel=self._channel, ts=self._ts, **_payload(reply))
+            self._slack.update(self._channel, self._ts, reply.text, reply.blocks)
             return
         if self._state == "broken" and self._ts is not None:
             # Slack ended the stream on its side, or still holds it open after a refused append:
             # stop it (chat.update answers streaming_state_conflict while it streams), then edit it.
             try:
-                with slack_errors():
-                    self._client.chat_stopStream(channel=self._channel, ts=self._ts)
+                self._slack.stop_stream(self._channel, self._ts)
             except SlackError as exc:
                 log.debug("stopping a broken stream in %s: %s", self._channel, exc.code)
         if self._state == "idle":
             # Nothing streamed (a choice list, a refusal, a card): today's path, the placeholder
             # then the reply in it, so every answer ends as one edit of its own message.
             self._post_placeholder()
-        with slack_errors():
-            # The placeholder gets the reply; so does a stream Slack ended on its side (expired,
-            # refused an append): the whole reply replaces it, as the SDK suggests (ChatStream.ts).
-            self._client.chat_update(channel=self._channel, ts=str(self._ts), **_payload(reply))
+        # The placeholder gets the reply; so does a stream Slack ended on its side (expired,
+        # refused an append): the whole reply replaces it, as the SDK suggests (ChatStream.ts).
+        self._slack.update(self._channel, str(self._ts), reply.text, reply.blocks)
         self._state = "ended"
 
     def settle_stopped(self, stopped: Message) -> None:
@@ -212,15 +195,12 @@ class AnswerStream:
         replaced by `stopped`, a stream Slack had not ended, ended. Slack errors are logged only:
         the person asked for nothing more."""
         try:
-            with slack_errors():
-                if self._stopped_in == "idle":
-                    self._client.assistant_threads_setStatus(
-                        channel_id=self._channel, thread_ts=self._thread_ts, status=""
-                    )
-                elif self._stopped_in == "placeholder" and self._ts is not None:
-                    self._client.chat_update(channel=self._channel, ts=self._ts, **_payload(stopped))
-                elif self._stopped_in == "streaming" and self._ts is not None:
-                    self._client.chat_stopStream(channel=self._channel, ts=self._ts)
+            if self._stopped_in == "idle":
+                self._slack.set_status(self._channel, self._thread_ts, "")
+            elif self._stopped_in == "placeholder" and self._ts is not None:
+                self._slack.update(self._channel, self._ts, stopped.text, stopped.blocks)
+            elif self._stopped_in == "streaming" and self._ts is not None:
+                self._slack.stop_stream(self._channel, self._ts)
         except SlackError as exc:
             log.debug("tidying a stopped answer in %s: %s", self._channel, exc.code)
         self._stopped_in = None
@@ -236,11 +216,9 @@ class AnswerStream:
             self._state = "broken"
 
     def _post_placeholder(self) -> None:
-        with slack_errors():
-            posted = self._client.chat_postMessage(
-                channel=self._channel, thread_ts=self._thread_ts, **_payload(self._placeholder)
-            )
-        self._ts = str(posted["ts"])
+        self._ts = self._slack.post(
+            self._channel, self._placeholder.text, blocks=self._placeholder.blocks, thread_ts=self._thread_ts
+        )
         self._state = "placeholder"
 
 
@@ -250,7 +228,3 @@ def _seconds(ts: str | None) -> float:
         return float(ts) if ts else 0.0
     except ValueError:
         return 0.0
-
-
-def _payload(message: Message) -> dict[str, Any]:
-    return {"text": message.text, "blocks": list(message.blocks), "unfurl_links": False, "unfurl_media": False}

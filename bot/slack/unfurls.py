@@ -18,14 +18,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from slack_sdk import WebClient
-
 from bot.errors import NotFound, SourceError
 from bot.models import Card, PRRef, PRSnapshot
+from bot.ports.slack import SlackPort
 from bot.render.unfurls import unfurl_blocks
 from bot.services.refs import GITHUB_WEB
 from bot.slack.deps import SlackDeps
-from bot.slack.errors import slack_errors
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +87,7 @@ def followed_links(deps: SlackDeps, event: dict[str, Any]) -> dict[str, PRRef]:
     return found
 
 
-def unfurl(deps: SlackDeps, client: WebClient, event: dict[str, Any]) -> None:
+def unfurl(deps: SlackDeps, slack: SlackPort, event: dict[str, Any]) -> None:
     """Unfurl the event's followed PR links: at once, then again with the made card."""
     links = followed_links(deps, event)
     target = target_of(event)
@@ -108,17 +106,14 @@ def unfurl(deps: SlackDeps, client: WebClient, event: dict[str, Any]) -> None:
         first[url] = deps.cards.cached_card(snapshot, language) or deps.cards.fallback(snapshot, language)
     if not first:
         return
-    _send(client, target, snapshots, first)
+    _send(slack, target, snapshots, first)
     made = {
         url: deps.cards.card(snapshot, language, payer=deps.payer(channel)).card for url, snapshot in snapshots.items()
     }
     if made != first:
-        _send(client, target, snapshots, made)
+        _send(slack, target, snapshots, made)
 
 
-def _send(client: WebClient, target: Target, snapshots: dict[str, PRSnapshot], cards: dict[str, Card]) -> None:
+def _send(slack: SlackPort, target: Target, snapshots: dict[str, PRSnapshot], cards: dict[str, Card]) -> None:
     unfurls = {url: unfurl_blocks(snapshots[url].listing, card) for url, card in cards.items()}
-    with slack_errors():
-        client.chat_unfurl(
-            unfurls=unfurls, channel=target.channel, ts=target.ts, unfurl_id=target.unfurl_id, source=target.source
-        )
+    slack.unfurl(unfurls, channel=target.channel, ts=target.ts, unfurl_id=target.unfurl_id, source=target.source)

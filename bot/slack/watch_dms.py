@@ -21,16 +21,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from slack_sdk import WebClient
-
 from bot.core.watches import Watch
 from bot.errors import PublishError, SlackError
 from bot.models import Language, Window
+from bot.ports.slack import TRANSIENT, SlackPort
 from bot.render.watches import watch_dm_message
 from bot.services.watches import WatchFinder
 from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
-from bot.slack.errors import TRANSIENT, slack_errors
 from bot.slack.lease import POST_LEASE_SECONDS, PostLease
 from bot.slack.members import ChannelMembers
 from bot.slack.people import PeopleLanguages
@@ -72,7 +70,7 @@ class WatchDMs:
     def __init__(
         self,
         *,
-        client: WebClient,
+        slack: SlackPort,
         watches: WatchStore,
         ledger: PostLedger,
         facts: FactStore,
@@ -87,7 +85,7 @@ class WatchDMs:
     ) -> None:
         # Whose budget pays for cards made for these DMs (None: the single or home workspace).
         self._workspace = workspace
-        self._client = client
+        self._slack = slack
         self.watches = watches
         self._ledger = ledger
         self._facts = facts
@@ -118,7 +116,7 @@ class WatchDMs:
         for plan in self._directory.plans:
             if name not in {listed.lower() for listed in plan.repos}:
                 continue
-            if self._access.may_post(plan.id, repo) and self._members.is_member(self._client, plan.id, user):
+            if self._access.may_post(plan.id, repo) and self._members.is_member(self._slack, plan.id, user):
                 return True
         return False
 
@@ -135,9 +133,7 @@ class WatchDMs:
 
     def _ask_zone(self, user: str) -> str:
         try:
-            with slack_errors():
-                info = self._client.users_info(user=user)
-            name = (info.get("user") or {}).get("tz")
+            name = self._slack.user_info(user).get("tz")
             ZoneInfo(str(name))
         except SlackError as exc:
             log.warning("cannot read the time zone of %s (%s); using UTC for now", user, exc.code)
@@ -181,7 +177,7 @@ class WatchDMs:
             if "done" in entries:
                 return 0
             watches = [watch for watch in self.watches.everyone().get(due.user, []) if self._visible(due.user, watch)]
-            language = self._people.language(self._client, due.user)
+            language = self._people.language(self._slack, due.user)
             items = self._finder.find(watches, due.window, language, self._workspace) if watches else []
             if not items:
                 self._ledger.record(channel, due.day, "done", "1")
@@ -198,16 +194,13 @@ class WatchDMs:
             if stopping is not None and stopping.is_set():
                 raise PublishError("error.shutting_down", channel=channel)
             self._ledger.record(channel, due.day, f"pending:{PART}", "1")
-            with slack_errors():
-                response = self._client.chat_postMessage(
-                    channel=dm,
-                    text=message.text,
-                    blocks=list(message.blocks),
-                    unfurl_links=False,
-                    unfurl_media=False,
-                    metadata={"event_type": METADATA_EVENT, "event_payload": {"day": due.day}},
-                )
-            self._ledger.record(channel, due.day, f"part:{PART}", str(response["ts"]))
+            ts = self._slack.post(
+                dm,
+                message.text,
+                blocks=message.blocks,
+                metadata={"event_type": METADATA_EVENT, "event_payload": {"day": due.day}},
+            )
+            self._ledger.record(channel, due.day, f"part:{PART}", ts)
             self._ledger.record(channel, due.day, "done", "1")
             return 1
 
@@ -218,21 +211,18 @@ class WatchDMs:
         return False
 
     def _open(self, user: str) -> str:
-        with slack_errors():
-            opened = self._client.conversations_open(users=user)
-        return str((opened.get("channel") or {})["id"])
+        return self._slack.open_dm(user)
 
     def _posted(self, dm: str, day: str) -> str | None:
         """The ts of our DM for `day` if it reached Slack although the ledger did not hear of it."""
         try:
-            with slack_errors():
-                page = self._client.conversations_history(channel=dm, include_all_metadata=True, limit=HISTORY_LIMIT)
+            messages = self._slack.recent_messages(dm, HISTORY_LIMIT)
         except SlackError as exc:
             if exc.code == SlackError.TRANSPORT or exc.code in TRANSIENT:
                 raise  # nothing is sent on a guess: the run fails and is tried again
             log.warning("could not read back the DM of %s for %s: %s", dm, day, exc.code)
             return None
-        for found in page.get("messages") or []:
+        for found in messages:
             metadata = found.get("metadata") or {}
             payload = metadata.get("event_payload") or {}
             if metadata.get("event_type") == METADATA_EVENT and payload.get("day") == day:

@@ -1,4 +1,4 @@
-"""Workspace: one Slack workspace's client, stores and posting services, as the builder makes them.
+"""Workspace: one Slack workspace's port to Slack, stores and posting services, as the builder makes them.
 
 The single-workspace install (SLACK_BOT_TOKEN) has one, with no team. In OAuth mode every
 workspace that installed the app has its own: its client speaks with its own token, and its
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from slack_bolt import BoltContext
-from slack_sdk import WebClient
 
+from bot.ports.slack import SlackPort
 from bot.services.subscriptions import Subscriptions
 from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
@@ -28,7 +28,7 @@ from bot.store.threads import ThreadStore
 @dataclass(frozen=True)
 class Workspace:
     scope: str | None  # its keys' team (None: the single or home workspace)
-    client: WebClient
+    slack: SlackPort  # its Slack, as its own token speaks to it
     ledger: PostLedger
     threads: ThreadStore
     facts: FactStore

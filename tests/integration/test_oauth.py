@@ -218,8 +218,8 @@ def test_another_workspace_is_never_told_of_a_private_repository(oauth: OAuthHar
     services.facts.remember_private(REPO, False)
     second = services.workspace(SECOND)
 
-    home = AccessPolicy(directory, services.visibility, services.team_client(HOME), services.facts)
-    other = AccessPolicy(directory, services.visibility, second.client, second.facts, home=False)
+    home = AccessPolicy(directory, services.visibility, services.team_slack(HOME), services.facts)
+    other = AccessPolicy(directory, services.visibility, second.slack, second.facts, home=False)
 
     assert home.allowed(HOME_CHANNEL) == {REPO, private}
     assert other.allowed(HOME_CHANNEL) == {REPO}

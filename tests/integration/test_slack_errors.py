@@ -1,5 +1,5 @@
 """What each caller does when Slack refuses a call, and when Slack does not answer at all, through
-the real WebClient (errors mapped in bot/slack/errors.py): refusals are handled where they
+the real WebClient (errors mapped in bot/slack/web.py): refusals are handled where they
 happen, silence is never taken for an answer."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from bot.slack.channels import ChannelDirectory
 from bot.slack.clients import build_web_client
 from bot.slack.members import ChannelMembers
 from bot.slack.publisher import Publisher
+from bot.slack.web import SlackWeb
 from bot.sources.github import GitHubSource, build_github
 from bot.store.facts import FactStore
 from bot.store.ledger import PostLedger
@@ -44,7 +45,7 @@ def nobody_answers() -> WebClient:
 
 
 def publisher(client: WebClient, kv: MemoryKV) -> Publisher:
-    return Publisher(client, PostLedger(kv), ThreadStore(kv), pace=0.0)
+    return Publisher(SlackWeb(client), PostLedger(kv), ThreadStore(kv), pace=0.0)
 
 
 def test_a_refused_post_names_slacks_error_and_what_to_do(slack: FakeSlack) -> None:
@@ -80,21 +81,21 @@ def test_members_slack_refuses_to_list_count_as_absent(slack: FakeSlack) -> None
     slack.members = {CHANNEL: ["U0HUMAN001"]}
     slack.fail_next("conversations.members", "fetch_members_failed")
     members = ChannelMembers(FactStore(MemoryKV()))
-    client = build_web_client(slack.bot_token, slack.api_url)
+    client = SlackWeb(build_web_client(slack.bot_token, slack.api_url))
     assert not members.is_member(client, CHANNEL, "U0HUMAN001")
     assert members.is_member(client, CHANNEL, "U0HUMAN001")  # not remembered: asked again
 
 
 def test_members_are_not_guessed_when_slack_does_not_answer() -> None:
     with pytest.raises(SlackError) as raised:
-        ChannelMembers(FactStore(MemoryKV())).is_member(nobody_answers(), CHANNEL, "U0HUMAN001")
+        ChannelMembers(FactStore(MemoryKV())).is_member(SlackWeb(nobody_answers()), CHANNEL, "U0HUMAN001")
     assert raised.value.code == SlackError.TRANSPORT
 
 
 def access(github: FakeGitHub, client: WebClient) -> AccessPolicy:
     facts = FactStore(MemoryKV())
     source = GitHubSource(build_github(github.url, None, retries=0), authenticated=False, api_url=github.url)
-    return AccessPolicy(ChannelDirectory(load_settings({})), Visibility(source, facts), client, facts)
+    return AccessPolicy(ChannelDirectory(load_settings({})), Visibility(source, facts), SlackWeb(client), facts)
 
 
 def test_a_channel_slack_refuses_to_describe_counts_as_shared(github: FakeGitHub, slack: FakeSlack) -> None:

@@ -164,3 +164,23 @@ STORE_TO_SERVICE_PENDING = {("store/feedback.py", "bot.services.feedback")}
 
 def test_the_stores_import_no_service() -> None:
     assert set(importers("store/", "bot.services")) <= STORE_TO_SERVICE_PENDING
+
+
+# Slack's Web API client and its error translation, by name: only the adapter that speaks to
+# Slack for everyone else (SlackWeb, behind ports/slack.py) and the factory that builds its client.
+SLACK_ADAPTER = ("slack/web.py", "slack/clients.py")
+
+
+@pytest.mark.parametrize("name", ["WebClient", "slack_errors"])
+def test_only_the_slack_adapter_names_the_web_client_and_its_errors(name: str) -> None:
+    offenders = [
+        path.relative_to(BOT).as_posix()
+        for path in sorted(BOT.rglob("*.py"))
+        if name in path.read_text(encoding="utf-8") and path.relative_to(BOT).as_posix() not in SLACK_ADAPTER
+    ]
+    assert offenders == []
+
+
+def test_the_slack_port_imports_no_vendor_and_no_service() -> None:
+    tree = ast.parse((BOT / "ports" / "slack.py").read_text(encoding="utf-8"))
+    assert not any(module.split(".")[0] in VENDORS or module.startswith("bot.services") for module in imported(tree))

@@ -16,6 +16,7 @@ from bot.core.links import CrossLink, Shown
 from bot.models import Digest, DigestItem, Language
 from bot.render.blocks import lead_message, thread_messages
 from bot.slack.publisher import Publisher
+from bot.slack.web import SlackWeb
 from bot.store.ledger import PostLedger
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
@@ -56,7 +57,9 @@ DAY2_DIGEST = digest_of(
 
 def publisher(slack: FakeSlack, kv: MemoryKV) -> Publisher:
     clock = slack.clock
-    return Publisher(cast(WebClient, slack), PostLedger(kv), ThreadStore(kv), pace=0.0, sleep=clock.sleep, clock=clock)
+    return Publisher(
+        SlackWeb(cast(WebClient, slack)), PostLedger(kv), ThreadStore(kv), pace=0.0, sleep=clock.sleep, clock=clock
+    )
 
 
 def replies(slack: FakeSlack, thread_ts: str) -> list[str]:

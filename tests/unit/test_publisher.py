@@ -24,6 +24,7 @@ from bot.errors import PublishError, SlackError
 from bot.models import Card, Coverage, Digest, DigestItem, Note, Window
 from bot.render.blocks import thread_messages
 from bot.slack.publisher import METADATA_EVENT, Publisher, PublishResult
+from bot.slack.web import SlackWeb
 from bot.store.ledger import PostLedger
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
@@ -155,8 +156,8 @@ def rig(slack: FakeSlack | None = None, kv: MemoryKV | None = None) -> Rig:
     clock = slack.clock if slack else Clock()
     slack = slack or FakeSlack(clock)
     kv = kv or MemoryKV()
-    # Publisher is typed for WebClient; it calls only the three methods FakeSlack has.
-    client = cast(WebClient, slack)
+    # SlackWeb is typed for WebClient; the publisher asks it for only the three methods FakeSlack has.
+    client = SlackWeb(cast(WebClient, slack))
     publisher = Publisher(client, PostLedger(kv), ThreadStore(kv), pace=PACE, sleep=clock.sleep, clock=clock)
     return Rig(slack, kv, clock, publisher)
 

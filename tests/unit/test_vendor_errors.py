@@ -1,6 +1,6 @@
 """Each vendor's errors, built as its library builds them, come out as ours: one helper per vendor.
 
-Slack's through bot/slack/errors.py, PyGithub's and requests' through bot/sources/github_errors.py,
+Slack's through bot/slack/web.py, PyGithub's and requests' through bot/sources/github_errors.py,
 redis-py's through bot/store/redis_store.py. No sockets: the exceptions are made in place.
 """
 
@@ -34,7 +34,7 @@ from bot.errors import (
     SourceUnreachable,
     StoreError,
 )
-from bot.slack.errors import UNKNOWN, UNREADABLE, slack_error, slack_errors
+from bot.slack.web import UNKNOWN, UNREADABLE, slack_error, slack_errors
 from bot.sources.github_errors import github_errors, source_error
 from bot.store.redis_store import RedisKV, store_error
 

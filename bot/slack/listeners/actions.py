@@ -11,14 +11,14 @@ import logging
 from typing import Any
 
 from slack_bolt import Ack, App, BoltContext, Respond
-from slack_sdk import WebClient
 
 from bot.errors import PrdigestError, SlackError, StoreError
+from bot.ports.slack import SlackPort
 from bot.render.blocks import SHARE_ACTION, card_message, read_share_value
 from bot.render.replies import not_allowed_text, say
 from bot.slack.deps import SlackDeps
-from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
+from bot.slack.web import web_of
 from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
@@ -30,17 +30,16 @@ def register(app: App, deps: SlackDeps) -> None:
         ack: Ack,
         body: dict[str, Any],
         action: dict[str, Any],
-        client: WebClient,
         respond: Respond,
         context: BoltContext,
     ) -> None:
         ack()
-        deps.work.submit(_share, deps.of_team(team_of(context)), body, action, client, respond)
+        deps.work.submit(_share, deps.of_team(team_of(context)), body, action, web_of(context), respond)
 
 
-def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], client: WebClient, respond: Respond) -> None:
+def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], slack: SlackPort, respond: Respond) -> None:
     try:
-        _post_shared(deps, body, action, client, respond)
+        _post_shared(deps, body, action, slack, respond)
     except Exception:
         log.exception("sharing a card failed")
 
@@ -52,7 +51,7 @@ def _id(value: object) -> str:
 
 
 def _post_shared(
-    deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], client: WebClient, respond: Respond
+    deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], slack: SlackPort, respond: Respond
 ) -> None:
     channel = _id(body.get("channel"))
     language = deps.directory.language(channel)
@@ -81,10 +80,7 @@ def _post_shared(
     try:
         snapshot = deps.cards.snapshot_by_ref(ref)
         message = card_message(snapshot.listing, deps.cards.card(snapshot, language, payer=deps.payer(channel)).card)
-        with slack_errors():
-            client.chat_postMessage(
-                channel=channel, text=message.text, blocks=list(message.blocks), unfurl_links=False, unfurl_media=False
-            )
+        slack.post(channel, message.text, blocks=message.blocks)
     except SlackError as exc:
         if exc.code == SlackError.TRANSPORT:
             raise  # no answer from Slack: logged by _share, like any other failure to post

@@ -11,7 +11,6 @@ import logging
 from typing import Any
 
 from slack_bolt import Ack, App, BoltContext, Respond
-from slack_sdk import WebClient
 
 from bot import telemetry
 from bot.errors import NotFound, PrdigestError, SourceError, StoreError
@@ -23,6 +22,7 @@ from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.listeners import subscribe, watch
+from bot.slack.web import web_of
 from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
@@ -76,9 +76,7 @@ def _respond(respond: Respond, message: Message, ref: PRRef) -> bool:
 
 def register(app: App, all_deps: SlackDeps) -> None:
     @app.command(all_deps.command)
-    def on_command(
-        ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient, context: BoltContext
-    ) -> None:
+    def on_command(ack: Ack, command: dict[str, Any], respond: Respond, context: BoltContext) -> None:
         deps = all_deps.of_team(team_of(context))
         text = (command.get("text") or "").strip()
         channel = command.get("channel_id", "")
@@ -91,7 +89,7 @@ def register(app: App, all_deps: SlackDeps) -> None:
             ack(text=help_.text, blocks=list(help_.blocks))
             return
         if text.split()[0].lower() in subscribe.SUBCOMMANDS:
-            subscribe.handle(deps, ack, command, respond, client, language)
+            subscribe.handle(deps, ack, command, respond, web_of(context), language)
             return
         if text.split()[0].lower() in watch.SUBCOMMANDS:
             watch.handle(deps, ack, command, respond, language)

@@ -13,15 +13,15 @@ import logging
 from typing import Any
 
 from slack_bolt import App, BoltContext
-from slack_sdk import WebClient
 
 from bot.errors import SlackError
+from bot.ports.slack import SlackPort
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.deps import SlackDeps
 from bot.slack.direct import answer_in_dm, too_long
-from bot.slack.errors import slack_errors
 from bot.slack.listeners.questions import first_delivery
 from bot.slack.prompting import set_prompts
+from bot.slack.web import web_of
 from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
@@ -40,19 +40,19 @@ def _in_dm(event: dict[str, Any]) -> bool:
 
 def register(app: App, all_deps: SlackDeps) -> None:
     @app.event("app_home_opened", matchers=[_messages_tab])
-    def on_messages_tab(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    def on_messages_tab(event: dict[str, Any], context: BoltContext) -> None:
         user, dm = event.get("user"), event.get("channel")
         if isinstance(user, str) and isinstance(dm, str) and user and dm:
-            all_deps.work.submit(set_prompts, all_deps.of_team(team_of(context)), client, user, dm)
+            all_deps.work.submit(set_prompts, all_deps.of_team(team_of(context)), web_of(context), user, dm)
 
     @app.event("message", matchers=[_in_dm])
-    def on_dm(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    def on_dm(body: dict[str, Any], event: dict[str, Any], context: BoltContext) -> None:
         if not _from_a_person(event):
             return
         team = team_of(context)
         deps = all_deps.of_team(team)
         if first_delivery(deps, body, event):
-            deps.work.submit(_answer_safely, deps, client, event, event.get("thread_ts") or event["ts"], team)
+            deps.work.submit(_answer_safely, deps, web_of(context), event, event.get("thread_ts") or event["ts"], team)
 
 
 def _from_a_person(event: dict[str, Any]) -> bool:
@@ -63,14 +63,13 @@ def _from_a_person(event: dict[str, Any]) -> bool:
     )
 
 
-def _answer_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, team: str | None) -> None:
+def _answer_safely(deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str, team: str | None) -> None:
     try:
-        with slack_errors():
-            text = event.get("text")
-            if isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS:
-                too_long(deps, client, event, thread_ts)
-            else:
-                answer_in_dm(deps, client, event, thread_ts, team)
+        text = event.get("text")
+        if isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS:
+            too_long(deps, slack, event, thread_ts)
+        else:
+            answer_in_dm(deps, slack, event, thread_ts, team)
     except Exception as exc:
         if isinstance(exc, SlackError) and exc.code != SlackError.TRANSPORT:
             log.warning("could not reply in a DM: %s", exc.code)  # Slack refused: its reason

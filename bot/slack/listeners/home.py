@@ -15,28 +15,29 @@ import logging
 from typing import Any
 
 from slack_bolt import App, BoltContext
-from slack_sdk import WebClient
 
 from bot.core.usage import Report
 from bot.errors import StoreError
 from bot.models import DigestRun, Language, Note
+from bot.ports.slack import SlackPort
 from bot.render.home import HomeRow, home_view
 from bot.render.subscriptions import change_text
 from bot.settings import duration_text
 from bot.slack.deps import SlackDeps
+from bot.slack.web import web_of
 from bot.slack.workspaces import team_of
 from bot.store.subscriptions import AuditEntry
 
 log = logging.getLogger(__name__)
 
 
-def home_rows(deps: SlackDeps, client: WebClient, user: str, language: Language = "en") -> list[HomeRow]:
+def home_rows(deps: SlackDeps, slack: SlackPort, user: str, language: Language = "en") -> list[HomeRow]:
     deps.directory.refresh()  # channels followed from Slack on any replica
     rows = []
     changes = _last_changes(deps)
     report = _report(deps)
     for plan in deps.directory.plans:
-        if not deps.members.is_member(client, plan.id, user):
+        if not deps.members.is_member(slack, plan.id, user):
             continue
         shown = tuple(repo for repo in plan.repos if deps.access.may_post(plan.id, repo))
         hidden = [repo.lower() for repo in plan.repos if repo not in shown]
@@ -96,17 +97,17 @@ def _told(run: DigestRun | None, hidden: list[str]) -> Note | None:
 
 def register(app: App, deps: SlackDeps) -> None:
     @app.event("app_home_opened")
-    def on_home(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    def on_home(event: dict[str, Any], context: BoltContext) -> None:
         user = event.get("user")
         if event.get("tab", "home") != "home" or not isinstance(user, str):
             return
-        deps.work.submit(_publish, deps.of_team(team_of(context)), client, user)
+        deps.work.submit(_publish, deps.of_team(team_of(context)), web_of(context), user)
 
 
-def _publish(deps: SlackDeps, client: WebClient, user: str) -> None:
+def _publish(deps: SlackDeps, slack: SlackPort, user: str) -> None:
     try:
-        language = deps.people.language(client, user)
-        view = home_view(home_rows(deps, client, user, language), language, configured=bool(deps.directory.plans))
-        client.views_publish(user_id=user, view=view)
+        language = deps.people.language(slack, user)
+        view = home_view(home_rows(deps, slack, user, language), language, configured=bool(deps.directory.plans))
+        slack.publish_home(user, view)
     except Exception:
         log.exception("publishing the App Home failed")

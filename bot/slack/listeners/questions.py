@@ -13,13 +13,13 @@ import time
 from typing import Any
 
 from slack_bolt import App, BoltContext
-from slack_sdk import WebClient
 
 from bot import telemetry
 from bot.core.stops import StopPress
 from bot.errors import SlackError, StoreError
 from bot.models import Language, Reply
 from bot.ports import AnswerSink
+from bot.ports.slack import SlackPort
 from bot.render.blocks import Message, text_message
 from bot.render.replies import not_allowed_text, reply_message, say
 from bot.services.qa import nothing_visible, visible_part
@@ -27,7 +27,7 @@ from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.answering import answer_in_thread, status_words
 from bot.slack.deps import SlackDeps
-from bot.slack.errors import slack_errors
+from bot.slack.web import web_of
 from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ def first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any])
 
 
 def _answer(
-    deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool, team: str | None
+    deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str, *, mention: bool, team: str | None
 ) -> None:
     channel = event["channel"]
     language = deps.directory.language(channel)
@@ -76,13 +76,7 @@ def _answer(
             else say(language, "digest_not_allowed")
         )
         refusal = text_message(words)
-        client.chat_postEphemeral(
-            channel=channel,
-            user=event.get("user", ""),
-            thread_ts=thread_ts,
-            text=refusal.text,
-            blocks=list(refusal.blocks),
-        )
+        slack.post_ephemeral(channel, event.get("user", ""), refusal.text, blocks=refusal.blocks, thread_ts=thread_ts)
         return
 
     def worded(reply: Reply, language: Language, command: str) -> Message:
@@ -95,7 +89,7 @@ def _answer(
         return deps.qa.on_mention(question, channel, thread_ts, allowed, default_repo, language, sink)
 
     outcome = answer_in_thread(
-        client,
+        slack,
         channel,
         thread_ts,
         user=event.get("user"),
@@ -127,7 +121,7 @@ def register(app: App, all_deps: SlackDeps) -> None:
             all_deps.of_team(team_of(context)).threads.stop(press)
 
     @app.event("message")
-    def on_message(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    def on_message(body: dict[str, Any], event: dict[str, Any], context: BoltContext) -> None:
         deps = all_deps.of_team(team_of(context))
         thread_ts = event.get("thread_ts")
         if not _answerable(event) or event.get("subtype") not in _ANSWERED_SUBTYPES or not thread_ts:
@@ -135,15 +129,15 @@ def register(app: App, all_deps: SlackDeps) -> None:
         if thread_ts == event["ts"] or deps.threads.digest(event["channel"], thread_ts) is None:
             return  # not a reply in one of our digests' threads
         if first_delivery(deps, body, event):
-            deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=False, team=_team(context))
+            deps.work.submit(_reply_safely, deps, web_of(context), event, thread_ts, mention=False, team=_team(context))
 
     @app.event("app_mention")
-    def on_mention(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    def on_mention(body: dict[str, Any], event: dict[str, Any], context: BoltContext) -> None:
         deps = all_deps.of_team(team_of(context))
         if not _answerable(event) or not first_delivery(deps, body, event):
             return
         thread_ts = event.get("thread_ts") or event["ts"]
-        deps.work.submit(_reply_safely, deps, client, event, thread_ts, mention=True, team=_team(context))
+        deps.work.submit(_reply_safely, deps, web_of(context), event, thread_ts, mention=True, team=_team(context))
 
 
 def _press(event: dict[str, Any]) -> StopPress | None:
@@ -175,14 +169,13 @@ def _team(context: BoltContext) -> str | None:
 
 
 def _reply_safely(
-    deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str, *, mention: bool, team: str | None
+    deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str, *, mention: bool, team: str | None
 ) -> None:
     try:
-        with slack_errors():
-            if _too_long(event):
-                _refuse_too_long(deps, client, event, thread_ts)
-            else:
-                _answer(deps, client, event, thread_ts, mention=mention, team=team)
+        if _too_long(event):
+            _refuse_too_long(deps, slack, event, thread_ts)
+        else:
+            _answer(deps, slack, event, thread_ts, mention=mention, team=team)
     except Exception as exc:
         if isinstance(exc, SlackError) and exc.code != SlackError.TRANSPORT:
             log.warning("could not reply in %s: %s", event.get("channel"), exc.code)  # Slack refused: its reason
@@ -196,14 +189,10 @@ def _too_long(event: dict[str, Any]) -> bool:
     return isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS
 
 
-def _refuse_too_long(deps: SlackDeps, client: WebClient, event: dict[str, Any], thread_ts: str) -> None:
+def _refuse_too_long(deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str) -> None:
     # Ephemeral, to the asker alone: nobody else needs to see it, and a public reply to every
     # over-long message would let anyone make the bot post in a channel.
     refusal = text_message(say(deps.directory.language(event["channel"]), "too_long", limit=f"{MAX_MESSAGE_CHARS:,}"))
-    client.chat_postEphemeral(
-        channel=event["channel"],
-        user=event.get("user", ""),
-        thread_ts=thread_ts,
-        text=refusal.text,
-        blocks=list(refusal.blocks),
+    slack.post_ephemeral(
+        event["channel"], event.get("user", ""), refusal.text, blocks=refusal.blocks, thread_ts=thread_ts
     )

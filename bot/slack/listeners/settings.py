@@ -12,12 +12,12 @@ import logging
 from typing import Any
 
 from slack_bolt import Ack, App, BoltContext
-from slack_sdk import WebClient
 from slack_sdk.models.blocks import PlainTextObject, SectionBlock
 from slack_sdk.models.views import View
 
 from bot.errors import PrdigestError
 from bot.models import Language
+from bot.ports.slack import SlackPort
 from bot.render.mrkdwn import escape
 from bot.render.subscriptions import (
     SETTINGS_ACTION,
@@ -29,9 +29,9 @@ from bot.render.subscriptions import (
 )
 from bot.services.subscriptions import FieldErrors, merged
 from bot.slack.deps import SlackDeps
-from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
 from bot.slack.listeners.subscribe import change_refused
+from bot.slack.web import web_of
 from bot.slack.workspaces import team_of
 from bot.words import said, text
 
@@ -47,9 +47,7 @@ def _id(value: object) -> str:
 
 def register(app: App, all_deps: SlackDeps) -> None:
     @app.view(SETTINGS_CALLBACK)
-    def on_submit(
-        ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, context: BoltContext
-    ) -> None:
+    def on_submit(ack: Ack, body: dict[str, Any], view: dict[str, Any], context: BoltContext) -> None:
         deps = all_deps.of_team(team_of(context))
         channel = modal_channel(view) or ""
         values = modal_values(view)
@@ -65,35 +63,32 @@ def register(app: App, all_deps: SlackDeps) -> None:
             ack(response_action="errors", errors=errors)
             return
         ack()
-        deps.work.submit(_save, deps, body, channel, values, client, language)
+        deps.work.submit(_save, deps, body, channel, values, web_of(context), language)
 
     @app.action(SETTINGS_ACTION)
-    def on_open(
-        ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext
-    ) -> None:
+    def on_open(ack: Ack, body: dict[str, Any], action: dict[str, Any], context: BoltContext) -> None:
         ack()
         deps = all_deps.of_team(team_of(context))
-        deps.work.submit(_open, deps, body, str(action.get("value", "")), client)
+        deps.work.submit(_open, deps, body, str(action.get("value", "")), web_of(context))
 
 
-def _tell(client: WebClient, channel: str, user: str, message: str) -> None:
+def _tell(slack: SlackPort, channel: str, user: str, message: str) -> None:
     """To `user` alone, in `channel` (the modal is closed by now: there is no response_url)."""
     try:
-        with slack_errors():
-            client.chat_postEphemeral(channel=channel, user=user, text=message)
+        slack.post_ephemeral(channel, user, message)
     except PrdigestError as exc:
         log.warning("could not tell %s in %s how their settings went (%s)", user, channel, exc)
 
 
 def _save(
-    deps: SlackDeps, body: dict[str, Any], channel: str, values: dict[str, Any], client: WebClient, language: Language
+    deps: SlackDeps, body: dict[str, Any], channel: str, values: dict[str, Any], slack: SlackPort, language: Language
 ) -> None:
     user = _id(body.get("user"))
     try:
         if not first_time(deps.threads, body):
             log.warning("a settings submission seen before for %s; not saved again", channel)
             return
-        deps.subscriptions.require_editor(channel, user, lambda: deps.members.is_member(client, channel, user))
+        deps.subscriptions.require_editor(channel, user, lambda: deps.members.is_member(slack, channel, user))
         config = deps.subscriptions.save_settings(channel, user, values)
         deps.directory.refresh()
         time = shown_value("post_at", config, deps.defaults, language)
@@ -104,17 +99,17 @@ def _save(
         if refused is None:
             log.exception("saving the settings of %s failed", channel)
         message = refused or escape(text(language, "reply.failed"))
-    _tell(client, channel, user, message)
+    _tell(slack, channel, user, message)
 
 
-def _open(deps: SlackDeps, body: dict[str, Any], channel: str, client: WebClient) -> None:
+def _open(deps: SlackDeps, body: dict[str, Any], channel: str, slack: SlackPort) -> None:
     """The App Home's Settings button: the modal, or why this person may not edit."""
     user, trigger_id = _id(body.get("user")), str(body.get("trigger_id", ""))
     try:
-        language = deps.people.language(client, user)
+        language = deps.people.language(slack, user)
         if not first_time(deps.threads, body):
             return
-        refusal = deps.subscriptions.refusal(channel, user, lambda: deps.members.is_member(client, channel, user))
+        refusal = deps.subscriptions.refusal(channel, user, lambda: deps.members.is_member(slack, channel, user))
         view = deps.subscriptions.view(channel)
         if refusal is not None:
             modal = _notice(said(language, refusal), language)
@@ -122,8 +117,7 @@ def _open(deps: SlackDeps, body: dict[str, Any], channel: str, client: WebClient
             modal = _notice(text(language, "subs.settings_shared", cmd=deps.command), language)
         else:
             modal = settings_modal(channel, view.config if view else None, deps.directory.language(channel))
-        with slack_errors():
-            client.views_open(trigger_id=trigger_id, view=modal)
+        slack.open_view(trigger_id, modal)
     except Exception:
         log.exception("opening the settings of %s failed", channel)
 

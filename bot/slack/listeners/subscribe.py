@@ -12,10 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from slack_bolt import Ack, Respond
-from slack_sdk import WebClient
 
 from bot.errors import PrdigestError, StoreError
 from bot.models import Language
+from bot.ports.slack import SlackPort
 from bot.render.home import run_text
 from bot.render.mrkdwn import escape, link
 from bot.render.replies import say
@@ -23,7 +23,6 @@ from bot.render.subscriptions import following_message, settings_modal, shown_va
 from bot.services.refs import parse_repo
 from bot.services.subscriptions import EditRefused, FieldErrors
 from bot.slack.deps import SlackDeps
-from bot.slack.errors import slack_errors
 from bot.slack.guards import first_time
 from bot.slack.presence import bot_in_channel
 from bot.store.subscriptions import ChannelBusy
@@ -37,7 +36,7 @@ MAX_FOLLOW_ARGS = 20
 
 
 def handle(
-    deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient, language: Language
+    deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond, slack: SlackPort, language: Language
 ) -> None:
     """Acknowledge `/pr <subcommand> …` (refusing bad input at once) and hand the work on."""
     words = str(command.get("text") or "").split()
@@ -64,7 +63,7 @@ def handle(
         ack()  # the modal is the answer; views.open must follow within 3 s of the trigger
     else:
         ack(text=say(language, "thinking"))
-    deps.work.submit(_run, deps, name, args, command, respond, client, language)
+    deps.work.submit(_run, deps, name, args, command, respond, slack, language)
 
 
 def _run(
@@ -73,7 +72,7 @@ def _run(
     args: list[str],
     command: dict[str, Any],
     respond: Respond,
-    client: WebClient,
+    slack: SlackPort,
     language: Language,
 ) -> None:
     def answer(message: str) -> None:
@@ -88,13 +87,13 @@ def _run(
             log.warning("/pr %s: a command payload seen before; not acted on again", name)
             return
         actions: dict[str, Callable[[], str | None]] = {
-            "follow": lambda: _follow(deps, client, channel, user, args, language),
-            "unfollow": lambda: _unfollow(deps, client, channel, user, args[0], language),
+            "follow": lambda: _follow(deps, slack, channel, user, args, language),
+            "unfollow": lambda: _unfollow(deps, slack, channel, user, args[0], language),
             "following": lambda: _following(deps, channel, language),
-            "digest": lambda: _digest(deps, client, channel, language),
-            "feedback": lambda: _reset_feedback(deps, client, channel, user, language),
+            "digest": lambda: _digest(deps, slack, channel, language),
+            "feedback": lambda: _reset_feedback(deps, slack, channel, user, language),
             "settings": lambda: _open_settings(
-                deps, client, channel, user, str(command.get("trigger_id", "")), language
+                deps, slack, channel, user, str(command.get("trigger_id", "")), language
             ),
         }
         message = actions[name]()
@@ -119,8 +118,8 @@ def change_refused(error: Exception, language: Language) -> str | None:
     return None
 
 
-def _may_edit(deps: SlackDeps, client: WebClient, channel: str, user: str) -> None:
-    deps.subscriptions.require_editor(channel, user, lambda: deps.members.is_member(client, channel, user))
+def _may_edit(deps: SlackDeps, slack: SlackPort, channel: str, user: str) -> None:
+    deps.subscriptions.require_editor(channel, user, lambda: deps.members.is_member(slack, channel, user))
 
 
 def _schedule(deps: SlackDeps, channel: str, language: Language) -> tuple[str, str]:
@@ -133,10 +132,10 @@ def _schedule(deps: SlackDeps, channel: str, language: Language) -> tuple[str, s
     )
 
 
-def _follow(deps: SlackDeps, client: WebClient, channel: str, user: str, repos: list[str], language: Language) -> str:
-    if not bot_in_channel(client, channel):
+def _follow(deps: SlackDeps, slack: SlackPort, channel: str, user: str, repos: list[str], language: Language) -> str:
+    if not bot_in_channel(slack, channel):
         return escape(text(language, "subs.invite_first"))
-    _may_edit(deps, client, channel, user)
+    _may_edit(deps, slack, channel, user)
     new = deps.subscriptions.follow(channel, user, repos)
     if not new:
         return escape(text(language, "subs.already", repos=", ".join(repos)))
@@ -145,8 +144,8 @@ def _follow(deps: SlackDeps, client: WebClient, channel: str, user: str, repos: 
     return escape(text(language, "subs.followed", repos=", ".join(new), time=time, zone=zone, cmd=deps.command))
 
 
-def _reset_feedback(deps: SlackDeps, client: WebClient, channel: str, user: str, language: Language) -> str:
-    refusal = deps.subscriptions.feedback_refusal(user, lambda: deps.members.is_member(client, channel, user))
+def _reset_feedback(deps: SlackDeps, slack: SlackPort, channel: str, user: str, language: Language) -> str:
+    refusal = deps.subscriptions.feedback_refusal(user, lambda: deps.members.is_member(slack, channel, user))
     if refusal is not None:
         return escape(said(language, refusal))
     if deps.feedback is not None:
@@ -154,8 +153,8 @@ def _reset_feedback(deps: SlackDeps, client: WebClient, channel: str, user: str,
     return escape(text(language, "feedback.reset_done"))
 
 
-def _unfollow(deps: SlackDeps, client: WebClient, channel: str, user: str, repo: str, language: Language) -> str:
-    _may_edit(deps, client, channel, user)
+def _unfollow(deps: SlackDeps, slack: SlackPort, channel: str, user: str, repo: str, language: Language) -> str:
+    _may_edit(deps, slack, channel, user)
     deps.subscriptions.unfollow(channel, user, repo)
     deps.directory.refresh()
     still = deps.subscriptions.view(channel)
@@ -183,7 +182,7 @@ def _following(deps: SlackDeps, channel: str, language: Language) -> str:
     return message.text
 
 
-def _digest(deps: SlackDeps, client: WebClient, channel: str, language: Language) -> str:
+def _digest(deps: SlackDeps, slack: SlackPort, channel: str, language: Language) -> str:
     """The last completed window's digest, through the scheduler's own lease and ledger."""
     deps.directory.refresh()
     plan = deps.directory.plan(channel)
@@ -193,8 +192,8 @@ def _digest(deps: SlackDeps, client: WebClient, channel: str, language: Language
     next_at = deps.digests.next_post(plan)
     upcoming = text(language, "subs.next", time=f"{next_at:%H:%M}", zone=plan.timezone.key, day=f"{next_at:%Y-%m-%d}")
     if deps.digests.done(channel, day):
-        return _already(deps, client, channel, day, upcoming, language)
-    if not bot_in_channel(client, channel):
+        return _already(deps, slack, channel, day, upcoming, language)
+    if not bot_in_channel(slack, channel):
         return escape(text(language, "subs.invite_first"))
     try:
         result = deps.digests.run_plan(plan, window, day)
@@ -207,17 +206,16 @@ def _digest(deps: SlackDeps, client: WebClient, channel: str, language: Language
     if result is None:
         return escape(text(language, "subs.digest_busy", day=day))
     if result.posted == 0:
-        return _already(deps, client, channel, day, upcoming, language)
+        return _already(deps, slack, channel, day, upcoming, language)
     return escape(text(language, "subs.digest_posted", day=day))
 
 
-def _already(deps: SlackDeps, client: WebClient, channel: str, day: str, upcoming: str, language: Language) -> str:
+def _already(deps: SlackDeps, slack: SlackPort, channel: str, day: str, upcoming: str, language: Language) -> str:
     ts = deps.digests.lead_ts(channel, day)
     shown = day
     if ts is not None:
         try:
-            with slack_errors():
-                permalink = str(client.chat_getPermalink(channel=channel, message_ts=ts)["permalink"])
+            permalink = slack.permalink(channel, ts)
             shown = link(permalink, day)
         except PrdigestError as exc:
             log.warning("no permalink for the digest of %s on %s (%s)", channel, day, exc)
@@ -226,16 +224,15 @@ def _already(deps: SlackDeps, client: WebClient, channel: str, day: str, upcomin
 
 
 def _open_settings(
-    deps: SlackDeps, client: WebClient, channel: str, user: str, trigger_id: str, language: Language
+    deps: SlackDeps, slack: SlackPort, channel: str, user: str, trigger_id: str, language: Language
 ) -> str | None:
-    if not bot_in_channel(client, channel):
+    if not bot_in_channel(slack, channel):
         return escape(text(language, "subs.invite_first"))  # the form would set up a digest it cannot post
-    _may_edit(deps, client, channel, user)
+    _may_edit(deps, slack, channel, user)
     view = deps.subscriptions.view(channel)
     if view is not None and deps.access.hidden(channel, view.config.repos):
         # The form lists every repository, to save them: it would name a private one.
         return escape(text(language, "subs.settings_shared", cmd=deps.command))
     modal = settings_modal(channel, view.config if view else None, language)
-    with slack_errors():
-        client.views_open(trigger_id=trigger_id, view=modal)
+    slack.open_view(trigger_id, modal)
     return None

@@ -8,11 +8,12 @@ import logging
 from typing import Any
 
 from slack_bolt import App, BoltContext
-from slack_sdk import WebClient
 
 from bot.errors import SlackError, StoreError
+from bot.ports.slack import SlackPort
 from bot.slack.deps import SlackDeps
 from bot.slack.unfurls import unfurl
+from bot.slack.web import web_of
 from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
@@ -20,10 +21,10 @@ log = logging.getLogger(__name__)
 
 def register(app: App, all_deps: SlackDeps) -> None:
     @app.event("link_shared")
-    def on_link_shared(body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    def on_link_shared(body: dict[str, Any], event: dict[str, Any], context: BoltContext) -> None:
         deps = all_deps.of_team(team_of(context))
         if _first_delivery(deps, body):
-            deps.work.submit(_unfurl_safely, deps, client, event)
+            deps.work.submit(_unfurl_safely, deps, web_of(context), event)
 
 
 def _first_delivery(deps: SlackDeps, body: dict[str, Any]) -> bool:
@@ -36,9 +37,9 @@ def _first_delivery(deps: SlackDeps, body: dict[str, Any]) -> bool:
         return False
 
 
-def _unfurl_safely(deps: SlackDeps, client: WebClient, event: dict[str, Any]) -> None:
+def _unfurl_safely(deps: SlackDeps, slack: SlackPort, event: dict[str, Any]) -> None:
     try:
-        unfurl(deps, client, event)
+        unfurl(deps, slack, event)
     except SlackError as exc:
         log.warning("could not unfurl in %s: %s", event.get("channel"), exc.code)
     except Exception:
