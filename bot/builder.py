@@ -697,7 +697,7 @@ class Builder:
 
     def watch_dms(self, team: str | None) -> WatchDMs:
         """A workspace's personal watches and their daily DMs (None: the single or home one)."""
-        from bot.slack.lease import POST_LEASE_SECONDS
+        from bot.services.lease import POST_LEASE_SECONDS
         from bot.slack.watch_dms import WatchDMs
         from bot.store.watches import WatchStore
 
@@ -810,8 +810,8 @@ class Builder:
         feedback: FeedbackStore,
         workspace: str | None = None,
     ) -> ChannelDigests:
+        from bot.services.lease import POST_LEASE_SECONDS
         from bot.slack.digests import ChannelDigests
-        from bot.slack.lease import POST_LEASE_SECONDS
 
         lease = self.timing.post_lease_seconds
         return ChannelDigests(

@@ -18,6 +18,8 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.errors import ConfigError
 from bot.services.installs import InstallStarts
+from bot.services.members import ChannelMembers
+from bot.services.people import PeopleLanguages
 from bot.services.refs import github_web_base
 from bot.slack.clients import SlackClient
 from bot.slack.deps import SlackDeps
@@ -27,8 +29,6 @@ from bot.slack.guards import ResponseUrlGuard, response_origins
 from bot.slack.httpd import WsgiApp
 from bot.slack.listeners import actions, commands, direct, feedback, home, installs, questions, unfurls
 from bot.slack.listeners import settings as channel_settings
-from bot.slack.members import ChannelMembers
-from bot.slack.people import PeopleLanguages
 from bot.slack.runner import ack_in_place
 from bot.slack.scheduler import TICK_SECONDS, Scheduler
 from bot.words import text

@@ -7,6 +7,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from bot.services.cards import CardService
+from bot.services.members import ChannelMembers
+from bot.services.people import PeopleLanguages
 from bot.services.qa import QAService
 from bot.services.refs import GITHUB_WEB
 from bot.services.spending import Payer, Spending
@@ -15,8 +17,6 @@ from bot.settings import Defaults
 from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
 from bot.slack.digests import ChannelDigests
-from bot.slack.members import ChannelMembers
-from bot.slack.people import PeopleLanguages
 from bot.slack.watch_dms import WatchDMs
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger

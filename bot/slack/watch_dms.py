@@ -26,12 +26,12 @@ from bot.errors import PublishError, SlackError
 from bot.models import Language, Window
 from bot.ports.slack import TRANSIENT, SlackPort
 from bot.render.watches import watch_dm_message
+from bot.services.lease import POST_LEASE_SECONDS, PostLease
+from bot.services.members import ChannelMembers
+from bot.services.people import PeopleLanguages
 from bot.services.watches import WatchFinder
 from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
-from bot.slack.lease import POST_LEASE_SECONDS, PostLease
-from bot.slack.members import ChannelMembers
-from bot.slack.people import PeopleLanguages
 from bot.store.facts import FactStore
 from bot.store.ledger import PostLedger
 from bot.store.watches import WatchStore, watch_dm_channel

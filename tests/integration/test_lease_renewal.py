@@ -23,8 +23,8 @@ from devkit.redis_server import RedisServer
 
 from bot.builder import Builder, Timing
 from bot.models import Filters
+from bot.services.lease import LeaseLost
 from bot.slack.app import SlackParts
-from bot.slack.lease import LeaseLost
 from bot.store.ledger import PostLedger
 from bot.store.redis_store import RedisKV
 from tests.integration.conftest import REPO

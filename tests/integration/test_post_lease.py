@@ -8,7 +8,7 @@ import pytest
 from devkit.redis_server import RedisServer
 
 from bot.errors import PublishError
-from bot.slack.lease import PostLease
+from bot.services.lease import PostLease
 from bot.store.ledger import PostLedger
 from bot.store.redis_store import RedisKV
 

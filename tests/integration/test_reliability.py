@@ -21,7 +21,7 @@ from devkit.fakes.slack import FakeSlack
 
 from bot.builder import Builder, Timing
 from bot.models import Filters, Window
-from bot.slack.lease import PostLease
+from bot.services.lease import PostLease
 from bot.words import said
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, app_settings, serve_harness

@@ -13,12 +13,12 @@ from slack_sdk import WebClient
 
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, Window
+from bot.services.members import ChannelMembers
 from bot.services.visibility import Visibility
 from bot.settings import load_settings
 from bot.slack.access import AccessPolicy
 from bot.slack.channels import ChannelDirectory
 from bot.slack.clients import build_web_client
-from bot.slack.members import ChannelMembers
 from bot.slack.publisher import Publisher
 from bot.slack.web import SlackWeb
 from bot.sources.github import GitHubSource, build_github

@@ -6,7 +6,7 @@ A person sees only the channels they are a member of, and of each only the repos
 channel may show (slack/access.py): a guest from another organisation learns nothing about
 channels they are not in, nor the name of a private repository. A problem of the last run that
 names a repository not shown is left out; its count stays. The tab is the person's own, so it is
-worded in their Slack language (slack/people.py), not a channel's.
+worded in their Slack language (services/people.py), not a channel's.
 """
 
 from __future__ import annotations

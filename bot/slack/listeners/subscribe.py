@@ -20,11 +20,11 @@ from bot.render.home import run_text
 from bot.render.mrkdwn import escape, link
 from bot.render.replies import say
 from bot.render.subscriptions import following_message, settings_modal, shown_value
+from bot.services.presence import bot_in_channel
 from bot.services.refs import parse_repo
 from bot.services.subscriptions import EditRefused, FieldErrors
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
-from bot.slack.presence import bot_in_channel
 from bot.store.subscriptions import ChannelBusy
 from bot.words import said, text
 
