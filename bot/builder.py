@@ -45,8 +45,10 @@ if TYPE_CHECKING:
     from bot.metrics import PrometheusSink
     from bot.ports.slack import SlackPort
     from bot.queue.broker import CardQueue, RunningWorker
+    from bot.services.access import AccessPolicy
     from bot.services.across import AcrossDays
     from bot.services.answers import ModelAnswerer
+    from bot.services.channels import ChannelDirectory, ChannelPlan
     from bot.services.installs import InstallStarts
     from bot.services.poller import MergePoller
     from bot.services.qa import QAService
@@ -55,9 +57,7 @@ if TYPE_CHECKING:
     from bot.services.visibility import Visibility
     from bot.services.watches import WatchFinder
     from bot.services.writer import ModelCardWriter
-    from bot.slack.access import AccessPolicy
     from bot.slack.app import SlackParts
-    from bot.slack.channels import ChannelDirectory, ChannelPlan
     from bot.slack.clients import SlackClient
     from bot.slack.digests import ChannelDigests
     from bot.slack.installations import KVOAuthStateStore, SealedInstallationStore, WorkspaceTokens
@@ -597,7 +597,7 @@ class Builder:
 
     def workspace(self, team: str | None) -> Workspace:
         """One workspace's client, stores and posting services (None: the single or home one)."""
-        from bot.slack.access import AccessPolicy
+        from bot.services.access import AccessPolicy
         from bot.slack.workspaces import Workspace
 
         scope = self.scope_of(team)
@@ -667,9 +667,9 @@ class Builder:
         return self._directory(self.subscriptions, None)
 
     def _directory(self, subscriptions: Subscriptions, scope: str | None) -> ChannelDirectory:
-        from bot.slack.channels import ChannelDirectory
+        from bot.services.channels import ChannelDirectory
 
-        directory = ChannelDirectory(self.settings, subscriptions.configs, team=scope)
+        directory = ChannelDirectory(self.settings.config, subscriptions.configs, team=scope)
         directory.refresh()
         return directory
 
@@ -776,7 +776,7 @@ class Builder:
 
     @cached_property
     def access(self) -> AccessPolicy:
-        from bot.slack.access import AccessPolicy
+        from bot.services.access import AccessPolicy
 
         return AccessPolicy(self.directory, self.visibility, self.team_slack(None), self.facts)
 

@@ -6,7 +6,9 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
+from bot.services.access import AccessPolicy
 from bot.services.cards import CardService
+from bot.services.channels import ChannelDirectory
 from bot.services.members import ChannelMembers
 from bot.services.people import PeopleLanguages
 from bot.services.qa import QAService
@@ -14,8 +16,6 @@ from bot.services.refs import GITHUB_WEB
 from bot.services.spending import Payer, Spending
 from bot.services.subscriptions import Subscriptions
 from bot.settings import Defaults
-from bot.slack.access import AccessPolicy
-from bot.slack.channels import ChannelDirectory
 from bot.slack.digests import ChannelDigests
 from bot.slack.watch_dms import WatchDMs
 from bot.store.feedback import FeedbackStore

@@ -15,11 +15,11 @@ from datetime import UTC, datetime, timedelta
 from bot.errors import PrdigestError, PublishError
 from bot.logs import request_id
 from bot.models import DigestRun, Filters, Language, Note, QuietDays, Window
+from bot.services.channels import ChannelPlan
 from bot.services.digest import DigestService
 from bot.services.feedback import rank, tally
 from bot.services.lease import POST_LEASE_SECONDS, PostLease
 from bot.services.spending import Payer
-from bot.slack.channels import ChannelPlan
 from bot.slack.publisher import Publisher, PublishResult
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger

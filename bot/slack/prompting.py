@@ -17,8 +17,8 @@ from bot.errors import SlackError, StoreError
 from bot.models import DigestItem
 from bot.ports.slack import SlackPort
 from bot.render.suggestions import PromptIdeas, area_of, suggested_prompts
+from bot.services.channels import ChannelPlan
 from bot.services.qa import visible_part
-from bot.slack.channels import ChannelPlan
 from bot.slack.deps import SlackDeps
 from bot.slack.reach import channels_of, shown_repos
 from bot.store.workspace import scoped

@@ -2,7 +2,7 @@
 surface, applied to the person rather than to the channel they ask in.
 
 - The public repositories this workspace follows, as an @mention in any channel is told.
-- The repositories each channel the person is a member of may show (slack/access.py): a private
+- The repositories each channel the person is a member of may show (services/access.py): a private
   one only through a channel configured for it, and never through one shared with another
   organisation. A guest learns nothing through a channel they are not in.
 Membership is read through ChannelMembers (cached a few minutes; when Slack cannot say, the person
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.ports.slack import SlackPort
-from bot.slack.channels import ChannelPlan
+from bot.services.channels import ChannelPlan
 from bot.slack.deps import SlackDeps
 
 

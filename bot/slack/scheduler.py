@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from bot.errors import PrdigestError, StoreError
+from bot.services.channels import ChannelPlan
 from bot.services.lease import LeaseLost
-from bot.slack.channels import ChannelPlan
 from bot.slack.digests import ChannelDigests
 from bot.slack.watch_dms import DueWatchDM, WatchDMs
 

@@ -2,7 +2,7 @@
 app for github.com, so it is the operator's choice).
 
 For each link to a PR (github.com/OWNER/REPO/pull/N, with or without /files, a query or an
-anchor) of a repository the channel follows and may show (slack/access.py: a private one only
+anchor) of a repository the channel follows and may show (services/access.py: a private one only
 where configured, never in a channel shared with another organisation), chat.unfurl at once
 with the stored card, or a heuristic one when none is stored; then, once the card is made
 (the card queue or here, CardService.card), a second chat.unfurl for the same message replaces

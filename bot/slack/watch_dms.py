@@ -8,7 +8,7 @@ ledger as pending, then posted, then done; a pending DM is looked for in the con
 metadata before it is posted again, so no replica sends a second one.
 
 Private repositories: a watch on one counts only while the person is a member of a channel
-configured for it (slack/access.py's rules), checked when the DM is sent, not only when the
+configured for it (services/access.py's rules), checked when the DM is sent, not only when the
 watch was made. The time zone is users.info's `tz`, remembered for hours; UTC when Slack cannot say.
 """
 
@@ -26,12 +26,12 @@ from bot.errors import PublishError, SlackError
 from bot.models import Language, Window
 from bot.ports.slack import TRANSIENT, SlackPort
 from bot.render.watches import watch_dm_message
+from bot.services.access import AccessPolicy
+from bot.services.channels import ChannelDirectory
 from bot.services.lease import POST_LEASE_SECONDS, PostLease
 from bot.services.members import ChannelMembers
 from bot.services.people import PeopleLanguages
 from bot.services.watches import WatchFinder
-from bot.slack.access import AccessPolicy
-from bot.slack.channels import ChannelDirectory
 from bot.store.facts import FactStore
 from bot.store.ledger import PostLedger
 from bot.store.watches import WatchStore, watch_dm_channel

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from slack_bolt import BoltContext
 
 from bot.ports.slack import SlackPort
+from bot.services.access import AccessPolicy
+from bot.services.channels import ChannelDirectory
 from bot.services.subscriptions import Subscriptions
-from bot.slack.access import AccessPolicy
-from bot.slack.channels import ChannelDirectory
 from bot.slack.digests import ChannelDigests
 from bot.slack.installations import workspace_id
 from bot.slack.publisher import Publisher

@@ -224,7 +224,7 @@ WORDS: dict[str, str] = {
     "home.tokens_cost": "{tokens} (≈ {cost})",
     "home.tokens_no_price": "{tokens} (no price configured)",
     "home.tokens_repo": "{repo}: {today} today, {week} in 7 days (every channel)",
-    # -- what may not be posted where (slack/access.py) ----------------------------------------
+    # -- what may not be posted where (services/access.py) ----------------------------------------
     "refusal.not_configured": "{repo} is private and {channel} is not configured for it in the config file",
     "refusal.shared": "{repo} is private and {channel} is shared with another organisation",
     # The same, in a channel shared with another organisation, to someone who did not name the

@@ -4,7 +4,6 @@ when it uninstalls the app."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import time as time_of_day
 from datetime import timedelta
 from typing import Any
@@ -13,9 +12,9 @@ from zoneinfo import ZoneInfo
 import redis
 
 from bot.models import Filters
+from bot.services.access import AccessPolicy
+from bot.services.channels import ChannelDirectory, ChannelPlan
 from bot.settings import ChannelConfig
-from bot.slack.access import AccessPolicy
-from bot.slack.channels import ChannelDirectory, ChannelPlan
 from bot.slack.scheduler import Scheduler
 from tests.integration.conftest import REPO
 from tests.integration.oauth_harness import (
@@ -213,7 +212,7 @@ def test_another_workspace_is_never_told_of_a_private_repository(oauth: OAuthHar
     services = oauth.first.services
     settings = services.settings
     channels = (ChannelConfig(id=HOME_CHANNEL, repos=(REPO, private)),)
-    directory = ChannelDirectory(replace(settings, config=settings.config.model_copy(update={"channels": channels})))
+    directory = ChannelDirectory(settings.config.model_copy(update={"channels": channels}))
     services.facts.remember_private(private, True)
     services.facts.remember_private(REPO, False)
     second = services.workspace(SECOND)

@@ -13,11 +13,11 @@ from slack_sdk import WebClient
 
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, Window
+from bot.services.access import AccessPolicy
+from bot.services.channels import ChannelDirectory
 from bot.services.members import ChannelMembers
 from bot.services.visibility import Visibility
 from bot.settings import load_settings
-from bot.slack.access import AccessPolicy
-from bot.slack.channels import ChannelDirectory
 from bot.slack.clients import build_web_client
 from bot.slack.publisher import Publisher
 from bot.slack.web import SlackWeb
@@ -95,7 +95,7 @@ def test_members_are_not_guessed_when_slack_does_not_answer() -> None:
 def access(github: FakeGitHub, client: WebClient) -> AccessPolicy:
     facts = FactStore(MemoryKV())
     source = GitHubSource(build_github(github.url, None, retries=0), authenticated=False, api_url=github.url)
-    return AccessPolicy(ChannelDirectory(load_settings({})), Visibility(source, facts), SlackWeb(client), facts)
+    return AccessPolicy(ChannelDirectory(load_settings({}).config), Visibility(source, facts), SlackWeb(client), facts)
 
 
 def test_a_channel_slack_refuses_to_describe_counts_as_shared(github: FakeGitHub, slack: FakeSlack) -> None:

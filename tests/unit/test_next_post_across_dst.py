@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.models import Filters
-from bot.slack.channels import ChannelPlan
+from bot.services.channels import ChannelPlan
 from bot.slack.digests import next_post, scheduled_window
 
 LOS_ANGELES = ZoneInfo("America/Los_Angeles")

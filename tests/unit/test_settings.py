@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.errors import ConfigError
+from bot.services.channels import ChannelDirectory
 from bot.settings import duration_text, load_settings, parse_duration
-from bot.slack.channels import ChannelDirectory
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,7 +97,7 @@ def test_values_are_parsed_once_into_their_types(tmp_path: Path) -> None:
     assert settings.defaults.timezone == ZoneInfo("Asia/Shanghai")
     assert settings.defaults.post_at == time(8, 15)
     assert settings.defaults.window == timedelta(hours=36)
-    (plan,) = ChannelDirectory(settings).plans
+    (plan,) = ChannelDirectory(settings.config).plans
     assert (plan.timezone, plan.post_at, plan.window, plan.quiet_days) == (
         ZoneInfo("Asia/Shanghai"),
         time(0, 0),

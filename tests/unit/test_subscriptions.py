@@ -13,9 +13,9 @@ import pytest
 from bot.errors import ConfigError, StoreError
 from bot.models import Filters, Note
 from bot.render.subscriptions import modal_values, settings_modal
+from bot.services.channels import ChannelDirectory, ChannelPlan
 from bot.services.subscriptions import EditRefused, FieldErrors, Subscriptions, merged
 from bot.settings import ChannelConfig, SlackConfig, load_file_config, load_settings
-from bot.slack.channels import ChannelDirectory, ChannelPlan
 from bot.slack.digests import completed_window, next_post
 from bot.store.memory import MemoryKV
 from bot.store.subscriptions import CHANGE_WAITS, SubscriptionStore
@@ -130,7 +130,7 @@ def test_saved_settings_keep_only_what_differs_from_the_file() -> None:
 
 def test_the_directory_reads_slack_channels_at_each_refresh() -> None:
     subs = service()
-    directory = ChannelDirectory(load_settings({}), subs.configs)
+    directory = ChannelDirectory(load_settings({}).config, subs.configs)
     directory.refresh()
     assert directory.plans[0].id == FILE.id and directory.plan(NEW) is None
     subs.follow(NEW, "U1", ["acme/widgets"])

@@ -3,7 +3,7 @@ from Slack), their schedule, their last digest run and last change, and a Settin
 the person may edit.
 
 A person sees only the channels they are a member of, and of each only the repositories that
-channel may show (slack/access.py): a guest from another organisation learns nothing about
+channel may show (services/access.py): a guest from another organisation learns nothing about
 channels they are not in, nor the name of a private repository. A problem of the last run that
 names a repository not shown is left out; its count stays. The tab is the person's own, so it is
 worded in their Slack language (services/people.py), not a channel's.

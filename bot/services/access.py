@@ -21,9 +21,9 @@ from collections.abc import Iterable
 from bot.errors import SlackError
 from bot.models import Note
 from bot.ports.slack import SlackPort
+from bot.services.channels import ChannelDirectory, ChannelPlan
 from bot.services.disclosure import Disclosure
 from bot.services.visibility import Visibility
-from bot.slack.channels import ChannelDirectory, ChannelPlan
 from bot.store.facts import FactStore
 
 log = logging.getLogger(__name__)

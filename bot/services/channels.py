@@ -1,7 +1,7 @@
 """ChannelDirectory: what each Slack channel is configured for, from config/prdigest.toml and
 from the subscriptions made in Slack (services/subscriptions.py).
 
-Who may be told what is decided in slack/access.py from these plans.
+Who may be told what is decided in services/access.py from these plans.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from datetime import time, timedelta
 from typing import TypeVar
 from zoneinfo import ZoneInfo
 
+from bot.core.config import ChannelConfig, Defaults, FileConfig
 from bot.errors import StoreError
 from bot.models import Filters, Language, QuietDays
-from bot.settings import ChannelConfig, Settings
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +43,7 @@ def _or(value: T | None, default: T) -> T:
     return default if value is None else value
 
 
-def plan_for(config: ChannelConfig, settings: Settings) -> ChannelPlan:
-    defaults = settings.defaults
+def plan_for(config: ChannelConfig, defaults: Defaults) -> ChannelPlan:
     return ChannelPlan(
         id=config.id,
         repos=config.repos,
@@ -69,21 +68,22 @@ class ChannelDirectory:
 
     def __init__(
         self,
-        settings: Settings,
+        config: FileConfig,
         configs: Callable[[], Sequence[ChannelConfig]] | None = None,
         *,
         team: str | None = None,
     ) -> None:
-        self._settings = settings
-        self._default_language: Language = settings.defaults.language
+        self._config = config  # the file's channels, defaults and [slack] rules
+        self._defaults = config.defaults
+        self._default_language: Language = config.defaults.language
         self._configs = configs
         # OAuth mode: the workspace these channels are in (None: the single or home one, whose
         # channels the file lists); its plans carry it, so its digests post with its token.
         self._team = team
-        self._set(settings.config.channels if team is None else ())
+        self._set(config.channels if team is None else ())
 
     def _set(self, configs: Sequence[ChannelConfig]) -> None:
-        plans = tuple(replace(plan_for(channel, self._settings), team=self._team) for channel in configs)
+        plans = tuple(replace(plan_for(channel, self._defaults), team=self._team) for channel in configs)
         by_id = {plan.id: plan for plan in plans}
         all_repos = tuple(dict.fromkeys(repo for plan in plans for repo in plan.repos))
         # One assignment: a reader never sees plans and their index from two different reads.
@@ -130,10 +130,10 @@ class ChannelDirectory:
         the channel, or lets Slack follow it (`[slack] followable_private_repos`). A private
         repository followed from Slack stops being posted once the file no longer lists it."""
         name = repo.lower()
-        file_channel = next((channel_ for channel_ in self._settings.config.channels if channel_.id == channel), None)
+        file_channel = next((channel_ for channel_ in self._config.channels if channel_.id == channel), None)
         if file_channel is not None and name in {listed.lower() for listed in file_channel.repos}:
             return True
-        return name in {listed.lower() for listed in self._settings.config.slack.followable_private_repos}
+        return name in {listed.lower() for listed in self._config.slack.followable_private_repos}
 
     def language(self, channel: str) -> Language:
         plan = self.plan(channel)
