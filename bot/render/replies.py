@@ -66,9 +66,8 @@ def _listing_line(listing: PRListing) -> str:
 def _rule_line(rule: Rule, window: Window | None, language: Language) -> str:
     if rule.kind == "window" and not rule.detail:
         return say(language, "window_unmerged")
-    if rule.kind == "feedback":  # detail: "{PRs} {area}" (services/qa.py)
-        prs, _, area = rule.detail.partition(" ")
-        return say(language, "feedback_in" if rule.kept else "feedback_out", n=prs, area=area)
+    if rule.kind == "feedback":
+        return say(language, "feedback_in" if rule.kept else "feedback_out", n=str(rule.prs), area=rule.area)
     span = f"{window.start:%Y-%m-%d %H:%M} – {window.end:%Y-%m-%d %H:%M} UTC" if window else ""
     name = f"{rule.kind}_{'in' if rule.kept else 'out'}"
     return say(language, name, detail=rule.detail, window=span)

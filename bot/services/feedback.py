@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from bot.models import VERDICT_ORDER, Boost, Digest, DigestItem
+from bot.models import VERDICT_ORDER, Boost, Digest, DigestItem, Vote
 
 # "first three segments of its changed paths" (issue 13): vllm/v1/attention/backends/x.py → vllm/v1/attention/.
 AREA_DEPTH = 3
@@ -21,15 +21,6 @@ AREA_DEPTH = 3
 MAX_AREAS = 12
 # vLLM-style title tags ("[CI]", "[Bugfix]"): the repository's own labels when it has few real ones.
 _TITLE_TAG = re.compile(r"\[([A-Za-z][A-Za-z0-9 /_.-]{0,30})\]")
-
-
-@dataclass(frozen=True)
-class Vote:
-    """One person's feedback on one PR, with the PR's areas as they were when clicked."""
-
-    pr: str  # owner/repo#N
-    up: bool
-    areas: tuple[str, ...]
 
 
 def path_area(path: str) -> str | None:

@@ -1,6 +1,6 @@
 """QAService: questions about PRs, answered from their cached snapshot and card, remembering
 the thread's earlier turns. Returns what to say as data (a Reply, one small value per kind,
-in bot/models.py); surfaces word it.
+in bot/models/replies.py); surfaces word it.
 
 A channel is answered only about the repositories it may see (`allowed`), the rule of `/pr`.
 A digest thread is cut to its allowed part (`visible_part`) and the thread's earlier turns to
@@ -137,7 +137,7 @@ class QAService:
         if in_digest is not None and in_digest.boost is not None:
             # The channel's feedback moved it within its verdict group: say by how many PRs of which area.
             boost = in_digest.boost
-            rules += (Rule("feedback", boost.up, f"{boost.prs} {boost.area}"),)
+            rules += (Rule("feedback", boost.up, prs=boost.prs, area=boost.area),)
         return Why(listing, rules, in_digest is not None, thread.window)
 
     def on_mention(

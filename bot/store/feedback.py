@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from bot.services.feedback import Vote
+from bot.models import Vote
 from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
 

@@ -13,7 +13,7 @@ from devkit.redis_server import RedisServer
 
 from bot.core.watches import Watch
 from bot.errors import StoreError
-from bot.services.feedback import Vote
+from bot.models import Vote
 from bot.slack.installations import KVOAuthStateStore, SealedInstallationStore
 from bot.store.feedback import FeedbackStore
 from bot.store.kv import KV

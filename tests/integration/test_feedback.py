@@ -15,8 +15,7 @@ import pytest
 from devkit.fakes import dataset
 
 from bot.errors import StoreError
-from bot.models import Filters, Window
-from bot.services.feedback import Vote
+from bot.models import Filters, Vote, Window
 from bot.store.feedback import FeedbackStore
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, wait_for

@@ -13,9 +13,9 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext, Respond
 
 from bot.errors import PrdigestError, StoreError
-from bot.models import PRRef
+from bot.models import PRRef, Vote
 from bot.render.blocks import FEEDBACK_ACTION, read_feedback_value
-from bot.services.feedback import Vote, areas, item_areas
+from bot.services.feedback import areas, item_areas
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.workspaces import team_of

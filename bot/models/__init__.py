@@ -1,0 +1,86 @@
+"""Values that flow between the layers: what a PR is, what a card says, what a digest holds.
+
+Plain frozen dataclasses; no I/O, no vendor types and no service. Adapters build them, services
+and renderers read them, the store serialises them (see store/codec.py). One module per kind of
+value; every name is re-exported here, so `from bot.models import X` is how the code imports them.
+"""
+
+from __future__ import annotations
+
+from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, Span, SpanKind
+from bot.models.asked import Asked, NoAnswer
+from bot.models.card import VERDICT_ORDER, Card, CardKey, CardSource, Coverage, NoModel, SkipClass, SkippedFile, Verdict
+from bot.models.chat import OUTPUT_MODES, Message, OutputMode, Turn
+from bot.models.digest import Digest, DigestItem, DigestRun, DigestThread, Filters, QuietDays
+from bot.models.feedback import Boost, Vote
+from bot.models.note import Language, Note
+from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
+from bot.models.replies import (
+    CardReply,
+    Choose,
+    DigestAnswer,
+    DigestMatches,
+    Help,
+    NotAllowed,
+    PRAnswer,
+    PRNotFound,
+    Reply,
+    Unavailable,
+    Why,
+)
+from bot.models.rules import FilterKind, Rule, RuleKind, SignalKind
+
+__all__ = [
+    "GITHUB_FILE_LIST_CAP",
+    "OUTPUT_MODES",
+    "VERDICT_ORDER",
+    "AcrossItem",
+    "AcrossMatches",
+    "AcrossRefused",
+    "Asked",
+    "Boost",
+    "Card",
+    "CardKey",
+    "CardReply",
+    "CardSource",
+    "Choose",
+    "Comment",
+    "Coverage",
+    "Digest",
+    "DigestAnswer",
+    "DigestItem",
+    "DigestMatches",
+    "DigestRun",
+    "DigestThread",
+    "FileChange",
+    "FilterKind",
+    "Filters",
+    "Help",
+    "Language",
+    "Message",
+    "NoAnswer",
+    "NoModel",
+    "NotAllowed",
+    "Note",
+    "OutputMode",
+    "PRAnswer",
+    "PRListing",
+    "PRNotFound",
+    "PRRef",
+    "PRSnapshot",
+    "QuietDays",
+    "Reply",
+    "Rule",
+    "RuleKind",
+    "SignalKind",
+    "SkipClass",
+    "SkippedFile",
+    "Span",
+    "SpanKind",
+    "Turn",
+    "Unavailable",
+    "Verdict",
+    "Vote",
+    "Why",
+    "Window",
+]

@@ -1,0 +1,67 @@
+"""Questions across days (services/across.py): the span of calendar days asked about, the PRs
+that match, and why such a question is refused. Two of these are `Reply` kinds (see replies.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import ClassVar, Literal
+
+from bot.models.card import Card
+from bot.models.pr import PRListing
+
+SpanKind = Literal["today", "yesterday", "week", "last_week", "days", "since"]
+
+
+@dataclass(frozen=True)
+class Span:
+    """Calendar days a question asks about, in the asker's zone: from `start` to `end`
+    (exclusive), or to now when `end` is None. `days`: the N of "the last N days"."""
+
+    kind: SpanKind
+    start: date
+    end: date | None = None
+    days: int = 0
+    unreadable: str = ""  # "since 2026-13-45": what was typed, which is no date (refused)
+
+
+@dataclass(frozen=True)
+class AcrossItem:
+    """A merged PR that matches a question across days, with its cached card (None: no card yet,
+    matched on its title and labels only) and its changed lines (0 when unknown)."""
+
+    listing: PRListing
+    card: Card | None
+    size: int = 0
+
+
+@dataclass(frozen=True)
+class AcrossMatches:
+    """The merged PRs of `repo` in `span` that match `topic` (or that revert / follow up
+    `target`), best first, at most a screenful: `more` were left out, `title_only` of those
+    matched had no cached card."""
+
+    repo: str
+    span: Span
+    topic: tuple[str, ...]
+    items: tuple[AcrossItem, ...]
+    more: int
+    title_only: int
+    merged: int  # PRs merged in the span, matching or not
+    target: PRListing | None = None  # "did anything revert #N": #N
+    relation: str | None = None  # "revert" | "follow_up"
+    kind: ClassVar[str] = "across"
+
+
+@dataclass(frozen=True)
+class AcrossRefused:
+    """A question across days that cannot be answered: a span too long or not begun yet,
+    GitHub's list of merged PRs not readable, no repository to ask about, or one this channel
+    may not be told about (`repo` is then only what the asker typed)."""
+
+    reason: Literal["too_long", "future", "not_a_date", "unavailable", "not_found", "no_repo", "not_allowed"]
+    repo: str = ""
+    days: int = 0  # "too_long": the most days a question may span
+    said: str = ""  # "not_a_date": what was typed (digits and dashes only)
+    kind: ClassVar[str] = "across_refused"
