@@ -82,3 +82,11 @@ def test_a_card_in_place_of_an_answer_says_why(reply: CardReply, intro: str) -> 
     message = reply_message(reply, "en", "/pr")
     assert message.text.startswith(intro)
     assert reply.card.headline in message.text
+
+
+@pytest.mark.parametrize(
+    ("up", "words"), [(True, "marked 3 `help wanted` PRs useful"), (False, "3 `help wanted` PRs not for us")]
+)
+def test_a_feedback_rule_names_its_count_and_area(up: bool, words: str) -> None:
+    why = Why(LISTING, (Rule("feedback", up, prs=3, area="help wanted"),), True, WINDOW)
+    assert words in reply_message(why, "en", "/pr").text
