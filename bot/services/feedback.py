@@ -4,7 +4,8 @@ the digest's order within each verdict group moved by them, with the reason kept
 A vote is one person's verdict on one PR ("up": Useful, "down": Not for us); a second click by
 the same person replaces the first (the store keys votes by person and PR). The tally counts
 PRs, never people: a PR counts as marked useful when more of the channel's votes on it say so,
-and only those counts are ever shown. Knows no vendor; store/feedback.py keeps the votes.
+and only those counts are ever shown. Knows no vendor; the values (`Vote`, `Boost`) are
+bot/models/feedback.py's, and store/feedback.py keeps the votes.
 """
 
 from __future__ import annotations
