@@ -10,6 +10,7 @@ views travel as the plain dicts render/ builds. Every method raises bot.errors.S
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 # Slack's answers that say "not now" rather than "no": asking later can succeed.
@@ -18,6 +19,15 @@ TRANSIENT = frozenset({"ratelimited", "internal_error", "fatal_error", "service_
 Blocks = Sequence[Mapping[str, Any]]
 # A message's metadata as chat.postMessage takes it: {"event_type": …, "event_payload": {…}}.
 Metadata = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Message:
+    """What chat.postMessage takes: `text` is the notification and screen-reader fallback (mrkdwn).
+    render/ builds these; the posting rules hand them to the port without looking inside."""
+
+    text: str
+    blocks: tuple[dict[str, Any], ...]
 
 
 class SlackPort(Protocol):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from bot.core.text import clean_line
 from bot.models import AcrossItem, AcrossMatches, AcrossRefused, Language, PRListing, Span
-from bot.render.blocks import Message, text_message, title_text
+from bot.ports.slack import Message
+from bot.render.blocks import text_message, title_text
 from bot.render.labels import verdict_label
 from bot.render.mrkdwn import clip, escape, link
 from bot.words import text

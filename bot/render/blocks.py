@@ -32,6 +32,7 @@ from bot.core.followups import Answered
 from bot.core.links import CrossLink
 from bot.core.sanitize import repo_url, sanitize_text
 from bot.models import Card, Digest, DigestItem, Language, PRListing, PRRef
+from bot.ports.slack import Message
 from bot.render.followups import card_followup_lines
 from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label
 from bot.render.links import card_link_lines, lead_revert_lines
@@ -68,14 +69,6 @@ _FEEDBACK_VALUE = re.compile(r"(up|down) ([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#([1-9
 _VERDICT_EMOJI = {"read": ":books:", "skim": ":eyes:", "skip": ":fast_forward:"}
 _DIVIDER = DividerBlock().to_dict()
 _DIVIDER_CHARS = sum(len(value) for value in _DIVIDER.values())
-
-
-@dataclass(frozen=True)
-class Message:
-    """What chat.postMessage takes: `text` is the notification and screen-reader fallback (mrkdwn)."""
-
-    text: str
-    blocks: tuple[dict[str, Any], ...]
 
 
 def message_chars(blocks: Iterable[Any]) -> int:

@@ -31,8 +31,9 @@ from bot.models import (
     Why,
     Window,
 )
+from bot.ports.slack import Message
 from bot.render.across import across_message, across_refused_message
-from bot.render.blocks import Message, card_message, help_message, text_message, title_text
+from bot.render.blocks import card_message, help_message, text_message, title_text
 from bot.render.mrkdwn import answer_text, escape, link
 from bot.words import text
 

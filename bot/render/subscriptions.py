@@ -29,7 +29,8 @@ from slack_sdk.models.views import View
 from bot.core.config import ChannelConfig, Defaults
 from bot.core.parsing import duration_text
 from bot.models import Language
-from bot.render.blocks import Message, text_message
+from bot.ports.slack import Message
+from bot.render.blocks import text_message
 from bot.render.mrkdwn import escape
 from bot.store.subscriptions import AuditEntry
 from bot.words import text

@@ -15,7 +15,8 @@ from slack_sdk.models.blocks import ContextBlock, DividerBlock, MarkdownTextObje
 from bot import words
 from bot.core.watches import Watch, WatchMatch
 from bot.models import Language
-from bot.render.blocks import MAX_BLOCKS, MAX_MESSAGE_CHARS, MAX_TEXT_CHARS, Message, card_blocks, message_chars
+from bot.ports.slack import Message
+from bot.render.blocks import MAX_BLOCKS, MAX_MESSAGE_CHARS, MAX_TEXT_CHARS, card_blocks, message_chars
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
 
 # The "and N more" section at the end, when not every card fits: its blocks and characters are

@@ -14,8 +14,7 @@ from typing import Literal
 
 from bot.models import DigestThread, Language, PRRef, Reply
 from bot.ports import AnswerSink
-from bot.ports.slack import SlackPort
-from bot.render.blocks import Message
+from bot.ports.slack import Message, SlackPort
 from bot.render.replies import failure_message, reply_message, stopped_message, thinking_message
 from bot.slack.streaming import AnswerStream, StopMarks
 from bot.words import text

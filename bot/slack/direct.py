@@ -16,8 +16,8 @@ from typing import Any
 from bot import telemetry
 from bot.models import AcrossRefused, Language, NotAllowed, Reply
 from bot.ports import AnswerSink
-from bot.ports.slack import SlackPort
-from bot.render.blocks import Message, text_message
+from bot.ports.slack import Message, SlackPort
+from bot.render.blocks import text_message
 from bot.render.replies import reply_message, say
 from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS

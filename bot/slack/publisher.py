@@ -21,8 +21,8 @@ from bot.core.followups import Answered
 from bot.core.links import CrossLink
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, DigestThread, Note, QuietDays
-from bot.ports.slack import TRANSIENT, SlackPort
-from bot.render.blocks import Message, lead_message, quiet_message, thread_messages
+from bot.ports.slack import TRANSIENT, Message, SlackPort
+from bot.render.blocks import lead_message, quiet_message, thread_messages
 from bot.services.followups import DEFAULT_WATCH_DAYS, FollowUpAnswers
 from bot.slack.crosslinks import CrossLinks
 from bot.store.followups import FollowUpStore

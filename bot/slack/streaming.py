@@ -30,8 +30,7 @@ from typing import Literal, Protocol
 
 from bot.core.stops import ends_answer
 from bot.errors import SlackError
-from bot.ports.slack import SlackPort
-from bot.render.blocks import Message
+from bot.ports.slack import Message, SlackPort
 from bot.render.markdown import markdown_text
 
 log = logging.getLogger(__name__)

@@ -25,9 +25,9 @@ from bot.models import (
     Verdict,
     Window,
 )
+from bot.ports.slack import Message
 from bot.render.blocks import (
     SHARE_ACTION,
-    Message,
     ShareRequest,
     card_blocks,
     card_message,

@@ -44,7 +44,8 @@ from bot.models import (
     Why,
     Window,
 )
-from bot.render.blocks import Message, card_message, help_message, lead_message, quiet_message, thread_messages
+from bot.ports.slack import Message
+from bot.render.blocks import card_message, help_message, lead_message, quiet_message, thread_messages
 from bot.render.data import digest_data
 from bot.render.home import HomeRow, home_view
 from bot.render.labels import reason_text

@@ -15,7 +15,8 @@ from slack_bolt import Ack, App, BoltContext, Respond
 from bot import telemetry
 from bot.errors import NotFound, PrdigestError, SourceError, StoreError
 from bot.models import Language, PRRef
-from bot.render.blocks import Message, card_message, help_message, text_message
+from bot.ports.slack import Message
+from bot.render.blocks import card_message, help_message, text_message
 from bot.render.mrkdwn import escape
 from bot.render.replies import not_allowed_text, say
 from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref

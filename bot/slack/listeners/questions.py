@@ -19,8 +19,8 @@ from bot.core.stops import StopPress
 from bot.errors import SlackError, StoreError
 from bot.models import Language, Reply
 from bot.ports import AnswerSink
-from bot.ports.slack import SlackPort
-from bot.render.blocks import Message, text_message
+from bot.ports.slack import Message, SlackPort
+from bot.render.blocks import text_message
 from bot.render.replies import not_allowed_text, reply_message, say
 from bot.services.qa import nothing_visible, visible_part
 from bot.services.questions import find_refs, strip_mentions
