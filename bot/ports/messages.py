@@ -1,0 +1,37 @@
+"""DigestMessages: what the posting rules say in Slack, asked for by what it is about.
+
+Owns the shape of the words a digest's run posts: its lead (or a quiet day's note), its thread
+of cards, and the reply in an earlier day's thread. The posting services (services/publisher.py,
+services/crosslinks.py) decide what is posted when and hand these on without looking inside; how
+they read is render/'s (render/digest_messages.py implements this), so no service imports render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from bot.core.followups import Answered
+from bot.core.links import CrossLink
+from bot.models import Digest, Language
+from bot.ports.slack import Message
+
+
+class DigestMessages(Protocol):
+    """The messages of one digest's run, the same for the same digest (a rerun posts the same parts)."""
+
+    def lead(self, digest: Digest, links: Sequence[CrossLink]) -> Message:
+        """The lead message: the day's counts, and the PRs that revert one of an earlier digest."""
+        ...
+
+    def quiet(self, digest: Digest) -> Message:
+        """The one message of a day with nothing to show."""
+        ...
+
+    def thread(self, digest: Digest, links: Sequence[CrossLink], answered: Sequence[Answered]) -> list[Message]:
+        """Every card in digest order, several to a message, with its links and answered follow-ups."""
+        ...
+
+    def reply(self, item: CrossLink, url: str, headline: str, language: Language) -> str:
+        """The reply in the earlier digest's thread: which later PR (at `url`) refers to its PR."""
+        ...
