@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from bot.services.channels import ChannelDirectory, ChannelPlan
     from bot.services.installs import InstallStarts
     from bot.services.poller import MergePoller
+    from bot.services.posting import DigestPosting
+    from bot.services.publisher import Publisher
     from bot.services.qa import QAService
     from bot.services.spending import Spending
     from bot.services.subscriptions import Subscriptions
@@ -59,9 +61,7 @@ if TYPE_CHECKING:
     from bot.services.writer import ModelCardWriter
     from bot.slack.app import SlackParts
     from bot.slack.clients import SlackClient
-    from bot.slack.digests import ChannelDigests
     from bot.slack.installations import KVOAuthStateStore, SealedInstallationStore, WorkspaceTokens
-    from bot.slack.publisher import Publisher
     from bot.slack.watch_dms import WatchDMs
     from bot.slack.workspaces import Workspace
     from bot.sources.github import GitHubSource
@@ -785,13 +785,15 @@ class Builder:
         return self._publisher(self.team_slack(None), self.ledger, self.threads)
 
     def _publisher(self, slack: SlackPort, ledger: PostLedger, threads: ThreadStore) -> Publisher:
-        from bot.slack.publisher import PACE_SECONDS, Publisher
+        from bot.render.digest_messages import DigestBlocks
+        from bot.services.publisher import PACE_SECONDS, Publisher
 
         pace = self.timing.pace
         return Publisher(
             slack,
             ledger,
             threads,
+            messages=DigestBlocks(),  # what the posting says, in Block Kit: the service never imports render
             pace=PACE_SECONDS if pace is None else pace,
             sleep=self.timing.sleep,
             clock=self.timing.monotonic,
@@ -799,7 +801,7 @@ class Builder:
         )
 
     @cached_property
-    def channel_digests(self) -> ChannelDigests:
+    def channel_digests(self) -> DigestPosting:
         return self._channel_digests(self.publisher, self.ledger, self.access, self.feedback)
 
     def _channel_digests(
@@ -809,12 +811,12 @@ class Builder:
         access: AccessPolicy,
         feedback: FeedbackStore,
         workspace: str | None = None,
-    ) -> ChannelDigests:
+    ) -> DigestPosting:
         from bot.services.lease import POST_LEASE_SECONDS
-        from bot.slack.digests import ChannelDigests
+        from bot.services.posting import DigestPosting
 
         lease = self.timing.post_lease_seconds
-        return ChannelDigests(
+        return DigestPosting(
             self.digests,
             publisher,
             ledger,

@@ -1,7 +1,7 @@
 """Log lines: the request id each one carries, and the two formats (`--log-format plain|json`).
 
 The request id says which unit of work a line belongs to: a Slack delivery (slack/server.py), a
-card job (queue/broker.py), a scheduled digest (slack/digests.py). It lives in a contextvar, so
+card job (queue/broker.py), a scheduled digest (services/posting.py). It lives in a contextvar, so
 work handed to a thread pool carries it only when submitted with `carried` (or a context copy:
 slack/executor.py). Every line, in either format, goes through redact.scrub: no token reaches a log.
 Vendor-free: the services may call `carried` and `request_id`.

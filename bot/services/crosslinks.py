@@ -5,7 +5,7 @@ channel's earlier digests (store/history.py, core/links.py); records what today'
 posts "Reverted by #N" once into the earlier thread. A reply is a part of today's run: it is
 posted under the run's lease and written to today's ledger (reply:{key}), marked pending first
 and looked up in the earlier thread by its metadata before it is posted again, exactly like the
-digest's own parts (slack/publisher.py), so no replica posts it twice.
+digest's own parts (services/publisher.py), so no replica posts it twice.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from bot import telemetry
 from bot.core.links import CrossLink, Mentioned, Shown, cross_links
 from bot.errors import SlackError
 from bot.models import Digest
+from bot.ports.messages import DigestMessages
 from bot.ports.slack import SlackPort
-from bot.render.links import reply_text
 from bot.store.history import DigestHistory
 from bot.store.ledger import PostLedger
 
@@ -33,8 +33,9 @@ def reply_key(item: CrossLink) -> str:
 
 
 class CrossLinks:
-    def __init__(self, slack: SlackPort, ledger: PostLedger, history: DigestHistory) -> None:
+    def __init__(self, slack: SlackPort, ledger: PostLedger, history: DigestHistory, messages: DigestMessages) -> None:
         self._slack = slack
+        self._messages = messages
         self._ledger = ledger
         self._history = history
 
@@ -95,7 +96,7 @@ class CrossLinks:
             later = listings.get((item.repo.lower(), item.number))
             if later is None:
                 continue
-            text = reply_text(item, later.listing.url, later.card.headline, digest.language)
+            text = self._messages.reply(item, later.listing.url, later.card.headline, digest.language)
             before_post()
             self._ledger.record(channel, day, f"replying:{key}", "1")
             try:

@@ -1,4 +1,4 @@
-"""ChannelDigests: build and post one channel's digest for one day, by exactly one process.
+"""DigestPosting: build and post one channel's digest for one day, by exactly one process.
 
 The scheduler and `prdigest digest --post` both come here, so both go through the same lease
 and the same ledger. Every run, successful or not, is recorded for the App Home. Without Redis
@@ -19,8 +19,8 @@ from bot.services.channels import ChannelPlan
 from bot.services.digest import DigestService
 from bot.services.feedback import rank, tally
 from bot.services.lease import POST_LEASE_SECONDS, PostLease
+from bot.services.publisher import Publisher, PublishResult
 from bot.services.spending import Payer
-from bot.slack.publisher import Publisher, PublishResult
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
 
@@ -53,7 +53,7 @@ def next_post(plan: ChannelPlan, now: datetime) -> datetime:
     return due if due > now else datetime.combine(local.date() + timedelta(days=1), plan.post_at, plan.timezone)
 
 
-class ChannelDigests:
+class DigestPosting:
     def __init__(
         self,
         digests: DigestService,

@@ -6,6 +6,8 @@ which posts only what the ledger lacks. A message that may have reached Slack wi
 the ledger (the process died in between) is marked pending first and looked up in the thread
 (by its metadata) before it is posted again. A ledger found empty (Redis restarted without
 persistence, or flushed) is rebuilt from the channel the same way before anything is posted.
+What the messages say is not this module's: it asks the DigestMessages port (ports/messages.py)
+it is given for them and posts them as they come, so it never imports render.
 """
 
 from __future__ import annotations
@@ -21,10 +23,10 @@ from bot.core.followups import Answered
 from bot.core.links import CrossLink
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, DigestThread, Note, QuietDays
+from bot.ports.messages import DigestMessages
 from bot.ports.slack import TRANSIENT, Message, SlackPort
-from bot.render.blocks import lead_message, quiet_message, thread_messages
+from bot.services.crosslinks import CrossLinks
 from bot.services.followups import DEFAULT_WATCH_DAYS, FollowUpAnswers
-from bot.slack.crosslinks import CrossLinks
 from bot.store.followups import FollowUpStore
 from bot.store.history import DigestHistory
 from bot.store.ledger import PostLedger
@@ -55,17 +57,19 @@ class Publisher:
         ledger: PostLedger,
         threads: ThreadStore,
         *,
+        messages: DigestMessages,
         pace: float = PACE_SECONDS,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
-        history: DigestHistory | None = None,
         watch_days: int = DEFAULT_WATCH_DAYS,
     ) -> None:
-        # Links to the channel's earlier digests; their history is the ledger's workspace's.
-        self.links = CrossLinks(slack, ledger, history or DigestHistory(ledger.kv, ledger.team))
+        # Links to the channel's earlier digests; their history is the ledger's workspace's (no
+        # caller ever gave another, so the parameter that allowed it went with `messages` coming in).
+        self.links = CrossLinks(slack, ledger, DigestHistory(ledger.kv, ledger.team), messages)
         # Earlier cards' follow-ups that today's PRs answer: kept per repository, in the same workspace.
         self.watch = FollowUpAnswers(FollowUpStore(ledger.kv, ledger.team), watch_days)
         self._slack = slack
+        self._messages = messages
         self._ledger = ledger
         self._threads = threads
         self._pace = pace
@@ -94,7 +98,7 @@ class Publisher:
         if digest.shown == 0:
             posted = 0
             if quiet_days != "silent" and "part:0" not in entries:
-                _, new = self._post_part(channel, day, LEAD, quiet_message(digest), None, entries, check)
+                _, new = self._post_part(channel, day, LEAD, self._messages.quiet(digest), None, entries, check)
                 posted = int(new)
             self._ledger.record(channel, day, "done", "1")
             if quiet_days != "silent":
@@ -103,7 +107,7 @@ class Publisher:
         posted = already = 0
         lead_ts = entries.get("part:0")
         if lead_ts is None:
-            lead_ts, new = self._post_part(channel, day, LEAD, lead_message(digest, links), None, entries, check)
+            lead_ts, new = self._post_part(channel, day, LEAD, self._messages.lead(digest, links), None, entries, check)
             posted, already = int(new), int(not new)
         else:
             already += 1
@@ -114,7 +118,7 @@ class Publisher:
             )
         )
         self.links.record(channel, day, lead_ts, digest)
-        for part, message in enumerate(thread_messages(digest, links, answered), start=1):
+        for part, message in enumerate(self._messages.thread(digest, links, answered), start=1):
             if f"part:{part}" in entries:
                 already += 1
                 continue

@@ -20,10 +20,10 @@ from bot.errors import ConfigError
 from bot.services.installs import InstallStarts
 from bot.services.members import ChannelMembers
 from bot.services.people import PeopleLanguages
+from bot.services.posting import DigestPosting
 from bot.services.refs import github_web_base
 from bot.slack.clients import SlackClient
 from bot.slack.deps import SlackDeps
-from bot.slack.digests import ChannelDigests
 from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
 from bot.slack.httpd import WsgiApp
@@ -51,7 +51,7 @@ class SlackParts:
     app: App
     client: SlackClient  # Bolt's, for its own calls; ours go through SlackWeb (slack/web.py)
     deps: SlackDeps
-    digests: ChannelDigests
+    digests: DigestPosting
     scheduler: Scheduler
     verifier: SignatureVerifier  # the app's own check, for the HTTP server's checks before Bolt's
     listeners: CountingExecutor

@@ -11,12 +11,12 @@ from bot.services.cards import CardService
 from bot.services.channels import ChannelDirectory
 from bot.services.members import ChannelMembers
 from bot.services.people import PeopleLanguages
+from bot.services.posting import DigestPosting
 from bot.services.qa import QAService
 from bot.services.refs import GITHUB_WEB
 from bot.services.spending import Payer, Spending
 from bot.services.subscriptions import Subscriptions
 from bot.settings import Defaults
-from bot.slack.digests import ChannelDigests
 from bot.slack.watch_dms import WatchDMs
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
@@ -40,7 +40,7 @@ class SlackDeps:
     # Channel subscriptions from Slack (issue 12). The store behind them is the single-workspace
     # install's (team None); a multi-workspace install hands each team's here.
     subscriptions: Subscriptions
-    digests: ChannelDigests
+    digests: DigestPosting
     defaults: Defaults
     # The channel's Useful / Not for us clicks (issue 13); the workspace's keys, like threads.
     feedback: FeedbackStore | None = None

@@ -2,7 +2,7 @@
 theirs (slack/watch_dms.py), in every replica; and polls followed repositories for merged PRs whose
 cards the workers should make before they are due (services/poller.py).
 
-Each plan is posted by its own workspace's ChannelDigests (`for_team`): that workspace's client
+Each plan is posted by its own workspace's DigestPosting (`for_team`): that workspace's client
 and ledger. Every replica runs one; the post lease and the ledger make sure exactly one of them posts a
 given (channel, day). A replica that starts after post time still posts that day's digest.
 
@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from bot.errors import PrdigestError, StoreError
 from bot.services.channels import ChannelPlan
 from bot.services.lease import LeaseLost
-from bot.slack.digests import ChannelDigests
+from bot.services.posting import DigestPosting
 from bot.slack.watch_dms import DueWatchDM, WatchDMs
 
 log = logging.getLogger(__name__)
@@ -42,10 +42,10 @@ class Scheduler:
     def __init__(
         self,
         plans: Sequence[ChannelPlan] | Callable[[], Sequence[ChannelPlan]],
-        digests: ChannelDigests,
+        digests: DigestPosting,
         *,
         tick: float = TICK_SECONDS,
-        for_team: Callable[[str | None], ChannelDigests] | None = None,
+        for_team: Callable[[str | None], DigestPosting] | None = None,
         watch_dms: Callable[[], Sequence[WatchDMs]] | None = None,
         poll: Callable[[], object] | None = None,
     ) -> None:
@@ -186,8 +186,8 @@ class Scheduler:
             with self._lock:
                 self._running.discard(key)
 
-    def _of(self, plan: ChannelPlan) -> ChannelDigests:
-        """The ChannelDigests of the plan's workspace: its client, its ledger."""
+    def _of(self, plan: ChannelPlan) -> DigestPosting:
+        """The DigestPosting of the plan's workspace: its client, its ledger."""
         return self._digests if self._for_team is None else self._for_team(plan.team)
 
     def _set_problem(self, problem: str | None) -> None:

@@ -16,10 +16,10 @@ from slack_bolt import BoltContext
 from bot.ports.slack import SlackPort
 from bot.services.access import AccessPolicy
 from bot.services.channels import ChannelDirectory
+from bot.services.posting import DigestPosting
+from bot.services.publisher import Publisher
 from bot.services.subscriptions import Subscriptions
-from bot.slack.digests import ChannelDigests
 from bot.slack.installations import workspace_id
-from bot.slack.publisher import Publisher
 from bot.store.facts import FactStore
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
@@ -34,7 +34,7 @@ class Workspace:
     facts: FactStore
     access: AccessPolicy
     publisher: Publisher
-    digests: ChannelDigests
+    digests: DigestPosting
     directory: ChannelDirectory  # the channels that get its digest (the home one's: the file's too)
     subscriptions: Subscriptions
 

@@ -281,7 +281,7 @@ WORDS: dict[str, str] = {
     ),
     # An error raised with an operator's or an internal message: the logs have its detail.
     "error.internal": "something went wrong (the logs say what)",
-    # What to do about a message Slack refused (slack/publisher.py), by Slack's error name.
+    # What to do about a message Slack refused (services/publisher.py), by Slack's error name.
     "slack_hint.not_in_channel": "invite the bot to the channel first (/invite @prdigest)",
     "slack_hint.channel_not_found": "check the channel id in config/prdigest.toml",
     "slack_hint.invalid_auth": "check SLACK_BOT_TOKEN",

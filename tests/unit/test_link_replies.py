@@ -15,7 +15,8 @@ from slack_sdk.web.slack_response import SlackResponse
 from bot.core.links import CrossLink, Shown
 from bot.models import Digest, DigestItem, Language
 from bot.render.blocks import lead_message, thread_messages
-from bot.slack.publisher import Publisher
+from bot.render.digest_messages import DigestBlocks
+from bot.services.publisher import Publisher
 from bot.slack.web import SlackWeb
 from bot.store.ledger import PostLedger
 from bot.store.memory import MemoryKV
@@ -58,7 +59,13 @@ DAY2_DIGEST = digest_of(
 def publisher(slack: FakeSlack, kv: MemoryKV) -> Publisher:
     clock = slack.clock
     return Publisher(
-        SlackWeb(cast(WebClient, slack)), PostLedger(kv), ThreadStore(kv), pace=0.0, sleep=clock.sleep, clock=clock
+        SlackWeb(cast(WebClient, slack)),
+        PostLedger(kv),
+        ThreadStore(kv),
+        messages=DigestBlocks(),
+        pace=0.0,
+        sleep=clock.sleep,
+        clock=clock,
     )
 
 

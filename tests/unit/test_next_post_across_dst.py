@@ -1,4 +1,4 @@
-"""When `/pr digest` says the next digest goes out (slack/digests.py `next_post`), across both
+"""When `/pr digest` says the next digest goes out (services/posting.py `next_post`), across both
 daylight-saving changes of a zone behind UTC: the moment the scheduler will post, never one past."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from bot.models import Filters
 from bot.services.channels import ChannelPlan
-from bot.slack.digests import next_post, scheduled_window
+from bot.services.posting import next_post, scheduled_window
 
 LOS_ANGELES = ZoneInfo("America/Los_Angeles")
 

@@ -23,7 +23,8 @@ from slack_sdk.web.slack_response import SlackResponse
 from bot.errors import PublishError, SlackError
 from bot.models import Card, Coverage, Digest, DigestItem, Note, Window
 from bot.render.blocks import thread_messages
-from bot.slack.publisher import METADATA_EVENT, Publisher, PublishResult
+from bot.render.digest_messages import DigestBlocks
+from bot.services.publisher import METADATA_EVENT, Publisher, PublishResult
 from bot.slack.web import SlackWeb
 from bot.store.ledger import PostLedger
 from bot.store.memory import MemoryKV
@@ -158,7 +159,9 @@ def rig(slack: FakeSlack | None = None, kv: MemoryKV | None = None) -> Rig:
     kv = kv or MemoryKV()
     # SlackWeb is typed for WebClient; the publisher asks it for only the three methods FakeSlack has.
     client = SlackWeb(cast(WebClient, slack))
-    publisher = Publisher(client, PostLedger(kv), ThreadStore(kv), pace=PACE, sleep=clock.sleep, clock=clock)
+    publisher = Publisher(
+        client, PostLedger(kv), ThreadStore(kv), messages=DigestBlocks(), pace=PACE, sleep=clock.sleep, clock=clock
+    )
     return Rig(slack, kv, clock, publisher)
 
 
@@ -323,7 +326,7 @@ def test_with_the_ledger_lost_what_is_already_in_the_channel_is_recorded_not_pos
     first = r.publisher.publish(CHANNEL, DAY, digest())
 
     again = r.restarted(ledger_lost=True)
-    with caplog.at_level(logging.WARNING, logger="bot.slack.publisher"):
+    with caplog.at_level(logging.WARNING, logger="bot.services.publisher"):
         result = again.publisher.publish(CHANNEL, DAY, digest())
 
     assert result == PublishResult(first.thread_ts, posted=0, already=1 + parts())
@@ -362,7 +365,7 @@ def test_recovery_takes_only_our_messages_of_that_day() -> None:
 def test_a_read_back_slack_refuses_is_logged_and_the_digest_posted(caplog: pytest.LogCaptureFixture) -> None:
     r = rig()
     r.slack.refuse["conversations.history"] = "missing_scope"
-    with caplog.at_level(logging.WARNING, logger="bot.slack.publisher"):
+    with caplog.at_level(logging.WARNING, logger="bot.services.publisher"):
         result = r.publisher.publish(CHANNEL, DAY, digest(1))
     assert result.posted == 2
     assert "could not read back" in caplog.text

@@ -14,9 +14,9 @@ from bot.errors import ConfigError, StoreError
 from bot.models import Filters, Note
 from bot.render.subscriptions import modal_values, settings_modal
 from bot.services.channels import ChannelDirectory, ChannelPlan
+from bot.services.posting import completed_window, next_post
 from bot.services.subscriptions import EditRefused, FieldErrors, Subscriptions, merged
 from bot.settings import ChannelConfig, SlackConfig, load_file_config, load_settings
-from bot.slack.digests import completed_window, next_post
 from bot.store.memory import MemoryKV
 from bot.store.subscriptions import CHANGE_WAITS, SubscriptionStore
 
