@@ -150,6 +150,14 @@ def test_services_never_import_the_settings() -> None:
     assert importers("services/", "bot.settings") == []
 
 
+@pytest.mark.parametrize("layer", ["bot.render", "bot.slack", "bot.settings", "bot.wiring"])
+def test_services_import_no_surface_render_settings_or_wiring(layer: str) -> None:
+    # The rules hold for every caller (the scheduler, `prdigest digest --post`, a listener): what
+    # they say comes in through a port of ours (ports/messages.py, implemented in render/), Slack
+    # through ports/slack.py, and their values from whoever builds them.
+    assert importers("services/", layer) == []
+
+
 @pytest.mark.parametrize("package", ["ports/", "models"])
 def test_ports_and_models_import_no_service(package: str) -> None:
     # Adapters import the ports (llm/openai_model.py takes Parsed and Schema): a service here
