@@ -5,7 +5,7 @@ user request"), through the same QAService as @mentions.
 What may be discussed is the person's (slack/reach.py), not a channel's: a question naming a
 repository outside it is refused in words that name nothing, not even what was typed. The
 answer is worded in the person's Slack language, and reaches Slack as every answer does: a
-status, then the model's words streamed as they are checked (slack/answering.py).
+status, then the model's words streamed as they are checked (services/answering.py).
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from bot import telemetry
 from bot.models import AcrossRefused, Language, NotAllowed, Reply
 from bot.ports import AnswerSink
 from bot.ports.slack import Message, SlackPort
+from bot.render.answers import AnswerWording
 from bot.render.blocks import text_message
 from bot.render.replies import reply_message, say
+from bot.services.answering import answer_in_thread, status_words
 from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS
-from bot.slack.answering import answer_in_thread, status_words
 from bot.slack.deps import SlackDeps
 from bot.slack.reach import reach_of
 
@@ -38,7 +39,7 @@ def answer_in_dm(
     deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str, team: str | None = None
 ) -> None:
     """Answer the person's DM `event` in the thread `thread_ts` of their DM with the app: a
-    status, then the answer streamed as in channels (slack/answering.py)."""
+    status, then the answer streamed as in channels (services/answering.py)."""
     dm, user = event["channel"], event["user"]
     language = deps.people.language(slack, user)
     text = event.get("text")
@@ -72,7 +73,7 @@ def answer_in_dm(
         command=deps.command,
         status=status_words(language, refs, None),
         ask=ask,
-        render=_worded,
+        words=AnswerWording(_worded),
         stops=deps.threads,
         asked_at=event.get("ts"),
     )

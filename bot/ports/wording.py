@@ -1,0 +1,50 @@
+"""Wording ports: what the services that speak to people need said, without importing render/.
+
+Services own when something is said (the answer's placeholder, its end, a refusal); render/
+owns the words and the blocks. These Protocols are implemented in bot/render/ and handed to the
+services by whoever builds them (the listener, the builder). Nothing here imports render/, a
+service or a store: only our own values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from bot.core.watches import WatchMatch
+from bot.models import Card, Language, PRListing, Reply
+from bot.ports.slack import Message
+
+
+class AnswerWords(Protocol):
+    """The words of one answer in a thread (services/answering.py, services/answer_stream.py)."""
+
+    def thinking(self, language: Language) -> Message:
+        """The placeholder posted where Slack refuses the status or the stream."""
+        ...
+
+    def reply(self, reply: Reply, language: Language, command: str) -> Message:
+        """The reply as it ends up (each surface may word refusals its own way)."""
+        ...
+
+    def failure(self, language: Language) -> Message: ...
+
+    def stopped(self, language: Language) -> Message:
+        """What a placeholder becomes when the asker stops the answer before it is shown."""
+        ...
+
+    def markdown(self, text: str) -> str:
+        """Checked sentences escaped for a streamed `markdown_text` (no link made of them)."""
+        ...
+
+
+class WatchDMWords(Protocol):
+    """The daily watch DM's message (services/watch_dms.py)."""
+
+    def __call__(self, items: Sequence[WatchMatch], day: str, language: Language) -> Message: ...
+
+
+class UnfurlWords(Protocol):
+    """One PR link's unfurl (services/unfurling.py): the attachment chat.unfurl takes."""
+
+    def __call__(self, listing: PRListing, card: Card) -> dict[str, Any]: ...
