@@ -2,7 +2,7 @@
 question, as Slack's agent messaging expects ("streamed messages should always be replies to a
 user request"), through the same QAService as @mentions.
 
-What may be discussed is the person's (slack/reach.py), not a channel's: a question naming a
+What may be discussed is the person's (services/reach.py), not a channel's: a question naming a
 repository outside it is refused in words that name nothing, not even what was typed. The
 answer is worded in the person's Slack language, and reaches Slack as every answer does: a
 status, then the model's words streamed as they are checked (services/answering.py).
@@ -22,9 +22,9 @@ from bot.render.blocks import text_message
 from bot.render.replies import reply_message, say
 from bot.services.answering import answer_in_thread, status_words
 from bot.services.questions import find_refs, strip_mentions
+from bot.services.reach import reach_of
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.deps import SlackDeps
-from bot.slack.reach import reach_of
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ def answer_in_dm(
     language = deps.people.language(slack, user)
     text = event.get("text")
     question = strip_mentions(text if isinstance(text, str) else "")
-    reach = reach_of(deps, slack, user, dm)
+    reach = reach_of(deps.directory, deps.members, deps.access, slack, user, dm)
     allowed, default_repo = reach.allowed, reach.default_repo
     refs = find_refs(question, default_repo)
     if any(ref.repo.lower() not in allowed for ref in refs) or deps.qa.named_not_allowed(

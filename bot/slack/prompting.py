@@ -3,7 +3,7 @@
 Slack sends app_home_opened with tab "messages" on every visit: prompts are set once, then not
 again for PROMPTS_TTL_SECONDS per person (a key in Redis, any replica), so a person's channels
 joined since show within that time. When Redis cannot say, nothing is set (it would be set on
-every visit otherwise). The ideas come from the person's own channels only (slack/reach.py): a
+every visit otherwise). The ideas come from the person's own channels only (services/reach.py): a
 recent digest's area and PR are shown only where that channel may show their repository.
 """
 
@@ -19,8 +19,8 @@ from bot.ports.slack import SlackPort
 from bot.render.suggestions import PromptIdeas, area_of, suggested_prompts
 from bot.services.channels import ChannelPlan
 from bot.services.qa import visible_part
+from bot.services.reach import channels_of, shown_repos
 from bot.slack.deps import SlackDeps
-from bot.slack.reach import channels_of, shown_repos
 from bot.store.workspace import scoped
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ def set_prompts(deps: SlackDeps, slack: SlackPort, user: str, dm: str) -> None:
 
 
 def ideas_for(deps: SlackDeps, slack: SlackPort, user: str) -> PromptIdeas:
-    plans = [plan for plan in channels_of(deps, slack, user) if shown_repos(deps, plan)]
+    plans = [plan for plan in channels_of(deps.directory, deps.members, slack, user) if shown_repos(deps.access, plan)]
     if not plans:
         return PromptIdeas(follows=False)
     items = list(_recent_items(deps, plans))
@@ -74,4 +74,4 @@ def _recent_items(deps: SlackDeps, plans: list[ChannelPlan]) -> Iterator[DigestI
             continue
         digest = deps.threads.digest(plan.id, lead) if lead else None
         if digest is not None:
-            yield from visible_part(digest, frozenset(repo.lower() for repo in shown_repos(deps, plan))).items
+            yield from visible_part(digest, frozenset(repo.lower() for repo in shown_repos(deps.access, plan))).items
