@@ -48,3 +48,13 @@ class UnfurlWords(Protocol):
     """One PR link's unfurl (services/unfurling.py): the attachment chat.unfurl takes."""
 
     def __call__(self, listing: PRListing, card: Card) -> dict[str, Any]: ...
+
+
+class PromptWords(Protocol):
+    """The Messages tab's prompts (services/prompt_suggestions.py): from whether the person's
+    channels follow any repository, the paths of their recent digests and a recent PR of theirs,
+    the title and the prompts (each a title and a message) Slack shows."""
+
+    def __call__(
+        self, follows: bool, paths: Sequence[str], pr: str | None, language: Language
+    ) -> tuple[str, tuple[dict[str, str], ...]]: ...
