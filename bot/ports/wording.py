@@ -58,3 +58,19 @@ class PromptWords(Protocol):
     def __call__(
         self, follows: bool, paths: Sequence[str], pr: str | None, language: Language
     ) -> tuple[str, tuple[dict[str, str], ...]]: ...
+
+
+class DMWords(AnswerWords, Protocol):
+    """The words of an answer in a person's DM with the app (services/dm_questions.py): an
+    answer's, with refusals that name nothing, and the DM's own replies."""
+
+    def not_allowed(self, language: Language) -> Message:
+        """A question about what the person may not be told of: refused, naming nothing."""
+        ...
+
+    def which_repo(self, language: Language, number: int, examples: Sequence[str]) -> Message:
+        """Asked about "#N" where it could be any of `examples` (their repositories; none: no
+        channel of theirs follows one)."""
+        ...
+
+    def too_long(self, language: Language, limit: int) -> Message: ...

@@ -1,18 +1,20 @@
-"""The answer's words (bot/ports/wording.py's AnswerWords) as render/ builds them: the
-placeholder, the reply, the failure and the stop, and the streamed sentences' escaping.
+"""The answer's words (bot/ports/wording.py's AnswerWords, and DMWords for a person's DM) as
+render/ builds them: the placeholder, the reply, the failure and the stop, the streamed
+sentences' escaping, and the DM's refusals.
 
 Pure: it holds how one surface words a reply (the DM words refusals its own way) and nothing else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.models import Language, Reply
+from bot.models import AcrossRefused, Language, NotAllowed, Reply
 from bot.ports.slack import Message
+from bot.render.blocks import text_message
 from bot.render.markdown import markdown_text
-from bot.render.replies import failure_message, reply_message, stopped_message, thinking_message
+from bot.render.replies import failure_message, reply_message, say, stopped_message, thinking_message
 
 
 @dataclass(frozen=True)
@@ -36,3 +38,26 @@ class AnswerWording:
 
     def markdown(self, text: str) -> str:
         return markdown_text(text)
+
+
+@dataclass(frozen=True)
+class DMWording(AnswerWording):
+    """DMWords: an answer in a person's DM, refusing in words that name nothing."""
+
+    def reply(self, reply: Reply, language: Language, command: str) -> Message:
+        # Named earlier in the thread and no longer allowed: refused as a question is, naming nothing.
+        if isinstance(reply, NotAllowed) or (isinstance(reply, AcrossRefused) and reply.reason == "not_allowed"):
+            return self.not_allowed(language)
+        return self.words(reply, language, command)
+
+    def not_allowed(self, language: Language) -> Message:
+        return text_message(say(language, "dm_not_allowed"))
+
+    def which_repo(self, language: Language, number: int, examples: Sequence[str]) -> Message:
+        if not examples:
+            return text_message(say(language, "dm_which_repo_none", number=str(number)))
+        listed = ", ".join(f"`{repo}#{number}`" for repo in examples)
+        return text_message(say(language, "dm_which_repo", number=str(number), examples=listed))
+
+    def too_long(self, language: Language, limit: int) -> Message:
+        return text_message(say(language, "too_long", limit=f"{limit:,}"))
