@@ -726,7 +726,6 @@ class Builder:
             language=self.settings.defaults.language,
             now=self.timing.now,
             lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
-            workspace=workspace.scope,
         )
         with self._lock:
             return self._watch_dms.setdefault(workspace.scope, made)

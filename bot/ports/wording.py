@@ -17,19 +17,20 @@ from bot.ports.slack import Message
 
 
 class AnswerWords(Protocol):
-    """The words of one answer in a thread (services/answering.py, services/answer_stream.py)."""
+    """The words of one answer in a thread (services/answering.py, services/answer_stream.py),
+    in the asker's language and for the surface's command (both bound when it is made)."""
 
-    def thinking(self, language: Language) -> Message:
+    def thinking(self) -> Message:
         """The placeholder posted where Slack refuses the status or the stream."""
         ...
 
-    def reply(self, reply: Reply, language: Language, command: str) -> Message:
+    def reply(self, reply: Reply) -> Message:
         """The reply as it ends up (each surface may word refusals its own way)."""
         ...
 
-    def failure(self, language: Language) -> Message: ...
+    def failure(self) -> Message: ...
 
-    def stopped(self, language: Language) -> Message:
+    def stopped(self) -> Message:
         """What a placeholder becomes when the asker stops the answer before it is shown."""
         ...
 
@@ -64,13 +65,13 @@ class DMWords(AnswerWords, Protocol):
     """The words of an answer in a person's DM with the app (services/dm_questions.py): an
     answer's, with refusals that name nothing, and the DM's own replies."""
 
-    def not_allowed(self, language: Language) -> Message:
+    def not_allowed(self) -> Message:
         """A question about what the person may not be told of: refused, naming nothing."""
         ...
 
-    def which_repo(self, language: Language, number: int, examples: Sequence[str]) -> Message:
+    def which_repo(self, number: int, examples: Sequence[str]) -> Message:
         """Asked about "#N" where it could be any of `examples` (their repositories; none: no
         channel of theirs follows one)."""
         ...
 
-    def too_long(self, language: Language, limit: int) -> Message: ...
+    def too_long(self, limit: int) -> Message: ...

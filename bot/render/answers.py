@@ -19,22 +19,24 @@ from bot.render.replies import failure_message, reply_message, say, stopped_mess
 
 @dataclass(frozen=True)
 class AnswerWording:
-    """AnswerWords with `words` for the reply (render/replies.py's `reply_message` unless the
-    surface words it otherwise)."""
+    """AnswerWords in `language`, for `command`, with `words` for the reply (render/replies.py's
+    `reply_message` unless the surface words it otherwise)."""
 
+    language: Language
+    command: str
     words: Callable[[Reply, Language, str], Message] = reply_message
 
-    def thinking(self, language: Language) -> Message:
-        return thinking_message(language)
+    def thinking(self) -> Message:
+        return thinking_message(self.language)
 
-    def reply(self, reply: Reply, language: Language, command: str) -> Message:
-        return self.words(reply, language, command)
+    def reply(self, reply: Reply) -> Message:
+        return self.words(reply, self.language, self.command)
 
-    def failure(self, language: Language) -> Message:
-        return failure_message(language)
+    def failure(self) -> Message:
+        return failure_message(self.language)
 
-    def stopped(self, language: Language) -> Message:
-        return stopped_message(language)
+    def stopped(self) -> Message:
+        return stopped_message(self.language)
 
     def markdown(self, text: str) -> str:
         return markdown_text(text)
@@ -44,20 +46,20 @@ class AnswerWording:
 class DMWording(AnswerWording):
     """DMWords: an answer in a person's DM, refusing in words that name nothing."""
 
-    def reply(self, reply: Reply, language: Language, command: str) -> Message:
+    def reply(self, reply: Reply) -> Message:
         # Named earlier in the thread and no longer allowed: refused as a question is, naming nothing.
         if isinstance(reply, NotAllowed) or (isinstance(reply, AcrossRefused) and reply.reason == "not_allowed"):
-            return self.not_allowed(language)
-        return self.words(reply, language, command)
+            return self.not_allowed()
+        return self.words(reply, self.language, self.command)
 
-    def not_allowed(self, language: Language) -> Message:
-        return text_message(say(language, "dm_not_allowed"))
+    def not_allowed(self) -> Message:
+        return text_message(say(self.language, "dm_not_allowed"))
 
-    def which_repo(self, language: Language, number: int, examples: Sequence[str]) -> Message:
+    def which_repo(self, number: int, examples: Sequence[str]) -> Message:
         if not examples:
-            return text_message(say(language, "dm_which_repo_none", number=str(number)))
+            return text_message(say(self.language, "dm_which_repo_none", number=str(number)))
         listed = ", ".join(f"`{repo}#{number}`" for repo in examples)
-        return text_message(say(language, "dm_which_repo", number=str(number), examples=listed))
+        return text_message(say(self.language, "dm_which_repo", number=str(number), examples=listed))
 
-    def too_long(self, language: Language, limit: int) -> Message:
-        return text_message(say(language, "too_long", limit=f"{limit:,}"))
+    def too_long(self, limit: int) -> Message:
+        return text_message(say(self.language, "too_long", limit=f"{limit:,}"))

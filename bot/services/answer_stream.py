@@ -31,7 +31,6 @@ from typing import Literal, Protocol
 
 from bot.core.stops import ends_answer
 from bot.errors import SlackError
-from bot.models import Language
 from bot.ports.slack import Message, SlackPort
 from bot.ports.wording import AnswerWords
 
@@ -79,7 +78,6 @@ class AnswerStream:
         user: str | None,
         team: str | None,
         words: AnswerWords,
-        language: Language,
         stops: StopMarks | None = None,
         asked_at: str | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -90,7 +88,7 @@ class AnswerStream:
         self._user = user
         self._team = team
         self._words = words
-        self._placeholder = words.thinking(language)
+        self._placeholder = words.thinking()
         self._state: State = "idle"
         self._ts: str | None = None  # the streamed message's (or the placeholder's) ts
         self._stops = stops

@@ -45,8 +45,6 @@ def answer_in_thread(
     *,
     user: str | None,
     team: str | None,
-    language: Language,
-    command: str,
     status: str,
     ask: Callable[[AnswerSink], Reply],
     words: AnswerWords,
@@ -54,7 +52,8 @@ def answer_in_thread(
     asked_at: str | None = None,
 ) -> Outcome:
     """Set the status, get the reply from `ask` (which streams a model's answer into the sink it
-    is given), then end the answer, worded by `words` (the DM words refusals its own way).
+    is given), then end the answer, worded by `words` (in the asker's language, for the surface's
+    command; the DM words refusals its own way).
     `stops`: where the asker's Stop is marked (agent_session_stopped), which stops this answer
     when pressed after the question (`asked_at`, its ts). The caller counts the outcome under its
     own surface."""
@@ -65,22 +64,21 @@ def answer_in_thread(
         user=user,
         team=team,
         words=words,
-        language=language,
         stops=stops,
         asked_at=asked_at,
     )
     stream.begin(status)
     try:
         reply = ask(stream)
-        message = words.reply(reply, language, command)
+        message = words.reply(reply)
         outcome: Outcome = "answered"
     except Exception:
         log.exception("answering a question in %s failed", channel)
-        message = words.failure(language)
+        message = words.failure()
         outcome = "failed"
     if stream.stopped:
         log.debug("the asker stopped the answer in %s", channel)
-        stream.settle_stopped(words.stopped(language))
+        stream.settle_stopped(words.stopped())
         return "stopped"
     stream.finish(message)
     return "stopped" if stream.stopped else outcome  # Slack may refuse the end: stopped_by_user

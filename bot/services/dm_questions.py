@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot import telemetry
-from bot.models import Reply
+from bot.models import Language, Reply
 from bot.ports import AnswerSink
 from bot.ports.slack import Message, SlackPort
 from bot.ports.wording import DMWords
@@ -68,7 +68,8 @@ class DMQuestions:
     qa: QAService
     stops: StopMarks
     command: str
-    words: DMWords
+    # The words in a person's language, for the command (render/answers.py's DMWording).
+    words: Callable[[Language, str], DMWords]
     # "Today" in a DM is the person's day (their Slack time zone), when the watch DMs can say it.
     zone: Callable[[str], ZoneInfo] | None = None
 
@@ -77,6 +78,7 @@ class DMQuestions:
         answer streamed as in channels (services/answering.py)."""
         dm, user, thread_ts = asked.dm, asked.user, asked.thread_ts
         language = self.people.language(slack, user)
+        words = self.words(language, self.command)
         question = strip_mentions(asked.text)
         reach = reach_of(self.directory, self.members, self.access, slack, user, dm)
         allowed, default_repo = reach.allowed, reach.default_repo
@@ -84,11 +86,11 @@ class DMQuestions:
         if any(ref.repo.lower() not in allowed for ref in refs) or self.qa.named_not_allowed(
             question, dm, allowed, default_repo
         ):
-            _post(slack, dm, thread_ts, self.words.not_allowed(language))
+            _post(slack, dm, thread_ts, words.not_allowed())
             return
         if default_repo is None and (bare := _bare_number(question)) is not None:
             # "#123" with several repositories of theirs, or none: which one is not guessed.
-            _post(slack, dm, thread_ts, self.words.which_repo(language, bare, reach.own[:MAX_EXAMPLES]))
+            _post(slack, dm, thread_ts, words.which_repo(bare, reach.own[:MAX_EXAMPLES]))
             return
 
         zone = self.zone(user) if self.zone is not None else None
@@ -102,11 +104,9 @@ class DMQuestions:
             thread_ts,
             user=user,
             team=asked.team,
-            language=language,
-            command=self.command,
             status=status_words(language, refs, None),
             ask=ask,
-            words=self.words,
+            words=words,
             stops=self.stops,
             asked_at=asked.asked_at,
         )
@@ -117,7 +117,8 @@ class DMQuestions:
 
     def too_long(self, slack: SlackPort, dm: str, user: str, thread_ts: str) -> None:
         """Longer than Slack lets anyone write: not read, and said so (only the person sees their DM)."""
-        _post(slack, dm, thread_ts, self.words.too_long(self.people.language(slack, user), MAX_MESSAGE_CHARS))
+        words = self.words(self.people.language(slack, user), self.command)
+        _post(slack, dm, thread_ts, words.too_long(MAX_MESSAGE_CHARS))
 
 
 def _bare_number(question: str) -> int | None:

@@ -85,10 +85,10 @@ class WatchDMs:
         language: Language = "en",
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         lease_seconds: float = POST_LEASE_SECONDS,
-        workspace: str | None = None,
     ) -> None:
-        # Whose budget pays for cards made for these DMs (None: the single or home workspace).
-        self._workspace = workspace
+        # Whose budget pays for cards made for these DMs: the workspace whose watches these are
+        # (None: the single or home workspace).
+        self._workspace = watches.team
         self._slack = slack
         self.watches = watches
         self._ledger = ledger

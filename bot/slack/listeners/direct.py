@@ -76,7 +76,7 @@ def _answer_safely(deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thr
             deps.qa,
             deps.threads,
             deps.command,
-            DMWording(),
+            DMWording,
             zone=deps.watch_dms.zone if deps.watch_dms is not None else None,
         )
         if isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS:

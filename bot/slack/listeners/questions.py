@@ -96,11 +96,9 @@ def _answer(
         user=event.get("user"),
         # The asker's own workspace (a Slack Connect channel holds several), else the request's.
         team=event.get("user_team") or event.get("team") or team,
-        language=language,
-        command=deps.command,
         status=status_words(language, find_refs(question, default_repo), digest),
         ask=ask,
-        words=AnswerWording(worded),
+        words=AnswerWording(language, deps.command, worded),
         stops=deps.threads,
         asked_at=event.get("ts"),
     )
