@@ -57,12 +57,12 @@ if TYPE_CHECKING:
     from bot.services.spending import Spending
     from bot.services.subscriptions import Subscriptions
     from bot.services.visibility import Visibility
+    from bot.services.watch_dms import WatchDMs
     from bot.services.watches import WatchFinder
     from bot.services.writer import ModelCardWriter
     from bot.slack.app import SlackParts
     from bot.slack.clients import SlackClient
     from bot.slack.installations import KVOAuthStateStore, SealedInstallationStore, WorkspaceTokens
-    from bot.slack.watch_dms import WatchDMs
     from bot.slack.workspaces import Workspace
     from bot.sources.github import GitHubSource
     from bot.store.redis_store import RedisKV
@@ -697,8 +697,9 @@ class Builder:
 
     def watch_dms(self, team: str | None) -> WatchDMs:
         """A workspace's personal watches and their daily DMs (None: the single or home one)."""
+        from bot.render.watches import watch_dm_message
         from bot.services.lease import POST_LEASE_SECONDS
-        from bot.slack.watch_dms import WatchDMs
+        from bot.services.watch_dms import WatchDMs
         from bot.store.watches import WatchStore
 
         workspace = self.workspace(team)
@@ -721,10 +722,10 @@ class Builder:
             directory=workspace.directory,
             finder=self.alert_finder,
             is_private=is_private,
+            words=watch_dm_message,
             language=self.settings.defaults.language,
             now=self.timing.now,
             lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
-            workspace=workspace.scope,
         )
         with self._lock:
             return self._watch_dms.setdefault(workspace.scope, made)

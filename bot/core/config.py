@@ -141,7 +141,7 @@ def _check_globs(value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...
 
 class SlackConfig(_Strict):
     command: str = "/pr"
-    # Unfurl pasted links to followed PRs with their card (slack/unfurls.py); off: Slack may prefer
+    # Unfurl pasted links to followed PRs with their card (services/unfurling.py); off: Slack may prefer
     # GitHub's own app for github.com.
     unfurl: bool = Field(default=False, strict=True)
     # Who may change a channel's subscriptions from Slack: these user ids; empty = its members.

@@ -91,7 +91,7 @@ class StreamingModel(Protocol):
 
 
 class AnswerSink(Protocol):
-    """Where a model's answer is shown while it is written (slack/streaming.py AnswerStream).
+    """Where a model's answer is shown while it is written (services/answer_stream.py AnswerStream).
     Only checked sentences reach it (core/releaser.py)."""
 
     def sentence(self, text: str) -> None:

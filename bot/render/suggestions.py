@@ -1,14 +1,14 @@
 """The suggested prompts of the Messages tab, in the person's language (pure).
 
-What they suggest is decided from data (services or slack/prompting.py hand over PromptIdeas);
-the words are bot/words' `dm.*`. Slack shows at most four prompts, each a title and a message
-(assistant.threads.setSuggestedPrompts reference).
+What they suggest is decided from data (services/prompt_suggestions.py hands over what
+`prompt_words` turns into PromptIdeas); the words are bot/words' `dm.*`. Slack shows at most
+four prompts, each a title and a message (assistant.threads.setSuggestedPrompts reference).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.models import Language
@@ -77,3 +77,12 @@ def area_of(paths: Iterable[str]) -> str | None:
     if not area or len(area) > MAX_AREA_CHARS or not all(ch.isalnum() or ch in "._-" for ch in area):
         return None
     return area
+
+
+def prompt_words(
+    follows: bool, paths: Sequence[str], pr: str | None, language: Language
+) -> tuple[str, tuple[dict[str, str], ...]]:
+    """bot/ports/wording.py's PromptWords: the prompts for what the person's channels suggest."""
+    ideas = PromptIdeas(follows=True, area=area_of(paths), pr=pr) if follows else PromptIdeas(follows=False)
+    prompts = suggested_prompts(ideas, language)
+    return prompts.title, prompts.prompts

@@ -172,7 +172,7 @@ class ModelAnswerer:
         if releaser.poisoned:
             # A recital of our prompts, found only once its sentences came together: the whole
             # text goes to QAService's sanitizing, as it would have unstreamed, and the reply it
-            # gives replaces what was streamed (slack/streaming.py `finish`).
+            # gives replaces what was streamed (services/answer_stream.py `finish`).
             return written
         if not releaser.text.strip() and sanitize_answer(written, *shown.repos) is None:
             # Nothing shown, and nothing usable written (template tokens, say): the raw text, so

@@ -16,8 +16,8 @@ from bot.services.qa import QAService
 from bot.services.refs import GITHUB_WEB
 from bot.services.spending import Payer, Spending
 from bot.services.subscriptions import Subscriptions
+from bot.services.watch_dms import WatchDMs
 from bot.settings import Defaults
-from bot.slack.watch_dms import WatchDMs
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore

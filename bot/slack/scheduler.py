@@ -1,5 +1,5 @@
 """Scheduler: posts each channel's digest at its local time, and each watcher's DM at 09:00 of
-theirs (slack/watch_dms.py), in every replica; and polls followed repositories for merged PRs whose
+theirs (services/watch_dms.py), in every replica; and polls followed repositories for merged PRs whose
 cards the workers should make before they are due (services/poller.py).
 
 Each plan is posted by its own workspace's DigestPosting (`for_team`): that workspace's client
@@ -23,7 +23,7 @@ from bot.errors import PrdigestError, StoreError
 from bot.services.channels import ChannelPlan
 from bot.services.lease import LeaseLost
 from bot.services.posting import DigestPosting
-from bot.slack.watch_dms import DueWatchDM, WatchDMs
+from bot.services.watch_dms import DueWatchDM, WatchDMs
 
 log = logging.getLogger(__name__)
 

@@ -88,7 +88,7 @@ class SlackHarness:
 
     def settled(self, message: dict[str, Any]) -> bool:
         """A bot message is in its final form: not a streamed answer still to be settled into its
-        reply (chat.stopStream, then one chat.update: slack/streaming.py)."""
+        reply (chat.stopStream, then one chat.update: services/answer_stream.py)."""
         if "stream" not in message:
             return True
         return any(call.get("ts") == message["ts"] for call in self.slack.calls("chat.update"))

@@ -21,7 +21,7 @@ from devkit.fakes.llm import FakeOpenAI
 from bot.builder import Builder
 from bot.core.watches import Watch
 from bot.models import Window
-from bot.slack.watch_dms import DueWatchDM
+from bot.services.watch_dms import DueWatchDM
 from bot.store.redis_store import PREFIX
 from tests.integration.conftest import REPO
 from tests.integration.oauth_harness import HOME, SECOND, SECOND_CHANNEL, OAuthHarness

@@ -13,8 +13,8 @@ from bot.errors import UsageError
 from bot.models import Card, Coverage, PRListing
 from bot.render.blocks import MAX_BLOCKS, MAX_MESSAGE_CHARS, message_chars
 from bot.render.watches import watch_dm_message, watch_list_text
+from bot.services.watch_dms import watch_dm_window
 from bot.slack.listeners.watch import parse
-from bot.slack.watch_dms import watch_dm_window
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The app's Messages tab: its suggested prompts when a person opens it, and the questions they
 write there (message.im). Only parses, deduplicates and hands over; the work is in
-slack/prompting.py and slack/direct.py, on the work pool.
+services/prompt_suggestions.py and services/dm_questions.py, on the work pool.
 
 Registered before the App Home's and the questions' listeners (slack/app.py): Bolt runs the
 first listener whose matchers accept an event, and theirs accept every app_home_opened and
@@ -16,11 +16,13 @@ from slack_bolt import App, BoltContext
 
 from bot.errors import SlackError
 from bot.ports.slack import SlackPort
+from bot.render.answers import DMWording
+from bot.render.suggestions import prompt_words
+from bot.services.dm_questions import DMQuestion, DMQuestions
+from bot.services.prompt_suggestions import PromptSuggestions
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.deps import SlackDeps
-from bot.slack.direct import answer_in_dm, too_long
 from bot.slack.listeners.questions import first_delivery
-from bot.slack.prompting import set_prompts
 from bot.slack.web import web_of
 from bot.slack.workspaces import team_of
 
@@ -43,7 +45,7 @@ def register(app: App, all_deps: SlackDeps) -> None:
     def on_messages_tab(event: dict[str, Any], context: BoltContext) -> None:
         user, dm = event.get("user"), event.get("channel")
         if isinstance(user, str) and isinstance(dm, str) and user and dm:
-            all_deps.work.submit(set_prompts, all_deps.of_team(team_of(context)), web_of(context), user, dm)
+            all_deps.work.submit(_set_prompts, all_deps.of_team(team_of(context)), web_of(context), user, dm)
 
     @app.event("message", matchers=[_in_dm])
     def on_dm(body: dict[str, Any], event: dict[str, Any], context: BoltContext) -> None:
@@ -66,12 +68,39 @@ def _from_a_person(event: dict[str, Any]) -> bool:
 def _answer_safely(deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str, team: str | None) -> None:
     try:
         text = event.get("text")
+        questions = DMQuestions(
+            deps.directory,
+            deps.members,
+            deps.access,
+            deps.people,
+            deps.qa,
+            deps.threads,
+            deps.command,
+            DMWording,
+            zone=deps.watch_dms.zone if deps.watch_dms is not None else None,
+        )
         if isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS:
-            too_long(deps, slack, event, thread_ts)
+            questions.too_long(slack, event["channel"], event["user"], thread_ts)
         else:
-            answer_in_dm(deps, slack, event, thread_ts, team)
+            asked = DMQuestion(
+                dm=event["channel"],
+                user=event["user"],
+                text=text if isinstance(text, str) else "",
+                thread_ts=thread_ts,
+                team=event.get("user_team") or event.get("team") or team,
+                asked_at=event.get("ts"),
+            )
+            questions.answer(slack, asked)
     except Exception as exc:
         if isinstance(exc, SlackError) and exc.code != SlackError.TRANSPORT:
             log.warning("could not reply in a DM: %s", exc.code)  # Slack refused: its reason
         else:
             log.exception("answering in a DM failed")
+
+
+def _set_prompts(deps: SlackDeps, slack: SlackPort, user: str, dm: str) -> None:
+    """The workspace's prompt suggestions, built from its deps, set on the work pool."""
+    suggestions = PromptSuggestions(
+        deps.directory, deps.members, deps.access, deps.people, deps.threads, deps.ledger, deps.digests, prompt_words
+    )
+    suggestions.set_prompts(slack, user, dm)

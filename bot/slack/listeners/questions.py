@@ -2,7 +2,7 @@
 
 Bolt acknowledges events before these run (on the listener executor), so the slow part —
 GitHub, the model — never delays the HTTP answer to Slack. The asker sees a status within a
-second, then the model's answer streamed (slack/answering.py; a placeholder replaced by the
+second, then the model's answer streamed (services/answering.py; a placeholder replaced by the
 answer where Slack refuses streaming).
 """
 
@@ -20,12 +20,13 @@ from bot.errors import SlackError, StoreError
 from bot.models import Language, Reply
 from bot.ports import AnswerSink
 from bot.ports.slack import Message, SlackPort
+from bot.render.answers import AnswerWording
 from bot.render.blocks import text_message
 from bot.render.replies import not_allowed_text, reply_message, say
+from bot.services.answering import answer_in_thread, status_words
 from bot.services.qa import nothing_visible, visible_part
 from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS
-from bot.slack.answering import answer_in_thread, status_words
 from bot.slack.deps import SlackDeps
 from bot.slack.web import web_of
 from bot.slack.workspaces import team_of
@@ -95,11 +96,9 @@ def _answer(
         user=event.get("user"),
         # The asker's own workspace (a Slack Connect channel holds several), else the request's.
         team=event.get("user_team") or event.get("team") or team,
-        language=language,
-        command=deps.command,
         status=status_words(language, find_refs(question, default_repo), digest),
         ask=ask,
-        render=worded,
+        words=AnswerWording(language, deps.command, worded),
         stops=deps.threads,
         asked_at=event.get("ts"),
     )

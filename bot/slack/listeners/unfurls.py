@@ -1,4 +1,4 @@
-"""link_shared: a pasted github.com link, unfurled with its PR's card (slack/unfurls.py) on the
+"""link_shared: a pasted github.com link, unfurled with its PR's card (services/unfurling.py) on the
 work pool. Registered only with `[slack] unfurl = true` (slack/app.py); without it the event
 gets the 200 every unhandled event gets, and nothing else."""
 
@@ -11,8 +11,9 @@ from slack_bolt import App, BoltContext
 
 from bot.errors import SlackError, StoreError
 from bot.ports.slack import SlackPort
+from bot.render.unfurls import unfurl_blocks
+from bot.services.unfurling import Target, Unfurling
 from bot.slack.deps import SlackDeps
-from bot.slack.unfurls import unfurl
 from bot.slack.web import web_of
 from bot.slack.workspaces import team_of
 
@@ -37,9 +38,30 @@ def _first_delivery(deps: SlackDeps, body: dict[str, Any]) -> bool:
         return False
 
 
+def target_of(event: dict[str, Any]) -> Target | None:
+    """Where the unfurl goes: (unfurl_id, source) when the event has them, else (channel, ts)."""
+    unfurl_id, source = event.get("unfurl_id"), event.get("source")
+    if isinstance(unfurl_id, str) and unfurl_id and isinstance(source, str) and source:
+        return Target(unfurl_id=unfurl_id, source=source)
+    channel, ts = event.get("channel"), event.get("message_ts")
+    if isinstance(channel, str) and channel and isinstance(ts, str) and ts:
+        return Target(channel=channel, ts=ts)
+    return None
+
+
+def _unfurl(deps: SlackDeps, slack: SlackPort, event: dict[str, Any]) -> None:
+    channel, target = event.get("channel"), target_of(event)
+    if not isinstance(channel, str) or target is None:
+        return  # any channel that follows nothing, or nowhere to unfurl: fail closed
+    links = [link.get("url") for link in event.get("links") or [] if isinstance(link, dict)]
+    urls = [url for url in links if isinstance(url, str)]
+    unfurling = Unfurling(deps.directory, deps.access, deps.cards, unfurl_blocks, deps.github_web, deps.workspace)
+    unfurling.unfurl(slack, channel, urls, target)
+
+
 def _unfurl_safely(deps: SlackDeps, slack: SlackPort, event: dict[str, Any]) -> None:
     try:
-        unfurl(deps, slack, event)
+        _unfurl(deps, slack, event)
     except SlackError as exc:
         log.warning("could not unfurl in %s: %s", event.get("channel"), exc.code)
     except Exception:

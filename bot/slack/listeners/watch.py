@@ -24,9 +24,9 @@ from bot.render.mrkdwn import escape
 from bot.render.replies import say
 from bot.render.watches import watch_list_text
 from bot.services.refs import parse_ref, parse_repo
+from bot.services.watch_dms import WatchDMs
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
-from bot.slack.watch_dms import WatchDMs
 from bot.words import text
 
 log = logging.getLogger(__name__)

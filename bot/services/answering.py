@@ -2,7 +2,8 @@
 a status within a second, the model's answer streamed as it is checked, the reply's end.
 
 Owns the sequence; QAService decides what the reply is (`ask`), AnswerStream
-speaks to Slack (slack/streaming.py), render/ words the reply. Slack errors propagate as
+speaks to Slack (services/answer_stream.py), the AnswerWords it is handed (bot/ports/wording.py,
+built by render/) word the reply. Imports no render/ nor slack/. Slack errors propagate as
 SlackError for the listener to log.
 """
 
@@ -14,9 +15,9 @@ from typing import Literal
 
 from bot.models import DigestThread, Language, PRRef, Reply
 from bot.ports import AnswerSink
-from bot.ports.slack import Message, SlackPort
-from bot.render.replies import failure_message, reply_message, stopped_message, thinking_message
-from bot.slack.streaming import AnswerStream, StopMarks
+from bot.ports.slack import SlackPort
+from bot.ports.wording import AnswerWords
+from bot.services.answer_stream import AnswerStream, StopMarks
 from bot.words import text
 
 log = logging.getLogger(__name__)
@@ -44,16 +45,15 @@ def answer_in_thread(
     *,
     user: str | None,
     team: str | None,
-    language: Language,
-    command: str,
     status: str,
     ask: Callable[[AnswerSink], Reply],
-    render: Callable[[Reply, Language, str], Message] = reply_message,
+    words: AnswerWords,
     stops: StopMarks | None = None,
     asked_at: str | None = None,
 ) -> Outcome:
     """Set the status, get the reply from `ask` (which streams a model's answer into the sink it
-    is given), then end the answer, worded by `render` (the DM words refusals its own way).
+    is given), then end the answer, worded by `words` (in the asker's language, for the surface's
+    command; the DM words refusals its own way).
     `stops`: where the asker's Stop is marked (agent_session_stopped), which stops this answer
     when pressed after the question (`asked_at`, its ts). The caller counts the outcome under its
     own surface."""
@@ -63,22 +63,22 @@ def answer_in_thread(
         thread_ts,
         user=user,
         team=team,
-        placeholder=thinking_message(language),
+        words=words,
         stops=stops,
         asked_at=asked_at,
     )
     stream.begin(status)
     try:
         reply = ask(stream)
-        message = render(reply, language, command)
+        message = words.reply(reply)
         outcome: Outcome = "answered"
     except Exception:
         log.exception("answering a question in %s failed", channel)
-        message = failure_message(language)
+        message = words.failure()
         outcome = "failed"
     if stream.stopped:
         log.debug("the asker stopped the answer in %s", channel)
-        stream.settle_stopped(stopped_message(language))
+        stream.settle_stopped(words.stopped())
         return "stopped"
     stream.finish(message)
     return "stopped" if stream.stopped else outcome  # Slack may refuse the end: stopped_by_user

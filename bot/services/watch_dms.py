@@ -10,6 +10,9 @@ metadata before it is posted again, so no replica sends a second one.
 Private repositories: a watch on one counts only while the person is a member of a channel
 configured for it (services/access.py's rules), checked when the DM is sent, not only when the
 watch was made. The time zone is users.info's `tz`, remembered for hours; UTC when Slack cannot say.
+
+A rule, not a surface: Slack is the SlackPort it is given and the DM's words the WatchDMWords
+(bot/ports/wording.py, render/watches.py's `watch_dm_message`); it imports no slack/ nor render/.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from bot.core.watches import Watch
 from bot.errors import PublishError, SlackError
 from bot.models import Language, Window
 from bot.ports.slack import TRANSIENT, SlackPort
-from bot.render.watches import watch_dm_message
+from bot.ports.wording import WatchDMWords
 from bot.services.access import AccessPolicy
 from bot.services.channels import ChannelDirectory
 from bot.services.lease import POST_LEASE_SECONDS, PostLease
@@ -78,13 +81,14 @@ class WatchDMs:
         directory: ChannelDirectory,
         finder: WatchFinder,
         is_private: Callable[[str], bool],
+        words: WatchDMWords,
         language: Language = "en",
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         lease_seconds: float = POST_LEASE_SECONDS,
-        workspace: str | None = None,
     ) -> None:
-        # Whose budget pays for cards made for these DMs (None: the single or home workspace).
-        self._workspace = workspace
+        # Whose budget pays for cards made for these DMs: the workspace whose watches these are
+        # (None: the single or home workspace).
+        self._workspace = watches.team
         self._slack = slack
         self.watches = watches
         self._ledger = ledger
@@ -93,6 +97,7 @@ class WatchDMs:
         self._directory = directory
         self._finder = finder
         self._is_private = is_private
+        self._words = words
         self._members = ChannelMembers(facts)
         self._people = PeopleLanguages(facts, language)
         self._now = now
@@ -182,7 +187,7 @@ class WatchDMs:
             if not items:
                 self._ledger.record(channel, due.day, "done", "1")
                 return 0
-            message = watch_dm_message(items, due.day, language)
+            message = self._words(items, due.day, language)
             dm = self._open(due.user)
             if f"pending:{PART}" in entries:
                 found = self._posted(dm, due.day)

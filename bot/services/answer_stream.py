@@ -1,9 +1,10 @@
 """AnswerStream: one answer in a thread, as the asker sees it being made — a status at once
 ("Reading #50911…"), then the model's answer streamed sentence by sentence, then the end.
 
-Owns the order of Slack calls and the fallback; not what is said (services/, render/) nor which
-text is safe (core/releaser.py: only checked sentences reach `sentence`; render/markdown.py
-escapes them for `markdown_text`).
+Owns the order of Slack calls and the fallback; not what is said (the AnswerWords it is handed,
+bot/ports/wording.py, built by render/) nor which text is safe (core/releaser.py: only checked
+sentences reach `sentence`; the words' `markdown` escapes them for `markdown_text`). Imports no
+render/ nor slack/: Slack is the SlackPort it is given.
 
 - `assistant.threads.setStatus` works in channel threads on `chat:write` since 2026-03-05 and
   clears when the app replies or after 2 minutes (slack-platform.md §7).
@@ -31,7 +32,7 @@ from typing import Literal, Protocol
 from bot.core.stops import ends_answer
 from bot.errors import SlackError
 from bot.ports.slack import Message, SlackPort
-from bot.render.markdown import markdown_text
+from bot.ports.wording import AnswerWords
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ class AnswerStream:
         *,
         user: str | None,
         team: str | None,
-        placeholder: Message,
+        words: AnswerWords,
         stops: StopMarks | None = None,
         asked_at: str | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -86,7 +87,8 @@ class AnswerStream:
         self._thread_ts = thread_ts
         self._user = user
         self._team = team
-        self._placeholder = placeholder
+        self._words = words
+        self._placeholder = words.thinking()
         self._state: State = "idle"
         self._ts: str | None = None  # the streamed message's (or the placeholder's) ts
         self._stops = stops
@@ -137,7 +139,7 @@ class AnswerStream:
             text, self._gathered = self._gathered, ""
         # Sanitized already (core/sanitize.py, as the final message is); escaped so that Markdown
         # makes no link of what is left, as the final message's verbatim mrkdwn makes none.
-        markdown = markdown_text(text)
+        markdown = self._words.markdown(text)
         try:
             if self._ts is None:
                 self._ts = self._slack.start_stream(
@@ -161,7 +163,7 @@ class AnswerStream:
         if self._state == "streaming" and self._ts is not None:
             rest, self._gathered = self._gathered, ""
             try:
-                self._slack.stop_stream(self._channel, self._ts, markdown_text(rest) or None)
+                self._slack.stop_stream(self._channel, self._ts, self._words.markdown(rest) or None)
             except SlackError as exc:
                 if exc.code != STOPPED_BY_USER:
                     raise

@@ -6,7 +6,8 @@ surface, applied to the person rather than to the channel they ask in.
   one only through a channel configured for it, and never through one shared with another
   organisation. A guest learns nothing through a channel they are not in.
 Membership is read through ChannelMembers (cached a few minutes; when Slack cannot say, the person
-counts as not a member: fail closed).
+counts as not a member: fail closed). A rule, not a surface: it takes the directory, the members
+and the access policy as plain values, and imports no slack/ nor render/.
 """
 
 from __future__ import annotations
@@ -14,19 +15,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.ports.slack import SlackPort
-from bot.services.channels import ChannelPlan
-from bot.slack.deps import SlackDeps
+from bot.services.access import AccessPolicy
+from bot.services.channels import ChannelDirectory, ChannelPlan
+from bot.services.members import ChannelMembers
 
 
-def channels_of(deps: SlackDeps, slack: SlackPort, user: str) -> list[ChannelPlan]:
+def channels_of(directory: ChannelDirectory, members: ChannelMembers, slack: SlackPort, user: str) -> list[ChannelPlan]:
     """The channels following repositories that `user` is a member of, in the directory's order."""
-    deps.directory.refresh()  # channels followed from Slack on any replica
-    return [plan for plan in deps.directory.plans if deps.members.is_member(slack, plan.id, user)]
+    directory.refresh()  # channels followed from Slack on any replica
+    return [plan for plan in directory.plans if members.is_member(slack, plan.id, user)]
 
 
-def shown_repos(deps: SlackDeps, plan: ChannelPlan) -> tuple[str, ...]:
+def shown_repos(access: AccessPolicy, plan: ChannelPlan) -> tuple[str, ...]:
     """The repositories of `plan` its channel may show (a private one only where configured)."""
-    return tuple(repo for repo in plan.repos if deps.access.may_post(plan.id, repo))
+    return tuple(repo for repo in plan.repos if access.may_post(plan.id, repo))
 
 
 @dataclass(frozen=True)
@@ -48,13 +50,15 @@ class Reach:
         return only if not self.own and only is not None and only.lower() in self.allowed else None
 
 
-def reach_of(deps: SlackDeps, slack: SlackPort, user: str, dm: str) -> Reach:
+def reach_of(
+    directory: ChannelDirectory, members: ChannelMembers, access: AccessPolicy, slack: SlackPort, user: str, dm: str
+) -> Reach:
     """What `user` may ask about in their DM `dm` with the app."""
     # A DM is no configured channel: AccessPolicy gives it the workspace's public repositories.
-    allowed = set(deps.access.allowed(dm))
+    allowed = set(access.allowed(dm))
     own: dict[str, str] = {}
-    for plan in channels_of(deps, slack, user):
-        for repo in shown_repos(deps, plan):
+    for plan in channels_of(directory, members, slack, user):
+        for repo in shown_repos(access, plan):
             own.setdefault(repo.lower(), repo)
     allowed.update(own)
-    return Reach(frozenset(allowed), tuple(own.values()), deps.directory.default_repo(dm))
+    return Reach(frozenset(allowed), tuple(own.values()), directory.default_repo(dm))

@@ -1,0 +1,130 @@
+"""Questions in a person's DM with the app (the Messages tab): answered in a thread on the
+question, as Slack's agent messaging expects ("streamed messages should always be replies to a
+user request"), through the same QAService as @mentions.
+
+What may be discussed is the person's (services/reach.py), not a channel's: a question naming a
+repository outside it is refused in words that name nothing, not even what was typed. The
+answer is worded in the person's Slack language, and reaches Slack as every answer does: a
+status, then the model's words streamed as they are checked (services/answering.py).
+
+A rule, not a surface: the listener (slack/listeners/direct.py) reads the message.im payload into
+a DMQuestion and builds DMQuestions from the workspace's parts; the words are the DMWords it is
+given (bot/ports/wording.py, render/answers.py's DMWording). Imports no slack/ nor render/.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from bot import telemetry
+from bot.models import Language, Reply
+from bot.ports import AnswerSink
+from bot.ports.slack import Message, SlackPort
+from bot.ports.wording import DMWords
+from bot.services.access import AccessPolicy
+from bot.services.answer_stream import StopMarks
+from bot.services.answering import answer_in_thread, status_words
+from bot.services.channels import ChannelDirectory
+from bot.services.members import ChannelMembers
+from bot.services.people import PeopleLanguages
+from bot.services.qa import QAService
+from bot.services.questions import find_refs, strip_mentions
+from bot.services.reach import reach_of
+from bot.services.refs import MAX_MESSAGE_CHARS
+
+log = logging.getLogger(__name__)
+
+# Stands for "no repository named" when the question's references are read (never a real one:
+# GitHub's names have no "_/_").
+BARE = "_/_"
+# Repositories offered as examples when "#N" could be any of them: a few read better than all.
+MAX_EXAMPLES = 4
+
+
+@dataclass(frozen=True)
+class DMQuestion:
+    """One message a person wrote in their DM with the app, as the listener read it."""
+
+    dm: str
+    user: str
+    text: str
+    thread_ts: str  # where the answer goes: the question's thread, or the question itself
+    team: str | None  # the asker's workspace (recipient_team_id of a stream)
+    asked_at: str | None  # the question's ts
+
+
+@dataclass(frozen=True)
+class DMQuestions:
+    """One workspace's DM answers: its channels, members and access (the person's reach), the
+    languages of its people, its QAService, where a Stop is marked, and the words."""
+
+    directory: ChannelDirectory
+    members: ChannelMembers
+    access: AccessPolicy
+    people: PeopleLanguages
+    qa: QAService
+    stops: StopMarks
+    command: str
+    # The words in a person's language, for the command (render/answers.py's DMWording).
+    words: Callable[[Language, str], DMWords]
+    # "Today" in a DM is the person's day (their Slack time zone), when the watch DMs can say it.
+    zone: Callable[[str], ZoneInfo] | None = None
+
+    def answer(self, slack: SlackPort, asked: DMQuestion) -> None:
+        """Answer `asked` in its thread of the person's DM with the app: a status, then the
+        answer streamed as in channels (services/answering.py)."""
+        dm, user, thread_ts = asked.dm, asked.user, asked.thread_ts
+        language = self.people.language(slack, user)
+        words = self.words(language, self.command)
+        question = strip_mentions(asked.text)
+        reach = reach_of(self.directory, self.members, self.access, slack, user, dm)
+        allowed, default_repo = reach.allowed, reach.default_repo
+        refs = find_refs(question, default_repo)
+        if any(ref.repo.lower() not in allowed for ref in refs) or self.qa.named_not_allowed(
+            question, dm, allowed, default_repo
+        ):
+            _post(slack, dm, thread_ts, words.not_allowed())
+            return
+        if default_repo is None and (bare := _bare_number(question)) is not None:
+            # "#123" with several repositories of theirs, or none: which one is not guessed.
+            _post(slack, dm, thread_ts, words.which_repo(bare, reach.own[:MAX_EXAMPLES]))
+            return
+
+        zone = self.zone(user) if self.zone is not None else None
+
+        def ask(sink: AnswerSink) -> Reply:
+            return self.qa.on_mention(question, dm, thread_ts, allowed, default_repo, language, sink, zone)
+
+        outcome = answer_in_thread(
+            slack,
+            dm,
+            thread_ts,
+            user=user,
+            team=asked.team,
+            status=status_words(language, refs, None),
+            ask=ask,
+            words=words,
+            stops=self.stops,
+            asked_at=asked.asked_at,
+        )
+        if outcome == "answered":
+            telemetry.count("questions_answered_total", surface="dm")
+        elif outcome == "stopped":
+            telemetry.count("answers_stopped_total", surface="dm")
+
+    def too_long(self, slack: SlackPort, dm: str, user: str, thread_ts: str) -> None:
+        """Longer than Slack lets anyone write: not read, and said so (only the person sees their DM)."""
+        words = self.words(self.people.language(slack, user), self.command)
+        _post(slack, dm, thread_ts, words.too_long(MAX_MESSAGE_CHARS))
+
+
+def _bare_number(question: str) -> int | None:
+    """The number of the first "#123" that names no repository, or None."""
+    return next((ref.number for ref in find_refs(question, BARE) if ref.repo == BARE), None)
+
+
+def _post(slack: SlackPort, dm: str, thread_ts: str, message: Message) -> str:
+    return slack.post(dm, message.text, blocks=message.blocks, thread_ts=thread_ts)
