@@ -22,11 +22,12 @@ from zoneinfo import ZoneInfo
 
 from bot.core.deadline import DEFAULT_RETRIES, Budget, Deadline
 from bot.core.jobs import CardJob
+from bot.core.pacing import Pacing
 from bot.core.usage import Tally
 from bot.errors import ConfigError, StoreError
 from bot.models import Language, Message, OutputMode
 from bot.ports import Parsed, Schema
-from bot.services.cards import CardService, lease_for
+from bot.services.cards import CardService, CardTiming, ModelUse, lease_for
 from bot.services.digest import DigestService
 from bot.services.refs import github_web_base
 from bot.settings import DEFAULT_CONFIG_PATH, DEFAULT_OPENAI_URL, Settings
@@ -158,6 +159,11 @@ class Timing:
     pace: float | None = None
     post_lease_seconds: float | None = None
     scheduler_tick: float | None = None
+
+    @property
+    def pacing(self) -> Pacing:
+        """The monotonic clock and the sleep, as the services that wait take them."""
+        return Pacing(self.monotonic, self.sleep)
 
 
 @dataclass
@@ -338,12 +344,9 @@ class Builder:
             self.source,
             self.store,
             self.writer,
-            sleep=self.timing.sleep,
-            clock=self.timing.monotonic,
-            lease_seconds=lease_for(self.model_timeout),
+            timing=CardTiming(self.timing.pacing, lease_seconds=lease_for(self.model_timeout)),
             jobs=self.queue,
-            spending=self.spending,
-            skip_classes=self.settings.defaults.skip_model_for,
+            use=ModelUse(self.spending, self.settings.defaults.skip_model_for),
         )
 
     @cached_property
