@@ -301,7 +301,7 @@ class Builder:
     def writer(self) -> ModelCardWriter | None:
         if self.model is None:
             return None
-        from bot.services.writer import ModelCardWriter
+        from bot.services.writer import ModelCardWriter, ModelFit
 
         timing = self.timing
         options = self.settings.model_options
@@ -309,12 +309,9 @@ class Builder:
             self.model,
             token_budget=self.settings.defaults.token_budget,
             budget=self.model_budget,
-            clock=timing.monotonic,
-            sleep=timing.sleep,
+            pacing=timing.pacing,
             memory=self.modes,
-            mode=options.mode,
-            context_window=options.context_window,
-            max_output_tokens=options.max_output_tokens,
+            fit=ModelFit(options.mode, options.context_window, options.max_output_tokens),
         )
 
     @cached_property

@@ -18,3 +18,7 @@ class Pacing:
 
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
+
+
+# Production's clock and sleep: the default of every service that waits.
+REAL_TIME = Pacing()

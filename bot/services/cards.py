@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from bot import telemetry
 from bot.core.context import build_context
 from bot.core.heuristic import HEURISTIC_VERSION, headline, heuristic_card
 from bot.core.jobs import CardJob
-from bot.core.pacing import Pacing
+from bot.core.pacing import REAL_TIME, Pacing
 from bot.core.sanitize import repo_url, sanitize_card
 from bot.core.skipping import skip_class
 from bot.core.usage import Tally
@@ -78,7 +78,7 @@ class CardTiming:
     card (the card lease, lease_for the model's budget), and how long a card wanted now waits
     for the queue's workers before it is made here."""
 
-    pacing: Pacing = field(default_factory=Pacing)
+    pacing: Pacing = REAL_TIME
     lease_seconds: float = CARD_LEASE_SECONDS
     queue_wait_seconds: float = QUEUE_WAIT_SECONDS
 

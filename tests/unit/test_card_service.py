@@ -68,7 +68,7 @@ def draft(headline: str = "Faster widget rendering", verdict: str = "read") -> C
 
 def writer(model: ScriptedModel) -> ModelCardWriter:
     return ModelCardWriter(
-        model, token_budget=8000, budget=Budget(100.0, 0), clock=model.clock, sleep=model.clock.sleep
+        model, token_budget=8000, budget=Budget(100.0, 0), pacing=Pacing(model.clock, model.clock.sleep)
     )
 
 
