@@ -754,7 +754,7 @@ class Builder:
     def _subscriptions(self, store: SubscriptionStore, *, home: bool) -> Subscriptions:
         """A workspace's subscriptions. The config file's channels and its followable private
         repositories are the home workspace's: another one follows public repositories, from Slack."""
-        from bot.services.subscriptions import Subscriptions, WorkspaceCaps
+        from bot.services.subscriptions import ConfigFile, Subscriptions, WorkspaceCaps
 
         config = self.settings.config
         slack = config.slack if home else config.slack.model_copy(update={"followable_private_repos": ()})
@@ -766,11 +766,10 @@ class Builder:
 
         return Subscriptions(
             slack,
-            config.channels if home else (),
+            ConfigFile(config.channels if home else (), self.settings.config_path or DEFAULT_CONFIG_PATH),
             store,
             is_private,
             now=self.timing.now,
-            config_path=self.settings.config_path or DEFAULT_CONFIG_PATH,
             caps=caps,
         )
 
