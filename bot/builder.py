@@ -785,7 +785,7 @@ class Builder:
 
     def _publisher(self, slack: SlackPort, ledger: PostLedger, threads: ThreadStore) -> Publisher:
         from bot.render.digest_messages import DigestBlocks
-        from bot.services.publisher import PACE_SECONDS, Publisher
+        from bot.services.publisher import PACE_SECONDS, PostPace, Publisher
 
         pace = self.timing.pace
         return Publisher(
@@ -793,9 +793,7 @@ class Builder:
             ledger,
             threads,
             messages=DigestBlocks(),  # what the posting says, in Block Kit: the service never imports render
-            pace=PACE_SECONDS if pace is None else pace,
-            sleep=self.timing.sleep,
-            clock=self.timing.monotonic,
+            pace=PostPace(PACE_SECONDS if pace is None else pace, self.timing.pacing),
             watch_days=self.settings.defaults.watch_days,
         )
 

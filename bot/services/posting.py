@@ -19,7 +19,7 @@ from bot.services.channels import ChannelPlan
 from bot.services.digest import DigestService
 from bot.services.feedback import rank, tally
 from bot.services.lease import POST_LEASE_SECONDS, PostLease
-from bot.services.publisher import Publisher, PublishResult
+from bot.services.publisher import DigestTies, Publisher, PublishResult
 from bot.services.spending import Payer
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
@@ -171,8 +171,7 @@ class DigestPosting:
                     digest,
                     quiet_days=quiet_days,
                     before_post=before_post,
-                    links=links,
-                    answered=answered,
+                    ties=DigestTies(links, answered),
                 )
                 log.info("digest of %s for %s: %d PRs, %d messages posted", channel, day, prs, result.posted)
                 return result
