@@ -810,7 +810,7 @@ class Builder:
         workspace: str | None = None,
     ) -> DigestPosting:
         from bot.services.lease import POST_LEASE_SECONDS
-        from bot.services.posting import DigestPosting
+        from bot.services.posting import DigestPosting, PostingScope, PostTiming
 
         lease = self.timing.post_lease_seconds
         return DigestPosting(
@@ -818,10 +818,8 @@ class Builder:
             publisher,
             ledger,
             access.refusal,
-            now=self.timing.now,
-            lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
-            feedback=feedback,
-            workspace=workspace,
+            timing=PostTiming(self.timing.now, POST_LEASE_SECONDS if lease is None else lease),
+            scope=PostingScope(workspace, feedback),
         )
 
     def slack(self, *, socket_mode: bool = False) -> SlackParts:
