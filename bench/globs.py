@@ -14,7 +14,7 @@ from bench.env import World
 from bench.scenarios import CHANNEL, REPO, Options, Row, Served, _scheduled_window
 from bot.core.globs import MAX_GLOB_WILDCARDS, glob_matches
 from bot.core.watches import path_matches
-from bot.models import Filters
+from bot.models import DigestOptions, Filters
 
 PAIRS = MAX_GLOB_WILDCARDS // 2
 # The worst each entry check lets through, and what the settings box took before the checks.
@@ -63,7 +63,7 @@ def saved_ack_row(world: World, options: Options) -> Row:
 
     def digest() -> None:
         try:
-            served.parts.digests.run(CHANNEL, day, window, (REPO,), language="en", filters=filters, quiet_days="note")
+            served.parts.digests.run(CHANNEL, day, window, (REPO,), options=DigestOptions("en", filters, "note"))
         finally:
             done.set()
 

@@ -28,7 +28,7 @@ from bench.env import CHANNEL, REPO, REPO_ROOT, World
 from bench.scenarios import PRODUCT_ENV_PREFIXES, Options, Row, Served, spread
 from bot.builder import Builder, Timing
 from bot.core.jobs import CardJob
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from bot.settings import load_settings
 
 NAMESPACE = "prdigest:jobs"  # the config default
@@ -112,9 +112,7 @@ def premade_digest_row(world: World, options: Options) -> Row:
                 now.date().isoformat(),
                 window,
                 (REPO,),
-                language="en",
-                filters=Filters(),
-                quiet_days="note",
+                options=DigestOptions("en", Filters(), "note"),
             )
             walls.append(time.monotonic() - started)
             calls.append(world.model.calls)

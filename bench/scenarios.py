@@ -30,7 +30,7 @@ from github import Auth, Github
 
 from bench.env import CHANNEL, HUGE_PR_NUMBER, REPO, REPO_ROOT, SECRET, Latencies, World
 from bot.builder import Builder, Timing
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from bot.services.questions import find_refs, is_why, resolve, strip_mentions
 from bot.settings import load_settings
 from bot.slack.app import SlackParts
@@ -331,7 +331,7 @@ def ack_rows(
 
     def digest() -> None:
         result["publish"] = served.parts.digests.run(
-            CHANNEL, day, window, (REPO,), language="en", filters=Filters(), quiet_days="note"
+            CHANNEL, day, window, (REPO,), options=DigestOptions("en", Filters(), "note")
         )
 
     digest_thread = threading.Thread(target=digest)

@@ -22,11 +22,12 @@ from zoneinfo import ZoneInfo
 
 from bot.core.deadline import DEFAULT_RETRIES, Budget, Deadline
 from bot.core.jobs import CardJob
+from bot.core.pacing import Pacing
 from bot.core.usage import Tally
 from bot.errors import ConfigError, StoreError
 from bot.models import Language, Message, OutputMode
 from bot.ports import Parsed, Schema
-from bot.services.cards import CardService, lease_for
+from bot.services.cards import CardService, CardTiming, ModelUse, lease_for
 from bot.services.digest import DigestService
 from bot.services.refs import github_web_base
 from bot.settings import DEFAULT_CONFIG_PATH, DEFAULT_OPENAI_URL, Settings
@@ -158,6 +159,11 @@ class Timing:
     pace: float | None = None
     post_lease_seconds: float | None = None
     scheduler_tick: float | None = None
+
+    @property
+    def pacing(self) -> Pacing:
+        """The monotonic clock and the sleep, as the services that wait take them."""
+        return Pacing(self.monotonic, self.sleep)
 
 
 @dataclass
@@ -295,7 +301,7 @@ class Builder:
     def writer(self) -> ModelCardWriter | None:
         if self.model is None:
             return None
-        from bot.services.writer import ModelCardWriter
+        from bot.services.writer import ModelCardWriter, ModelFit
 
         timing = self.timing
         options = self.settings.model_options
@@ -303,12 +309,9 @@ class Builder:
             self.model,
             token_budget=self.settings.defaults.token_budget,
             budget=self.model_budget,
-            clock=timing.monotonic,
-            sleep=timing.sleep,
+            pacing=timing.pacing,
             memory=self.modes,
-            mode=options.mode,
-            context_window=options.context_window,
-            max_output_tokens=options.max_output_tokens,
+            fit=ModelFit(options.mode, options.context_window, options.max_output_tokens),
         )
 
     @cached_property
@@ -338,12 +341,9 @@ class Builder:
             self.source,
             self.store,
             self.writer,
-            sleep=self.timing.sleep,
-            clock=self.timing.monotonic,
-            lease_seconds=lease_for(self.model_timeout),
+            timing=CardTiming(self.timing.pacing, lease_seconds=lease_for(self.model_timeout)),
             jobs=self.queue,
-            spending=self.spending,
-            skip_classes=self.settings.defaults.skip_model_for,
+            use=ModelUse(self.spending, self.settings.defaults.skip_model_for),
         )
 
     @cached_property
@@ -755,7 +755,7 @@ class Builder:
     def _subscriptions(self, store: SubscriptionStore, *, home: bool) -> Subscriptions:
         """A workspace's subscriptions. The config file's channels and its followable private
         repositories are the home workspace's: another one follows public repositories, from Slack."""
-        from bot.services.subscriptions import Subscriptions, WorkspaceCaps
+        from bot.services.subscriptions import ConfigFile, Subscriptions, WorkspaceCaps
 
         config = self.settings.config
         slack = config.slack if home else config.slack.model_copy(update={"followable_private_repos": ()})
@@ -767,11 +767,10 @@ class Builder:
 
         return Subscriptions(
             slack,
-            config.channels if home else (),
+            ConfigFile(config.channels if home else (), self.settings.config_path or DEFAULT_CONFIG_PATH),
             store,
             is_private,
             now=self.timing.now,
-            config_path=self.settings.config_path or DEFAULT_CONFIG_PATH,
             caps=caps,
         )
 
@@ -787,7 +786,7 @@ class Builder:
 
     def _publisher(self, slack: SlackPort, ledger: PostLedger, threads: ThreadStore) -> Publisher:
         from bot.render.digest_messages import DigestBlocks
-        from bot.services.publisher import PACE_SECONDS, Publisher
+        from bot.services.publisher import PACE_SECONDS, PostPace, Publisher
 
         pace = self.timing.pace
         return Publisher(
@@ -795,9 +794,7 @@ class Builder:
             ledger,
             threads,
             messages=DigestBlocks(),  # what the posting says, in Block Kit: the service never imports render
-            pace=PACE_SECONDS if pace is None else pace,
-            sleep=self.timing.sleep,
-            clock=self.timing.monotonic,
+            pace=PostPace(PACE_SECONDS if pace is None else pace, self.timing.pacing),
             watch_days=self.settings.defaults.watch_days,
         )
 
@@ -814,7 +811,7 @@ class Builder:
         workspace: str | None = None,
     ) -> DigestPosting:
         from bot.services.lease import POST_LEASE_SECONDS
-        from bot.services.posting import DigestPosting
+        from bot.services.posting import DigestPosting, PostingScope, PostTiming
 
         lease = self.timing.post_lease_seconds
         return DigestPosting(
@@ -822,10 +819,8 @@ class Builder:
             publisher,
             ledger,
             access.refusal,
-            now=self.timing.now,
-            lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
-            feedback=feedback,
-            workspace=workspace,
+            timing=PostTiming(self.timing.now, POST_LEASE_SECONDS if lease is None else lease),
+            scope=PostingScope(workspace, feedback),
         )
 
     def slack(self, *, socket_mode: bool = False) -> SlackParts:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.builder import Builder
 from bot.errors import ConfigError, StoreError, UsageError, quoted
-from bot.models import Filters, Language, Note, Window
+from bot.models import DigestOptions, Filters, Language, Note, Window
 from bot.render.data import answer_data, digest_data, item_data
 from bot.render.terminal import no_answer_line, render_answer, render_card, render_digest
 from bot.services.ask import ask_about_pr
@@ -114,9 +114,11 @@ def _post_digest(
             day,
             window,
             repos,
-            language=language,
-            filters=plan.filters if plan else Filters(),
-            quiet_days=plan.quiet_days if plan else settings.defaults.quiet_days,
+            options=DigestOptions(
+                language,
+                plan.filters if plan else Filters(),
+                plan.quiet_days if plan else settings.defaults.quiet_days,
+            ),
         )
     except StoreError as exc:
         raise StoreError("error.not_posted_store", error=exc.note or Note("error.internal")) from exc

@@ -43,7 +43,7 @@ from bench.scenarios import PRODUCT_ENV_PREFIXES, REPO_ROOT, Served
 from bot.builder import Builder
 from bot.core.jobs import CardJob
 from bot.errors import PrdigestError
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from bot.settings import load_settings
 
 CHANNELS = ("C0SOAK0001", "C0SOAK0002", "C0SOAK0003", "C0SOAK0004")
@@ -148,7 +148,7 @@ def digest_once(world: World, served: Served, channel: str, *, retries: int = 1)
     window, day = window_and_day()
     for _ in range(retries + 1):
         try:
-            served.parts.digests.run(channel, day, window, (REPO,), language="en", filters=Filters(), quiet_days="note")
+            served.parts.digests.run(channel, day, window, (REPO,), options=DigestOptions("en", Filters(), "note"))
             return
         except PrdigestError:
             continue  # the next scheduled run finishes what is missing
@@ -290,7 +290,7 @@ def redis_fault(world: World) -> Outcome:
             outcome.runs += 1
             try:
                 served.parts.digests.run(
-                    CHANNELS[0], day, window, (REPO,), language="en", filters=Filters(), quiet_days="note"
+                    CHANNELS[0], day, window, (REPO,), options=DigestOptions("en", Filters(), "note")
                 )
                 break
             except PrdigestError:

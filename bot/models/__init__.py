@@ -11,7 +11,7 @@ from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, Span, Sp
 from bot.models.asked import Asked, NoAnswer
 from bot.models.card import VERDICT_ORDER, Card, CardKey, CardSource, Coverage, NoModel, SkipClass, SkippedFile, Verdict
 from bot.models.chat import OUTPUT_MODES, Message, OutputMode, Turn
-from bot.models.digest import Digest, DigestItem, DigestRun, DigestThread, Filters, QuietDays
+from bot.models.digest import Digest, DigestItem, DigestOptions, DigestRun, DigestThread, Filters, QuietDays
 from bot.models.feedback import Boost, Vote
 from bot.models.note import Language, Note
 from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
@@ -50,6 +50,7 @@ __all__ = [
     "DigestAnswer",
     "DigestItem",
     "DigestMatches",
+    "DigestOptions",
     "DigestRun",
     "DigestThread",
     "FileChange",

@@ -30,6 +30,16 @@ class Filters:
 
 
 @dataclass(frozen=True)
+class DigestOptions:
+    """How one channel's digest is built and posted: its language, its filters, and what a day
+    without merged PRs posts. A channel's plan gives them; `prdigest digest --post` its flags."""
+
+    language: Language
+    filters: Filters
+    quiet_days: QuietDays
+
+
+@dataclass(frozen=True)
 class DigestItem:
     listing: PRListing
     card: Card

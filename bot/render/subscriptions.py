@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
@@ -92,18 +93,23 @@ def change_text(entry: AuditEntry, language: Language, hidden: frozenset[str] = 
     return text(language, "subs.change", action=action, user=user, time=f"{entry.at.astimezone(UTC):%Y-%m-%d %H:%M}")
 
 
-def following_message(
-    config: ChannelConfig | None,
-    sources: Mapping[str, str],
-    defaults: Defaults,
-    language: Language,
-    command: str,
-    last_run: str,
-    last_change: AuditEntry | None,
-    hidden: frozenset[str] = frozenset(),
-) -> Message:
-    """`/pr following`: each value, where it comes from, the last run and the last change.
-    `hidden`: repositories (lower case) the reply may not name, said as "a private repository"."""
+@dataclass(frozen=True)
+class Following:
+    """What `/pr following` shows of a channel: its effective config (None: it follows nothing)
+    and where each value comes from, its last run (in words) and last change, and `hidden`, the
+    repositories (lower case) the reply may not name, said as "a private repository"."""
+
+    config: ChannelConfig | None
+    sources: Mapping[str, str]
+    last_run: str
+    last_change: AuditEntry | None
+    hidden: frozenset[str] = frozenset()
+
+
+def following_message(following: Following, defaults: Defaults, language: Language, command: str) -> Message:
+    """`/pr following`: each value, where it comes from, the last run and the last change."""
+    config, sources, hidden = following.config, following.sources, following.hidden
+    last_run, last_change = following.last_run, following.last_change
     if config is None:
         return text_message(escape(text(language, "subs.none", cmd=command)))
     lines = [text(language, "subs.title")]

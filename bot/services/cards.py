@@ -10,21 +10,21 @@ is sanitized (core/sanitize.py) before it is stored or handed out.
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from bot import telemetry
 from bot.core.context import build_context
 from bot.core.heuristic import HEURISTIC_VERSION, headline, heuristic_card
 from bot.core.jobs import CardJob
+from bot.core.pacing import REAL_TIME, Pacing
 from bot.core.sanitize import repo_url, sanitize_card
 from bot.core.skipping import skip_class
 from bot.core.usage import Tally
 from bot.errors import NotFound, StoreError, SummarizerError
 from bot.models import Card, CardKey, Language, NoModel, PRListing, PRRef, PRSnapshot, SkipClass, Window
 from bot.ports import CardJobs, CardWriter, Source
-from bot.services.flight import LOCK_SECONDS, WAIT_STEP_SECONDS, Keeper, once
+from bot.services.flight import LOCK_SECONDS, WAIT_STEP_SECONDS, Keeper, Lease, once
 from bot.services.spending import CLI_PAYER, WORKER, Payer, Spending
 from bot.store.cards import CardStore, card_key
 
@@ -72,6 +72,26 @@ class CardResult:
         return self.card.no_model
 
 
+@dataclass(frozen=True)
+class CardTiming:
+    """How CardService waits: its clock and sleep, how long a waiter waits for another writer's
+    card (the card lease, lease_for the model's budget), and how long a card wanted now waits
+    for the queue's workers before it is made here."""
+
+    pacing: Pacing = REAL_TIME
+    lease_seconds: float = CARD_LEASE_SECONDS
+    queue_wait_seconds: float = QUEUE_WAIT_SECONDS
+
+
+@dataclass(frozen=True)
+class ModelUse:
+    """When a card may ask the model: within the day's token budget (None: no budget kept) and for
+    no PR of the classes the config spares it (`[defaults] skip_model_for`)."""
+
+    spending: Spending | None = None
+    skip_classes: tuple[SkipClass, ...] = ()
+
+
 class CardService:
     def __init__(
         self,
@@ -79,27 +99,24 @@ class CardService:
         store: CardStore,
         writer: CardWriter | None,
         *,
-        sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.monotonic,
-        lease_seconds: float = CARD_LEASE_SECONDS,
+        timing: CardTiming = CardTiming(),
         jobs: CardJobs | None = None,
-        queue_wait_seconds: float = QUEUE_WAIT_SECONDS,
-        spending: Spending | None = None,
-        skip_classes: tuple[SkipClass, ...] = (),
+        use: ModelUse = ModelUse(),
     ) -> None:
-        self._spending = spending
-        self._skip_classes = skip_classes
-        self._lease_seconds = lease_seconds
+        self._spending = use.spending
+        self._skip_classes = use.skip_classes
+        self._lease_seconds = timing.lease_seconds
         # Leases held here are short and renewed while held: a writer killed mid-card (a worker
         # SIGKILLed) lets go within LOCK_SECONDS, not after the card's whole model budget.
         self._keeper = Keeper(store)
         self._jobs = jobs
-        self._queue_wait_seconds = queue_wait_seconds
+        self._queue_wait_seconds = timing.queue_wait_seconds
         self._source = source
         self._store = store
         self._writer = writer
-        self._sleep = sleep
-        self._clock = clock
+        self._pacing = timing.pacing
+        self._sleep = timing.pacing.sleep
+        self._clock = timing.pacing.clock
 
     def daily_budget(self, workspace: str | None = None) -> int:
         """The day's token budget of `workspace` (None: the single or home one; 0: none)."""
@@ -140,12 +157,10 @@ class CardService:
         channels following one repository post at once, and must not ask GitHub ten times)."""
         return once(
             self._store,
-            f"fetch:{listing.repo.lower()}#{listing.number}",
-            SNAPSHOT_LEASE_SECONDS,
+            Lease(f"fetch:{listing.repo.lower()}#{listing.number}", SNAPSHOT_LEASE_SECONDS),
             lambda: self.cached_snapshot(listing),
             lambda: self._fetch(listing),
-            sleep=self._sleep,
-            clock=self._clock,
+            pacing=self._pacing,
             keeper=self._keeper,
         )
 
@@ -154,12 +169,10 @@ class CardService:
         window in the next few minutes, whichever process builds it."""
         return once(
             self._store,
-            f"merged:{repo.lower()}:{window.start.isoformat()}:{window.end.isoformat()}",
-            SNAPSHOT_LEASE_SECONDS,
+            Lease(f"merged:{repo.lower()}:{window.start.isoformat()}:{window.end.isoformat()}", SNAPSHOT_LEASE_SECONDS),
             lambda: self._store.get_merged(repo, window),
             lambda: self._list(repo, window),
-            sleep=self._sleep,
-            clock=self._clock,
+            pacing=self._pacing,
             keeper=self._keeper,
         )
 

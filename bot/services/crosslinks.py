@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot import telemetry
 from bot.core.links import CrossLink, Mentioned, Shown, cross_links
@@ -30,6 +30,15 @@ METADATA_EVENT = "prdigest_link"
 
 def reply_key(item: CrossLink) -> str:
     return f"{item.repo.lower()}#{item.number}>{item.earlier.number}"
+
+
+@dataclass(frozen=True)
+class PostHooks:
+    """What the poster does around each reply: `before` waits the channel's turn (and may stop the
+    run: a lost lease), `after` notes when the channel was last posted in, for Slack's pace."""
+
+    before: Callable[[], None]
+    after: Callable[[], None]
 
 
 class CrossLinks:
@@ -80,8 +89,7 @@ class CrossLinks:
         digest: Digest,
         links: Sequence[CrossLink],
         entries: dict[str, str],
-        before_post: Callable[[], None],
-        after_post: Callable[[], None],
+        hooks: PostHooks,
     ) -> int:
         """Post the replies the ledger lacks into the earlier threads; how many this call posted."""
         listings = {(item.listing.repo.lower(), item.listing.number): item for item in digest.items}
@@ -97,7 +105,7 @@ class CrossLinks:
             if later is None:
                 continue
             text = self._messages.reply(item, later.listing.url, later.card.headline, digest.language)
-            before_post()
+            hooks.before()
             self._ledger.record(channel, day, f"replying:{key}", "1")
             try:
                 ts = self._slack.post(
@@ -115,7 +123,7 @@ class CrossLinks:
                 self._ledger.record(channel, day, f"reply:{key}", "refused")
                 continue
             finally:
-                after_post()
+                hooks.after()
             telemetry.count("messages_posted_total")  # a digest's message, in an earlier thread
             self._ledger.record(channel, day, f"reply:{key}", ts)
             posted += 1

@@ -11,7 +11,10 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Protocol, TypeVar
+
+from bot.core.pacing import Pacing
 
 log = logging.getLogger(__name__)
 
@@ -77,24 +80,33 @@ class Keeper:
         return True
 
 
+@dataclass(frozen=True)
+class Lease:
+    """The lease one piece of work is made under: its name in the KV, and the longest the work
+    may take (a holder still working after `seconds` is not waited for any longer)."""
+
+    name: str
+    seconds: float
+
+
 def once(
     leases: Leases,
-    name: str,
-    lease_seconds: float,
+    lease: Lease,
     cached: Callable[[], T | None],
     make: Callable[[], T],
     *,
-    sleep: Callable[[float], None],
-    clock: Callable[[], float],
+    pacing: Pacing,
     keeper: Keeper | None = None,
 ) -> T:
-    """`cached()` when someone already made it, else `make()` by whoever holds the lease `name`.
+    """`cached()` when someone already made it, else `make()` by whoever holds `lease`.
 
     `make` must store what it makes where `cached` finds it. A holder that lets go without a
     result (its fetch failed) leaves the work to the next taker; a holder still working after
-    `lease_seconds` (the longest the work may take) is not waited for any longer. With a
+    `lease.seconds` (the longest the work may take) is not waited for any longer. With a
     `keeper`, the lease is short and renewed while held, so a dead holder lets go sooner.
     """
+    name, lease_seconds = lease.name, lease.seconds
+    clock, sleep = pacing.clock, pacing.sleep
     deadline = clock() + lease_seconds
     while True:
         token = leases.try_lock(name, LOCK_SECONDS if keeper else lease_seconds)

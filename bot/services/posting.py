@@ -10,16 +10,17 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bot.errors import PrdigestError, PublishError
 from bot.logs import request_id
-from bot.models import DigestRun, Filters, Language, Note, QuietDays, Window
+from bot.models import DigestOptions, DigestRun, Note, Window
 from bot.services.channels import ChannelPlan
 from bot.services.digest import DigestService
 from bot.services.feedback import rank, tally
 from bot.services.lease import POST_LEASE_SECONDS, PostLease
-from bot.services.publisher import Publisher, PublishResult
+from bot.services.publisher import DigestTies, Publisher, PublishResult
 from bot.services.spending import Payer
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
@@ -53,6 +54,29 @@ def next_post(plan: ChannelPlan, now: datetime) -> datetime:
     return due if due > now else datetime.combine(local.date() + timedelta(days=1), plan.post_at, plan.timezone)
 
 
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class PostTiming:
+    """The posting run's wall clock (which day's window is due, when a run happened) and how long
+    its lease lasts unless renewed."""
+
+    now: Callable[[], datetime] = _utc_now
+    lease_seconds: float = POST_LEASE_SECONDS
+
+
+@dataclass(frozen=True)
+class PostingScope:
+    """Whose channels a posting run serves: the workspace (None: the single or home one), whose
+    budget pays for the cards, and the store of its channels' votes, which rank them (None: no
+    ranking)."""
+
+    workspace: str | None = None
+    feedback: FeedbackStore | None = None
+
+
 class DigestPosting:
     def __init__(
         self,
@@ -60,20 +84,18 @@ class DigestPosting:
         publisher: Publisher,
         ledger: PostLedger,
         refusal: Callable[[str, str], Note | None],
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
-        lease_seconds: float = POST_LEASE_SECONDS,
-        feedback: FeedbackStore | None = None,
-        workspace: str | None = None,
+        timing: PostTiming = PostTiming(),
+        scope: PostingScope = PostingScope(),
     ) -> None:
         # The workspace posted in (None: the single or home one): its budget pays for the cards.
-        self._workspace = workspace
-        self._feedback = feedback
-        self._lease_seconds = lease_seconds
+        self._workspace = scope.workspace
+        self._feedback = scope.feedback
+        self._lease_seconds = timing.lease_seconds
         self._digests = digests
         self._refusal = refusal
         self._publisher = publisher
         self._ledger = ledger
-        self._now = now
+        self._now = timing.now
 
     def done(self, channel: str, day: str) -> bool:
         return "done" in self._ledger.entries(channel, day)
@@ -103,9 +125,7 @@ class DigestPosting:
         window: Window,
         repos: tuple[str, ...],
         *,
-        language: Language,
-        filters: Filters,
-        quiet_days: QuietDays,
+        options: DigestOptions,
         stopping: threading.Event | None = None,
     ) -> PublishResult | None:
         """Post the digest unless another process is posting it; None when it is.
@@ -114,7 +134,7 @@ class DigestPosting:
         log lines carry the request id CHANNEL:DAY.
         """
         with request_id(f"{channel}:{day}"):
-            return self._run(channel, day, window, repos, language, filters, quiet_days, stopping)
+            return self._run(channel, day, window, repos, options, stopping)
 
     def _run(
         self,
@@ -122,9 +142,7 @@ class DigestPosting:
         day: str,
         window: Window,
         repos: tuple[str, ...],
-        language: Language,
-        filters: Filters,
-        quiet_days: QuietDays,
+        options: DigestOptions,
         stopping: threading.Event | None,
     ) -> PublishResult | None:
         def before_post() -> None:
@@ -146,7 +164,9 @@ class DigestPosting:
                 if not repos:
                     raise PublishError("error.nothing_to_post", channel=channel, reasons=tuple(failures))
                 payer = Payer(channel, self._workspace)
-                digest = self._digests.build(repos, window, language=language, filters=filters, payer=payer)
+                digest = self._digests.build(
+                    repos, window, language=options.language, filters=options.filters, payer=payer
+                )
                 if self._feedback is not None:
                     # The channel's Useful / Not for us clicks move cards within their verdict group.
                     digest = rank(digest, tally(self._feedback.votes(channel)))
@@ -169,10 +189,9 @@ class DigestPosting:
                     channel,
                     day,
                     digest,
-                    quiet_days=quiet_days,
+                    quiet_days=options.quiet_days,
                     before_post=before_post,
-                    links=links,
-                    answered=answered,
+                    ties=DigestTies(links, answered),
                 )
                 log.info("digest of %s for %s: %d PRs, %d messages posted", channel, day, prs, result.posted)
                 return result
@@ -196,9 +215,7 @@ class DigestPosting:
             day,
             window,
             plan.repos,
-            language=plan.language,
-            filters=plan.filters,
-            quiet_days=plan.quiet_days,
+            options=DigestOptions(plan.language, plan.filters, plan.quiet_days),
             stopping=stopping,
         )
 

@@ -13,7 +13,6 @@ it is given for them and posts them as they come, so it never imports render.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,11 +20,12 @@ from typing import Any
 from bot import telemetry
 from bot.core.followups import Answered
 from bot.core.links import CrossLink
+from bot.core.pacing import REAL_TIME, Pacing
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, DigestThread, Note, QuietDays
 from bot.ports.messages import DigestMessages
 from bot.ports.slack import TRANSIENT, Message, SlackPort
-from bot.services.crosslinks import CrossLinks
+from bot.services.crosslinks import CrossLinks, PostHooks
 from bot.services.followups import DEFAULT_WATCH_DAYS, FollowUpAnswers
 from bot.store.followups import FollowUpStore
 from bot.store.history import DigestHistory
@@ -50,6 +50,24 @@ class PublishResult:
     already: int  # messages an earlier run had posted
 
 
+@dataclass(frozen=True)
+class PostPace:
+    """Slack's pace for one channel's posts: the seconds between two, and the clock and the sleep
+    that keep them apart."""
+
+    seconds: float = PACE_SECONDS
+    pacing: Pacing = REAL_TIME
+
+
+@dataclass(frozen=True)
+class DigestTies:
+    """What ties today's digest to the channel's earlier ones: its PRs that refer to PRs of earlier
+    digests (CrossLinks.find), and earlier cards' follow-ups its PRs answer (FollowUpAnswers.find)."""
+
+    links: tuple[CrossLink, ...] = ()
+    answered: tuple[Answered, ...] = ()
+
+
 class Publisher:
     def __init__(
         self,
@@ -58,9 +76,7 @@ class Publisher:
         threads: ThreadStore,
         *,
         messages: DigestMessages,
-        pace: float = PACE_SECONDS,
-        sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.monotonic,
+        pace: PostPace = PostPace(),
         watch_days: int = DEFAULT_WATCH_DAYS,
     ) -> None:
         # Links to the channel's earlier digests; their history is the ledger's workspace's (no
@@ -72,9 +88,9 @@ class Publisher:
         self._messages = messages
         self._ledger = ledger
         self._threads = threads
-        self._pace = pace
-        self._sleep = sleep
-        self._clock = clock
+        self._pace = pace.seconds
+        self._sleep = pace.pacing.sleep
+        self._clock = pace.pacing.clock
         self._last_post: dict[str, float] = {}
 
     def publish(
@@ -85,13 +101,12 @@ class Publisher:
         *,
         quiet_days: QuietDays = "note",
         before_post: Callable[[], None] | None = None,
-        links: tuple[CrossLink, ...] = (),
-        answered: tuple[Answered, ...] = (),
+        ties: DigestTies = DigestTies(),
     ) -> PublishResult:
-        """Post what the ledger lacks; `before_post` may stop the run (a lost lease). `links`: PRs
-        of this digest that refer to the channel's earlier digests (CrossLinks.find); `answered`:
-        earlier cards' follow-ups that PRs of this digest answer (FollowUpAnswers.find)."""
+        """Post what the ledger lacks; `before_post` may stop the run (a lost lease). `ties`: how
+        this digest refers to the channel's earlier ones (links to them, follow-ups answered)."""
         check = before_post or (lambda: None)
+        links, answered = ties.links, ties.answered
         entries = self._ledger.entries(channel, day) or self._recover(channel, day)
         if "done" in entries:
             return PublishResult(entries.get("part:0"), 0, sum(name.startswith("part:") for name in entries))
@@ -129,7 +144,8 @@ class Publisher:
             self._wait_turn(channel)
             check()
 
-        posted += self.links.reply(channel, day, digest, links, entries, before_reply, lambda: self._paced(channel))
+        hooks = PostHooks(before_reply, lambda: self._paced(channel))
+        posted += self.links.reply(channel, day, digest, links, entries, hooks)
         self._ledger.record(channel, day, "done", "1")
         # Once per digest: by the run that completes it (an earlier run's parts included).
         telemetry.count("digests_posted_total")

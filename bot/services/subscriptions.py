@@ -150,22 +150,30 @@ def sources_of(base: ChannelConfig | None, edits: ChannelEdits | None) -> dict[s
     }
 
 
+@dataclass(frozen=True)
+class ConfigFile:
+    """The config file as one workspace's subscriptions see it: the channels it defines (none for
+    a workspace other than the home one) and its path, which a refusal to edit them names."""
+
+    channels: Sequence[ChannelConfig]
+    path: str
+
+
 class Subscriptions:
     def __init__(
         self,
         slack: SlackConfig,
-        file_channels: Sequence[ChannelConfig],
+        file: ConfigFile,
         store: SubscriptionStore,
         is_private: Callable[[str], bool],
         now: Callable[[], datetime],
-        config_path: str,
         caps: WorkspaceCaps | None = None,
     ) -> None:
         # None: the single or home workspace, which the operator runs (no caps but MAX_REPOS).
         self._caps = caps
         self._slack = slack
-        self._path = config_path
-        self._file = {channel.id: channel for channel in file_channels}
+        self._path = file.path
+        self._file = {channel.id: channel for channel in file.channels}
         self._store = store
         self._is_private = is_private
         self._now = now

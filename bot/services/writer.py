@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot import telemetry
@@ -26,6 +24,7 @@ from bot.core.context import PRContext, build_context
 from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft, card_from_draft, check_card, without_unsupported
 from bot.core.faithfulness import Check, SourceText, file_facts
+from bot.core.pacing import REAL_TIME, Pacing
 from bot.core.prompts import (
     PROMPT_VERSION,
     card_overhead,
@@ -63,6 +62,17 @@ class _Request:
     tokens: int  # the whole prompt's estimate
 
 
+@dataclass(frozen=True)
+class ModelFit:
+    """What the config says of the model that shapes a card's requests ([models."NAME"]): the
+    output mode pinned (None: try each, strongest first), its context window (None: remembered or
+    read from the endpoint) and its answers' longest (None: OUTPUT_RESERVE)."""
+
+    mode: OutputMode | None = None
+    context_window: int | None = None
+    max_output_tokens: int | None = None
+
+
 class ModelCardWriter:
     def __init__(
         self,
@@ -70,12 +80,9 @@ class ModelCardWriter:
         *,
         token_budget: int,
         budget: Budget | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], None] = time.sleep,
+        pacing: Pacing = REAL_TIME,
         memory: ModeMemory | None = None,
-        mode: OutputMode | None = None,
-        context_window: int | None = None,
-        max_output_tokens: int | None = None,
+        fit: ModelFit = ModelFit(),
     ) -> None:
         self._model = model
         # The model's name and the prompts' version are part of every card's cache key.
@@ -84,12 +91,12 @@ class ModelCardWriter:
         self._token_budget = token_budget
         # One card, both its requests included, waits at most about this long for the model.
         self.budget = budget or Budget()
-        self._clock = clock
-        self._sleep = sleep
+        self._clock = pacing.clock
+        self._sleep = pacing.sleep
         self._memory = memory
-        self._pinned = mode  # the config's [models."NAME"] mode: that one only, never another
-        self._window = context_window
-        self._room = max_output_tokens or OUTPUT_RESERVE
+        self._pinned = fit.mode  # the config's [models."NAME"] mode: that one only, never another
+        self._window = fit.context_window
+        self._room = fit.max_output_tokens or OUTPUT_RESERVE
         # The endpoint's model list is read once per process, and only while no window is known.
         self._listed_lock = threading.Lock()
         self._listed: tuple[int | None] | None = None

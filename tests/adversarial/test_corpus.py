@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from devkit.fakes.llm import Responder
 
-from bot.models import Card, Filters, PRRef, Window
+from bot.models import Card, DigestOptions, Filters, PRRef, Window
 from tests.adversarial.checks import card_problems, message_problems, prompt_sentences, text_problems
 from tests.adversarial.corpus import CORPUS
 from tests.adversarial.responders import obedient, plain
@@ -73,9 +73,7 @@ def test_a_hostile_pr_gets_a_safe_card_and_a_safe_answer(
         start.date().isoformat(),
         Window(start, start + timedelta(days=1)),
         (REPO,),
-        language="en",
-        filters=Filters(),
-        quiet_days="note",
+        options=DigestOptions("en", Filters(), "note"),
     )
     assert result is not None and result.thread_ts, "the digest did not complete"
     thread_ts = result.thread_ts  # a lambda does not keep the narrowing above

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.errors import PublishError
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from bot.render.blocks import strings
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, OTHER_CHANNEL, OTHER_REPO, SlackHarness, wait_for
@@ -34,7 +34,7 @@ def private_repo_in_a_shared_channel(harness: SlackHarness) -> None:
     harness.slack.channel_info[OTHER_CHANNEL] = {"is_ext_shared": True, "is_shared": True}
     with pytest.raises(PublishError, match=OTHER_REPO):
         harness.parts.digests.run(
-            OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), language="en", filters=Filters(), quiet_days="note"
+            OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), options=DigestOptions("en", Filters(), "note")
         )
 
 

@@ -17,7 +17,7 @@ from devkit import slack_signing
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from bot.render.replies import say
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import (
@@ -113,9 +113,7 @@ def digest_thread_ts(harness: SlackHarness) -> str:
         "2026-08-05",
         Window(day(0), day(24)),
         (REPO,),
-        language="en",
-        filters=Filters(),
-        quiet_days="note",
+        options=DigestOptions("en", Filters(), "note"),
     )
     assert result is not None and result.thread_ts
     return result.thread_ts

@@ -13,7 +13,7 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from bot.render.blocks import strings
 from tests.integration import slack_harness
 from tests.integration.conftest import REPO, day
@@ -65,7 +65,7 @@ def ack_words(response: requests.Response) -> str:
 
 def post_digest(harness: SlackHarness) -> str:
     result = harness.parts.digests.run(
-        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="zh-CN", filters=Filters(), quiet_days="note"
+        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("zh-CN", Filters(), "note")
     )
     assert result is not None and result.thread_ts
     return result.thread_ts

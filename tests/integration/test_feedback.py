@@ -15,7 +15,7 @@ import pytest
 from devkit.fakes import dataset
 
 from bot.errors import StoreError
-from bot.models import Filters, Vote, Window
+from bot.models import DigestOptions, Filters, Vote, Window
 from bot.store.feedback import FeedbackStore
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, wait_for
@@ -41,9 +41,7 @@ def post_day(harness: SlackHarness, day: str) -> str:
         day,
         Window(start, start + timedelta(days=1)),
         (REPO,),
-        language="en",
-        filters=Filters(),
-        quiet_days="note",
+        options=DigestOptions("en", Filters(), "note"),
     )
     assert result is not None and result.thread_ts
     return result.thread_ts

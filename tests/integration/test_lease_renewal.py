@@ -22,7 +22,7 @@ from devkit.fakes.slack import FakeSlack
 from devkit.redis_server import RedisServer
 
 from bot.builder import Builder, Timing
-from bot.models import Filters
+from bot.models import DigestOptions, Filters
 from bot.services.lease import LeaseLost
 from bot.slack.app import SlackParts
 from bot.store.ledger import PostLedger
@@ -60,7 +60,7 @@ def heartbeat_alive() -> bool:
 
 
 def run(parts: SlackParts) -> Any:
-    return parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note")
+    return parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
 
 
 def test_a_lease_that_cannot_be_renewed_stops_the_next_post_while_the_ledger_still_answers(

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.errors import PublishError
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from tests.integration.conftest import day
 from tests.integration.slack_harness import OTHER_CHANNEL, OTHER_REPO, SlackHarness, secret_pr, wait_for
 
@@ -44,7 +44,7 @@ def test_private_digest_never_goes_to_an_externally_shared_channel(harness: Slac
     harness.slack.channel_info[OTHER_CHANNEL] = {"is_ext_shared": True, "is_shared": True}
     with pytest.raises(PublishError, match="private and C0OTHER001 is shared"):
         harness.parts.digests.run(
-            OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), language="en", filters=Filters(), quiet_days="note"
+            OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), options=DigestOptions("en", Filters(), "note")
         )
     assert harness.slack.messages(OTHER_CHANNEL) == []
     hook, _ = harness.command(f"{OTHER_REPO}#7", channel=OTHER_CHANNEL)
@@ -61,6 +61,6 @@ def test_public_repo_of_a_shared_channel_is_still_posted(harness: SlackHarness) 
         files=[{"path": "a.py", "additions": 40, "deletions": 2}],
     )
     result = harness.parts.digests.run(
-        OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), language="en", filters=Filters(), quiet_days="note"
+        OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), options=DigestOptions("en", Filters(), "note")
     )
     assert result is not None and result.posted == 2

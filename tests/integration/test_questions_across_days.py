@@ -18,7 +18,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack_agent import im_message
 
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from bot.services.across import MAX_ITEMS
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness, wait_for
@@ -133,7 +133,7 @@ def test_a_digest_thread_answers_a_week_and_keeps_its_own_day(week: SlackHarness
     warm(week)
     today = Window(datetime(2026, 8, 5, tzinfo=UTC), NOW)
     posted = week.parts.digests.run(
-        DIGEST_CHANNEL, "2026-08-05", today, (REPO,), language="en", filters=Filters(), quiet_days="note"
+        DIGEST_CHANNEL, "2026-08-05", today, (REPO,), options=DigestOptions("en", Filters(), "note")
     )
     assert posted is not None and posted.thread_ts
     week.github.reset_requests()

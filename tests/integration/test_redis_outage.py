@@ -26,7 +26,7 @@ from devkit.redis_server import RedisServer
 from bot.builder import Builder, Timing
 from bot.cli import main
 from bot.errors import StoreError
-from bot.models import Filters
+from bot.models import DigestOptions, Filters
 from bot.slack.app import SlackParts
 from bot.store.ledger import PostLedger
 from bot.store.redis_store import RedisKV
@@ -209,12 +209,10 @@ def test_redis_lost_mid_thread_pauses_posting_and_the_next_run_finishes_every_ca
 
     parts.client.chat_postMessage = post_then_lose_redis  # type: ignore[method-assign]
     with pytest.raises(StoreError):
-        parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note")
+        parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
     assert len(slack.calls("chat.postMessage")) == 2
     own_redis.start()
-    result = parts.digests.run(
-        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note"
-    )
+    result = parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
     assert result is not None and result.already == 2
     (lead,) = slack.messages(DIGEST_CHANNEL)
     text = " ".join(message["text"] for message in slack.thread(DIGEST_CHANNEL, lead["ts"]))

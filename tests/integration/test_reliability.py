@@ -20,7 +20,7 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 
 from bot.builder import Builder, Timing
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from bot.services.lease import PostLease
 from bot.words import said
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
@@ -74,7 +74,7 @@ def test_a_digest_with_every_model_call_failing_is_posted_and_says_so(
     model.responder = lambda request: (_ for _ in ()).throw(RuntimeError("down"))
     with serve_harness(github, model, redis_url, tmp_path) as harness:
         result = harness.parts.digests.run(
-            DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note"
+            DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note")
         )
         assert result is not None
         (lead,) = harness.slack.messages(DIGEST_CHANNEL)
@@ -132,9 +132,7 @@ def test_three_replicas_at_post_time_post_one_digest(
 
         def post(parts: Any) -> None:
             results.append(
-                parts.digests.run(
-                    DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note"
-                )
+                parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
             )
 
         threads = [threading.Thread(target=post, args=(parts,)) for _, parts in replicas]
@@ -164,18 +162,16 @@ def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
         slack.fail_next("chat.postMessage", error="internal_error", after=2, times=50)
         monkeypatch.setattr(PostLease, "__exit__", lambda self, *exc: self._stop.set())
         with pytest.raises(Exception, match="internal_error"):
-            dying.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note")
+            dying.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
         monkeypatch.undo()
         slack.clear_faults()
         assert (
-            survivor.digests.run(
-                DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note"
-            )
+            survivor.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
             is None
         )
         time.sleep(0.6)  # one lease time
         result = survivor.digests.run(
-            DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note"
+            DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note")
         )
         assert result is not None and result.already == 2
         (lead,) = slack.messages(DIGEST_CHANNEL)

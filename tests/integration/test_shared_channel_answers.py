@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import (
     DIGEST_CHANNEL,
@@ -89,7 +89,7 @@ def test_a_shared_channel_hears_nothing_of_its_private_digest_and_the_model_is_n
     add_private_prs(harness, private=True)
     harness.model.responder = responder("It moves invoices into `billing/invoices.py`.")
     result = harness.parts.digests.run(
-        OTHER_CHANNEL, DAY, WINDOW, (OTHER_REPO,), language="en", filters=Filters(), quiet_days="note"
+        OTHER_CHANNEL, DAY, WINDOW, (OTHER_REPO,), options=DigestOptions("en", Filters(), "note")
     )
     assert result is not None and result.thread_ts
     thread_ts = result.thread_ts
@@ -150,7 +150,7 @@ def test_a_thread_with_another_repositorys_prs_answers_only_about_its_own(harnes
     )
     harness.model.responder = responder("It adds a meter in `vllm/billing/meter.py`.")
     result = harness.parts.digests.run(
-        DIGEST_CHANNEL, DAY, WINDOW, (REPO, OTHER_REPO), language="en", filters=Filters(), quiet_days="note"
+        DIGEST_CHANNEL, DAY, WINDOW, (REPO, OTHER_REPO), options=DigestOptions("en", Filters(), "note")
     )
     assert result is not None and result.thread_ts
     thread_ts = result.thread_ts

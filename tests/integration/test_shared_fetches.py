@@ -14,7 +14,7 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.server import RecordedRequest
 from devkit.fakes.slack import FakeSlack
 
-from bot.models import Filters
+from bot.models import DigestOptions, Filters
 from tests.integration.conftest import REPO, day
 from tests.integration.test_reliability import DAY, WINDOW, good_card, replica
 
@@ -58,7 +58,7 @@ def test_ten_channels_of_one_repository_ask_github_about_as_often_as_one(
         services, parts = replica(github, model, slack, redis_url, config)
 
         def post(channel: str, repo: str) -> None:
-            parts.digests.run(channel, DAY, WINDOW, (repo,), language="en", filters=Filters(), quiet_days="note")
+            parts.digests.run(channel, DAY, WINDOW, (repo,), options=DigestOptions("en", Filters(), "note"))
 
         post(LONE_CHANNEL, LONE_REPO)
         threads = [threading.Thread(target=post, args=(channel, REPO)) for channel in CHANNELS]

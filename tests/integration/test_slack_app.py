@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.errors import PublishError
-from bot.models import Filters, QuietDays, Window
+from bot.models import DigestOptions, Filters, QuietDays, Window
 from bot.slack.app import LISTENER_THREADS
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import (
@@ -55,7 +55,7 @@ def card_answer(request: dict[str, Any]) -> dict[str, Any]:
 
 def post_digest(harness: SlackHarness) -> str:
     result = harness.parts.digests.run(
-        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note"
+        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note")
     )
     assert result is not None and result.thread_ts
     return result.thread_ts
@@ -136,7 +136,7 @@ def test_two_concurrent_posts_make_one_digest(harness: SlackHarness) -> None:
     def run() -> None:
         results.append(
             harness.parts.digests.run(
-                DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note"
+                DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note")
             )
         )
 
@@ -374,9 +374,7 @@ def test_why_questions_name_the_rule(harness: SlackHarness) -> None:
         DAY,
         WINDOW,
         (REPO,),
-        language="en",
-        filters=Filters(labels_exclude=("no-digest",)),
-        quiet_days="note",
+        options=DigestOptions("en", Filters(labels_exclude=("no-digest",)), "note"),
     )
     assert result is not None and result.thread_ts
     thread_ts = result.thread_ts
@@ -409,7 +407,7 @@ def test_tokens_never_reach_the_logs(harness: SlackHarness, caplog: pytest.LogCa
 @pytest.mark.parametrize(("quiet_days", "posted"), [("note", 1), ("silent", 0)])
 def test_a_quiet_day_posts_a_note_or_nothing(harness: SlackHarness, quiet_days: QuietDays, posted: int) -> None:
     result = harness.parts.digests.run(
-        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days=quiet_days
+        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), quiet_days)
     )
     assert result is not None and result.posted == posted
     messages = harness.slack.messages(DIGEST_CHANNEL)
@@ -417,7 +415,7 @@ def test_a_quiet_day_posts_a_note_or_nothing(harness: SlackHarness, quiet_days: 
     if posted:
         assert "No PR was merged" in all_text(messages[0])
     again = harness.parts.digests.run(
-        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days=quiet_days
+        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), quiet_days)
     )
     assert again is not None and again.posted == 0  # the day is done either way
 

@@ -17,7 +17,7 @@ from bot.render.digest_messages import DigestBlocks
 from bot.services.access import AccessPolicy
 from bot.services.channels import ChannelDirectory
 from bot.services.members import ChannelMembers
-from bot.services.publisher import Publisher
+from bot.services.publisher import PostPace, Publisher
 from bot.services.visibility import Visibility
 from bot.settings import load_settings
 from bot.slack.clients import build_web_client
@@ -46,7 +46,7 @@ def nobody_answers() -> WebClient:
 
 
 def publisher(client: WebClient, kv: MemoryKV) -> Publisher:
-    return Publisher(SlackWeb(client), PostLedger(kv), ThreadStore(kv), messages=DigestBlocks(), pace=0.0)
+    return Publisher(SlackWeb(client), PostLedger(kv), ThreadStore(kv), messages=DigestBlocks(), pace=PostPace(0.0))
 
 
 def test_a_refused_post_names_slacks_error_and_what_to_do(slack: FakeSlack) -> None:

@@ -14,7 +14,7 @@ from devkit.fakes.slack_agent import agent_session_stopped
 
 from bot.core.echoes import echoes_prompt
 from bot.core.prompts import answer_prompt
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, wait_for
 
@@ -58,7 +58,7 @@ def setup_thread(harness: SlackHarness) -> tuple[str, Since]:
     )
     harness.model.responder = lambda request: card(request) if "response_format" in request else "unused"
     result = harness.parts.digests.run(
-        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note"
+        DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note")
     )
     assert result is not None and result.thread_ts
     methods = ("chat.postMessage", "chat.update", *STREAM_METHODS)

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, wait_for
 
@@ -53,7 +53,7 @@ def responder(answer: str) -> Any:
 
 def post_digest(harness: SlackHarness) -> str:
     result = harness.parts.digests.run(
-        DIGEST_CHANNEL, "2026-08-05", WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note"
+        DIGEST_CHANNEL, "2026-08-05", WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note")
     )
     assert result is not None and result.thread_ts
     return result.thread_ts

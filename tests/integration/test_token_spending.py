@@ -14,7 +14,7 @@ from devkit.fakes.llm import FakeOpenAI
 
 from bot.core.usage import Usage
 from bot.doctor import run_doctor
-from bot.models import CardReply, Filters, Note, PRAnswer, Window
+from bot.models import CardReply, DigestOptions, Filters, Note, PRAnswer, Window
 from bot.render.blocks import lead_message, strings
 from bot.services.ask import ask_about_pr
 from bot.services.spending import Payer
@@ -226,9 +226,9 @@ def test_the_app_home_shows_a_person_the_tokens_of_their_channels_only(harness: 
     populate(harness.github, OTHER_REPO, count=1)
     harness.model.responder = card_answer
     runs = harness.parts.digests
-    runs.run(DIGEST_CHANNEL, "2026-08-05", WINDOW, (REPO,), language="en", filters=Filters(), quiet_days="note")
+    runs.run(DIGEST_CHANNEL, "2026-08-05", WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
     mine = given(harness.model)
-    runs.run(OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), language="en", filters=Filters(), quiet_days="note")
+    runs.run(OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), options=DigestOptions("en", Filters(), "note"))
     harness.slack.members = {DIGEST_CHANNEL: [HUMAN], OTHER_CHANNEL: ["U0SOMEONE1"]}
 
     harness.slack.home_views.pop(HUMAN, None)

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from bot.errors import PublishError
-from bot.models import Filters, Window
+from bot.models import DigestOptions, Filters, Window
 from tests.integration.conftest import day
 from tests.integration.slack_harness import OTHER_CHANNEL, OTHER_REPO, SlackHarness, secret_pr, wait_for
 
@@ -18,7 +18,7 @@ WINDOW = Window(day(0), day(24))
 
 def post(harness: SlackHarness) -> object:
     return harness.parts.digests.run(
-        OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), language="en", filters=Filters(), quiet_days="note"
+        OTHER_CHANNEL, "2026-08-05", WINDOW, (OTHER_REPO,), options=DigestOptions("en", Filters(), "note")
     )
 
 

@@ -20,12 +20,13 @@ from devkit.scripted import Reply, ScriptedModel
 from bot.core.deadline import Budget, Deadline
 from bot.core.drafts import CardDraft
 from bot.core.heuristic import HEURISTIC_VERSION
+from bot.core.pacing import Pacing
 from bot.core.prompts import PROMPT_VERSION
 from bot.core.usage import Tally, Usage
 from bot.errors import ModelTimeout, ModelUnavailable
 from bot.models import Card, Language, Message, OutputMode, PRRef, PRSnapshot, SkipClass
 from bot.ports import Parsed, Schema
-from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, lease_for
+from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, CardTiming, ModelUse, lease_for
 from bot.services.flight import WAIT_STEP_SECONDS
 from bot.services.spending import Payer, Spending
 from bot.services.writer import ModelCardWriter
@@ -67,7 +68,7 @@ def draft(headline: str = "Faster widget rendering", verdict: str = "read") -> C
 
 def writer(model: ScriptedModel) -> ModelCardWriter:
     return ModelCardWriter(
-        model, token_budget=8000, budget=Budget(100.0, 0), clock=model.clock, sleep=model.clock.sleep
+        model, token_budget=8000, budget=Budget(100.0, 0), pacing=Pacing(model.clock, model.clock.sleep)
     )
 
 
@@ -272,7 +273,7 @@ def test_concurrent_requests_for_one_card_make_one_model_call() -> None:
     model = HeldModel(draft(), release=release)
     store = CardStore(MemoryKV())
     # Time stands still, so no requester gives up on the lease and writes the card itself.
-    cards = CardService(FakeSource(widget_pr()), store, writer(model), sleep=sleep, clock=lambda: 0.0)
+    cards = CardService(FakeSource(widget_pr()), store, writer(model), timing=CardTiming(Pacing(lambda: 0.0, sleep)))
 
     with ThreadPoolExecutor(max_workers=requesters) as pool:
         results = [f.result() for f in [pool.submit(cards.card, widget_pr(), "en") for _ in range(requesters)]]
@@ -301,7 +302,7 @@ def test_a_card_another_process_writes_while_we_wait_is_taken_from_the_store() -
         store.put_card(cards.key(widget_pr(), "en"), replace(elsewhere, headline="Written elsewhere"))
 
     model = ScriptedModel()
-    cards = CardService(FakeSource(widget_pr()), store, writer(model), sleep=sleep, clock=lambda: 0.0)
+    cards = CardService(FakeSource(widget_pr()), store, writer(model), timing=CardTiming(Pacing(lambda: 0.0, sleep)))
     held_elsewhere(cards, store)
 
     result = cards.card(widget_pr(), "en")
@@ -333,7 +334,9 @@ def finished_elsewhere() -> Card:
 def test_a_card_finished_elsewhere_around_our_lease_is_not_written_again(win: bool) -> None:
     store = RacingStore(finished_elsewhere(), win=win)
     model = ScriptedModel()
-    cards = CardService(FakeSource(widget_pr()), store, writer(model), sleep=time.sleep, clock=lambda: 0.0)
+    cards = CardService(
+        FakeSource(widget_pr()), store, writer(model), timing=CardTiming(Pacing(lambda: 0.0, time.sleep))
+    )
 
     result = cards.card(widget_pr(), "en")
     assert (result.card.headline, result.degraded) == ("Written elsewhere", False)
@@ -350,7 +353,7 @@ def test_a_lease_released_without_a_card_is_taken_by_a_waiter() -> None:
         store.release(name, token)
 
     model = ScriptedModel(draft())
-    cards = CardService(FakeSource(widget_pr()), store, writer(model), sleep=sleep, clock=lambda: 0.0)
+    cards = CardService(FakeSource(widget_pr()), store, writer(model), timing=CardTiming(Pacing(lambda: 0.0, sleep)))
     name, token = held_elsewhere(cards, store)
 
     result = cards.card(widget_pr(), "en")
@@ -364,7 +367,7 @@ def test_a_waiter_writes_the_card_itself_once_a_stuck_lease_has_lasted_lease_sec
     store = CardStore(MemoryKV())
     model = ScriptedModel(draft())
     cards = CardService(
-        FakeSource(widget_pr()), store, writer(model), sleep=clock.sleep, clock=clock, lease_seconds=5.0
+        FakeSource(widget_pr()), store, writer(model), timing=CardTiming(Pacing(clock, clock.sleep), lease_seconds=5.0)
     )
     held_elsewhere(cards, store)  # its holder died without releasing it
 
@@ -444,9 +447,7 @@ def spending_rig(
     clock = [datetime(2026, 8, 5, 12, tzinfo=UTC)]
     spending = Spending(TokenStore(kv), budget=budget, now=lambda: clock[0], prices={})
     scripted = ScriptedModel(*replies)
-    cards = CardService(
-        FakeSource(pr or widget_pr()), CardStore(kv), writer(scripted), spending=spending, skip_classes=skip
-    )
+    cards = CardService(FakeSource(pr or widget_pr()), CardStore(kv), writer(scripted), use=ModelUse(spending, skip))
     return Rig(kv, CardStore(kv), FakeSource(widget_pr()), scripted, cards), spending, clock
 
 

@@ -10,6 +10,7 @@ from devkit.scripted import ScriptedModel
 
 from bot.core.deadline import Budget
 from bot.core.drafts import CardDraft
+from bot.core.pacing import Pacing
 from bot.core.text import estimate_tokens
 from bot.core.window import OUTPUT_RESERVE
 from bot.errors import ModelBadOutput, ModelOutOfTime, ModelTimeout, ModelUnavailable, SummarizerError
@@ -39,8 +40,7 @@ def writer_for(model: ScriptedModel, *, token_budget: int = 8000, retries: int =
         model,
         token_budget=token_budget,
         budget=Budget(BUDGET_SECONDS, retries),
-        clock=model.clock,
-        sleep=model.clock.sleep,
+        pacing=Pacing(model.clock, model.clock.sleep),
     )
 
 

@@ -13,6 +13,7 @@ from devkit.scripted import ScriptedModel
 
 from bot.core.deadline import Budget
 from bot.core.drafts import CardDraft
+from bot.core.pacing import Pacing
 from bot.core.usage import Tally
 from bot.errors import ModelUnavailable, NotFound, RateLimited, SourceRefused
 from bot.models import Card, Coverage, Digest, Filters, Language, Note, PRSnapshot, Verdict, Window
@@ -227,7 +228,7 @@ def test_cards_the_model_could_not_write_are_counted_and_noted() -> None:
     # Three cards on many threads: which PR gets which reply varies, the counts do not.
     model = ScriptedModel(ModelUnavailable("down"), ModelUnavailable("down"), plain)
     writer = ModelCardWriter(
-        model, token_budget=8000, budget=Budget(100.0, 0), clock=model.clock, sleep=model.clock.sleep
+        model, token_budget=8000, budget=Budget(100.0, 0), pacing=Pacing(model.clock, model.clock.sleep)
     )
     digest = service(source_of(pr(1), pr(2), pr(3)), writer).build((REPO,), WINDOW)
 
@@ -264,7 +265,7 @@ def test_a_second_digest_of_the_same_window_asks_neither_github_nor_the_model_ag
     plain = CardDraft(headline="Tidier widget code", verdict="skim", minutes=5, why=[], caveats=[], watch=[])
     model = ScriptedModel(plain, plain)
     writer = ModelCardWriter(
-        model, token_budget=8000, budget=Budget(100.0, 0), clock=model.clock, sleep=model.clock.sleep
+        model, token_budget=8000, budget=Budget(100.0, 0), pacing=Pacing(model.clock, model.clock.sleep)
     )
     digests = service(source, writer)
 

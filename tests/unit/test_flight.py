@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 import pytest
 from devkit.clocks import Clock
 
-from bot.services.flight import WAIT_STEP_SECONDS, Keeper, once
+from bot.core.pacing import Pacing
+from bot.services.flight import WAIT_STEP_SECONDS, Keeper, Lease, once
 from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
 
@@ -45,8 +46,8 @@ def test_a_free_lease_makes_it_and_a_result_already_stored_is_not_made_again() -
         made.append(1)
         return 7
 
-    assert once(leases, "x", 60, lambda: None, make, sleep=clock.sleep, clock=lambda: clock.now) == 7
-    assert once(leases, "x", 60, lambda: 5, make, sleep=clock.sleep, clock=lambda: clock.now) == 5
+    assert once(leases, Lease("x", 60), lambda: None, make, pacing=Pacing(lambda: clock.now, clock.sleep)) == 7
+    assert once(leases, Lease("x", 60), lambda: 5, make, pacing=Pacing(lambda: clock.now, clock.sleep)) == 5
     assert made == [1]
 
 
@@ -56,12 +57,10 @@ def test_a_waiter_takes_the_holders_result_from_the_store() -> None:
     # The holder stores its result after 0.2 s.
     result = once(
         leases,
-        "x",
-        60,
+        Lease("x", 60),
         lambda: 3 if clock.now >= 0.2 else None,
         lambda: pytest.fail("made twice"),
-        sleep=clock.sleep,
-        clock=lambda: clock.now,
+        pacing=Pacing(lambda: clock.now, clock.sleep),
     )
     assert result == 3 and set(clock.slept) == {WAIT_STEP_SECONDS}
 
@@ -69,14 +68,14 @@ def test_a_waiter_takes_the_holders_result_from_the_store() -> None:
 def test_a_holder_that_lets_go_without_a_result_leaves_the_work_to_the_waiter() -> None:
     clock = Clock()
     leases = Leases(clock, held_until=1.0)
-    assert once(leases, "x", 60, lambda: None, lambda: 9, sleep=clock.sleep, clock=lambda: clock.now) == 9
+    assert once(leases, Lease("x", 60), lambda: None, lambda: 9, pacing=Pacing(lambda: clock.now, clock.sleep)) == 9
     assert leases.taken == ["x"]
 
 
 def test_a_holder_that_outlives_the_lease_is_not_waited_for_any_longer() -> None:
     clock = Clock()
     leases = Leases(clock, held_until=1_000.0)
-    assert once(leases, "x", 2, lambda: None, lambda: 4, sleep=clock.sleep, clock=lambda: clock.now) == 4
+    assert once(leases, Lease("x", 2), lambda: None, lambda: 4, pacing=Pacing(lambda: clock.now, clock.sleep)) == 4
     assert 2.0 <= clock.now < 2.2
 
 

@@ -13,10 +13,11 @@ from slack_sdk import WebClient
 from slack_sdk.web.slack_response import SlackResponse
 
 from bot.core.links import CrossLink, Shown
+from bot.core.pacing import Pacing
 from bot.models import Digest, DigestItem, Language
 from bot.render.blocks import lead_message, thread_messages
 from bot.render.digest_messages import DigestBlocks
-from bot.services.publisher import Publisher
+from bot.services.publisher import DigestTies, PostPace, Publisher
 from bot.slack.web import SlackWeb
 from bot.store.ledger import PostLedger
 from bot.store.memory import MemoryKV
@@ -63,9 +64,7 @@ def publisher(slack: FakeSlack, kv: MemoryKV) -> Publisher:
         PostLedger(kv),
         ThreadStore(kv),
         messages=DigestBlocks(),
-        pace=0.0,
-        sleep=clock.sleep,
-        clock=clock,
+        pace=PostPace(0.0, Pacing(clock, clock.sleep)),
     )
 
 
@@ -83,14 +82,14 @@ def test_each_link_is_answered_once_in_the_earlier_thread() -> None:
         ("revert", 10, 2),
         ("follow_up", 11, 3),
     ]
-    day2.publish(CHANNEL, DAY2, DAY2_DIGEST, links=links)
+    day2.publish(CHANNEL, DAY2, DAY2_DIGEST, ties=DigestTies(links))
     said = replies(slack, first.thread_ts)
     assert len(said) == 2
     assert "Reverted by <https://github.com/acme/widgets/pull/10|#10>" in said[0]
     assert "Follow-up merged: <https://github.com/acme/widgets/pull/11|#11>" in said[1]
 
     posts = len(slack.posts)
-    publisher(slack, kv).publish(CHANNEL, DAY2, DAY2_DIGEST, links=links)  # a second run, another replica
+    publisher(slack, kv).publish(CHANNEL, DAY2, DAY2_DIGEST, ties=DigestTies(links))  # a second run, another replica
     assert len(slack.posts) == posts
 
 
@@ -102,10 +101,10 @@ def test_a_reply_that_reached_slack_before_a_crash_is_not_posted_again() -> None
     # Lead + one thread message, then the first reply: the process dies once Slack has it.
     slack.die_after_post = len(slack.posts) + 3
     with pytest.raises(Died):
-        publisher(slack, kv).publish(CHANNEL, DAY2, DAY2_DIGEST, links=links)
+        publisher(slack, kv).publish(CHANNEL, DAY2, DAY2_DIGEST, ties=DigestTies(links))
     assert len(replies(slack, first.thread_ts)) == 1
     slack.die_after_post = None
-    publisher(slack, kv).publish(CHANNEL, DAY2, DAY2_DIGEST, links=links)
+    publisher(slack, kv).publish(CHANNEL, DAY2, DAY2_DIGEST, ties=DigestTies(links))
     assert len(replies(slack, first.thread_ts)) == 2  # the second, not the first again
 
 

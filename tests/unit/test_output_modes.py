@@ -8,6 +8,7 @@ from devkit.scripted import ScriptedModel
 
 from bot.core.deadline import Budget
 from bot.core.drafts import CardDraft
+from bot.core.pacing import Pacing
 from bot.core.text import estimate_tokens
 from bot.core.window import FIT_MARGIN, OUTPUT_RESERVE
 from bot.errors import (
@@ -19,7 +20,7 @@ from bot.errors import (
     SummarizerError,
 )
 from bot.models import OUTPUT_MODES, OutputMode, PRSnapshot
-from bot.services.writer import ModelCardWriter
+from bot.services.writer import ModelCardWriter, ModelFit
 from bot.store.memory import MemoryKV
 from bot.store.modes import MODE_TTL, Learned, ModeMemory, mode_key
 from tests.unit.builders import make_file, make_snapshot
@@ -64,12 +65,9 @@ def writer_for(
         model,
         token_budget=token_budget,
         budget=Budget(BUDGET_SECONDS, 2),
-        clock=model.clock,
-        sleep=model.clock.sleep,
+        pacing=Pacing(model.clock, model.clock.sleep),
         memory=memory,
-        mode=mode,
-        context_window=context_window,
-        max_output_tokens=max_output_tokens,
+        fit=ModelFit(mode, context_window, max_output_tokens),
     )
 
 

@@ -20,11 +20,12 @@ from devkit.clocks import Clock
 from slack_sdk import WebClient
 from slack_sdk.web.slack_response import SlackResponse
 
+from bot.core.pacing import Pacing
 from bot.errors import PublishError, SlackError
 from bot.models import Card, Coverage, Digest, DigestItem, Note, Window
 from bot.render.blocks import thread_messages
 from bot.render.digest_messages import DigestBlocks
-from bot.services.publisher import METADATA_EVENT, Publisher, PublishResult
+from bot.services.publisher import METADATA_EVENT, PostPace, Publisher, PublishResult
 from bot.slack.web import SlackWeb
 from bot.store.ledger import PostLedger
 from bot.store.memory import MemoryKV
@@ -160,7 +161,11 @@ def rig(slack: FakeSlack | None = None, kv: MemoryKV | None = None) -> Rig:
     # SlackWeb is typed for WebClient; the publisher asks it for only the three methods FakeSlack has.
     client = SlackWeb(cast(WebClient, slack))
     publisher = Publisher(
-        client, PostLedger(kv), ThreadStore(kv), messages=DigestBlocks(), pace=PACE, sleep=clock.sleep, clock=clock
+        client,
+        PostLedger(kv),
+        ThreadStore(kv),
+        messages=DigestBlocks(),
+        pace=PostPace(PACE, Pacing(clock, clock.sleep)),
     )
     return Rig(slack, kv, clock, publisher)
 

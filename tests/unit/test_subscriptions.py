@@ -15,7 +15,7 @@ from bot.models import Filters, Note
 from bot.render.subscriptions import modal_values, settings_modal
 from bot.services.channels import ChannelDirectory, ChannelPlan
 from bot.services.posting import completed_window, next_post
-from bot.services.subscriptions import EditRefused, FieldErrors, Subscriptions, merged
+from bot.services.subscriptions import ConfigFile, EditRefused, FieldErrors, Subscriptions, merged
 from bot.settings import ChannelConfig, SlackConfig, load_file_config, load_settings
 from bot.store.memory import MemoryKV
 from bot.store.subscriptions import CHANGE_WAITS, SubscriptionStore
@@ -29,11 +29,10 @@ PRIVATE = {"acme/secret", "acme/listed"}
 def service(store: SubscriptionStore | None = None, **slack: object) -> Subscriptions:
     return Subscriptions(
         SlackConfig.model_validate(slack),
-        (FILE,),
+        ConfigFile((FILE,), "config/prdigest.toml"),
         store or SubscriptionStore(MemoryKV()),
         lambda repo: repo.lower() in PRIVATE,
         now=lambda: AT,
-        config_path="config/prdigest.toml",
     )
 
 

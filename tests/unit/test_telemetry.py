@@ -16,6 +16,7 @@ from devkit.scripted import ScriptedModel
 from bot import telemetry
 from bot.core.deadline import Budget
 from bot.core.drafts import CardDraft
+from bot.core.pacing import Pacing
 from bot.errors import ModeRefused
 from bot.llm.openai_model import OpenAIModel
 from bot.logs import JsonFormatter, PlainFormatter, carried, current_request_id, request_id
@@ -71,7 +72,7 @@ def test_a_card_is_counted_once_with_the_mode_the_endpoint_took(recorded: Record
     good = CardDraft(headline="Decode is faster", verdict="skim", minutes=3, why=[], caveats=[], watch=[])
     model = ScriptedModel(ModeRefused("json_schema", 400, None, "response_format is not supported"), good)
     writer = ModelCardWriter(
-        model, token_budget=8000, budget=Budget(100, 0), clock=model.clock, sleep=model.clock.sleep
+        model, token_budget=8000, budget=Budget(100, 0), pacing=Pacing(model.clock, model.clock.sleep)
     )
     writer.card(make_snapshot([make_file("vllm/decode.py", 3, 1)], title="Faster decode"), "en")
     assert [call.mode for call in model.calls] == ["json_schema", "tools"]

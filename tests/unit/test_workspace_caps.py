@@ -10,7 +10,7 @@ import pytest
 
 from bot.errors import StoreError
 from bot.models import Note
-from bot.services.subscriptions import WORKSPACE_LOCK, EditRefused, Subscriptions, WorkspaceCaps
+from bot.services.subscriptions import WORKSPACE_LOCK, ConfigFile, EditRefused, Subscriptions, WorkspaceCaps
 from bot.settings import SlackConfig
 from bot.store.memory import MemoryKV
 from bot.store.subscriptions import CHANGE_WAITS, SubscriptionStore
@@ -22,11 +22,10 @@ ONE, TWO, THREE = "C0CHANONE1", "C0CHANTWO1", "C0CHANTRE1"
 def service(caps: WorkspaceCaps | None, store: SubscriptionStore | None = None) -> Subscriptions:
     return Subscriptions(
         SlackConfig(),
-        (),
+        ConfigFile((), "config/prdigest.toml"),
         store or SubscriptionStore(MemoryKV(), team="T0SECOND"),
         lambda repo: False,
         now=lambda: AT,
-        config_path="config/prdigest.toml",
         caps=caps,
     )
 

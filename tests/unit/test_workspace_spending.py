@@ -10,8 +10,9 @@ from devkit.doubles import FakeSource
 from devkit.scripted import ScriptedModel
 
 from bot.core.jobs import CardJob
+from bot.core.pacing import Pacing
 from bot.core.usage import Tally, Usage
-from bot.services.cards import CardService
+from bot.services.cards import CardService, CardTiming, ModelUse
 from bot.services.spending import WORKER, Payer, Spending, background_workspace
 from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
@@ -93,7 +94,7 @@ def test_a_card_job_carries_its_workspace_and_an_older_job_reads_as_the_home_one
 
 
 def cards_for(spend: Spending, model: ScriptedModel) -> CardService:
-    return CardService(FakeSource(widget_pr()), CardStore(MemoryKV()), writer(model), spending=spend)
+    return CardService(FakeSource(widget_pr()), CardStore(MemoryKV()), writer(model), use=ModelUse(spend))
 
 
 def test_a_card_is_charged_to_the_workspace_that_asked_and_costs_the_next_asker_nothing() -> None:
@@ -166,10 +167,9 @@ def test_an_asker_waiting_on_another_workspaces_spent_job_makes_the_card_at_once
         FakeSource(widget_pr()),
         CardStore(kv),
         writer(model),
-        sleep=model.clock.sleep,
-        clock=model.clock,
+        timing=CardTiming(Pacing(model.clock, model.clock.sleep)),
         jobs=jobs,
-        spending=spend,
+        use=ModelUse(spend),
     )
     jobs.cards = cards
     snapshot = widget_pr()

@@ -19,7 +19,7 @@ from bot.ports.slack import SlackPort
 from bot.render.home import run_text
 from bot.render.mrkdwn import escape, link
 from bot.render.replies import say
-from bot.render.subscriptions import following_message, settings_modal, shown_value
+from bot.render.subscriptions import Following, following_message, settings_modal, shown_value
 from bot.services.presence import bot_in_channel
 from bot.services.refs import parse_repo
 from bot.services.subscriptions import EditRefused, FieldErrors
@@ -169,16 +169,10 @@ def _following(deps: SlackDeps, channel: str, language: Language) -> str:
     # "following" types no repository: in a shared channel its private ones go unnamed.
     named = (*(view.config.repos if view else ()), *(last.detail if last and last.action != "settings" else ()))
     hidden = deps.access.hidden(channel, named)
-    message = following_message(
-        view.config if view else None,
-        view.sources if view else {},
-        deps.defaults,
-        language,
-        deps.command,
-        run_text(run, language),
-        last,
-        hidden,
+    following = Following(
+        view.config if view else None, view.sources if view else {}, run_text(run, language), last, hidden
     )
+    message = following_message(following, deps.defaults, language, deps.command)
     return message.text
 
 
