@@ -203,9 +203,9 @@ OVER_THE_LIMIT = {
     "bot.services.answers.ModelAnswerer.answer_pr",
     "bot.services.qa.QAService.__init__",
     "bot.services.qa.QAService.on_mention",
-    "bot.slack.answering.answer_in_thread",
-    "bot.slack.streaming.AnswerStream.__init__",
-    "bot.slack.watch_dms.WatchDMs.__init__",
+    "bot.services.answer_stream.AnswerStream.__init__",
+    "bot.services.answering.answer_in_thread",
+    "bot.services.watch_dms.WatchDMs.__init__",
 }
 
 
