@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, glob_problem
+from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, first_problem
 from bot.core.parsing import REPO_PATTERN, parse_duration, parse_time_of_day, parse_timezone
 from bot.core.usage import Price
 from bot.errors import quoted
@@ -131,11 +131,10 @@ def _check_globs(value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...
         return value
     if len(value) > MAX_GLOBS:
         raise ValueError(f"list at most {MAX_GLOBS} patterns, not {len(value)}")
-    for pattern in value:
-        problem = glob_problem(pattern, "filter")
-        if problem is not None:
-            shown = pattern if len(pattern) <= 40 else pattern[:40] + "…"
-            raise ValueError(f"{quoted(shown)}: {GLOB_RULES[problem]}")
+    found = first_problem(value, "filter")
+    if found is not None:
+        problem, shown = found
+        raise ValueError(f"{quoted(shown)}: {GLOB_RULES[problem]}")
     return value
 
 

@@ -15,6 +15,7 @@ Brackets are literal in both, and case is ignored.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -41,6 +42,19 @@ def glob_problem(pattern: str, style: Style) -> GlobProblem | None:
         return "wildcards"
     if any((style == "path" and char.isspace()) or not (char.isprintable() or char == " ") for char in pattern):
         return "space"
+    return None
+
+
+# A refused pattern is named back cut to this, so a 3,000-character paste does not fill the reply.
+SHOWN_CHARS = 40
+
+
+def first_problem(patterns: Sequence[str], style: Style) -> tuple[GlobProblem, str] | None:
+    """Why the first pattern that cannot be saved cannot, and that pattern as a reply shows it."""
+    for pattern in patterns:
+        problem = glob_problem(pattern, style)
+        if problem is not None:
+            return problem, pattern if len(pattern) <= SHOWN_CHARS else pattern[:SHOWN_CHARS] + "…"
     return None
 
 

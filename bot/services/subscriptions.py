@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import ValidationError
 
 from bot.core.config import MAX_GLOBS, ChannelConfig, SlackConfig
-from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, glob_problem
+from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, first_problem
 from bot.core.parsing import REPO_PATTERN
 from bot.errors import ToldError, quoted
 from bot.models import Note
@@ -130,14 +130,13 @@ def _glob_note(patterns: list[str]) -> Note:
     """The first rule of the glob limits these patterns break (core/config.py _check_globs)."""
     if len(patterns) > MAX_GLOBS:
         return Note("subs.bad_globs_many", {"limit": MAX_GLOBS})
-    for pattern in patterns:
-        problem = glob_problem(pattern, "filter")
-        if problem is not None:
-            shown = pattern if len(pattern) <= 40 else pattern[:40] + "…"
-            return Note(
-                f"subs.bad_glob_{problem}",
-                {"value": quoted(shown), "limit": MAX_GLOB_CHARS, "wildcards": MAX_GLOB_WILDCARDS},
-            )
+    found = first_problem(patterns, "filter")
+    if found is not None:
+        problem, shown = found
+        return Note(
+            f"subs.bad_glob_{problem}",
+            {"value": quoted(shown), "limit": MAX_GLOB_CHARS, "wildcards": MAX_GLOB_WILDCARDS},
+        )
     return Note("subs.bad_value", {"value": quoted(", ".join(patterns))})
 
 
