@@ -26,10 +26,12 @@ from devkit.fakes import dataset
 
 from bench.env import CHANNEL, REPO, REPO_ROOT, World
 from bench.scenarios import PRODUCT_ENV_PREFIXES, Options, Row, Served, spread
-from bot.builder import Builder, Timing
 from bot.core.jobs import CardJob
 from bot.models import DigestOptions, Filters, Window
 from bot.settings import load_settings
+from bot.wiring.process import build_process
+from bot.wiring.slack import wire_slack
+from bot.wiring.timing import Timing
 
 NAMESPACE = "prdigest:jobs"  # the config default
 BACKLOG_REPO = "vllm-project/backlog"
@@ -90,14 +92,15 @@ def premade_digest_row(world: World, options: Options) -> Row:
     world.flush_redis()
     world.reset_counts()
     client = redis.Redis.from_url(world.redis_url)
-    services = Builder(load_settings(world.env), Timing(pace=1.0), warn=lambda message: None)
+    services = build_process(load_settings(world.env), Timing(pace=1.0), warn=lambda message: None)
+    wired = wire_slack(services)
     prs = len(world.rows)
     walls: list[float] = []
     calls: list[int] = []
     messages = 0
     try:
         with workers(world, 2, 8):
-            queued = services.poll_merged()
+            queued = wired.workspaces.poll_merged()
             until(lambda: world.model.calls >= prs and queue_idle(client), 600, "the poller's cards were not made")
             if queued < prs:
                 raise SystemExit(f"bench: the poller queued {queued} cards, not {prs}")
@@ -107,7 +110,7 @@ def premade_digest_row(world: World, options: Options) -> Row:
         for run in range(options.runs):
             world.reset_counts()
             started = time.monotonic()
-            result = services.channel_digests.run(
+            result = wired.tenants.home.digests.run(
                 f"{CHANNEL}{run}",
                 now.date().isoformat(),
                 window,
@@ -146,7 +149,7 @@ def workers_row(world: World, options: Options, backlog: int, model_latency: flo
     numbers = [row["number"] for row in rows]
     latency = world.model.latency
     world.model.latency = model_latency
-    services = Builder(load_settings(world.env), Timing(), warn=lambda message: None)
+    services = build_process(load_settings(world.env), Timing(), warn=lambda message: None)
     rates: dict[int, float] = {}
     calls: dict[int, int] = {}
     client = redis.Redis.from_url(world.redis_url)

@@ -29,12 +29,14 @@ from devkit.slack_signing import signed_headers
 from github import Auth, Github
 
 from bench.env import CHANNEL, HUGE_PR_NUMBER, REPO, REPO_ROOT, SECRET, Latencies, World
-from bot.builder import Builder, Timing
 from bot.models import DigestOptions, Filters, Window
 from bot.services.questions import find_refs, is_why, resolve, strip_mentions
 from bot.settings import load_settings
 from bot.slack.app import SlackParts
 from bot.slack.server import http_server
+from bot.wiring.process import build_process
+from bot.wiring.slack import slack_app, wire_slack
+from bot.wiring.timing import Timing
 
 PRODUCT_ENV_PREFIXES = ("GITHUB_", "OPENAI_", "SLACK_", "REDIS_", "PRDIGEST_")
 CONCURRENCY = 16  # the config default the cold digest runs with
@@ -274,8 +276,10 @@ class Served:
         self, world: World, pace: float, model_timeout: float | None = None, extra_env: dict[str, str] | None = None
     ) -> None:
         settings = load_settings(world.env | (extra_env or {}))
-        self.services = Builder(settings, Timing(model_timeout=model_timeout, pace=pace), warn=lambda message: None)
-        self.parts: SlackParts = self.services.slack()
+        self.services = build_process(
+            settings, Timing(model_timeout=model_timeout, pace=pace), warn=lambda message: None
+        )
+        self.parts: SlackParts = slack_app(wire_slack(self.services))
         self.server = http_server(self.parts, "127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self.server.effective_port}/slack/events"
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -479,8 +483,8 @@ def _wait(condition: Callable[..., bool], timeout: float = 60.0) -> None:
 def pacing_row(world: World, options: Options) -> Row:
     """Posting a thread of `thread_cards` cards at Slack's pace (cards already cached)."""
     settings = load_settings(world.env)
-    services = Builder(settings, Timing(pace=1.0), warn=lambda message: None)
-    publisher = services.publisher
+    services = build_process(settings, Timing(pace=1.0), warn=lambda message: None)
+    publisher = wire_slack(services).tenants.home.publisher
     world.slack.enforce_pacing = True
     rejected_before = len(world.slack.rejections)
     walls: list[float] = []

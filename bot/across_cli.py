@@ -10,16 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from bot.builder import Builder
 from bot.errors import SourceError, UsageError, quoted
 from bot.models import AcrossRefused, Language
 from bot.render.across import across_data, across_terminal
 from bot.services.across import AcrossDays
-from bot.services.refs import github_web_base
 from bot.services.spending import CLI
+from bot.wiring.process import Process
 
 
-def ask_across(args: argparse.Namespace, built: Builder, repo: str, language: Language) -> None:
+def ask_across(args: argparse.Namespace, built: Process, repo: str, language: Language) -> None:
     question = " ".join(args.question).strip()
     if not question:
         raise UsageError("error.empty_question")
@@ -30,7 +29,7 @@ def ask_across(args: argparse.Namespace, built: Builder, repo: str, language: La
         zone_of=lambda _: zone,
         known_repos=lambda: (repo,),
         # A PR known only by its reference (a revert's target) links to the GitHub read.
-        web_base=github_web_base(built.settings.github_api_url),
+        web_base=built.web_base,
     )
     allowed = frozenset({repo.lower()})
     asked = across.read(question, CLI, allowed)

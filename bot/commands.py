@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.builder import Builder
 from bot.errors import ConfigError, StoreError, UsageError, quoted
 from bot.models import DigestOptions, Filters, Language, Note, Window
 from bot.render.data import answer_data, digest_data, item_data
@@ -29,6 +28,8 @@ from bot.words import text
 
 if TYPE_CHECKING:
     from bot.slack.app import SlackParts
+    from bot.wiring.process import Process
+    from bot.wiring.slack import SlackWiring
 
 
 def _colour(settings: Settings) -> bool:
@@ -61,7 +62,7 @@ class _ProgressBar:
         sys.stderr.flush()
 
 
-def _run_digest(args: argparse.Namespace, built: Builder) -> None:
+def _run_digest(args: argparse.Namespace, built: Process) -> None:
     settings = built.settings
     repos = tuple(dict.fromkeys(parse_repo(repo) for repo in args.repos))
     now = datetime.now(UTC)
@@ -91,14 +92,17 @@ def _run_digest(args: argparse.Namespace, built: Builder) -> None:
 
 
 def _post_digest(
-    args: argparse.Namespace, built: Builder, repos: tuple[str, ...], window: Window, asked_day: date | None
+    args: argparse.Namespace, built: Process, repos: tuple[str, ...], window: Window, asked_day: date | None
 ) -> None:
     settings = built.settings
     if not settings.slack_bot_token and not settings.oauth:
         raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…), or SLACK_CLIENT_ID for OAuth mode")
     if not settings.redis_url:
         raise ConfigError("--post needs REDIS_URL: the ledger that keeps a digest from being posted twice is in Redis")
-    workspace = built.workspace(chosen_team(args.team, built))
+    from bot.wiring.slack import wire_slack
+
+    wired = wire_slack(built)
+    workspace = wired.tenants.get(chosen_team(args.team, wired))
     # The workspace's own channels: the file's and Slack's for the home one, Slack's for another.
     plan = workspace.directory.plan(args.post)
     language = args.lang or (plan.language if plan else settings.defaults.language)
@@ -129,31 +133,32 @@ def _post_digest(
         print(text(terminal, "cli.posted", channel=args.post, day=day, posted=result.posted, already=result.already))
 
 
-def chosen_team(team: str | None, built: Builder) -> str | None:
+def chosen_team(team: str | None, wired: SlackWiring) -> str | None:
     """The workspace a CLI command acts in: --team, else the home one; checked to be installed.
 
     None with SLACK_BOT_TOKEN (one workspace). In OAuth mode, a team id."""
-    settings = built.settings
+    settings = wired.process.settings
     if not settings.oauth:
         if team is not None:
             raise UsageError("error.team_not_oauth")
         return None
-    from bot.store.workspace import scoped
+    from bot.services.workspaces import is_team_id
 
     chosen = team or settings.home_team
     if chosen is None:
         raise UsageError("error.team_needed")
-    try:
-        scoped(chosen, "")
-    except ValueError:
-        raise UsageError("error.bad_team", team=quoted(chosen)) from None
-    if built.installations.find_workspace(chosen) is None:
+    if not is_team_id(chosen):
+        raise UsageError("error.bad_team", team=quoted(chosen))
+    assert wired.oauth is not None  # OAuth mode
+    if wired.oauth.installations.find_workspace(chosen) is None:
         raise UsageError("error.not_installed", team=chosen)
     return chosen
 
 
-def _run_serve(args: argparse.Namespace, built: Builder) -> None:
+def _run_serve(args: argparse.Namespace, built: Process) -> None:
     from bot.slack.server import serve_http, serve_socket
+    from bot.wiring.process import start_worker
+    from bot.wiring.slack import slack_app, wire_slack
 
     settings = built.settings
     language = settings.defaults.language
@@ -164,7 +169,7 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
             )
         if not settings.slack_app_token:
             raise ConfigError("--socket needs SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)")
-        socket_parts = built.slack(socket_mode=True)
+        socket_parts = slack_app(wire_slack(built), socket_mode=True)
         _before_serving(built, socket_parts)
         with _metrics_port(args, built) as metrics_url:
             if metrics_url is not None:
@@ -176,7 +181,7 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
         return
     if args.metrics_port is not None and args.metrics_port == args.port != 0:
         raise UsageError("error.metrics_port_is_slack_port", port=args.port)
-    parts = built.slack()
+    parts = slack_app(wire_slack(built))
     _before_serving(built, parts)
     with _metrics_port(args, built) as metrics_url:
 
@@ -189,7 +194,7 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
         # own worker (threads of this process) makes as many cards at once as a digest did before
         # there was a queue (`concurrency`).
         with_worker = not args.no_worker and built.queue is not None
-        worker = built.worker(settings.defaults.concurrency) if with_worker else None
+        worker = start_worker(built, settings.defaults.concurrency) if with_worker else None
         try:
             serve_http(parts, args.host, args.port, on_ready=ready)
         finally:
@@ -199,7 +204,7 @@ def _run_serve(args: argparse.Namespace, built: Builder) -> None:
 
 
 @contextlib.contextmanager
-def _metrics_port(args: argparse.Namespace, built: Builder) -> Iterator[str | None]:
+def _metrics_port(args: argparse.Namespace, built: Process) -> Iterator[str | None]:
     """GET /metrics on --metrics-port at --host while inside, and its URL; without the option,
     none anywhere (None): the Slack port never answers /metrics, since its proxy may be opened
     wider than it should be. Nothing is counted either, as no sink is installed (telemetry.py)."""
@@ -207,31 +212,36 @@ def _metrics_port(args: argparse.Namespace, built: Builder) -> Iterator[str | No
         yield None
         return
     from bot.slack.server import metrics_served
+    from bot.wiring.metrics import install_metrics
 
-    with metrics_served(built.metrics.exposition, args.host, args.metrics_port) as port:
+    with metrics_served(install_metrics(built).exposition, args.host, args.metrics_port) as port:
         host = f"[{args.host}]" if ":" in args.host else args.host
         yield f"http://{host}:{port}/metrics"
 
 
-def _before_serving(built: Builder, parts: SlackParts) -> None:
+def _before_serving(built: Process, parts: SlackParts) -> None:
     """What the first requests would otherwise pay for, beside every acknowledgement in flight:
-    the model SDK's import (builder.py) and the pools' threads (slack/executor.py)."""
+    the model SDK's import (llm/lazy.py) and the pools' threads (slack/executor.py)."""
     built.warm()
     parts.prestart()
 
 
-def _run_worker(args: argparse.Namespace, built: Builder) -> None:
+def _run_worker(args: argparse.Namespace, built: Process) -> None:
     """Card jobs until SIGTERM/SIGINT; the jobs in hand are finished (or left to another worker)."""
     if args.threads is not None and not 1 <= args.threads <= 64:
         raise UsageError("error.bad_threads", threads=args.threads)
     from bot.metrics import MetricsServer
     from bot.stopping import stop_on_signals
+    from bot.wiring.metrics import install_metrics
+    from bot.wiring.process import start_worker
 
     stopped = threading.Event()
     built.warm()
-    worker = built.worker(args.threads)
+    worker = start_worker(built, args.threads)
     metrics = (
-        MetricsServer(built.metrics, "0.0.0.0", args.metrics_port).start() if args.metrics_port is not None else None
+        MetricsServer(install_metrics(built), "0.0.0.0", args.metrics_port).start()
+        if args.metrics_port is not None
+        else None
     )
     stop_on_signals(stopped.set)
     print(f"prdigest: {text(built.settings.defaults.language, 'cli.working', threads=worker.threads)}", file=sys.stderr)
@@ -243,7 +253,7 @@ def _run_worker(args: argparse.Namespace, built: Builder) -> None:
             metrics.stop()
 
 
-def _run_card(args: argparse.Namespace, built: Builder) -> None:
+def _run_card(args: argparse.Namespace, built: Process) -> None:
     ref = parse_ref(args.ref)
     language = language_of(args, built.settings)
     snapshot = built.cards.snapshot_by_ref(ref)
@@ -257,7 +267,7 @@ def _run_card(args: argparse.Namespace, built: Builder) -> None:
         print(render_card(snapshot.listing, result.card, colour=_colour(built.settings)))
 
 
-def _run_ask(args: argparse.Namespace, built: Builder) -> None:
+def _run_ask(args: argparse.Namespace, built: Process) -> None:
     """The answer a Slack thread would give, or the card and one line on stderr saying why not.
 
     Exit 0 either way, as `card` exits 0 with a card from metadata: the card is an answer of
@@ -297,7 +307,9 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from bot.allocator import limit_arenas
 
         limit_arenas()  # before any thread: long-running and threaded (bot/allocator.py)
-    built = Builder(settings)
+    from bot.wiring.process import build_process
+
+    built = build_process(settings)
     try:
         if args.command == "digest":
             _run_digest(args, built)
@@ -306,16 +318,13 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
         elif args.command == "ask":
             _run_ask(args, built)
         elif args.command == "following":
-            from bot.following import FollowedIn, run_following
+            from bot.following import run_following
+            from bot.wiring.slack import wire_slack
 
-            # Only the stores: the listing needs no Slack or GitHub client.
-            scope = built.scope_of(chosen_team(args.team, built))
-            if scope is None:
-                followed = FollowedIn(built.subscriptions, built.ledger)
-            else:
-                workspace = built.workspace(scope)
-                followed = FollowedIn(workspace.subscriptions, workspace.ledger)
-            sys.stdout.write(run_following(built, followed, args.format, language_of(args, settings)))
+            # Only the stores: the listing sends nothing to Slack or GitHub.
+            wired = wire_slack(built)
+            workspace = wired.tenants.get(chosen_team(args.team, wired))
+            sys.stdout.write(run_following(built, workspace, args.format, language_of(args, settings)))
         elif args.command == "worker":
             _run_worker(args, built)
         else:  # "serve": argparse rejects any other command

@@ -14,14 +14,16 @@ from contextlib import contextmanager
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
-from bot.builder import Builder, ModelOnFirstUse, Timing
 from bot.errors import StoreError
 from bot.models import OUTPUT_MODES
 from bot.redact import redact_url
 from bot.settings import Settings
 
 if TYPE_CHECKING:
+    from bot.llm.lazy import ModelOnFirstUse
     from bot.ports.slack import SlackPort
+    from bot.wiring.process import Process
+    from bot.wiring.slack import SlackWiring
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 # The test card the output modes are probed with: small, so a local model answers in seconds.
@@ -54,7 +56,9 @@ def _redis(settings: Settings) -> Check:
     if not settings.redis_url:
         return WARN, "redis", "REDIS_URL not set: in-memory store, nothing shared or kept between runs"
     where = redact_url(settings.redis_url)
-    kv = Builder(settings).redis(settings.redis_url)
+    from bot.wiring.process import redis_kv
+
+    kv = redis_kv(settings.redis_url)
     answering = kv.ping()
     kv.close()
     if answering:
@@ -64,9 +68,11 @@ def _redis(settings: Settings) -> Check:
 
 def _github(settings: Settings) -> Check:
     from bot.errors import NotFound, RateLimited, SourceRefused, SourceUnreachable
+    from bot.wiring.process import github_source
+    from bot.wiring.timing import Timing
 
     where = redact_url(settings.github_api_url)
-    source = Builder(settings).github_source(retries=0, rate_limit_wait=0)
+    source = github_source(settings, Timing(), retries=0, rate_limit_wait=0)
     try:
         remaining, limit = source.rate_limit()
     except SourceUnreachable as exc:
@@ -88,8 +94,10 @@ def _model(settings: Settings) -> Check:
     if not settings.openai_api_key:
         return WARN, "model", "OPENAI_API_KEY not set: cards come from metadata (heuristic)"
     from bot.errors import ModelRejected, SummarizerError
+    from bot.wiring.process import build_process
+    from bot.wiring.timing import Timing
 
-    built = Builder(settings, Timing(model_timeout=PING_SECONDS), warn=lambda message: None)
+    built = build_process(settings, Timing(model_timeout=PING_SECONDS), warn=lambda message: None)
     model = built.model
     assert model is not None  # OPENAI_API_KEY is set
     where = redact_url(settings.openai_base_url) if settings.openai_base_url else "api.openai.com"
@@ -108,7 +116,7 @@ def _model(settings: Settings) -> Check:
     return status, "model", f"{answering}; {mode}"
 
 
-def _output_mode(settings: Settings, built: Builder, model: ModelOnFirstUse) -> tuple[str, str]:
+def _output_mode(settings: Settings, built: Process, model: ModelOnFirstUse) -> tuple[str, str]:
     """The output mode cards are asked in: the one remembered in Redis, or a tiny card request
     in each mode from the strongest (the pinned one alone) until the endpoint takes one."""
     from bot.core.deadline import Budget
@@ -138,8 +146,8 @@ def _slack(settings: Settings) -> Check:
     if not settings.slack_bot_token:
         return WARN, "slack", "SLACK_BOT_TOKEN not set: terminal only"
     # Without OAuth, the single workspace's port is over the app's own client (bot token).
-    slack = Builder(settings, Timing(slack_timeout=10)).team_slack(None)
-    status, detail = _auth_test(settings, slack)
+    with _wired(settings) as wired:
+        status, detail = _auth_test(settings, wired.clients.slack(None))
     if status != OK:
         return status, "slack", detail
     secret = "signing secret " + mask(settings.slack_signing_secret)
@@ -175,11 +183,18 @@ def _slack_oauth(settings: Settings, team: str | None) -> list[Check]:
     checks: list[Check] = [(OK, "slack", mode)]
     if not settings.redis_url:
         return [*checks, (FAIL, "slack", "OAuth mode needs REDIS_URL: installations are kept there")]
-    built = Builder(settings, Timing(slack_timeout=10))
+    with _wired(settings) as wired:
+        return [*checks, *_installed(settings, wired, team)]
+
+
+def _installed(settings: Settings, wired: SlackWiring, team: str | None) -> list[Check]:
+    checks: list[Check] = []
+    assert wired.oauth is not None  # OAuth mode
+    installations = wired.oauth.installations
     try:
-        listed = built.installations.listed()
+        listed = installations.listed()
         for entry in listed:
-            installation = built.installations.find_workspace(entry.workspace)
+            installation = installations.find_workspace(entry.workspace)
             token = mask(installation.bot_token) if installation is not None else "unreadable with this key"
             expires = f", rotates, expires {entry.expires_at:%Y-%m-%d %H:%M} UTC" if entry.expires_at else ""
             checks.append(
@@ -193,13 +208,25 @@ def _slack_oauth(settings: Settings, team: str | None) -> list[Check]:
         if not listed:
             checks.append((WARN, "slack", "no workspace has installed the app yet: open /slack/install"))
         if team is not None:
-            status, detail = _auth_test(settings, built.team_slack(team))
+            status, detail = _auth_test(settings, wired.clients.slack(team))
             checks.append((status, "slack", f"{team}: {detail}"))
     except StoreError:
         checks.append((FAIL, "slack", "installations cannot be read: Redis is unreachable"))
-    finally:
-        built.close()
     return checks
+
+
+@contextmanager
+def _wired(settings: Settings) -> Iterator[SlackWiring]:
+    """Slack's parts, with a 10-second timeout on each call, closed after."""
+    from bot.wiring.process import build_process
+    from bot.wiring.slack import wire_slack
+    from bot.wiring.timing import Timing
+
+    process = build_process(settings, Timing(slack_timeout=10), warn=lambda message: None)
+    try:
+        yield wire_slack(process)
+    finally:
+        process.close()
 
 
 def _slack_checks(settings: Settings, team: str | None) -> list[Check]:
@@ -219,9 +246,11 @@ def _tokens(settings: Settings, team: str | None = None) -> list[Check]:
     if not settings.redis_url:
         return [(WARN, "tokens", "REDIS_URL not set: tokens are counted in each process only, none to show here")]
     from bot.render.tokens import doctor_lines
+    from bot.services.workspaces import Scopes
+    from bot.wiring.process import build_process
 
-    built = Builder(settings, warn=lambda message: None)
-    scope = built.scope_of(team)
+    built = build_process(settings, warn=lambda message: None)
+    scope = Scopes(settings.oauth, settings.home_team).of(team)
     try:
         report = built.spending.report(workspace=scope)
     finally:

@@ -224,3 +224,7 @@ class SlackError(PublishError):
             super().__init__("error.slack_needs_scope", error=code, needed=needed)
         else:
             super().__init__("error.slack_answered", error=code)
+
+
+class ChannelBusy(StoreError):
+    """Another request is changing the channel and did not finish in time: ask again."""

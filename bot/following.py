@@ -8,25 +8,15 @@ filled in; `source` is "file", "slack" or "default".
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
-from bot.builder import Builder
-from bot.models import Language
+from bot.models import AuditEntry, Language
 from bot.render.subscriptions import SHOWN_FIELDS, shown_value, spelled
-from bot.services.subscriptions import ChannelView, Subscriptions
+from bot.services.subscriptions import ChannelView
+from bot.services.tenant import Tenant
 from bot.settings import Defaults
-from bot.store.ledger import PostLedger
-from bot.store.subscriptions import AuditEntry
+from bot.wiring.process import Process
 from bot.words import text
-
-
-@dataclass(frozen=True)
-class FollowedIn:
-    """What `following` reads of one workspace: its subscriptions and its digests' ledger."""
-
-    subscriptions: Subscriptions
-    ledger: PostLedger
 
 
 def _raw(name: str, view: ChannelView, defaults: Defaults) -> str | list[str]:
@@ -38,7 +28,7 @@ def _entry(entry: AuditEntry) -> dict[str, Any]:
     return entry.model_dump(mode="json")
 
 
-def following_data(built: Builder, workspace: FollowedIn, views: list[ChannelView]) -> dict[str, Any]:
+def following_data(built: Process, workspace: Tenant, views: list[ChannelView]) -> dict[str, Any]:
     defaults = built.settings.defaults
     audit = workspace.subscriptions.audit()
     channels = []
@@ -66,7 +56,7 @@ def following_data(built: Builder, workspace: FollowedIn, views: list[ChannelVie
     return {"channels": channels, "audit": [_entry(entry) for entry in audit]}
 
 
-def following_text(built: Builder, workspace: FollowedIn, views: list[ChannelView], language: Language) -> str:
+def following_text(built: Process, workspace: Tenant, views: list[ChannelView], language: Language) -> str:
     data = following_data(built, workspace, views)
     defaults = built.settings.defaults
     lines: list[str] = []
@@ -82,7 +72,7 @@ def following_text(built: Builder, workspace: FollowedIn, views: list[ChannelVie
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def run_following(built: Builder, workspace: FollowedIn, output: str, language: Language) -> str:
+def run_following(built: Process, workspace: Tenant, output: str, language: Language) -> str:
     """The channels of one workspace (OAuth mode: `--team`; else the one there is)."""
     views = workspace.subscriptions.channels()
     if output == "json":

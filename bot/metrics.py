@@ -3,7 +3,7 @@
 One registry per process (not prometheus_client's global one, so tests can make several). A
 gauge is read at scrape time; one whose source fails (Redis away) is left out of that scrape
 rather than failing it, so /metrics always answers. A label whose values come from outside the
-code (`repo`) passes through the rule the builder gives for it (services/metric_labels.py)
+code (`repo`) passes through the rule the wiring gives for it (services/metric_labels.py)
 before it becomes a series, so what is scraped stays a bounded set. GET /metrics is served on a
 port of its own (`serve --metrics-port`, `worker --metrics-port`), never on the Slack one.
 """

@@ -24,13 +24,14 @@ from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.tables import table
 
-from bot.builder import Builder, Timing
 from bot.core.usage import Tally
 from bot.errors import SummarizerError
 from bot.models import Card, PRRef, PRSnapshot
 from bot.ports import StreamingModel
 from bot.services.ask import ask_about_pr
 from bot.settings import load_settings
+from bot.wiring.process import Process, build_process
+from bot.wiring.timing import Timing
 
 REPO = "vllm-project/vllm"
 SEEDS = dataset.DATASET_PATH.with_name("seed-prs.json")
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             "PRDIGEST_MODEL": args.model,
             "PRDIGEST_CONFIG": str(config),
         }
-        built = Builder(load_settings(env), Timing(model_timeout=args.timeout), warn=lambda message: None)
+        built = build_process(load_settings(env), Timing(model_timeout=args.timeout), warn=lambda message: None)
         try:
             for row in rows:
                 snapshot = built.cards.snapshot_by_ref(PRRef(REPO, row["number"]))
@@ -216,7 +217,7 @@ class Streamed:
         return "".join(text for _, text in self.sentences) == self.answer
 
 
-def stream_question(built: Builder, snapshot: PRSnapshot, card: Card) -> Streamed:
+def stream_question(built: Process, snapshot: PRSnapshot, card: Card) -> Streamed:
     """A question answered with a sink, through the model's stream (`stream=True`)."""
     answerer = built.answerer
     assert answerer is not None  # the e2e always configures a model
@@ -246,7 +247,7 @@ def stream_question(built: Builder, snapshot: PRSnapshot, card: Card) -> Streame
     return Streamed(time.monotonic() - started, first_piece[0] if first_piece else None, sentences, answer)
 
 
-def stop_question(built: Builder, snapshot: PRSnapshot, card: Card, base_url: str, model: str) -> str:
+def stop_question(built: Process, snapshot: PRSnapshot, card: Card, base_url: str, model: str) -> str:
     """Stop pressed after the first sentence: the model call must end, and the server be free.
 
     llama-cpp-python serves one request at a time, so a one-token request sent right after the

@@ -30,13 +30,14 @@ from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.builder import Builder, Timing
 from bot.core import heuristic
 from bot.core.claims import extract_claims
 from bot.core.drafts import clip
 from bot.core.prompts import HEADLINE_MAX
 from bot.models import Digest, Window
 from bot.settings import load_settings
+from bot.wiring.process import build_process
+from bot.wiring.timing import Timing
 
 REPO = "vllm-project/vllm"
 # Where a model puts a figure it made up: (figure, headline, the headline once the figure is cut).
@@ -133,7 +134,9 @@ def run(day: str, stubborn: bool, *, counts: bool = False) -> Row:
         env = {"GITHUB_API_URL": github.url, "GITHUB_TOKEN": "trial", "OPENAI_API_KEY": "trial"}
         env["OPENAI_BASE_URL"] = f"{fake_model.url}/v1"
         start = datetime.fromisoformat(day).replace(tzinfo=UTC)
-        services = Builder(load_settings(env), Timing(now=lambda: start + timedelta(2)), warn=lambda message: None)
+        services = build_process(
+            load_settings(env), Timing(now=lambda: start + timedelta(2)), warn=lambda message: None
+        )
         try:
             digest = services.digests.build((REPO,), Window(start, start + timedelta(1)))
         finally:

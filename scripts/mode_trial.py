@@ -23,9 +23,10 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.llm_servers import PROFILES
 
-from bot.builder import Builder, Timing
 from bot.models import Window
 from bot.settings import load_settings
+from bot.wiring.process import build_process
+from bot.wiring.timing import Timing
 
 REPO = "vllm-project/vllm"
 
@@ -50,7 +51,7 @@ def run(profile: str, rows: list[dict[str, object]], day: datetime) -> Outcome:
             "OPENAI_API_KEY": "trial",
             "OPENAI_BASE_URL": f"{model.url}/v1",
         }
-        built = Builder(load_settings(env), Timing(model_timeout=30), warn=lambda message: None)
+        built = build_process(load_settings(env), Timing(model_timeout=30), warn=lambda message: None)
         try:
             digest = built.digests.build((REPO,), Window(day, day + timedelta(days=1)))
         finally:

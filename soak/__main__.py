@@ -40,11 +40,11 @@ from devkit.tables import table
 from bench.env import REPO, SECRET, Latencies, World, world
 from bench.queue import NAMESPACE, queue_idle
 from bench.scenarios import PRODUCT_ENV_PREFIXES, REPO_ROOT, Served
-from bot.builder import Builder
 from bot.core.jobs import CardJob
 from bot.errors import PrdigestError
 from bot.models import DigestOptions, Filters, Window
 from bot.settings import load_settings
+from bot.wiring.process import build_process
 
 CHANNELS = ("C0SOAK0001", "C0SOAK0002", "C0SOAK0003", "C0SOAK0004")
 NUMBER = re.compile(r"#(\d+)\b")
@@ -566,7 +566,7 @@ def worker_killed(world: World, workdir: Path) -> Outcome:
     second: Worker | None = None
     try:
         wait_until(lambda: client.zcard(f"{NAMESPACE}:workers") >= 1, 60)
-        services = Builder(load_settings(world.env), warn=lambda message: None)
+        services = build_process(load_settings(world.env), warn=lambda message: None)
         queue = services.queue
         assert queue is not None
         for number in numbers:

@@ -2,7 +2,7 @@
 
 Services own when something is said (the answer's placeholder, its end, a refusal); render/
 owns the words and the blocks. These Protocols are implemented in bot/render/ and handed to the
-services by whoever builds them (the listener, the builder). Nothing here imports render/, a
+services by whoever builds them (the listener, the wiring). Nothing here imports render/, a
 service or a store: only our own values.
 """
 

@@ -1,8 +1,8 @@
 """DigestBlocks: the posting rules' DigestMessages port, said in Block Kit and mrkdwn (pure).
 
 Owns nothing of its own: it names, for the port (ports/messages.py), the messages render/blocks.py
-and render/links.py build, so the services that post a digest never import render. The builder
-hands one to the Publisher it builds.
+and render/links.py build, so the services that post a digest never import render. The wiring
+hands one to each Publisher it builds.
 """
 
 from __future__ import annotations

@@ -29,11 +29,10 @@ from slack_sdk.models.views import View
 
 from bot.core.config import ChannelConfig, Defaults
 from bot.core.parsing import duration_text
-from bot.models import Language
+from bot.models import AuditEntry, Language
 from bot.ports.slack import Message
 from bot.render.blocks import text_message
 from bot.render.mrkdwn import escape
-from bot.store.subscriptions import AuditEntry
 from bot.words import text
 
 SETTINGS_CALLBACK = "channel_settings"

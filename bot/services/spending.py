@@ -72,7 +72,7 @@ class Spending:
         self._prices = prices
 
     def today(self) -> date:
-        return self._now().date()  # the builder's clock is UTC
+        return self._now().date()  # the wiring's clock is UTC
 
     def budget_of(self, workspace: str | None = None) -> int:
         """The daily budget of `workspace` (None: the single or home one); 0: no cap."""

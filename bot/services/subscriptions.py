@@ -27,8 +27,8 @@ from bot.core.config import MAX_GLOBS, ChannelConfig, SlackConfig
 from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, first_problem
 from bot.core.parsing import REPO_PATTERN
 from bot.errors import ToldError, quoted
-from bot.models import Note
-from bot.store.subscriptions import AuditEntry, ChannelEdits, EditValue, SubscriptionStore
+from bot.models import AuditEntry, Note
+from bot.store.subscriptions import ChannelEdits, EditValue, SubscriptionStore
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The Bolt app: every Slack surface wired to the builder's services, built once per process.
+"""The Bolt app: every Slack surface over the tenants' services, built once per process.
 
 Signature verification stays on (Bolt's default): an unsigned or stale request gets 401 and
 reaches no listener. Events nobody listens to get 200, not Bolt's 404, so Slack does not
@@ -9,32 +9,32 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from slack_bolt import App, BoltResponse
 from slack_bolt.error import BoltUnhandledRequestError
+from slack_sdk.oauth import InstallationStore, OAuthStateStore
 from slack_sdk.signature import SignatureVerifier
 
 from bot.errors import ConfigError
 from bot.services.installs import InstallStarts
-from bot.services.members import ChannelMembers
-from bot.services.people import PeopleLanguages
 from bot.services.posting import DigestPosting
-from bot.services.refs import github_web_base
+from bot.services.tenant import Tenant
+from bot.services.workspaces import Workspaces
+from bot.settings import Settings
 from bot.slack.clients import SlackClient
 from bot.slack.deps import SlackDeps
 from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
 from bot.slack.httpd import WsgiApp
-from bot.slack.listeners import actions, commands, direct, feedback, home, installs, questions, unfurls
+from bot.slack.listeners import actions, commands, direct, feedback, installs, questions, unfurls
+from bot.slack.listeners import home as home_tab
 from bot.slack.listeners import settings as channel_settings
+from bot.slack.oauth import oauth_parts
 from bot.slack.runner import ack_in_place
 from bot.slack.scheduler import TICK_SECONDS, Scheduler
 from bot.words import text
-
-if TYPE_CHECKING:
-    from bot.builder import Builder
 
 log = logging.getLogger(__name__)
 
@@ -79,20 +79,33 @@ class SlackParts:
         return self.listeners.idle() and self.work.idle() and not self.scheduler.busy
 
 
-def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
-    """The Bolt app over the builder's services and Slack client, with every listener registered."""
-    settings = built.settings
+@dataclass(frozen=True)
+class AppParts:
+    """What the Bolt app is assembled from (wiring/slack.py makes them)."""
+
+    settings: Settings
+    client: SlackClient  # the app's: Bolt's own calls, and in the single install every call
+    tenants: Callable[[str | None], Tenant]  # a workspace's parts (None: the single or home one)
+    workspaces: Workspaces  # every workspace's plans and watches, for the scheduler
+    webhook: WsgiApp | None = None
+    # OAuth mode: the installations, the flows' states and GET /slack/install's limits.
+    oauth: tuple[InstallationStore, OAuthStateStore, InstallStarts] | None = None
+    scheduler_tick: float | None = None
+
+
+def build_app(parts: AppParts, *, socket_mode: bool = False) -> SlackParts:
+    """The Bolt app over the tenants' services and the app's client, with every listener registered."""
+    settings = parts.settings
     if not socket_mode and not settings.slack_signing_secret:
         raise ConfigError("SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify Slack's requests")
-    client = built.slack_client
+    client = parts.client
     listener_pool = CountingExecutor(LISTENER_THREADS, "listener")
     work = CountingExecutor(WORK_THREADS, "work")
     signing_secret = settings.slack_signing_secret or "unused-in-socket-mode"
     oauth: dict[str, Any] = {}
-    if settings.oauth:
-        from bot.slack.oauth import oauth_parts
-
-        oauth["oauth_settings"], oauth["authorize"] = oauth_parts(built)
+    if parts.oauth is not None and settings.slack_oauth is not None:
+        installations, states, _ = parts.oauth
+        oauth["oauth_settings"], oauth["authorize"] = oauth_parts(settings.slack_oauth, installations, states, client)
         # Told to someone whose workspace has no installation (removed, or its token revoked).
         oauth["user_facing_authorize_error_message"] = text(settings.defaults.language, "oauth.not_installed")
     app = App(
@@ -107,32 +120,15 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
     # After Bolt's own middleware (the signature check): a signed request naming a response_url
     # that is not Slack's is acknowledged and goes no further.
     app.use(ResponseUrlGuard(response_origins(settings.slack_api_url)))
-    deps = SlackDeps(
-        directory=built.directory,
-        access=built.access,
-        members=ChannelMembers(built.facts),
-        people=PeopleLanguages(built.facts, settings.defaults.language),
-        cards=built.cards,
-        qa=built.qa,
-        threads=built.threads,
-        ledger=built.ledger,
-        command=settings.config.slack.command,
-        work=work,
-        subscriptions=built.subscriptions,
-        digests=built.channel_digests,
-        defaults=settings.defaults,
-        feedback=built.feedback,
-        watch_dms=built.watch_dms(None),
-        spending=built.spending,
-        github_web=github_web_base(settings.github_api_url),
-    )
-    if settings.oauth:
-        deps = replace(deps, teams=_deps_of_team(built, deps))
-        installs.register(app, built.forget_workspace)
+    home = parts.tenants(None)
+    deps = SlackDeps(home, parts.tenants, work)
+    workspaces = parts.workspaces
+    if parts.oauth is not None:
+        installs.register(app, workspaces.forget)
     # The Messages tab's listeners first: Bolt runs the first listener that accepts an event,
     # and the App Home's and the questions' accept every app_home_opened and message.
     direct.register(app, deps)
-    for listeners in (questions, commands, actions, feedback, home, channel_settings):
+    for listeners in (questions, commands, actions, feedback, home_tab, channel_settings):
         listeners.register(app, deps)
     if settings.config.slack.unfurl:
         unfurls.register(app, deps)
@@ -144,55 +140,25 @@ def build_app(built: Builder, *, socket_mode: bool = False) -> SlackParts:
         log.error("a Slack listener failed: %s", type(error).__name__, exc_info=error)
         return None
 
-    tick = built.timing.scheduler_tick
+    tick = parts.scheduler_tick
     scheduler = Scheduler(
-        built.all_plans,
-        built.channel_digests,
+        workspaces.all_plans,
+        home.digests,
         tick=TICK_SECONDS if tick is None else tick,
-        for_team=lambda team: built.workspace(team).digests,
-        watch_dms=built.all_watch_dms,
-        poll=built.poll_merged,
+        for_team=lambda team: parts.tenants(team).digests,
+        watch_dms=workspaces.all_watch_dms,
+        poll=workspaces.poll_merged,
     )
     verifier = SignatureVerifier(signing_secret)
     return SlackParts(
         app,
         client,
         deps,
-        built.channel_digests,
+        home.digests,
         scheduler,
         verifier,
         listener_pool,
         work,
-        built.webhook,
-        built.install_starts if settings.oauth else None,
+        parts.webhook,
+        parts.oauth[2] if parts.oauth is not None else None,
     )
-
-
-def _deps_of_team(built: Builder, home: SlackDeps) -> Callable[[str | None], SlackDeps]:
-    """The listeners' deps for each workspace: the home one's as built, any other's over its own
-    keys (its subscriptions, threads, ledger, caches and answers' memory) and its own client."""
-    from bot.store.feedback import FeedbackStore
-
-    def of_team(team: str | None) -> SlackDeps:
-        scope = built.scope_of(team)
-        if scope is None:
-            return home
-        workspace = built.workspace(scope)
-        return replace(
-            home,
-            directory=workspace.directory,
-            subscriptions=workspace.subscriptions,
-            digests=workspace.digests,
-            access=workspace.access,
-            members=ChannelMembers(workspace.facts),
-            people=PeopleLanguages(workspace.facts, built.settings.defaults.language),
-            qa=built.qa_of(workspace.directory, workspace.threads, scope),
-            threads=workspace.threads,
-            ledger=workspace.ledger,
-            feedback=FeedbackStore(built.kv, scope),
-            watch_dms=built.watch_dms(scope),
-            teams=None,
-            workspace=scope,
-        )
-
-    return of_team

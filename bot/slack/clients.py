@@ -1,4 +1,4 @@
-"""The Slack Web API client: the one place a WebClient is made (the builder calls it), and
+"""The Slack Web API client: the one place a WebClient is made (the wiring calls it), and
 where its calls and 429s are counted."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from slack_sdk.web import SlackResponse
 
 from bot import telemetry
 
-# The client's type, for code that hands it on without calling it (the builder, Bolt's App, the
+# The client's type, for code that hands it on without calling it (the wiring, Bolt's App, the
 # token rotation): our own calls go through SlackWeb (slack/web.py), the one adapter that does.
 SlackClient = WebClient
 

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from slack_bolt import BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
 
 from bot.errors import one_line
-from bot.store.threads import ThreadStore
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +80,13 @@ class ResponseUrlGuard(Middleware):
         return BoltResponse(status=200, body="")
 
 
-def first_time(threads: ThreadStore, body: dict[str, Any]) -> bool:
+class Deliveries(Protocol):
+    """Who remembers which payloads were seen (store/threads.py's ThreadStore)."""
+
+    def first_delivery(self, key: str) -> bool: ...
+
+
+def first_time(threads: Deliveries, body: dict[str, Any]) -> bool:
     """Whether this command or click is seen for the first time, by any replica.
 
     Keyed by Slack's trigger_id (one per command and per click), else the action's timestamp.

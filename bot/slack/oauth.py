@@ -10,31 +10,31 @@ go to SLACK_API_URL, like every other call.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from slack_bolt.authorization.authorize import InstallationStoreAuthorize
 from slack_bolt.oauth.oauth_settings import OAuthSettings
+from slack_sdk.oauth import InstallationStore, OAuthStateStore
 
-from bot.slack.installations import ROTATE_MINUTES_BEFORE, STATE_SECONDS
-
-if TYPE_CHECKING:
-    from bot.builder import Builder
+from bot.core.installs import STATE_SECONDS
+from bot.settings import SlackOAuth
+from bot.slack.clients import SlackClient
+from bot.slack.tokens import ROTATE_MINUTES_BEFORE
 
 log = logging.getLogger(__name__)
 
 
-def oauth_parts(built: Builder) -> tuple[OAuthSettings, InstallationStoreAuthorize]:
-    """Bolt's OAuth settings and its authorize, over the builder's stores and client."""
-    oauth = built.settings.slack_oauth
-    assert oauth is not None  # only called in OAuth mode
+def oauth_parts(
+    oauth: SlackOAuth, installations: InstallationStore, states: OAuthStateStore, client: SlackClient
+) -> tuple[OAuthSettings, InstallationStoreAuthorize]:
+    """Bolt's OAuth settings and its authorize, over our stores and the app's client."""
     settings = OAuthSettings(
         client_id=oauth.client_id,
         client_secret=oauth.client_secret,
         scopes=list(oauth.scopes),
         user_scopes=[],  # a bot: no person grants the app their own token
         redirect_uri=oauth.redirect_uri,
-        installation_store=built.installations,
-        state_store=built.oauth_states,
+        installation_store=installations,
+        state_store=states,
         state_expiration_seconds=STATE_SECONDS,
         token_rotation_expiration_minutes=ROTATE_MINUTES_BEFORE,
         logger=log,
@@ -43,10 +43,10 @@ def oauth_parts(built: Builder) -> tuple[OAuthSettings, InstallationStoreAuthori
     # one rotates through the app's client.
     authorize = InstallationStoreAuthorize(
         logger=log,
-        installation_store=built.installations,
+        installation_store=installations,
         client_id=oauth.client_id,
         client_secret=oauth.client_secret,
         token_rotation_expiration_minutes=ROTATE_MINUTES_BEFORE,
-        client=built.slack_client,
+        client=client,
     )
     return settings, authorize

@@ -41,7 +41,7 @@ def mode_key(base_url: str, model: str) -> str:
 
 
 class ModeMemory:
-    """The memory of one endpoint and model (the builder binds them)."""
+    """The memory of one endpoint and model (the wiring binds them)."""
 
     def __init__(self, kv: KV, base_url: str, model: str) -> None:
         self._kv = kv

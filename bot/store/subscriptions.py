@@ -21,7 +21,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from bot.errors import StoreError
+from bot.errors import ChannelBusy
+from bot.models.audit import AuditEntry
 from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
 
@@ -44,10 +45,6 @@ CHANGE_WAIT_SECONDS = 0.05
 EditValue = str | list[str]
 
 
-class ChannelBusy(StoreError):
-    """Another request is changing the channel and did not finish in time: ask again."""
-
-
 class ChannelEdits(BaseModel):
     """A channel's values set from Slack, by ChannelConfig field name, and the last change."""
 
@@ -56,18 +53,6 @@ class ChannelEdits(BaseModel):
     values: dict[str, EditValue]
     by: str
     at: datetime
-
-
-class AuditEntry(BaseModel):
-    """One change: `action` is follow, unfollow or settings; `detail` the repositories or keys."""
-
-    model_config = ConfigDict(frozen=True)
-
-    channel: str
-    user: str
-    at: datetime
-    action: str
-    detail: tuple[str, ...] = ()
 
 
 _EDITS = TypeAdapter(ChannelEdits)

@@ -9,9 +9,12 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.builder import Builder, Timing
+from bot.services.tenant import Tenant
 from bot.settings import Settings, load_settings
 from bot.store.kv import KV
+from bot.wiring.process import Process, build_process
+from bot.wiring.slack import wire_slack
+from bot.wiring.timing import Timing
 
 REPO = "vllm-project/vllm"
 NOW = datetime(2026, 8, 6, 12, 0, tzinfo=UTC)
@@ -41,22 +44,22 @@ def settings_for(
     return load_settings(env)
 
 
-ServicesFactory = Callable[..., Builder]
+ServicesFactory = Callable[..., Process]
 
 
 @pytest.fixture
 def make_services() -> Iterator[ServicesFactory]:
     """Services with quick retries, closed after the test."""
-    built: list[Builder] = []
+    built: list[Process] = []
 
     # model_timeout covers a card's retries and second request: room for a loaded machine.
     def factory(
         settings: Settings, *, kv: KV | None = None, now: datetime = NOW, model_timeout: float = 5.0
-    ) -> Builder:
+    ) -> Process:
         timing = Timing(
             now=lambda: now, github_retries=2, github_backoff=0.01, model_timeout=model_timeout, model_retries=1
         )
-        services = Builder(settings, timing, store_kv=kv, warn=lambda message: None)
+        services = build_process(settings, timing, kv=kv, warn=lambda message: None)
         built.append(services)
         return services
 
@@ -73,3 +76,8 @@ def day(offset_hours: float = 0.0) -> datetime:
 # The Slack harness fixture lives with its helpers; importing it here makes it visible to tests.
 from tests.integration.oauth_harness import oauth  # noqa: E402, F401
 from tests.integration.slack_harness import harness  # noqa: E402, F401
+
+
+def home_of(process: Process) -> Tenant:
+    """The single workspace's parts over `process`, as `serve` wires them."""
+    return wire_slack(process).tenants.home

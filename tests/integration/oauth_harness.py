@@ -24,10 +24,13 @@ from devkit.fakes.slack import FakeSlack
 from devkit.fakes.slack_oauth import CLIENT_ID, CLIENT_SECRET
 from devkit.slack_signing import signed_headers
 
-from bot.builder import Builder
+from bot.services.tenant import Tenant
 from bot.settings import load_settings
 from bot.slack.app import SlackParts
 from bot.slack.server import http_server
+from bot.store.installations import SealedInstallationStore
+from bot.wiring.process import Process, build_process
+from bot.wiring.slack import OAuthParts, SlackWiring, slack_app, wire_slack
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import SECRET, fakes_env, harness_timing, wait_for
 
@@ -52,9 +55,23 @@ post_at = "00:00"
 
 @dataclass
 class Replica:
-    services: Builder
+    services: Process
+    wired: SlackWiring
     parts: SlackParts
     url: str  # http://127.0.0.1:PORT
+
+    @property
+    def home(self) -> Tenant:
+        return self.wired.tenants.home
+
+    @property
+    def oauth(self) -> OAuthParts:
+        assert self.wired.oauth is not None  # OAuth mode
+        return self.wired.oauth
+
+    @property
+    def installations(self) -> SealedInstallationStore:
+        return self.oauth.installations
 
     def settle(self) -> None:
         wait_for(self.parts.idle)
@@ -159,15 +176,16 @@ def serve_oauth(
         settings = load_settings(oauth_env(slack, github, model, redis_url, config))
         replicas = []
         for _ in range(2):
-            services = Builder(settings, harness_timing(now), warn=lambda message: None)
+            services = build_process(settings, harness_timing(now), warn=lambda message: None)
             stack.callback(services.close)
-            parts = services.slack()
+            wired = wire_slack(services)
+            parts = slack_app(wired)
             server = http_server(parts, "127.0.0.1", 0)
             thread = threading.Thread(target=server.run, daemon=True)
             thread.start()
             stack.callback(thread.join, 10)
             stack.callback(server.stop)
-            replicas.append(Replica(services, parts, f"http://127.0.0.1:{server.effective_port}"))
+            replicas.append(Replica(services, wired, parts, f"http://127.0.0.1:{server.effective_port}"))
         yield OAuthHarness(slack, (replicas[0], replicas[1]), iter(range(1, 10**9)))
 
 

@@ -23,10 +23,14 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from devkit.slack_signing import signed_headers
 
-from bot.builder import Builder, Timing
+from bot.services.tenant import Tenant
 from bot.settings import Settings, load_settings
 from bot.slack.app import SlackParts
 from bot.slack.server import http_server
+from bot.store.subscriptions import SubscriptionStore
+from bot.wiring.process import Process, build_process
+from bot.wiring.slack import SlackWiring, slack_app, wire_slack
+from bot.wiring.timing import Timing
 from tests.integration.conftest import REPO, day
 
 SECRET = "test-signing-secret"
@@ -54,10 +58,20 @@ class SlackHarness:
     slack: FakeSlack
     github: FakeGitHub
     model: FakeOpenAI
-    services: Builder
+    services: Process
+    wired: SlackWiring
     parts: SlackParts
     events_url: str
     _ids: Iterator[int] = field(default_factory=lambda: iter(range(1, 10**9)))
+
+    @property
+    def home(self) -> Tenant:
+        """The single workspace's parts, as the app's listeners use them."""
+        return self.wired.tenants.home
+
+    @property
+    def subscription_store(self) -> SubscriptionStore:
+        return SubscriptionStore(self.services.kv, team=None)
 
     def settle(self) -> None:
         """Wait until the app has finished everything it was handed (listeners, work, digests),
@@ -213,14 +227,15 @@ def serve_harness(
         if webhook_secret is not None:
             settings = dataclasses.replace(settings, github_webhook_secret=webhook_secret)
         timing = harness_timing(now)
-        services = Builder(settings, timing, warn=lambda message: None)
-        parts = services.slack()
+        services = build_process(settings, timing, warn=lambda message: None)
+        wired = wire_slack(services)
+        parts = slack_app(wired)
         server = http_server(parts, "127.0.0.1", 0)
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
         try:
             yield SlackHarness(
-                slack, github, model, services, parts, f"http://127.0.0.1:{server.effective_port}/slack/events"
+                slack, github, model, services, wired, parts, f"http://127.0.0.1:{server.effective_port}/slack/events"
             )
         finally:
             # The server closes its sockets in its own thread once its loop has returned; closing

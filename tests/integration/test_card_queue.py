@@ -17,6 +17,7 @@ from devkit.redis_server import RedisServer
 
 from bot.core.jobs import CardJob
 from bot.models import Window
+from bot.wiring.process import start_worker
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import wait_for
 from tests.integration.test_reliability import add_prs, good_card
@@ -54,7 +55,7 @@ def test_a_job_is_json_queued_once_and_made_by_a_worker(
     assert all(message["args"][0]["repo"] == REPO for message in messages)  # plain JSON, no pickle
     assert queue.depth() == 2 and queue.oldest_age() >= 0
 
-    worker = services.worker(threads=2)
+    worker = start_worker(services, 2)
     try:
         assert wait_for(queue.workers_alive)
         wait_for(lambda: queue.depth() == 0 and model.calls == 2, timeout=20)
@@ -77,7 +78,7 @@ def test_a_job_prdigest_did_not_write_is_dropped_not_retried(
     queue = services.queue
     assert queue is not None
     queue._actor.send({"repo": "not a repo", "number": -1, "language": "fr"})
-    worker = services.worker(threads=1)
+    worker = start_worker(services, 1)
     try:
         wait_for(lambda: queue.depth() == 0, timeout=10)
         time.sleep(0.5)
@@ -98,7 +99,7 @@ def test_a_digest_without_a_worker_of_its_own_waits_for_the_workers_cards(
         settings_for(github, None, redis_url, OPENAI_API_KEY="k", OPENAI_BASE_URL="http://127.0.0.1:9/v1")
     )
     working = make_services(settings_for(github, model, redis_url))
-    worker = working.worker(threads=4)
+    worker = start_worker(working, 4)
     try:
         wait_for(lambda: serving.queue is not None and serving.queue.workers_alive())
         digest = serving.digests.build((REPO,), WINDOW)
@@ -130,7 +131,7 @@ def test_a_worker_started_while_redis_is_away_takes_jobs_once_it_answers(
     queue = services.queue
     assert queue is not None
     own_redis.stop()
-    worker = services.worker(threads=1)  # serve comes up while Redis is away
+    worker = start_worker(services, 1)  # serve comes up while Redis is away
     try:
         assert not queue.workers_alive()
         own_redis.start()

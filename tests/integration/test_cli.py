@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot import waiting
-from bot.builder import EMBEDDED_STORE_NOTE
 from bot.cli import main
+from bot.wiring.process import EMBEDDED_STORE_NOTE
 from tests.integration.conftest import REPO, day
 
 CONTRACT_ITEM_KEYS = {"repo", "number", "url", "title", "author", "merged_at", "card"}

@@ -16,8 +16,8 @@ from devkit.fakes.llm import DEFAULT_CARD, FakeOpenAI
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.builder import EMBEDDED_STORE_NOTE
 from bot.cli import main
+from bot.wiring.process import EMBEDDED_STORE_NOTE
 from tests.integration.conftest import REPO, day
 from tests.unit.test_catalogue import english_in
 

@@ -17,6 +17,7 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
+from bot.wiring.process import start_worker
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import SlackHarness, serve_harness, wait_for
 from tests.integration.test_reliability import good_card
@@ -92,7 +93,7 @@ def test_a_signed_merge_queues_its_card_once_whatever_is_redelivered(served: Sla
     assert other.status_code == 202 and other.json() == {"queued": 0}
     assert queued(redis_url) == 1
 
-    worker = served.services.worker(threads=1)
+    worker = start_worker(served.services, 1)
     try:
         wait_for(lambda: served.model.calls == 1, timeout=20)
     finally:

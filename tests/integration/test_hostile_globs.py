@@ -54,7 +54,7 @@ def test_a_paths_pattern_with_too_many_wildcards_is_refused_on_its_field(subs: S
     assert set(answer["errors"]) == {"paths"}
     assert f"at most {MAX_GLOB_WILDCARDS} (* or ?)" in answer["errors"]["paths"]
     subs.settle()
-    (edits,) = subs.services.subscription_store.all().values()
+    (edits,) = subs.subscription_store.all().values()
     assert "paths" not in edits.values  # nothing of the refused form was kept
 
 
@@ -83,11 +83,11 @@ def test_the_worst_pattern_the_form_lets_through_does_not_freeze_the_server(subs
 
 def test_patterns_saved_before_the_checks_are_kept_and_do_not_freeze_the_server(subs: SlackHarness) -> None:
     run(subs, f"follow {OTHER_REPO}")
-    store = subs.services.subscription_store
+    store = subs.subscription_store
     (edits,) = store.all().values()
     values = {**edits.values, "paths": [*SAVED_BEFORE, "src/*"], "exclude_authors": SAVED_BEFORE}
     store.save(NEW, ChannelEdits(values=values, by=HUMAN, at=NOW))
-    view = subs.services.subscriptions.view(NEW)
+    view = subs.home.subscriptions.view(NEW)
     assert view is not None and view.config.paths == (*SAVED_BEFORE, "src/*")  # the channel keeps them
     _digest_is_posted_and_the_server_answers(subs)
 

@@ -50,4 +50,4 @@ def test_a_flood_from_one_address_gets_429_and_writes_no_more_states(oauth: OAut
 
     # Someone else, from their own address, installs as before.
     assert oauth.install(SECOND).status_code == 200
-    assert oauth.first.services.installations.find_workspace(SECOND) is not None
+    assert oauth.first.installations.find_workspace(SECOND) is not None

@@ -11,7 +11,7 @@ import redis
 from cryptography.fernet import Fernet
 from slack_sdk.oauth.installation_store import Installation
 
-from bot.slack.installations import KVOAuthStateStore, SealedInstallationStore
+from bot.store.installations import KVOAuthStateStore, SealedInstallationStore
 from bot.store.redis_store import RedisKV
 from bot.store.sealed import Sealer
 

@@ -21,12 +21,14 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from devkit.redis_server import RedisServer
 
-from bot.builder import Builder, Timing
 from bot.models import DigestOptions, Filters
 from bot.services.lease import LeaseLost
 from bot.slack.app import SlackParts
 from bot.store.ledger import PostLedger
 from bot.store.redis_store import RedisKV
+from bot.wiring.process import build_process
+from bot.wiring.slack import slack_app, wire_slack
+from bot.wiring.timing import Timing
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, app_settings, wait_for
 from tests.integration.test_redis_outage import POST_TIME
@@ -48,9 +50,11 @@ def parts(
     config = tmp_path / "prdigest.toml"
     config.write_text(CONFIG, encoding="utf-8")
     timing = Timing(now=lambda: POST_TIME, model_retries=0, pace=0.0, post_lease_seconds=LEASE_SECONDS)
-    services = Builder(app_settings(github, model, slack, own_redis.url, config), timing, warn=lambda message: None)
+    services = build_process(
+        app_settings(github, model, slack, own_redis.url, config), timing, warn=lambda message: None
+    )
     try:
-        yield services.slack()
+        yield slack_app(wire_slack(services))
     finally:
         services.close()
 

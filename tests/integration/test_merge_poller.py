@@ -8,6 +8,8 @@ from pathlib import Path
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
+from bot.wiring.process import start_worker
+from bot.wiring.slack import wire_slack
 from tests.integration.conftest import NOW, REPO, ServicesFactory, settings_for
 from tests.integration.slack_harness import wait_for
 from tests.integration.test_reliability import good_card
@@ -53,16 +55,17 @@ def test_one_replica_polls_each_interval_and_queues_every_language_once(
     settings = settings_for(github, model, redis_url, PRDIGEST_CONFIG=str(config))
     replicas = [make_services(settings) for _ in range(2)]
     assert all(replica.poller is not None for replica in replicas)
+    polls = [wire_slack(replica).workspaces.poll_merged for replica in replicas]
 
     # No worker alive: nothing is listed, nothing queued (the digest will make its cards itself).
-    assert replicas[0].poll_merged() == 0 and lists(github) == 0
+    assert polls[0]() == 0 and lists(github) == 0
 
-    worker = replicas[1].worker(threads=2)
+    worker = start_worker(replicas[1], 2)
     try:
         assert wait_for(replicas[0].cards.workers_alive)
-        assert replicas[0].poll_merged() == 6  # 3 PRs × 2 languages
-        assert replicas[1].poll_merged() == 0  # the other replica: polled within the interval
-        assert replicas[0].poll_merged() == 0
+        assert polls[0]() == 6  # 3 PRs × 2 languages
+        assert polls[1]() == 0  # the other replica: polled within the interval
+        assert polls[0]() == 0
         assert lists(github) == 1
         wait_for(lambda: model.calls == 6, timeout=30)
     finally:

@@ -25,6 +25,8 @@ from bot.logs import JsonFormatter
 from bot.metrics import MetricsServer
 from bot.slack.server import metrics_served
 from bot.telemetry import SERIES
+from bot.wiring.metrics import install_metrics
+from bot.wiring.process import start_worker
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
 from tests.integration.test_reliability import good_card
@@ -54,7 +56,7 @@ def value(samples: Samples, name: str, **labels: str) -> float:
 @contextlib.contextmanager
 def exported(harness: SlackHarness) -> Iterator[str]:
     """The URL of GET /metrics on a port of its own, as `serve --metrics-port 0` serves it."""
-    with metrics_served(harness.services.metrics.exposition, "127.0.0.1", 0) as port:
+    with metrics_served(install_metrics(harness.services).exposition, "127.0.0.1", 0) as port:
         yield f"http://127.0.0.1:{port}/metrics"
 
 
@@ -127,7 +129,7 @@ def test_worker_metrics_server_answers_metrics_and_healthz(
     github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
 ) -> None:
     services = make_services(settings_for(github, model, redis_url))
-    server = MetricsServer(services.metrics, "127.0.0.1", 0).start()
+    server = MetricsServer(install_metrics(services), "127.0.0.1", 0).start()
     try:
         base = f"http://127.0.0.1:{server.port}"
         _, samples = scrape(f"{base}/metrics")
@@ -203,11 +205,11 @@ def test_a_workers_jobs_are_counted_and_log_under_the_job_key(
     github.add_pr(REPO, 7, title="Faster", merged_at=day(1), files=[{"path": "vllm/a.py", "additions": 4}])
     model.responder = good_card
     services = make_services(settings_for(github, model, redis_url))
-    sink = services.metrics
+    sink = install_metrics(services)
     queue = services.queue
     assert queue is not None
     job = CardJob(REPO, 7, "en")
-    worker = services.worker(threads=1)
+    worker = start_worker(services, 1)
     server = MetricsServer(sink, "127.0.0.1", 0).start()
     try:
         assert queue.submit(job)

@@ -48,7 +48,7 @@ def test_install_started_on_one_replica_completes_on_the_other(oauth: OAuthHarne
     assert exchange.get("code") and oauth.slack.tokens("oauth.v2.access") == [None]  # client credentials
     # Bolt checks the new token with auth.test before saving it.
     assert oauth.slack.tokens("auth.test")[-1] in installed(oauth, SECOND)
-    assert oauth.first.services.installations.find_workspace(SECOND) is not None
+    assert oauth.first.installations.find_workspace(SECOND) is not None
 
 
 def test_a_state_is_good_for_one_install(oauth: OAuthHarness) -> None:
@@ -58,7 +58,7 @@ def test_a_state_is_good_for_one_install(oauth: OAuthHarness) -> None:
 
     assert replay.status_code == 401  # Bolt's answer to invalid_state
     assert len(oauth.slack.calls("oauth.v2.access")) == 1
-    assert oauth.first.services.oauth_states.consume("not-a-state-we-issued") is False
+    assert oauth.first.oauth.states.consume("not-a-state-we-issued") is False
 
 
 def test_second_workspace_gets_its_own_token_on_every_call(oauth: OAuthHarness) -> None:
@@ -80,7 +80,7 @@ def test_second_workspace_gets_its_own_token_on_every_call(oauth: OAuthHarness) 
     scheduler = Scheduler(
         (plan(SECOND_CHANNEL, SECOND),),
         replica.parts.digests,
-        for_team=lambda team: replica.services.workspace(team).digests,
+        for_team=lambda team: replica.wired.tenants.get(team).digests,
     )
     scheduler.tick()
     wait_for(lambda: not scheduler.busy)
@@ -101,9 +101,9 @@ def test_home_channels_of_the_file_post_with_the_home_token(oauth: OAuthHarness)
     before = len(oauth.slack.tokens())
     replica = oauth.first
     scheduler = Scheduler(
-        replica.services.directory.plans,
+        replica.home.directory.plans,
         replica.parts.digests,
-        for_team=lambda team: replica.services.workspace(team).digests,
+        for_team=lambda team: replica.wired.tenants.get(team).digests,
     )
     scheduler.tick()
     wait_for(lambda: not scheduler.busy)
@@ -122,7 +122,7 @@ def test_tokens_in_redis_are_sealed(oauth: OAuthHarness, redis_url: str) -> None
     stored = b"".join(_values(redis.Redis.from_url(redis_url)))
     assert stored and not any(secret.encode() in stored for secret in secrets)
     # …and the app reads them back.
-    saved = oauth.first.services.installations.find_workspace(SECOND)
+    saved = oauth.first.installations.find_workspace(SECOND)
     assert saved is not None and saved.bot_token in installed(oauth, SECOND)
 
 
@@ -137,11 +137,11 @@ def test_an_expiring_token_is_rotated_and_the_new_one_used(oauth: OAuthHarness) 
 
     refreshes = [call for call in oauth.slack.calls("oauth.v2.access") if call.get("grant_type") == "refresh_token"]
     assert refreshes
-    saved = oauth.first.services.installations.find_workspace(SECOND)
+    saved = oauth.first.installations.find_workspace(SECOND)
     assert saved is not None and saved.bot_token != first_token
     assert oauth.slack.tokens("chat.postMessage")[-1] != first_token
     # The scheduler's client reads the rotated token from Redis, as another replica would.
-    client = oauth.replicas[1].services.team_client(SECOND)
+    client = oauth.replicas[1].wired.clients.of(SECOND)
     assert client.auth_test()["team_id"] == SECOND
 
 
@@ -152,7 +152,7 @@ def test_app_uninstalled_leaves_no_key_of_the_workspace(oauth: OAuthHarness, red
     oauth.mention(HOME, HOME_CHANNEL, "what changed?")
     oauth.settle()
     replica = oauth.first
-    replica.services.workspace(SECOND).digests.run_scheduled(plan(SECOND_CHANNEL, SECOND))
+    replica.wired.tenants.get(SECOND).digests.run_scheduled(plan(SECOND_CHANNEL, SECOND))
     client = redis.Redis.from_url(redis_url)
     assert _keys_of(client, SECOND)
     home_keys = {key for key in client.scan_iter() if SECOND.encode() not in key}
@@ -178,7 +178,7 @@ def test_a_revoked_bot_token_forgets_the_workspace(oauth: OAuthHarness, redis_ur
     assert oauth.event(SECOND, event).status_code == 200
     oauth.settle()
 
-    assert oauth.first.services.installations.find_workspace(SECOND) is None
+    assert oauth.first.installations.find_workspace(SECOND) is None
     assert _keys_of(redis.Redis.from_url(redis_url), SECOND) == set()
 
 
@@ -209,21 +209,21 @@ def test_another_workspace_is_never_told_of_a_private_repository(oauth: OAuthHar
     private = "acme/secret"
     oauth.install(HOME)
     oauth.install(SECOND)
-    services = oauth.first.services
+    services, wired = oauth.first.services, oauth.first.wired
     settings = services.settings
     channels = (ChannelConfig(id=HOME_CHANNEL, repos=(REPO, private)),)
     directory = ChannelDirectory(settings.config.model_copy(update={"channels": channels}))
     services.facts.remember_private(private, True)
     services.facts.remember_private(REPO, False)
-    second = services.workspace(SECOND)
+    second = wired.tenants.get(SECOND)
 
-    home = AccessPolicy(directory, services.visibility, services.team_slack(HOME), services.facts)
+    home = AccessPolicy(directory, services.visibility, wired.clients.slack(HOME), services.facts)
     other = AccessPolicy(directory, services.visibility, second.slack, second.facts, home=False)
 
     assert home.allowed(HOME_CHANNEL) == {REPO, private}
     assert other.allowed(HOME_CHANNEL) == {REPO}
     assert other.refusal(HOME_CHANNEL, private) is not None
-    # The builder's policy of that workspace is the same.
+    # The wiring's policy of that workspace is the same.
     assert second.access.refusal(HOME_CHANNEL, private) is not None
 
 
@@ -241,7 +241,7 @@ def test_the_home_workspace_uninstalled_keeps_the_files_channels_data(oauth: OAu
     oauth.event(HOME, {"type": "app_uninstalled"})
     oauth.settle()
 
-    assert oauth.first.services.installations.find_workspace(HOME) is None
+    assert oauth.first.installations.find_workspace(HOME) is None
     assert before <= set(client.scan_iter())
 
 
@@ -265,13 +265,13 @@ def test_another_workspace_follows_from_slack_under_its_own_keys_and_token(oauth
     assert not client.hkeys("prdigest:v1:subscriptions")  # the home workspace follows nothing new
     # Every replica's scheduler plans it, for that workspace; the home directory does not have it.
     for replica in oauth.replicas:
-        plans = {plan.id: plan for plan in replica.services.all_plans()}
+        plans = {plan.id: plan for plan in replica.wired.workspaces.all_plans()}
         assert plans[SECOND_CHANNEL].team == SECOND and plans[SECOND_CHANNEL].repos == (REPO,)
-        assert replica.services.directory.plan(SECOND_CHANNEL) is None
+        assert replica.home.directory.plan(SECOND_CHANNEL) is None
     assert set(oauth.slack.tokens()[before:]) <= installed(oauth, SECOND)
 
     oauth.slack.uninstall(SECOND)
     oauth.event(SECOND, {"type": "app_uninstalled"})
     oauth.settle()
     assert _keys_of(client, SECOND) == set()
-    assert SECOND_CHANNEL not in {plan.id for plan in oauth.replicas[1].services.all_plans()}
+    assert SECOND_CHANNEL not in {plan.id for plan in oauth.replicas[1].wired.workspaces.all_plans()}

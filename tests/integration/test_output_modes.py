@@ -21,10 +21,10 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.llm_servers import PROFILES, prompt_tokens
 
 from bot import doctor
-from bot.builder import Builder
 from bot.models import Card, PRRef, Window
 from bot.store.modes import MODE_TTL, mode_key
 from bot.store.redis_store import PREFIX
+from bot.wiring.process import Process
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.shared_data import shared_rows
 
@@ -51,7 +51,7 @@ def a_day(github: FakeGitHub, rows: list[dict[str, object]]) -> None:
     dataset.populate(github, rows, REPO)
 
 
-def cards_of_the_day(services: Builder) -> list[Card]:
+def cards_of_the_day(services: Process) -> list[Card]:
     return [item.card for item in services.digests.build((REPO,), WINDOW).items]
 
 
@@ -62,7 +62,7 @@ def small_pr(github: FakeGitHub, number: int) -> None:
     )
 
 
-def one_card(services: Builder, number: int) -> Card:
+def one_card(services: Process, number: int) -> Card:
     snapshot = services.cards.snapshot_by_ref(PRRef(REPO, number))
     return services.cards.card(snapshot, "en").card
 

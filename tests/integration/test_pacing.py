@@ -8,8 +8,10 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
 
-from bot.builder import Builder, Timing
 from bot.store.memory import MemoryKV
+from bot.wiring.process import build_process
+from bot.wiring.slack import wire_slack
+from bot.wiring.timing import Timing
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.test_digest import WINDOW
 
@@ -36,7 +38,7 @@ def test_each_message_after_the_first_waits_for_the_channels_pace(
     # A clock that stands still: every post comes right after the previous one.
     timing = Timing(pace=1.0, sleep=waits.append, monotonic=lambda: 100.0)
     settings = settings_for(github, SLACK_BOT_TOKEN=slack.bot_token, SLACK_API_URL=slack.api_url)
-    publisher = Builder(settings, timing, store_kv=MemoryKV()).publisher
+    publisher = wire_slack(build_process(settings, timing, kv=MemoryKV())).tenants.home.publisher
     result = publisher.publish("C0PACE0001", "2026-08-05", digest)
     posted = len(slack.calls("chat.postMessage"))
     assert result.posted == posted >= 3

@@ -23,13 +23,15 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from devkit.redis_server import RedisServer
 
-from bot.builder import Builder, Timing
 from bot.cli import main
 from bot.errors import StoreError
 from bot.models import DigestOptions, Filters
 from bot.slack.app import SlackParts
 from bot.store.ledger import PostLedger
 from bot.store.redis_store import RedisKV
+from bot.wiring.process import build_process
+from bot.wiring.slack import slack_app, wire_slack
+from bot.wiring.timing import Timing
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, OTHER_REPO, app_settings, serve_harness, wait_for
 from tests.integration.test_reliability import DAY, WINDOW, add_prs, good_card
@@ -48,7 +50,8 @@ def replica(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: 
     config = tmp_path / "prdigest.toml"
     config.write_text(CONFIG, encoding="utf-8")
     timing = Timing(now=lambda: POST_TIME, model_retries=0, pace=0.0)  # the replica's clock
-    return Builder(app_settings(github, model, slack, redis_url, config), timing, warn=lambda message: None).slack()
+    process = build_process(app_settings(github, model, slack, redis_url, config), timing, warn=lambda message: None)
+    return slack_app(wire_slack(process))
 
 
 def test_strict_view_raises_and_open_view_misses_while_redis_is_down(own_redis: RedisServer) -> None:

@@ -19,9 +19,11 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 
-from bot.builder import Builder, Timing
 from bot.models import DigestOptions, Filters, Window
 from bot.services.lease import PostLease
+from bot.wiring.process import build_process
+from bot.wiring.slack import slack_app, wire_slack
+from bot.wiring.timing import Timing
 from bot.words import said
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, app_settings, serve_harness
@@ -114,8 +116,10 @@ def replica(
     github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path, lease: float | None = None
 ) -> Any:
     settings = app_settings(github, model, slack, redis_url, config)
-    services = Builder(settings, Timing(model_retries=0, pace=0.0, post_lease_seconds=lease), warn=lambda message: None)
-    return services, services.slack()
+    services = build_process(
+        settings, Timing(model_retries=0, pace=0.0, post_lease_seconds=lease), warn=lambda message: None
+    )
+    return services, slack_app(wire_slack(services))
 
 
 def test_three_replicas_at_post_time_post_one_digest(

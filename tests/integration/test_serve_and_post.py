@@ -21,9 +21,11 @@ from devkit.fakes.slack import FakeSlack
 from devkit.ports import free_port
 from devkit.slack_signing import signed_headers
 
-from bot.builder import Builder, Timing
 from bot.cli import main
 from bot.settings import load_settings
+from bot.wiring.process import build_process
+from bot.wiring.slack import slack_app, wire_slack
+from bot.wiring.timing import Timing
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SECRET, wait_for
 
@@ -218,12 +220,15 @@ def test_serve_mistakes_are_one_line_and_a_non_zero_exit(
 def test_scheduler_posts_each_channel_once_a_day(operator_env: dict[str, str], slack: FakeSlack) -> None:
     settings = load_settings(operator_env)
     now = datetime(2026, 8, 5, 9, 5, tzinfo=UTC)  # after 09:00 UTC, the default post_at
-    services = Builder(settings, Timing(now=lambda: now, pace=0.0), warn=lambda message: None)  # the replica's clock
+    services = build_process(
+        settings, Timing(now=lambda: now, pace=0.0), warn=lambda message: None
+    )  # the replica's clock
     try:
-        parts = services.slack()
+        wired = wire_slack(services)
+        parts = slack_app(wired)
         parts.scheduler.tick()
         wait_for(lambda: slack.messages(DIGEST_CHANNEL))
-        wait_for(lambda: "done" in services.ledger.entries(DIGEST_CHANNEL, "2026-08-05"))
+        wait_for(lambda: "done" in wired.tenants.home.ledger.entries(DIGEST_CHANNEL, "2026-08-05"))
         parts.scheduler.tick()
         wait_for(parts.idle)
         assert len(slack.messages(DIGEST_CHANNEL)) == 1

@@ -11,9 +11,11 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from devkit.fakes.socket_mode import FakeSocketMode
 
-from bot.builder import Builder, Timing
 from bot.settings import load_settings
 from bot.slack.server import serve_socket
+from bot.wiring.process import build_process
+from bot.wiring.slack import slack_app, wire_slack
+from bot.wiring.timing import Timing
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, wait_for
 
@@ -45,9 +47,9 @@ def test_a_mention_over_socket_mode_is_acknowledged_and_answered(
                 "SLACK_API_URL": slack.api_url,
             }
         )
-        services = Builder(settings, Timing(model_retries=0), warn=lambda message: None)
+        services = build_process(settings, Timing(model_retries=0), warn=lambda message: None)
         stopped = threading.Event()
-        parts = services.slack(socket_mode=True)
+        parts = slack_app(wire_slack(services), socket_mode=True)
         server = threading.Thread(target=serve_socket, args=(parts, slack.app_token, stopped), daemon=True)
         server.start()
         try:

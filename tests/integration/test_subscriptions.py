@@ -17,10 +17,11 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.builder import Builder
 from bot.models import Note
 from bot.render.blocks import strings
 from bot.render.subscriptions import SETTINGS_ACTION, SETTINGS_CALLBACK
+from bot.wiring.process import build_process
+from bot.wiring.slack import slack_app, wire_slack
 from tests.integration.slack_harness import (
     CONFIG,
     DIGEST_CHANNEL,
@@ -123,7 +124,7 @@ def ephemerals(harness: SlackHarness, channel: str) -> list[str]:
 def test_a_channel_not_in_the_config_follows_a_repository_and_gets_its_digest_once(subs: SlackHarness) -> None:
     told = run(subs, f"follow {OTHER_REPO}")
     assert f"now follows {OTHER_REPO}" in told and "09:00 (UTC)" in told
-    assert subs.parts.deps.directory.plan(NEW) is not None  # this replica sees it at once
+    assert subs.parts.deps.tenant.directory.plan(NEW) is not None  # this replica sees it at once
 
     told = run(subs, "digest")
     assert "2026-08-06 is posted" in told
@@ -147,7 +148,7 @@ def test_digest_in_a_channel_the_bot_was_removed_from_asks_to_invite_it_and_post
     run(subs, f"follow {OTHER_REPO}")
     subs.slack.not_in_channel.add(NEW)
     assert "/invite @prdigest" in run(subs, "digest")
-    assert subs.slack.all_messages() == [] and subs.services.ledger.entries(NEW, "2026-08-06") == {}
+    assert subs.slack.all_messages() == [] and subs.home.ledger.entries(NEW, "2026-08-06") == {}
 
 
 def test_following_in_a_channel_that_follows_nothing_says_how_to_start(subs: SlackHarness) -> None:
@@ -160,12 +161,12 @@ def test_follow_in_a_channel_the_bot_is_not_in_says_to_invite_it(subs: SlackHarn
     assert "/invite @prdigest" in run(subs, f"follow {OTHER_REPO}")
     assert "/invite @prdigest" in run(subs, "settings")
     assert subs.slack.modals == {}
-    assert subs.services.subscription_store.all() == {}
+    assert subs.subscription_store.all() == {}
 
 
 def test_a_person_not_in_the_channel_may_not_change_what_it_follows(subs: SlackHarness) -> None:
     assert "Only members of this channel" in run(subs, f"follow {OTHER_REPO}", user=STRANGER)
-    assert subs.services.subscription_store.all() == {}
+    assert subs.subscription_store.all() == {}
 
 
 def test_a_config_file_channel_is_changed_in_the_file_not_from_slack(subs: SlackHarness) -> None:
@@ -173,13 +174,13 @@ def test_a_config_file_channel_is_changed_in_the_file_not_from_slack(subs: Slack
     assert "set up in the config file" in told and "prdigest.toml" in told and "allow_channel_edits" in told
     assert "set up in the config file" in run(subs, "settings", channel=DIGEST_CHANNEL)
     assert subs.slack.modals == {}
-    assert subs.services.subscription_store.all() == {}
+    assert subs.subscription_store.all() == {}
 
 
 def test_a_private_repository_not_listed_in_the_config_is_refused(subs: SlackHarness) -> None:
     told = run(subs, f"follow {PRIVATE}")
     assert f"{PRIVATE} is private" in told and "followable_private_repos" in told
-    assert subs.services.subscription_store.all() == {}
+    assert subs.subscription_store.all() == {}
 
 
 def test_bad_input_is_refused_before_anything_is_asked(subs: SlackHarness) -> None:
@@ -190,15 +191,15 @@ def test_bad_input_is_refused_before_anything_is_asked(subs: SlackHarness) -> No
     _, response = subs.command("unfollow a/b c/d", NEW)
     assert "unfollow owner/repo" in response.text
     subs.settle()
-    assert subs.services.subscription_store.all() == {}
+    assert subs.subscription_store.all() == {}
 
 
 def test_unfollowing_the_last_repository_stops_the_digest(subs: SlackHarness) -> None:
     run(subs, f"follow {OTHER_REPO}")
     assert "does not follow 'acme/other'" in run(subs, "unfollow acme/other")
     assert "follows no repository now" in run(subs, f"unfollow {OTHER_REPO}")
-    assert subs.parts.deps.directory.plan(NEW) is None
-    assert [entry.action for entry in subs.services.subscriptions.audit(NEW)] == ["follow", "unfollow"]
+    assert subs.parts.deps.tenant.directory.plan(NEW) is None
+    assert [entry.action for entry in subs.home.subscriptions.audit(NEW)] == ["follow", "unfollow"]
 
 
 def test_with_editors_only_they_may_change_subscriptions(
@@ -251,7 +252,7 @@ def test_a_bad_modal_value_is_refused_on_its_field_in_chinese(subs: SlackHarness
     assert "'Mars/Olympus' 不是时区" in errors["timezone"] and "'25:00' 不是时间" in errors["post_at"]
     assert english_in(" ".join(errors.values())) == []
     subs.settle()
-    (edits,) = subs.services.subscription_store.all().values()
+    (edits,) = subs.subscription_store.all().values()
     assert edits.values == {"repos": [OTHER_REPO]}  # nothing of the refused modal was kept
 
 
@@ -266,10 +267,10 @@ def test_saved_settings_are_used_by_a_second_replicas_scheduler_at_its_next_tick
 ) -> None:
     run(subs, f"follow {OTHER_REPO}")
     # A second replica, started before the change: it shares Redis and Slack, not memory.
-    other = Builder(subs.services.settings, harness_timing(lambda: NOW), warn=lambda message: None)
+    other = build_process(subs.services.settings, harness_timing(lambda: NOW), warn=lambda message: None)
     try:
-        replica = other.slack()
-        assert replica.deps.directory.plan(NEW) is not None
+        replica = slack_app(wire_slack(other))
+        assert replica.deps.tenant.directory.plan(NEW) is not None
         response = submit(
             subs, NEW, state(repos=OTHER_REPO, language="zh-CN", timezone="Asia/Shanghai", post_at="19:30")
         )
@@ -282,9 +283,9 @@ def test_saved_settings_are_used_by_a_second_replicas_scheduler_at_its_next_tick
         wait_for(lambda: subs.slack.messages(NEW) and not replica.scheduler.busy)
         (lead,) = subs.slack.messages(NEW)
         assert "合并" in lead["text"]  # written in the language saved in the modal
-        plan = replica.deps.directory.plan(NEW)
+        plan = replica.deps.tenant.directory.plan(NEW)
         assert plan is not None and plan.timezone.key == "Asia/Shanghai" and f"{plan.post_at:%H:%M}" == "19:30"
-        assert subs.services.ledger.entries(NEW, "2026-08-06").get("done") == "1"
+        assert subs.home.ledger.entries(NEW, "2026-08-06").get("done") == "1"
         replica.scheduler.stop()
 
         told = run(subs, "following")  # in the channel's language now
@@ -300,7 +301,7 @@ def test_a_private_repository_in_the_modal_is_refused_and_nothing_saved(subs: Sl
     told = wait_for(lambda: ephemerals(subs, NEW))
     assert f"{PRIVATE} is private" in told[-1]
     subs.settle()
-    (edits,) = subs.services.subscription_store.all().values()
+    (edits,) = subs.subscription_store.all().values()
     assert edits.values == {"repos": [OTHER_REPO]}
 
 
@@ -309,7 +310,7 @@ def test_a_submission_by_someone_not_allowed_is_not_saved(subs: SlackHarness) ->
     submit(subs, NEW, state(repos=OTHER_REPO, post_at="07:00"), user=STRANGER)
     wait_for(lambda: [e for e in subs.slack.ephemeral if e["user"] == STRANGER])
     subs.settle()
-    (edits,) = subs.services.subscription_store.all().values()
+    (edits,) = subs.subscription_store.all().values()
     assert "post_at" not in edits.values
 
 
@@ -346,16 +347,17 @@ def test_a_private_repository_is_no_longer_posted_once_the_file_stops_listing_it
     with served(github, model, redis_url, tmp_path, f'followable_private_repos = ["{PRIVATE}"]') as harness:
         prepare(harness)
         assert f"now follows {PRIVATE}" in run(harness, f"follow {PRIVATE}")
-        assert harness.services.access.refusal(NEW, PRIVATE) is None
+        assert harness.home.access.refusal(NEW, PRIVATE) is None
         # The operator removes it from the list and restarts: the Slack follow stays in Redis.
         config = tmp_path / "later.toml"
         config.write_text(CONFIG, encoding="utf-8")
-        later = Builder(
+        later = build_process(
             app_settings(github, model, harness.slack, redis_url, config), harness_timing(lambda: NOW), warn=print
         )
         try:
-            assert later.directory.plan(NEW) is not None
-            assert later.access.refusal(NEW, PRIVATE) == Note(
+            home = wire_slack(later).tenants.home
+            assert home.directory.plan(NEW) is not None
+            assert home.access.refusal(NEW, PRIVATE) == Note(
                 "refusal.not_followable", {"repo": PRIVATE, "channel": NEW}
             )
         finally:

@@ -20,7 +20,8 @@ from bot.services.ask import ask_about_pr
 from bot.services.spending import Payer
 from bot.settings import Settings
 from bot.store.tokens import TokenStore
-from tests.integration.conftest import NOW, REPO, ServicesFactory, day, settings_for
+from bot.wiring.process import start_worker
+from tests.integration.conftest import NOW, REPO, ServicesFactory, day, home_of, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, OTHER_CHANNEL, OTHER_REPO, SlackHarness, wait_for
 
 WINDOW = Window(day(0), day(24))
@@ -91,7 +92,7 @@ def test_a_card_a_worker_makes_for_a_digest_is_the_digests_channels(
         settings_for(github, None, redis_url, OPENAI_API_KEY="k", OPENAI_BASE_URL="http://127.0.0.1:9/v1")
     )
     working = make_services(settings_for(github, model, redis_url))
-    worker = working.worker(threads=2)
+    worker = start_worker(working, 2)
     try:
         wait_for(lambda: serving.queue is not None and serving.queue.workers_alive())
         digest = serving.digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
@@ -111,7 +112,9 @@ def test_an_answer_is_counted_for_the_channel_it_was_asked_in_and_the_cli(
     card_spend = given(model)
 
     model.responder = lambda request: "It makes step 1 faster by caching."
-    reply = built.qa.on_mention(f"what does {REPO}#1 change?", CHANNEL, "1.0", frozenset({REPO.lower()}), None, "en")
+    reply = home_of(built).qa.on_mention(
+        f"what does {REPO}#1 change?", CHANNEL, "1.0", frozenset({REPO.lower()}), None, "en"
+    )
     assert reply.kind == "answer"
     after_answer = given(model)
     assert isinstance(reply, PRAnswer)
@@ -159,7 +162,7 @@ def test_a_spent_budget_gives_cards_from_metadata_and_the_lead_says_so_until_the
     again = make_services(settings).digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
     assert model.calls == 1 and sum(item.card.no_model == "budget" for item in again.items) == 2
     # Nor for a question.
-    reply = make_services(settings).qa.on_mention(
+    reply = home_of(make_services(settings)).qa.on_mention(
         f"what does {REPO}#2 change?", CHANNEL, "2.0", frozenset({REPO.lower()}), None, "en"
     )
     assert isinstance(reply, CardReply) and reply.budget_spent and model.calls == 1

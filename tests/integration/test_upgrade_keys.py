@@ -20,12 +20,12 @@ def _posted_before_the_upgrade(redis_url: str, channel: str, day: str) -> None:
 
 
 def test_a_pre_upgrade_ledger_is_honoured_in_single_workspace_mode(harness: SlackHarness, redis_url: str) -> None:
-    plan = harness.services.directory.plan(DIGEST_CHANNEL)
+    plan = harness.home.directory.plan(DIGEST_CHANNEL)
     assert plan is not None
     _, day = scheduled_window(plan, datetime.now(UTC))
     _posted_before_the_upgrade(redis_url, DIGEST_CHANNEL, day)
 
-    result = harness.services.workspace(None).digests.run_scheduled(plan)
+    result = harness.wired.tenants.get(None).digests.run_scheduled(plan)
 
     assert result is not None and result.posted == 0 and result.already == 1
     assert harness.slack.calls("chat.postMessage") == []
@@ -35,12 +35,12 @@ def test_a_pre_upgrade_ledger_is_honoured_for_the_home_workspace_in_oauth_mode(
     oauth: OAuthHarness, redis_url: str
 ) -> None:
     oauth.install(HOME)
-    services = oauth.first.services
-    [plan] = services.directory.plans
+    tenants = oauth.first.wired.tenants
+    [plan] = tenants.home.directory.plans
     _, day = scheduled_window(plan, datetime.now(UTC))
     _posted_before_the_upgrade(redis_url, plan.id, day)
 
-    result = services.workspace(HOME).digests.run_scheduled(plan)
+    result = tenants.get(HOME).digests.run_scheduled(plan)
 
     assert result is not None and result.posted == 0 and result.already == 1
     assert oauth.slack.calls("chat.postMessage") == []

@@ -18,11 +18,12 @@ from devkit.clocks import WallClock
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.builder import Builder
 from bot.core.watches import Watch
 from bot.models import Window
 from bot.services.watch_dms import DueWatchDM
 from bot.store.redis_store import PREFIX
+from bot.wiring.process import Process, build_process
+from bot.wiring.slack import slack_app, wire_slack
 from tests.integration.conftest import REPO
 from tests.integration.oauth_harness import HOME, SECOND, SECOND_CHANNEL, OAuthHarness
 from tests.integration.oauth_harness import HUMAN as OAUTH_HUMAN
@@ -79,11 +80,11 @@ def told(harness: SlackHarness, text: str, user: str = HUMAN, channel: str = DIG
     return str(harness.slack.responses[hook][-1]["text"])
 
 
-def tick(harness: SlackHarness, clock: WallClock, when: str, *replicas: Builder) -> None:
+def tick(harness: SlackHarness, clock: WallClock, when: str, *replicas: Process) -> None:
     """The scheduler's tick at `when` (UTC), in this replica and in each of `replicas`, settled."""
     clock.now = datetime.fromisoformat(when)
     harness.parts.scheduler.tick()
-    others = [replica.slack() for replica in replicas]
+    others = [slack_app(wire_slack(replica)) for replica in replicas]
     for parts in others:
         parts.scheduler.tick()
     harness.settle()
@@ -131,7 +132,7 @@ def test_bad_watch_input_is_refused_at_once(served: tuple[SlackHarness, WallCloc
     _, response = harness.command("unwatch")
     assert "unwatch all" in response.text
     harness.settle()
-    assert harness.services.watch_dms(None).watches.everyone() == {}
+    assert harness.wired.tenants.get(None).watch_dms.watches.everyone() == {}
 
 
 def test_a_private_or_missing_repository_is_refused_alike(served: tuple[SlackHarness, WallClock]) -> None:
@@ -146,7 +147,7 @@ def test_a_private_or_missing_repository_is_refused_alike(served: tuple[SlackHar
 def test_a_person_keeps_at_most_twenty_watches(served: tuple[SlackHarness, WallClock]) -> None:
     harness, _ = served
     for number in range(20):
-        harness.services.watch_dms(None).watches.add(OUTSIDER, parse_path(f"dir{number}/**"))
+        harness.wired.tenants.get(None).watch_dms.watches.add(OUTSIDER, parse_path(f"dir{number}/**"))
     assert "the most one person may keep" in told(harness, f"watch {REPO} more/**", user=OUTSIDER)
 
 
@@ -176,7 +177,7 @@ def test_days_replayed_give_one_dm_a_day_with_the_matching_cards_and_none_for_wh
     assert "Watching" in told(harness, f"watch {REPO} vllm/attention/**")
     assert "Watching" in told(harness, f"watch {OTHER_REPO} keys/**")
     assert "Watching" in told(harness, f"watch {REPO}#101", user=OUTSIDER)
-    second = Builder(harness.services.settings, harness.services.timing, warn=lambda message: None)
+    second = build_process(harness.services.settings, harness.services.timing, warn=lambda message: None)
     try:
         tick(harness, clock, "2026-08-05T00:59:00+00:00", second)  # 08:59 in Shanghai: not yet
         assert harness.slack.dms(HUMAN) == [] and harness.slack.dms(OUTSIDER) == []
@@ -210,7 +211,7 @@ def test_days_replayed_give_one_dm_a_day_with_the_matching_cards_and_none_for_wh
         # Day 3: nothing matches, so no DM; the day is still settled (the ledger says done).
         tick(harness, clock, "2026-08-07T02:00:00+00:00", second)
         assert len(harness.slack.dms(HUMAN)) == 2 and len(harness.slack.dms(OUTSIDER)) == 2
-        assert "done" in harness.services.ledger.entries(f"alert:{HUMAN}", "2026-08-07")
+        assert "done" in harness.home.ledger.entries(f"alert:{HUMAN}", "2026-08-07")
         assert harness.slack.rejections == [] and harness.slack.warnings == []
     finally:
         second.close()
@@ -223,14 +224,14 @@ def test_a_dm_marked_pending_that_reached_slack_is_not_sent_again(served: tuple[
     tick(harness, clock, "2026-08-05T01:00:00+00:00")
     assert len(harness.slack.dms(HUMAN)) == 1
     # As if the process died between posting and writing the ledger: pending, not done.
-    ledger, name = harness.services.ledger, f"alert:{HUMAN}"
+    ledger, name = harness.home.ledger, f"alert:{HUMAN}"
     harness.services.kv.delete(f"ledger:{name}:2026-08-05")
     ledger.record(name, "2026-08-05", "pending:1", "1")
     # Another replica (this one remembers the day as settled) finds the DM in Slack, by its metadata.
-    replica = Builder(harness.services.settings, harness.services.timing, warn=lambda message: None)
+    replica = build_process(harness.services.settings, harness.services.timing, warn=lambda message: None)
     try:
         clock.now = datetime(2026, 8, 5, 2, tzinfo=UTC)
-        parts = replica.slack()
+        parts = slack_app(wire_slack(replica))
         parts.scheduler.tick()
         wait_for(lambda: "done" in ledger.entries(name, "2026-08-05"))
         wait_for(parts.idle)
@@ -268,9 +269,9 @@ def test_another_workspaces_watches_and_dms_are_its_own(
     )
     wait_for(lambda: oauth.slack.responses[hook.rsplit("/", 1)[-1]])
     oauth.settle()
-    services = oauth.first.services
-    assert services.watch_dms(HOME).watches.everyone() == {}
-    jobs = {job.team: job for job in services.all_watch_dms()}
+    wired = oauth.first.wired
+    assert wired.tenants.get(HOME).watch_dms.watches.everyone() == {}
+    jobs = {job.team: job for job in wired.workspaces.all_watch_dms()}
     assert set(jobs) == {None, SECOND} and set(jobs[SECOND].watches.everyone()) == {OAUTH_HUMAN}
     keys = set(redis.Redis.from_url(redis_url, decode_responses=True).keys("*watches*"))
     assert keys == {f"{PREFIX}team:{SECOND}:watches"}
@@ -283,4 +284,4 @@ def test_another_workspaces_watches_and_dms_are_its_own(
     assert used and set(used) <= set(oauth.slack.workspaces.tokens_of(SECOND))
     (dm,) = oauth.slack.dms(OAUTH_HUMAN)
     assert "#101" in dm_text(dm)
-    assert "done" in services.workspace(SECOND).ledger.entries(f"alert:{OAUTH_HUMAN}", "2026-08-05")
+    assert "done" in wired.tenants.get(SECOND).ledger.entries(f"alert:{OAUTH_HUMAN}", "2026-08-05")

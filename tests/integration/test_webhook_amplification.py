@@ -14,6 +14,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
 from bot.core.jobs import MAX_PR_NUMBER, CardJob
+from bot.wiring.process import start_worker
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import SlackHarness, serve_harness, wait_for
 from tests.integration.test_github_webhook import NAMESPACE, SECRET, deliver, merge_event, queued
@@ -41,7 +42,7 @@ def run_jobs_to_the_end(served: SlackHarness, client: redis.Redis, numbers: list
     """Run a worker until each job's queued mark is gone (done or dropped: a failed job keeps its
     mark while it waits for its retry) and nothing waits in the queue or for a retry."""
     marks = [f"{NAMESPACE}:queued:{CardJob(REPO, number, 'en').key}" for number in numbers]
-    worker = served.services.worker(threads=2)
+    worker = start_worker(served.services, 2)
     try:
         wait_for(lambda: not any(client.exists(mark) for mark in marks), timeout=20)
         wait_for(lambda: served.services.queue is not None and served.services.queue.depth() == 0, timeout=20)

@@ -14,12 +14,12 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import RESPONSE_PREFIX
 
-from bot.builder import Builder
 from bot.core.usage import Tally, Usage
 from bot.doctor import run_doctor
 from bot.models import Card, PRRef
 from bot.services.spending import Payer
 from bot.store.tokens import TokenStore
+from bot.wiring.process import Process, start_worker
 from tests.integration.conftest import NOW, REPO, day
 from tests.integration.oauth_harness import HOME, HOME_CHANNEL, HUMAN, SECOND, SECOND_CHANNEL, OAuthHarness, serve_oauth
 from tests.integration.slack_harness import wait_for
@@ -88,7 +88,7 @@ def command(oauth: OAuthHarness, team: str, channel: str, text: str) -> list[dic
     return oauth.slack.responses[url.removeprefix(oauth.slack.url + RESPONSE_PREFIX)]
 
 
-def stored_card(services: Builder, number: int) -> Card:
+def stored_card(services: Process, number: int) -> Card:
     cards = services.cards
     snapshot = cards.snapshot_by_ref(PRRef(REPO, number))
     found = services.store.get_card(cards.key(snapshot, "en"))
@@ -196,7 +196,7 @@ def test_a_workspace_past_its_caps_is_refused_with_the_cap_named(
         assert "1 channels of this workspace already follow repositories" in refused
         assert "workspace_max_channels" in refused
 
-        views = oauth.first.services.workspace(SECOND).subscriptions.channels()
+        views = oauth.first.wired.tenants.get(SECOND).subscriptions.channels()
         assert [(view.channel, view.config.repos) for view in views] == [(SECOND_CHANNEL, ("acme/one", "acme/two"))]
         # Within the caps a channel still changes what it follows.
         command(oauth, SECOND, SECOND_CHANNEL, "unfollow acme/two")
@@ -222,10 +222,10 @@ def test_the_pollers_cards_of_a_repository_only_another_workspace_follows_are_th
         oauth.slack.members = {SECOND_CHANNEL: [HUMAN]}
         command(oauth, SECOND, SECOND_CHANNEL, f"follow {theirs}")
         services = oauth.first.services
-        worker = services.worker(threads=2)
+        worker = start_worker(services, 2)
         try:
             assert wait_for(services.cards.workers_alive)
-            assert services.poll_merged() == 2  # one card of each repository
+            assert oauth.first.wired.workspaces.poll_merged() == 2  # one card of each repository
             wait_for(lambda: model.calls == 2, timeout=30)
             wait_for(lambda: spent(oauth, SECOND) > 0 and spent(oauth, None) > 0)
         finally:

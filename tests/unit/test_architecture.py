@@ -2,7 +2,7 @@
 and which way our own layers' imports point.
 
 Policy (core, services, store) stays testable without any vendor; each vendor sits behind one
-thin adapter; every client is made by bot/builder.py through its adapter's one factory. Services
+thin adapter; every client is made by bot/wiring/ through its adapter's one factory. Services
 never read the settings (they are given values), and the ports, models and stores never import a
 service, so an adapter may import a port without pulling the service layer in.
 """
@@ -26,8 +26,8 @@ VENDORS = {
     "redis": ("store/redis_store.py", "queue/"),
     "dramatiq": ("queue/",),
     "prometheus_client": ("metrics.py",),
-    "slack_bolt": ("slack/",),
-    "slack_sdk": ("slack/", "render/"),
+    "slack_bolt": ("slack/", "store/installations.py"),
+    "slack_sdk": ("slack/", "render/", "store/installations.py"),
     "waitress": ("slack/",),
     "cryptography": ("store/sealed.py",),
 }
@@ -139,9 +139,112 @@ def test_each_client_is_constructed_in_one_factory(constructor: str) -> None:
     assert len(makers) == 1 and makers[0].startswith(CONSTRUCTORS[constructor]), makers
 
 
-def test_only_the_builder_calls_the_factories() -> None:
+def test_only_the_wiring_calls_the_factories() -> None:
+    # The model's client is made at its first request, by its own adapter (llm/lazy.py).
     callers = {name for name, tree in modules() if any(calls(tree, factory) for factory in FACTORIES)}
-    assert callers == {"builder.py"}
+    assert callers == {"wiring/process.py", "wiring/slack.py", "llm/lazy.py"}
+
+
+def test_the_wiring_imports_everything_at_its_top() -> None:
+    # Laziness, where start-up time needs it, lives in an adapter (llm/lazy.py), not in the wiring.
+    local = [
+        (name, node.lineno)
+        for name, tree in modules()
+        if name.startswith("wiring/")
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+    assert local == []
+
+
+def module_name(path: str) -> str:
+    return "bot." + path.removesuffix(".py").removesuffix("/__init__").replace("/", ".").removesuffix(".__init__")
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each bot module and the bot modules it imports (function-local and type-only included:
+    a cycle hidden by them is still a cycle to the reader)."""
+    trees = {module_name(name): tree for name, tree in modules()}
+    return {
+        name: {module for module in ours(tree) if module in trees and module != name} for name, tree in trees.items()
+    }
+
+
+def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = set()
+            while True:
+                member = stack.pop()
+                component.add(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycle_among_bot_modules() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [{"a", "b", "c"}]
+
+
+def test_the_slack_surface_imports_no_store() -> None:
+    # Listeners and the app read state through services and the tenant's parts (services/tenant.py);
+    # Slack's installation stores are a store family of their own (store/installations.py).
+    assert importers("slack/", "bot.store") == []
+
+
+# What bot/slack/ holds: the surface (listeners, app assembly, the HTTP server and its guards,
+# the runner and the executor, the scheduler that only triggers, which workspace a request is
+# from) and the one adapter (web.py, with clients.py that builds its client and tokens.py that
+# rotates them; oauth.py hands Bolt our stores). A product rule goes to services/ instead.
+SLACK_MODULES = {
+    "__init__.py",
+    "app.py",
+    "clients.py",
+    "deps.py",
+    "executor.py",
+    "guards.py",
+    "httpd.py",
+    "install_gate.py",
+    "oauth.py",
+    "runner.py",
+    "scheduler.py",
+    "server.py",
+    "teams.py",
+    "tokens.py",
+    "web.py",
+}
+
+
+def test_bot_slack_holds_the_surface_and_its_adapter_only() -> None:
+    found = {path.name for path in (BOT / "slack").glob("*.py")}
+    assert found == SLACK_MODULES
 
 
 def test_services_never_import_the_settings() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from bot.builder import ModelOnFirstUse
+from bot.llm.lazy import ModelOnFirstUse
 from bot.slack.executor import CountingExecutor
 
 

@@ -18,8 +18,8 @@ from bot.render.blocks import SHARE_ACTION, card_message, read_share_value
 from bot.render.replies import not_allowed_text, say
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
+from bot.slack.teams import team_of
 from bot.slack.web import web_of
-from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +53,11 @@ def _id(value: object) -> str:
 def _post_shared(
     deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], slack: SlackPort, respond: Respond
 ) -> None:
+    tenant = deps.tenant
     channel = _id(body.get("channel"))
-    language = deps.directory.language(channel)
+    language = tenant.directory.language(channel)
     try:
-        if not first_time(deps.threads, body):
+        if not first_time(tenant.threads, body):
             # Slack sends a click once: this is a replay of a signed payload.
             log.warning("a Share click seen before in %s; not shared again", channel)
             return
@@ -73,13 +74,15 @@ def _post_shared(
         respond(text=say(language, "share_not_yours"), replace_original=False, response_type="ephemeral")
         return
     ref = request.ref
-    if ref.repo.lower() not in deps.access.allowed(channel):
+    if ref.repo.lower() not in tenant.access.allowed(channel):
         # A click types no name: a private repository stays unnamed in a shared channel.
-        respond(text=not_allowed_text(language, deps.access.named(channel, ref.repo)), replace_original=False)
+        respond(text=not_allowed_text(language, tenant.access.named(channel, ref.repo)), replace_original=False)
         return
     try:
-        snapshot = deps.cards.snapshot_by_ref(ref)
-        message = card_message(snapshot.listing, deps.cards.card(snapshot, language, payer=deps.payer(channel)).card)
+        snapshot = tenant.cards.snapshot_by_ref(ref)
+        message = card_message(
+            snapshot.listing, tenant.cards.card(snapshot, language, payer=tenant.payer(channel)).card
+        )
         slack.post(channel, message.text, blocks=message.blocks)
     except SlackError as exc:
         if exc.code == SlackError.TRANSPORT:

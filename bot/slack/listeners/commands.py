@@ -23,20 +23,21 @@ from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.listeners import subscribe, watch
+from bot.slack.teams import team_of
 from bot.slack.web import web_of
-from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
 
 
 def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: str, said: str) -> tuple[Message, bool]:
     """The reply, and whether it is the PR's card (else it says why not). `said`: the command's text."""
-    if ref.repo.lower() not in deps.access.allowed(channel):
+    tenant = deps.tenant
+    if ref.repo.lower() not in tenant.access.allowed(channel):
         # "#2" in a shared channel: its private repository is not named back (services/disclosure.py).
-        return text_message(not_allowed_text(language, deps.access.named(channel, ref.repo, said))), False
+        return text_message(not_allowed_text(language, tenant.access.named(channel, ref.repo, said))), False
     try:
-        snapshot = deps.cards.snapshot_by_ref(ref)
-        card = deps.cards.card(snapshot, language, payer=deps.payer(channel)).card
+        snapshot = tenant.cards.snapshot_by_ref(ref)
+        card = tenant.cards.card(snapshot, language, payer=tenant.payer(channel)).card
         # The card is shown to `user` alone, and its Share button works for them alone.
         return card_message(snapshot.listing, card, share_for=user or None), True
     except NotFound:
@@ -47,7 +48,7 @@ def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: s
 
 def _answer(deps: SlackDeps, command: dict[str, Any], ref: PRRef, language: Language, respond: Respond) -> None:
     try:
-        if not first_time(deps.threads, command):
+        if not first_time(deps.tenant.threads, command):
             # Slack never sends a command twice: this is a replay of a signed request.
             log.warning("/pr %s: a command payload seen before; not answered again", ref)
             return
@@ -76,17 +77,17 @@ def _respond(respond: Respond, message: Message, ref: PRRef) -> bool:
 
 
 def register(app: App, all_deps: SlackDeps) -> None:
-    @app.command(all_deps.command)
+    @app.command(all_deps.tenant.command)
     def on_command(ack: Ack, command: dict[str, Any], respond: Respond, context: BoltContext) -> None:
         deps = all_deps.of_team(team_of(context))
         text = (command.get("text") or "").strip()
         channel = command.get("channel_id", "")
-        language = deps.directory.language(channel)
+        language = deps.tenant.directory.language(channel)
         if len(text) > MAX_MESSAGE_CHARS:  # never parsed: the ack tells the asker alone
             ack(text=say(language, "too_long", limit=f"{MAX_MESSAGE_CHARS:,}"))
             return
         if not text or text.lower() in ("help", "?"):
-            help_ = help_message(deps.command, language)
+            help_ = help_message(deps.tenant.command, language)
             ack(text=help_.text, blocks=list(help_.blocks))
             return
         if text.split()[0].lower() in subscribe.SUBCOMMANDS:
@@ -96,7 +97,7 @@ def register(app: App, all_deps: SlackDeps) -> None:
             watch.handle(deps, ack, command, respond, language)
             return
         try:
-            ref = parse_ref(text, deps.directory.default_repo(channel))
+            ref = parse_ref(text, deps.tenant.directory.default_repo(channel))
         except PrdigestError as exc:
             ack(text=escape(exc.in_language(language)))
             return

@@ -23,8 +23,8 @@ from bot.services.prompt_suggestions import PromptSuggestions
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.deps import SlackDeps
 from bot.slack.listeners.questions import first_delivery
+from bot.slack.teams import team_of
 from bot.slack.web import web_of
-from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
 
@@ -66,18 +66,19 @@ def _from_a_person(event: dict[str, Any]) -> bool:
 
 
 def _answer_safely(deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str, team: str | None) -> None:
+    tenant = deps.tenant
     try:
         text = event.get("text")
         questions = DMQuestions(
-            deps.directory,
-            deps.members,
-            deps.access,
-            deps.people,
-            deps.qa,
-            deps.threads,
-            deps.command,
+            tenant.directory,
+            tenant.members,
+            tenant.access,
+            tenant.people,
+            tenant.qa,
+            tenant.threads,
+            tenant.command,
             DMWording,
-            zone=deps.watch_dms.zone if deps.watch_dms is not None else None,
+            zone=tenant.watch_dms.zone,
         )
         if isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS:
             questions.too_long(slack, event["channel"], event["user"], thread_ts)
@@ -100,7 +101,15 @@ def _answer_safely(deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thr
 
 def _set_prompts(deps: SlackDeps, slack: SlackPort, user: str, dm: str) -> None:
     """The workspace's prompt suggestions, built from its deps, set on the work pool."""
+    tenant = deps.tenant
     suggestions = PromptSuggestions(
-        deps.directory, deps.members, deps.access, deps.people, deps.threads, deps.ledger, deps.digests, prompt_words
+        tenant.directory,
+        tenant.members,
+        tenant.access,
+        tenant.people,
+        tenant.threads,
+        tenant.ledger,
+        tenant.digests,
+        prompt_words,
     )
     suggestions.set_prompts(slack, user, dm)

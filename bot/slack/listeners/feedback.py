@@ -18,7 +18,7 @@ from bot.render.blocks import FEEDBACK_ACTION, read_feedback_value
 from bot.services.feedback import areas, item_areas
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
-from bot.slack.workspaces import team_of
+from bot.slack.teams import team_of
 from bot.words import text
 
 log = logging.getLogger(__name__)
@@ -53,12 +53,13 @@ def _keep(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respond
 
 
 def _areas(deps: SlackDeps, channel: str, thread_ts: str, ref: PRRef) -> tuple[str, ...] | None:
-    thread = deps.threads.digest(channel, thread_ts) if thread_ts else None
+    tenant = deps.tenant
+    thread = tenant.threads.digest(channel, thread_ts) if thread_ts else None
     item = next((item for item in thread.items if item.listing.ref == ref), None) if thread else None
     if item is not None:
         return item_areas(item)
     try:
-        snapshot = deps.cards.snapshot_by_ref(ref)
+        snapshot = tenant.cards.snapshot_by_ref(ref)
     except PrdigestError:
         return None
     listing = snapshot.listing
@@ -66,21 +67,22 @@ def _areas(deps: SlackDeps, channel: str, thread_ts: str, ref: PRRef) -> tuple[s
 
 
 def _vote(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
+    tenant = deps.tenant
     channel, user = _id(body.get("channel")), _id(body.get("user"))
-    language = deps.directory.language(channel)
+    language = tenant.directory.language(channel)
     parsed = read_feedback_value(str(action.get("value", "")))
-    if parsed is None or not channel or not user or deps.feedback is None:
-        return  # not a value we wrote, or no store to keep it in
+    if parsed is None or not channel or not user:
+        return  # not a value we wrote
     ref, up = parsed
-    if ref.repo.lower() not in deps.access.allowed(channel):
+    if ref.repo.lower() not in tenant.access.allowed(channel):
         return  # a card this channel may no longer see counts for nothing
     try:
-        if not first_time(deps.threads, body):
+        if not first_time(tenant.threads, body):
             log.warning("a feedback click seen before in %s; not counted again", channel)
             return
         found = _areas(deps, channel, _thread_ts(body), ref)
         if found is None:
             return
-        deps.feedback.vote(channel, user, Vote(f"{ref.repo}#{ref.number}", up, found))
+        tenant.feedback.vote(channel, user, Vote(f"{ref.repo}#{ref.number}", up, found))
     except StoreError:
         respond(text=text(language, "feedback.not_kept"), replace_original=False, response_type="ephemeral")

@@ -18,30 +18,30 @@ from slack_bolt import App, BoltContext
 
 from bot.core.usage import Report
 from bot.errors import StoreError
-from bot.models import DigestRun, Language, Note
+from bot.models import AuditEntry, DigestRun, Language, Note
 from bot.ports.slack import SlackPort
 from bot.render.home import HomeRow, home_view
 from bot.render.subscriptions import change_text
 from bot.settings import duration_text
 from bot.slack.deps import SlackDeps
+from bot.slack.teams import team_of
 from bot.slack.web import web_of
-from bot.slack.workspaces import team_of
-from bot.store.subscriptions import AuditEntry
 
 log = logging.getLogger(__name__)
 
 
 def home_rows(deps: SlackDeps, slack: SlackPort, user: str, language: Language = "en") -> list[HomeRow]:
-    deps.directory.refresh()  # channels followed from Slack on any replica
+    tenant = deps.tenant
+    tenant.directory.refresh()  # channels followed from Slack on any replica
     rows = []
     changes = _last_changes(deps)
     report = _report(deps)
-    for plan in deps.directory.plans:
-        if not deps.members.is_member(slack, plan.id, user):
+    for plan in tenant.directory.plans:
+        if not tenant.members.is_member(slack, plan.id, user):
             continue
-        shown = tuple(repo for repo in plan.repos if deps.access.may_post(plan.id, repo))
+        shown = tuple(repo for repo in plan.repos if tenant.access.may_post(plan.id, repo))
         hidden = [repo.lower() for repo in plan.repos if repo not in shown]
-        run = deps.ledger.last_run(plan.id)
+        run = tenant.ledger.last_run(plan.id)
         rows.append(
             HomeRow(
                 plan.id,
@@ -53,7 +53,7 @@ def home_rows(deps: SlackDeps, slack: SlackPort, user: str, language: Language =
                 run,
                 _told(run, hidden),
                 # A member (they see the channel), so only the file and the editors list decide.
-                editable=deps.subscriptions.refusal(plan.id, user, lambda: True) is None,
+                editable=tenant.subscriptions.refusal(plan.id, user, lambda: True) is None,
                 change=change_text(changes[plan.id], language) if plan.id in changes else None,
                 # Only this channel's and its shown repositories': a member sees what it spent.
                 tokens=report.payer(plan.id) if report is not None else None,
@@ -65,10 +65,11 @@ def home_rows(deps: SlackDeps, slack: SlackPort, user: str, language: Language =
 
 def _report(deps: SlackDeps) -> Report | None:
     """The last week's tokens, read once for the whole tab (None: not counted, or Redis away)."""
-    if deps.spending is None:
+    tenant = deps.tenant
+    if tenant.spending is None:
         return None
     try:
-        return deps.spending.report(workspace=deps.workspace)
+        return tenant.spending.report(workspace=tenant.workspace)
     except StoreError:
         return None
 
@@ -76,7 +77,7 @@ def _report(deps: SlackDeps) -> Report | None:
 def _last_changes(deps: SlackDeps) -> dict[str, AuditEntry]:
     """Each channel's last change from Slack (the audit trail; none when Redis cannot say)."""
     try:
-        return {entry.channel: entry for entry in deps.subscriptions.audit()}
+        return {entry.channel: entry for entry in deps.tenant.subscriptions.audit()}
     except StoreError:
         return {}
 
@@ -105,9 +106,10 @@ def register(app: App, deps: SlackDeps) -> None:
 
 
 def _publish(deps: SlackDeps, slack: SlackPort, user: str) -> None:
+    tenant = deps.tenant
     try:
-        language = deps.people.language(slack, user)
-        view = home_view(home_rows(deps, slack, user, language), language, configured=bool(deps.directory.plans))
+        language = tenant.people.language(slack, user)
+        view = home_view(home_rows(deps, slack, user, language), language, configured=bool(tenant.directory.plans))
         slack.publish_home(user, view)
     except Exception:
         log.exception("publishing the App Home failed")

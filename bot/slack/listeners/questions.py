@@ -28,8 +28,8 @@ from bot.services.qa import nothing_visible, visible_part
 from bot.services.questions import find_refs, strip_mentions
 from bot.services.refs import MAX_MESSAGE_CHARS
 from bot.slack.deps import SlackDeps
+from bot.slack.teams import team_of
 from bot.slack.web import web_of
-from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +43,12 @@ def first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any])
     Without Redis nobody can tell a retry from a first delivery: nothing is answered rather than
     some questions twice (the outage is logged once, by the store).
     """
+    tenant = deps.tenant
     event_id = body.get("event_id")
     try:
-        if event_id and not deps.threads.first_delivery(f"event:{event_id}"):
+        if event_id and not tenant.threads.first_delivery(f"event:{event_id}"):
             return False
-        return deps.threads.first_delivery(f"message:{event.get('channel')}:{event.get('ts')}")
+        return tenant.threads.first_delivery(f"message:{event.get('channel')}:{event.get('ts')}")
     except StoreError:
         return False
 
@@ -55,16 +56,17 @@ def first_delivery(deps: SlackDeps, body: dict[str, Any], event: dict[str, Any])
 def _answer(
     deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str, *, mention: bool, team: str | None
 ) -> None:
+    tenant = deps.tenant
     channel = event["channel"]
-    language = deps.directory.language(channel)
+    language = tenant.directory.language(channel)
     text = event.get("text")
     question = strip_mentions(text if isinstance(text, str) else "")
-    allowed = deps.access.allowed(channel)
-    default_repo = deps.directory.default_repo(channel)
+    allowed = tenant.access.allowed(channel)
+    default_repo = tenant.directory.default_repo(channel)
     refused_ref = next((ref for ref in find_refs(question, default_repo) if ref.repo.lower() not in allowed), None)
     # "what merged in acme/secret this week?" is refused the same way as acme/secret#7.
-    refused = refused_ref.repo if refused_ref else deps.qa.named_not_allowed(question, channel, allowed, default_repo)
-    digest = deps.threads.digest(channel, thread_ts)
+    refused = refused_ref.repo if refused_ref else tenant.qa.named_not_allowed(question, channel, allowed, default_repo)
+    digest = tenant.threads.digest(channel, thread_ts)
     # A digest none of whose repositories this channel may see now (e.g. a private one in a
     # channel since shared with another organisation) is refused the same way.
     hidden_digest = digest is not None and nothing_visible(visible_part(digest, allowed))
@@ -72,7 +74,7 @@ def _answer(
         # Told to the asker alone, naming only what they typed (in a shared channel, a private
         # repository they did not name is unnamed): nothing of the PR leaks.
         words = (
-            not_allowed_text(language, deps.access.named(channel, refused, question))
+            not_allowed_text(language, tenant.access.named(channel, refused, question))
             if refused
             else say(language, "digest_not_allowed")
         )
@@ -82,12 +84,12 @@ def _answer(
 
     def worded(reply: Reply, language: Language, command: str) -> Message:
         # "what merged this week?" refused for the channel's own repository names it only if it may.
-        return reply_message(reply, language, command, named=lambda repo: deps.access.named(channel, repo, question))
+        return reply_message(reply, language, command, named=lambda repo: tenant.access.named(channel, repo, question))
 
     def ask(sink: AnswerSink) -> Reply:
         if digest is not None:
-            return deps.qa.in_digest_thread(digest, question, allowed, language, sink)
-        return deps.qa.on_mention(question, channel, thread_ts, allowed, default_repo, language, sink)
+            return tenant.qa.in_digest_thread(digest, question, allowed, language, sink)
+        return tenant.qa.on_mention(question, channel, thread_ts, allowed, default_repo, language, sink)
 
     outcome = answer_in_thread(
         slack,
@@ -98,8 +100,8 @@ def _answer(
         team=event.get("user_team") or event.get("team") or team,
         status=status_words(language, find_refs(question, default_repo), digest),
         ask=ask,
-        words=AnswerWording(language, deps.command, worded),
-        stops=deps.threads,
+        words=AnswerWording(language, tenant.command, worded),
+        stops=tenant.threads,
         asked_at=event.get("ts"),
     )
     surface = "mention" if mention else "thread"
@@ -117,7 +119,7 @@ def register(app: App, all_deps: SlackDeps) -> None:
         # the Stop is for (core/stops.py), on whichever replica, see the marks within STOP_POLL_SECONDS.
         press = _press(event)
         if press is not None:
-            all_deps.of_team(team_of(context)).threads.stop(press)
+            all_deps.of_team(team_of(context)).tenant.threads.stop(press)
 
     @app.event("message")
     def on_message(body: dict[str, Any], event: dict[str, Any], context: BoltContext) -> None:
@@ -125,7 +127,7 @@ def register(app: App, all_deps: SlackDeps) -> None:
         thread_ts = event.get("thread_ts")
         if not _answerable(event) or event.get("subtype") not in _ANSWERED_SUBTYPES or not thread_ts:
             return
-        if thread_ts == event["ts"] or deps.threads.digest(event["channel"], thread_ts) is None:
+        if thread_ts == event["ts"] or deps.tenant.threads.digest(event["channel"], thread_ts) is None:
             return  # not a reply in one of our digests' threads
         if first_delivery(deps, body, event):
             deps.work.submit(_reply_safely, deps, web_of(context), event, thread_ts, mention=False, team=_team(context))
@@ -191,7 +193,9 @@ def _too_long(event: dict[str, Any]) -> bool:
 def _refuse_too_long(deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str) -> None:
     # Ephemeral, to the asker alone: nobody else needs to see it, and a public reply to every
     # over-long message would let anyone make the bot post in a channel.
-    refusal = text_message(say(deps.directory.language(event["channel"]), "too_long", limit=f"{MAX_MESSAGE_CHARS:,}"))
+    refusal = text_message(
+        say(deps.tenant.directory.language(event["channel"]), "too_long", limit=f"{MAX_MESSAGE_CHARS:,}")
+    )
     slack.post_ephemeral(
         event["channel"], event.get("user", ""), refusal.text, blocks=refusal.blocks, thread_ts=thread_ts
     )

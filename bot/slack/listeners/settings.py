@@ -31,8 +31,8 @@ from bot.services.subscriptions import FieldErrors, merged
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.listeners.subscribe import change_refused
+from bot.slack.teams import team_of
 from bot.slack.web import web_of
-from bot.slack.workspaces import team_of
 from bot.words import said, text
 
 log = logging.getLogger(__name__)
@@ -54,9 +54,9 @@ def register(app: App, all_deps: SlackDeps) -> None:
         chosen = values.get("language")
         # The language chosen in the modal, if it is one; else the channel's as it is now.
         language = LANGUAGES.get(chosen) if isinstance(chosen, str) else None
-        language = language or deps.directory.language(channel)
+        language = language or deps.tenant.directory.language(channel)
         try:
-            merged(channel, deps.subscriptions.file_config(channel), values)
+            merged(channel, deps.tenant.subscriptions.file_config(channel), values)
         except FieldErrors as exc:
             # A field the modal does not have (the channel id) is told on the repositories' field.
             errors = {name if name in values else "repos": said(language, note) for name, note in exc.errors.items()}
@@ -83,16 +83,17 @@ def _tell(slack: SlackPort, channel: str, user: str, message: str) -> None:
 def _save(
     deps: SlackDeps, body: dict[str, Any], channel: str, values: dict[str, Any], slack: SlackPort, language: Language
 ) -> None:
+    tenant = deps.tenant
     user = _id(body.get("user"))
     try:
-        if not first_time(deps.threads, body):
+        if not first_time(tenant.threads, body):
             log.warning("a settings submission seen before for %s; not saved again", channel)
             return
-        deps.subscriptions.require_editor(channel, user, lambda: deps.members.is_member(slack, channel, user))
-        config = deps.subscriptions.save_settings(channel, user, values)
-        deps.directory.refresh()
-        time = shown_value("post_at", config, deps.defaults, language)
-        zone = shown_value("timezone", config, deps.defaults, language)
+        tenant.subscriptions.require_editor(channel, user, lambda: tenant.members.is_member(slack, channel, user))
+        config = tenant.subscriptions.save_settings(channel, user, values)
+        tenant.directory.refresh()
+        time = shown_value("post_at", config, tenant.defaults, language)
+        zone = shown_value("timezone", config, tenant.defaults, language)
         message = escape(text(language, "subs.saved", time=time, zone=zone))
     except Exception as exc:
         refused = change_refused(exc, language)
@@ -104,19 +105,20 @@ def _save(
 
 def _open(deps: SlackDeps, body: dict[str, Any], channel: str, slack: SlackPort) -> None:
     """The App Home's Settings button: the modal, or why this person may not edit."""
+    tenant = deps.tenant
     user, trigger_id = _id(body.get("user")), str(body.get("trigger_id", ""))
     try:
-        language = deps.people.language(slack, user)
-        if not first_time(deps.threads, body):
+        language = tenant.people.language(slack, user)
+        if not first_time(tenant.threads, body):
             return
-        refusal = deps.subscriptions.refusal(channel, user, lambda: deps.members.is_member(slack, channel, user))
-        view = deps.subscriptions.view(channel)
+        refusal = tenant.subscriptions.refusal(channel, user, lambda: tenant.members.is_member(slack, channel, user))
+        view = tenant.subscriptions.view(channel)
         if refusal is not None:
             modal = _notice(said(language, refusal), language)
-        elif view is not None and deps.access.hidden(channel, view.config.repos):
-            modal = _notice(text(language, "subs.settings_shared", cmd=deps.command), language)
+        elif view is not None and tenant.access.hidden(channel, view.config.repos):
+            modal = _notice(text(language, "subs.settings_shared", cmd=tenant.command), language)
         else:
-            modal = settings_modal(channel, view.config if view else None, deps.directory.language(channel))
+            modal = settings_modal(channel, view.config if view else None, tenant.directory.language(channel))
         slack.open_view(trigger_id, modal)
     except Exception:
         log.exception("opening the settings of %s failed", channel)

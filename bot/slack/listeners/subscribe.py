@@ -13,7 +13,7 @@ from typing import Any
 
 from slack_bolt import Ack, Respond
 
-from bot.errors import PrdigestError, StoreError
+from bot.errors import ChannelBusy, PrdigestError, StoreError
 from bot.models import Language
 from bot.ports.slack import SlackPort
 from bot.render.home import run_text
@@ -25,7 +25,6 @@ from bot.services.refs import parse_repo
 from bot.services.subscriptions import EditRefused, FieldErrors
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
-from bot.store.subscriptions import ChannelBusy
 from bot.words import said, text
 
 log = logging.getLogger(__name__)
@@ -41,7 +40,7 @@ def handle(
     """Acknowledge `/pr <subcommand> …` (refusing bad input at once) and hand the work on."""
     words = str(command.get("text") or "").split()
     name, args = words[0].lower(), words[1:]
-    cmd = deps.command
+    cmd = deps.tenant.command
     try:
         if name == "follow":
             if not args or len(args) > MAX_FOLLOW_ARGS:
@@ -83,7 +82,7 @@ def _run(
 
     channel, user = str(command.get("channel_id", "")), str(command.get("user_id", ""))
     try:
-        if not first_time(deps.threads, command):
+        if not first_time(deps.tenant.threads, command):
             log.warning("/pr %s: a command payload seen before; not acted on again", name)
             return
         actions: dict[str, Callable[[], str | None]] = {
@@ -119,83 +118,89 @@ def change_refused(error: Exception, language: Language) -> str | None:
 
 
 def _may_edit(deps: SlackDeps, slack: SlackPort, channel: str, user: str) -> None:
-    deps.subscriptions.require_editor(channel, user, lambda: deps.members.is_member(slack, channel, user))
+    tenant = deps.tenant
+    tenant.subscriptions.require_editor(channel, user, lambda: tenant.members.is_member(slack, channel, user))
 
 
 def _schedule(deps: SlackDeps, channel: str, language: Language) -> tuple[str, str]:
-    view = deps.subscriptions.view(channel)
+    tenant = deps.tenant
+    view = tenant.subscriptions.view(channel)
     if view is None:
         return "", ""
     return (
-        shown_value("post_at", view.config, deps.defaults, language),
-        shown_value("timezone", view.config, deps.defaults, language),
+        shown_value("post_at", view.config, tenant.defaults, language),
+        shown_value("timezone", view.config, tenant.defaults, language),
     )
 
 
 def _follow(deps: SlackDeps, slack: SlackPort, channel: str, user: str, repos: list[str], language: Language) -> str:
+    tenant = deps.tenant
     if not bot_in_channel(slack, channel):
         return escape(text(language, "subs.invite_first"))
     _may_edit(deps, slack, channel, user)
-    new = deps.subscriptions.follow(channel, user, repos)
+    new = tenant.subscriptions.follow(channel, user, repos)
     if not new:
         return escape(text(language, "subs.already", repos=", ".join(repos)))
-    deps.directory.refresh()  # this replica at once; the others at their next tick
+    tenant.directory.refresh()  # this replica at once; the others at their next tick
     time, zone = _schedule(deps, channel, language)
-    return escape(text(language, "subs.followed", repos=", ".join(new), time=time, zone=zone, cmd=deps.command))
+    return escape(text(language, "subs.followed", repos=", ".join(new), time=time, zone=zone, cmd=tenant.command))
 
 
 def _reset_feedback(deps: SlackDeps, slack: SlackPort, channel: str, user: str, language: Language) -> str:
-    refusal = deps.subscriptions.feedback_refusal(user, lambda: deps.members.is_member(slack, channel, user))
+    tenant = deps.tenant
+    refusal = tenant.subscriptions.feedback_refusal(user, lambda: tenant.members.is_member(slack, channel, user))
     if refusal is not None:
         return escape(said(language, refusal))
-    if deps.feedback is not None:
-        deps.feedback.reset(channel)  # StoreError: change_refused says Redis is away
+    tenant.feedback.reset(channel)  # StoreError: change_refused says Redis is away
     return escape(text(language, "feedback.reset_done"))
 
 
 def _unfollow(deps: SlackDeps, slack: SlackPort, channel: str, user: str, repo: str, language: Language) -> str:
+    tenant = deps.tenant
     _may_edit(deps, slack, channel, user)
-    deps.subscriptions.unfollow(channel, user, repo)
-    deps.directory.refresh()
-    still = deps.subscriptions.view(channel)
+    tenant.subscriptions.unfollow(channel, user, repo)
+    tenant.directory.refresh()
+    still = tenant.subscriptions.view(channel)
     return escape(text(language, "subs.unfollowed" if still else "subs.unfollowed_last", repo=repo))
 
 
 def _following(deps: SlackDeps, channel: str, language: Language) -> str:
-    view = deps.subscriptions.view(channel)
-    history = deps.subscriptions.audit(channel)
-    run = deps.ledger.last_run(channel)
+    tenant = deps.tenant
+    view = tenant.subscriptions.view(channel)
+    history = tenant.subscriptions.audit(channel)
+    run = tenant.ledger.last_run(channel)
     last = history[-1] if history else None
     # "following" types no repository: in a shared channel its private ones go unnamed.
     named = (*(view.config.repos if view else ()), *(last.detail if last and last.action != "settings" else ()))
-    hidden = deps.access.hidden(channel, named)
+    hidden = tenant.access.hidden(channel, named)
     following = Following(
         view.config if view else None, view.sources if view else {}, run_text(run, language), last, hidden
     )
-    message = following_message(following, deps.defaults, language, deps.command)
+    message = following_message(following, tenant.defaults, language, tenant.command)
     return message.text
 
 
 def _digest(deps: SlackDeps, slack: SlackPort, channel: str, language: Language) -> str:
     """The last completed window's digest, through the scheduler's own lease and ledger."""
-    deps.directory.refresh()
-    plan = deps.directory.plan(channel)
+    tenant = deps.tenant
+    tenant.directory.refresh()
+    plan = tenant.directory.plan(channel)
     if plan is None:
-        return escape(text(language, "subs.none", cmd=deps.command))
-    window, day = deps.digests.last_completed(plan)
-    next_at = deps.digests.next_post(plan)
+        return escape(text(language, "subs.none", cmd=tenant.command))
+    window, day = tenant.digests.last_completed(plan)
+    next_at = tenant.digests.next_post(plan)
     upcoming = text(language, "subs.next", time=f"{next_at:%H:%M}", zone=plan.timezone.key, day=f"{next_at:%Y-%m-%d}")
-    if deps.digests.done(channel, day):
+    if tenant.digests.done(channel, day):
         return _already(deps, slack, channel, day, upcoming, language)
     if not bot_in_channel(slack, channel):
         return escape(text(language, "subs.invite_first"))
     try:
-        result = deps.digests.run_plan(plan, window, day)
+        result = tenant.digests.run_plan(plan, window, day)
     except StoreError:
         raise
     except PrdigestError as exc:
         # The refusals name the repositories; in a shared channel its private ones stay unnamed.
-        reason = said(language, deps.access.concealed(exc.note, channel)) if exc.note else exc.in_language(language)
+        reason = said(language, tenant.access.concealed(exc.note, channel)) if exc.note else exc.in_language(language)
         return escape(text(language, "subs.digest_failed", day=day, reason=reason))
     if result is None:
         return escape(text(language, "subs.digest_busy", day=day))
@@ -205,7 +210,7 @@ def _digest(deps: SlackDeps, slack: SlackPort, channel: str, language: Language)
 
 
 def _already(deps: SlackDeps, slack: SlackPort, channel: str, day: str, upcoming: str, language: Language) -> str:
-    ts = deps.digests.lead_ts(channel, day)
+    ts = deps.tenant.digests.lead_ts(channel, day)
     shown = day
     if ts is not None:
         try:
@@ -220,13 +225,14 @@ def _already(deps: SlackDeps, slack: SlackPort, channel: str, day: str, upcoming
 def _open_settings(
     deps: SlackDeps, slack: SlackPort, channel: str, user: str, trigger_id: str, language: Language
 ) -> str | None:
+    tenant = deps.tenant
     if not bot_in_channel(slack, channel):
         return escape(text(language, "subs.invite_first"))  # the form would set up a digest it cannot post
     _may_edit(deps, slack, channel, user)
-    view = deps.subscriptions.view(channel)
-    if view is not None and deps.access.hidden(channel, view.config.repos):
+    view = tenant.subscriptions.view(channel)
+    if view is not None and tenant.access.hidden(channel, view.config.repos):
         # The form lists every repository, to save them: it would name a private one.
-        return escape(text(language, "subs.settings_shared", cmd=deps.command))
+        return escape(text(language, "subs.settings_shared", cmd=tenant.command))
     modal = settings_modal(channel, view.config if view else None, language)
     slack.open_view(trigger_id, modal)
     return None

@@ -14,8 +14,8 @@ from bot.ports.slack import SlackPort
 from bot.render.unfurls import unfurl_blocks
 from bot.services.unfurling import Target, Unfurling
 from bot.slack.deps import SlackDeps
+from bot.slack.teams import team_of
 from bot.slack.web import web_of
-from bot.slack.workspaces import team_of
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ def _first_delivery(deps: SlackDeps, body: dict[str, Any]) -> bool:
     Redis nothing is unfurled: an unfurl is a courtesy, not an answer someone waits for."""
     event_id = body.get("event_id")
     try:
-        return isinstance(event_id, str) and deps.threads.first_delivery(f"event:{event_id}")
+        return isinstance(event_id, str) and deps.tenant.threads.first_delivery(f"event:{event_id}")
     except StoreError:
         return False
 
@@ -50,12 +50,20 @@ def target_of(event: dict[str, Any]) -> Target | None:
 
 
 def _unfurl(deps: SlackDeps, slack: SlackPort, event: dict[str, Any]) -> None:
+    tenant = deps.tenant
     channel, target = event.get("channel"), target_of(event)
     if not isinstance(channel, str) or target is None:
         return  # any channel that follows nothing, or nowhere to unfurl: fail closed
     links = [link.get("url") for link in event.get("links") or [] if isinstance(link, dict)]
     urls = [url for url in links if isinstance(url, str)]
-    unfurling = Unfurling(deps.directory, deps.access, deps.cards, unfurl_blocks, deps.github_web, deps.workspace)
+    unfurling = Unfurling(
+        tenant.directory,
+        tenant.access,
+        tenant.cards,
+        unfurl_blocks,
+        tenant.github_web,
+        tenant.workspace,
+    )
     unfurling.unfurl(slack, channel, urls, target)
 
 

@@ -52,11 +52,12 @@ def parse(words: list[str], default_repo: str | None, cmd: str) -> Watch | str:
 
 def handle(deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond, language: Language) -> None:
     """Acknowledge `/pr watch …` or `/pr unwatch …` (refusing bad input at once) and hand the work on."""
+    tenant = deps.tenant
     words = str(command.get("text") or "").split()
     name, args = words[0].lower(), words[1:]
-    cmd = deps.command
+    cmd = tenant.command
     channel = str(command.get("channel_id", ""))
-    dms = deps.watch_dms
+    dms = tenant.watch_dms
     if dms is None:
         ack(text=escape(text(language, "watch.off")))
         return
@@ -66,10 +67,10 @@ def handle(deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond,
             if not args:
                 ack(text=escape(text(language, "watch.usage", cmd=cmd)))
                 return
-            wanted = parse(args, deps.directory.default_repo(channel), cmd)
+            wanted = parse(args, tenant.directory.default_repo(channel), cmd)
             if isinstance(wanted, Watch):
                 said = " ".join(args)
-                named = functools.partial(deps.access.named, channel, said=said)
+                named = functools.partial(tenant.access.named, channel, said=said)
                 work = functools.partial(_watch, dms, watch=wanted, said=said, named=named, cmd=cmd, language=language)
             else:
                 work = functools.partial(_list, dms, cmd=cmd, language=language)
@@ -95,7 +96,7 @@ def _run(
 ) -> None:
     user = str(command.get("user_id", ""))
     try:
-        if not first_time(deps.threads, command):
+        if not first_time(deps.tenant.threads, command):
             log.warning("/pr %s: a command payload seen before; not acted on again", name)
             return
         message = work(user)

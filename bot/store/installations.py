@@ -7,9 +7,10 @@
   How many may be written, per client address and in all, is services/installs.py's.
 
 Bolt's OAuth flow saves through `SealedInstallationStore`, its authorize reads it on every
-request and saves rotated tokens back. `WorkspaceTokens` gives the scheduler and the CLI the same
-token Bolt would use, rotated the same way. Both fail closed (StoreError): without Redis nobody
-can be authorized, and an installation written nowhere must not look saved.
+request and saves rotated tokens back (slack/tokens.py rotates them the same way for the
+scheduler and the CLI). It fails closed (StoreError): without Redis nobody can be authorized,
+and an installation written nowhere must not look saved. These are slack_sdk's own store
+interfaces, which is why this store family imports Slack's library.
 """
 
 from __future__ import annotations
@@ -22,14 +23,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from slack_bolt.error import BoltError
-from slack_sdk.errors import SlackTokenRotationError
 from slack_sdk.oauth import InstallationStore, OAuthStateStore
 from slack_sdk.oauth.installation_store import Bot, Installation
-from slack_sdk.oauth.token_rotation import TokenRotator
 
-from bot.errors import SlackError, StoreError
-from bot.slack.clients import SlackClient
-from bot.slack.web import slack_error
+from bot.core.installs import STATE_SECONDS, workspace_id
+from bot.errors import StoreError
 from bot.store.kv import KV
 from bot.store.sealed import Sealer, Unreadable
 from bot.store.workspace import scoped
@@ -37,10 +35,6 @@ from bot.store.workspace import scoped
 log = logging.getLogger(__name__)
 
 INDEX = "installations"
-# Bolt's default (OAuthStateUtils.default_expiration_seconds): time to click "Allow" in Slack.
-STATE_SECONDS = 600
-# A token is rotated when it has less than this left (Bolt's default): Slack's last 12 hours.
-ROTATE_MINUTES_BEFORE = 120
 # Fields of an Installation kept as they are; the tokens are sealed, the incoming webhook's URL
 # (a secret too, and never requested by this app) is not kept at all.
 _PLAIN = (
@@ -60,11 +54,6 @@ _PLAIN = (
     "installed_at",
 )
 _SEALED = ("bot_token", "bot_refresh_token", "user_token", "user_refresh_token")
-
-
-def workspace_id(enterprise_id: str | None, team_id: str | None, is_enterprise_install: bool | None) -> str | None:
-    """The id an installation is kept under: the org's for an org-wide install, else the team's."""
-    return enterprise_id if is_enterprise_install else team_id
 
 
 def _key(workspace: str) -> str:
@@ -222,30 +211,3 @@ class KVOAuthStateStore(OAuthStateStore):
     def consume(self, state: str) -> bool:
         # Deleted as it is read (one Redis script): a state works once, on one replica.
         return bool(state) and len(state) <= 100 and self._kv.delete_if(f"oauth_state:{state}", b"1")
-
-
-class WorkspaceTokens:
-    """The bot token of a workspace for calls made outside a Slack request (scheduled posts, the
-    CLI), rotated as Bolt's authorize rotates it, and saved back for every replica."""
-
-    def __init__(self, store: SealedInstallationStore, client: SlackClient, client_id: str, client_secret: str) -> None:
-        self._store = store
-        self._rotator = TokenRotator(client_id=client_id, client_secret=client_secret, client=client)
-
-    def bot_token(self, workspace: str) -> str:
-        installation = self._store.find_workspace(workspace)
-        if installation is None or not installation.bot_token:
-            # What Slack answers for a token it no longer knows: the caller's words already fit.
-            raise SlackError("not_installed")
-        if installation.bot_refresh_token is None:
-            return installation.bot_token
-        try:
-            rotated = self._rotator.perform_token_rotation(
-                installation=installation, minutes_before_expiration=ROTATE_MINUTES_BEFORE
-            )
-        except SlackTokenRotationError as exc:
-            raise slack_error(exc.api_error) from exc
-        if rotated is None or not rotated.bot_token:
-            return installation.bot_token
-        self._store.save(rotated)
-        return rotated.bot_token

@@ -1,0 +1,69 @@
+"""Tenant: one Slack workspace's parts, as its listeners, its scheduler and the CLI use them.
+
+The single-workspace install (SLACK_BOT_TOKEN) has one, with no team. In OAuth mode every
+workspace that installed the app has its own: its Slack speaks with its own token, and its
+ledger, threads, caches and feedback live under its own keys (store/workspace.py), except the
+home workspace's (`[slack] home_team`, whose channels the config file lists), which keeps the
+keys of the single install. The card service, the spending and the defaults are the process's,
+shared by every tenant. Built once per workspace by the wiring (`wiring/tenants.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.core.config import Defaults
+from bot.ports.slack import SlackPort
+from bot.services.access import AccessPolicy
+from bot.services.cards import CardService
+from bot.services.channels import ChannelDirectory
+from bot.services.members import ChannelMembers
+from bot.services.people import PeopleLanguages
+from bot.services.posting import DigestPosting
+from bot.services.publisher import Publisher
+from bot.services.qa import QAService
+from bot.services.refs import GITHUB_WEB
+from bot.services.spending import Payer, Spending
+from bot.services.subscriptions import Subscriptions
+from bot.services.watch_dms import WatchDMs
+from bot.store.facts import FactStore
+from bot.store.feedback import FeedbackStore
+from bot.store.ledger import PostLedger
+from bot.store.threads import ThreadStore
+
+
+@dataclass(frozen=True)
+class Tenant:
+    scope: str | None  # its keys' team (None: the single or home workspace)
+    slack: SlackPort  # its Slack, as its own token speaks to it
+    directory: ChannelDirectory  # the channels that get its digest (the home one's: the file's too)
+    subscriptions: Subscriptions  # channel subscriptions made in Slack
+    access: AccessPolicy
+    members: ChannelMembers
+    people: PeopleLanguages
+    qa: QAService
+    publisher: Publisher
+    digests: DigestPosting
+    watch_dms: WatchDMs  # personal watches and their daily DMs
+    threads: ThreadStore
+    ledger: PostLedger
+    facts: FactStore
+    feedback: FeedbackStore  # the channel's Useful / Not for us clicks
+    # The process's, the same for every tenant.
+    cards: CardService
+    spending: Spending  # its tokens per day, channel and repository, for the App Home
+    defaults: Defaults
+    command: str  # the slash command, `/pr` by default
+    # Where the followed repositories' PRs are seen in a browser: github.com, or an Enterprise
+    # server's host (services/refs.github_web_base). Only links there are unfurled.
+    github_web: str = GITHUB_WEB
+
+    @property
+    def workspace(self) -> str | None:
+        """The workspace these parts are of: None for the single or home one, else its team id
+        (OAuth mode). Its budget pays for the cards made for its requests."""
+        return self.scope
+
+    def payer(self, channel: str) -> Payer:
+        """Who pays for a card a request in `channel` makes (services/spending.py)."""
+        return Payer(channel, self.scope)

@@ -1,0 +1,12 @@
+"""Which workspace a Slack request comes from."""
+
+from __future__ import annotations
+
+from slack_bolt import BoltContext
+
+from bot.core.installs import workspace_id
+
+
+def team_of(context: BoltContext) -> str | None:
+    """The workspace a Slack request comes from, as installations are kept (None: not said)."""
+    return workspace_id(context.enterprise_id, context.team_id, context.is_enterprise_install)

@@ -1,0 +1,25 @@
+"""This process's Prometheus series, fed by everything from the moment they are installed
+(`serve --metrics-port`, `worker --metrics-port`)."""
+
+from __future__ import annotations
+
+from bot import telemetry
+from bot.metrics import PrometheusSink
+from bot.services.metric_labels import RepoLabels
+from bot.wiring.process import Process
+
+
+def install_metrics(process: Process) -> PrometheusSink:
+    """The sink, installed: from now on every count and gauge reaches it."""
+    # Only the file's public repositories keep their names (services/metric_labels.py); the
+    # visibility asks GitHub at the first count that needs it.
+    named = (repo for channel in process.settings.config.channels for repo in channel.repos)
+    repos = RepoLabels(named, process.visibility.is_private)
+    sink = PrometheusSink(bounded={"repo": repos.label})
+    telemetry.install(sink)
+    if (queue := process.queue) is not None:
+        telemetry.gauge("queue_depth", queue.depth)
+        telemetry.gauge("queue_oldest_job_seconds", queue.oldest_age)
+    # What GitHub's last response said (LookupError before any did): a scrape sends no request.
+    telemetry.gauge("github_rate_limit_remaining", process.source.rate_limit_remaining)
+    return sink

@@ -1,0 +1,237 @@
+"""Process: the parts one prdigest process shares, built once from the settings.
+
+The store, GitHub, the model, the card service and the digests are made here, in one pass, into
+a frozen value that every surface (the CLI, `serve`, `worker`, `doctor`) and the tests are
+handed. Nothing here is a rule: what a part does is its own module's business. The model's SDK
+is the one vendor a command may never need (a digest whose cards are cached), so its client is
+made at its first request (llm/lazy.py); Slack's parts are wired apart (wiring/slack.py), so a
+terminal digest never imports Slack's libraries.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.core.deadline import DEFAULT_RETRIES, Budget
+from bot.core.jobs import CardJob
+from bot.errors import ConfigError
+from bot.llm.lazy import Endpoint, ModelOnFirstUse
+from bot.queue.broker import CardQueue, RunningWorker
+from bot.services.answers import ModelAnswerer
+from bot.services.cards import CardService, CardTiming, ModelUse, lease_for
+from bot.services.digest import DigestService
+from bot.services.poller import MergePoller
+from bot.services.refs import github_web_base
+from bot.services.spending import Spending
+from bot.services.visibility import Visibility
+from bot.services.writer import ModelCardWriter, ModelFit
+from bot.settings import DEFAULT_OPENAI_URL, Settings
+from bot.sources.github import MAX_RATE_LIMIT_WAIT, GitHubSource, build_github
+from bot.store.cards import CardStore
+from bot.store.facts import FactStore
+from bot.store.kv import KV
+from bot.store.memory import MemoryKV
+from bot.store.modes import ModeMemory
+from bot.store.redis_store import RedisKV
+from bot.store.tokens import TokenStore
+from bot.wiring.timing import Timing
+
+EMBEDDED_STORE_NOTE = "REDIS_URL is not set: using an in-memory store, so nothing is cached between runs."
+
+
+def _stderr(message: str) -> None:
+    print(f"prdigest: {message}", file=sys.stderr)
+
+
+@dataclass(frozen=True)
+class Process:
+    settings: Settings
+    timing: Timing
+    kv: KV
+    store: CardStore
+    facts: FactStore  # the single or home workspace's (visibility answers from it)
+    source: GitHubSource
+    visibility: Visibility
+    model: ModelOnFirstUse | None  # None without OPENAI_API_KEY: cards then come from metadata
+    modes: ModeMemory  # what the model endpoint was found to take (its output mode, its window)
+    writer: ModelCardWriter | None
+    answerer: ModelAnswerer | None
+    spending: Spending
+    queue: CardQueue | None  # the card jobs every replica shares; None without Redis
+    cards: CardService
+    digests: DigestService
+    poller: MergePoller | None  # None without a queue or with `[queue] poll_minutes = 0`
+    web_base: str  # where PRs are seen in a browser: github.com or the Enterprise host
+    closers: tuple[Callable[[], None], ...] = ()
+
+    @property
+    def model_timeout(self) -> float:
+        """Seconds one card or one answer may wait for the model, retries included."""
+        timeout = self.timing.model_timeout
+        return timeout if timeout is not None else self.settings.defaults.model_timeout
+
+    def warm(self) -> None:
+        """What a long-running process pays before it serves rather than on its first request."""
+        if self.model is not None:
+            self.model.warm()
+
+    def close(self) -> None:
+        """Close every client this process opened, newest first."""
+        for close in reversed(self.closers):
+            close()
+
+
+def redis_kv(url: str) -> RedisKV:
+    """A Redis-backed store at `url` (the caller closes it)."""
+    return RedisKV.from_url(url)
+
+
+def github_source(
+    settings: Settings, timing: Timing, *, retries: int | None = None, rate_limit_wait: float | None = None
+) -> GitHubSource:
+    """GitHub through its own client (the caller closes it)."""
+    client = build_github(
+        settings.github_api_url,
+        settings.github_token,
+        retries=timing.github_retries if retries is None else retries,
+        backoff=timing.github_backoff,
+        max_rate_limit_wait=next(
+            wait for wait in (rate_limit_wait, timing.github_rate_limit_wait, MAX_RATE_LIMIT_WAIT) if wait is not None
+        ),
+    )
+    authenticated = settings.github_token is not None
+    return GitHubSource(client, authenticated=authenticated, api_url=settings.github_api_url, now=timing.now)
+
+
+def model_of(settings: Settings, timeout: float) -> ModelOnFirstUse | None:
+    """The model endpoint, or None without OPENAI_API_KEY."""
+    if not settings.openai_api_key:
+        return None
+    options = settings.model_options
+    return ModelOnFirstUse.of(
+        Endpoint(
+            settings.openai_api_key,
+            settings.openai_base_url,
+            settings.model,
+            timeout,
+            options.max_output_tokens,
+            options.temperature,
+            options.seed,
+            options.system_role,
+        )
+    )
+
+
+def build_process(
+    settings: Settings,
+    timing: Timing | None = None,
+    *,
+    kv: KV | None = None,
+    warn: Callable[[str], None] = _stderr,
+) -> Process:
+    """Every shared part, from the settings. `kv`: a store handed in (tests share one MemoryKV
+    between replicas); else REDIS_URL's, or memory (and `warn` says nothing is kept)."""
+    timing = timing or Timing()
+    closers: list[Callable[[], None]] = []
+    handed = kv is not None
+    if kv is None:
+        if settings.redis_url:
+            redis = redis_kv(settings.redis_url)
+            closers.append(redis.close)
+            kv = redis
+        else:
+            warn(EMBEDDED_STORE_NOTE)
+            kv = MemoryKV()
+    config = settings.config
+    source = github_source(settings, timing)
+    closers.append(source.close)
+    facts = FactStore(kv)
+    timeout = timing.model_timeout if timing.model_timeout is not None else settings.defaults.model_timeout
+    model = model_of(settings, timeout)
+    if model is not None:
+        closers.append(model.close)
+    modes = ModeMemory(kv, settings.openai_base_url or DEFAULT_OPENAI_URL, settings.model)
+    budget = Budget(timeout, DEFAULT_RETRIES if timing.model_retries is None else timing.model_retries)
+    options = settings.model_options
+    fit = ModelFit(options.mode, options.context_window, options.max_output_tokens)
+    writer = answerer = None
+    if model is not None:
+        token_budget = settings.defaults.token_budget
+        writer = ModelCardWriter(
+            model, token_budget=token_budget, budget=budget, pacing=timing.pacing, memory=modes, fit=fit
+        )
+        answerer = ModelAnswerer(
+            model,
+            token_budget=token_budget,
+            budget=budget,
+            clock=timing.monotonic,
+            sleep=timing.sleep,
+            memory=modes,
+            context_window=options.context_window,
+            max_output_tokens=options.max_output_tokens,
+        )
+    prices = {
+        name: price for name, model_options in config.models.items() if (price := model_options.price) is not None
+    }
+    spending = Spending(
+        TokenStore(kv),
+        budget=config.defaults.daily_token_budget,
+        now=timing.now,
+        prices=prices,
+        workspace_budget=config.slack.workspace_daily_token_budget,
+    )
+    queue = None
+    # A store handed in is a test's shared memory: its replicas make their cards where wanted.
+    if settings.redis_url is not None and not handed:
+        queue = CardQueue(settings.redis_url, config.queue.namespace)
+        closers.append(queue.close)
+    store = CardStore(kv)
+    cards = CardService(
+        source,
+        store,
+        writer,
+        timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout)),
+        jobs=queue,
+        use=ModelUse(spending, settings.defaults.skip_model_for),
+    )
+    minutes = config.queue.poll_minutes
+    poller = None
+    if queue is not None and minutes:
+        poller = MergePoller(source, cards, kv, timedelta(minutes=minutes), now=timing.now)
+    return Process(
+        settings,
+        timing,
+        kv,
+        store,
+        facts,
+        source,
+        Visibility(source, facts),
+        model,
+        modes,
+        writer,
+        answerer,
+        spending,
+        queue,
+        cards,
+        DigestService(source, cards, concurrency=settings.defaults.concurrency),
+        poller,
+        github_web_base(settings.github_api_url),
+        tuple(closers),
+    )
+
+
+def start_worker(process: Process, threads: int | None = None) -> RunningWorker:
+    """A card worker in this process (`prdigest worker`, and `serve` unless --no-worker); the
+    caller stops it. Needs Redis: ConfigError without it."""
+    queue = process.queue
+    if queue is None:
+        raise ConfigError("REDIS_URL is not set: a worker takes its card jobs from Redis, shared by every replica")
+    cards = process.cards
+
+    def handle(job: CardJob) -> bool:
+        return cards.make(job) is not None
+
+    return queue.work(handle, threads or process.settings.config.queue.worker_threads)

@@ -1,0 +1,188 @@
+"""Tenants: one Tenant per workspace (services/tenant.py), each built once, on its first request.
+
+The home workspace's (None, the single install's) and, in OAuth mode, any other's over its own
+keys and its own Slack client. This is the one place a workspace's parts are put together, so
+every workspace gets the same ones: its listeners, its scheduled digests and the CLI's
+`--team` all read the same Tenant.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from zoneinfo import ZoneInfo
+
+from bot.ports.slack import SlackPort
+from bot.render.digest_messages import DigestBlocks
+from bot.render.watches import watch_dm_message
+from bot.services.access import AccessPolicy
+from bot.services.across import AcrossDays
+from bot.services.channels import ChannelDirectory
+from bot.services.lease import POST_LEASE_SECONDS
+from bot.services.members import ChannelMembers
+from bot.services.people import PeopleLanguages
+from bot.services.posting import DigestPosting, PostingScope, PostTiming
+from bot.services.publisher import PACE_SECONDS, PostPace, Publisher
+from bot.services.qa import QAService
+from bot.services.subscriptions import ConfigFile, Subscriptions, WorkspaceCaps
+from bot.services.tenant import Tenant
+from bot.services.watch_dms import WatchDMs
+from bot.services.watches import WatchFinder
+from bot.services.workspaces import Scopes
+from bot.settings import DEFAULT_CONFIG_PATH
+from bot.store.facts import FactStore
+from bot.store.feedback import FeedbackStore
+from bot.store.history import DigestHistory
+from bot.store.ledger import PostLedger
+from bot.store.subscriptions import SubscriptionStore
+from bot.store.threads import ThreadStore
+from bot.store.watches import WatchStore
+from bot.wiring.process import Process
+
+
+class Tenants:
+    def __init__(self, process: Process, scopes: Scopes, slack_of: Callable[[str | None], SlackPort]) -> None:
+        self._process = process
+        self.scopes = scopes
+        self._slack_of = slack_of
+        self._finder = WatchFinder(process.source, process.cards)
+        self._lock = threading.Lock()
+        self._built: dict[str | None, Tenant] = {}
+
+    @property
+    def home(self) -> Tenant:
+        """The single or home workspace's."""
+        return self.get(None)
+
+    def get(self, team: str | None) -> Tenant:
+        """The parts of the workspace a request, a plan or a command is in (None: the home one)."""
+        scope = self.scopes.of(team)
+        with self._lock:
+            found = self._built.get(scope)
+        if found is not None:
+            return found
+        made = self._build(scope)
+        with self._lock:
+            return self._built.setdefault(scope, made)
+
+    def drop(self, team: str) -> None:
+        """Forget a workspace's parts (it uninstalled the app): a later install builds them again."""
+        with self._lock:
+            self._built.pop(self.scopes.of(team), None)
+
+    def _build(self, scope: str | None) -> Tenant:
+        process = self._process
+        settings, timing, kv = process.settings, process.timing, process.kv
+        home = scope is None
+        slack = self._slack_of(scope)
+        ledger, threads = PostLedger(kv, scope), ThreadStore(kv, scope)
+        facts = process.facts if home else FactStore(kv, scope)
+        feedback = FeedbackStore(kv, scope)
+        subscriptions = self._subscriptions(scope)
+        directory = ChannelDirectory(settings.config, subscriptions.configs, team=scope)
+        directory.refresh()
+        # Another workspace gets only what it follows from Slack, and public repositories only.
+        access = AccessPolicy(directory, process.visibility, slack, facts, home=home)
+        pace = PACE_SECONDS if timing.pace is None else timing.pace
+        lease = POST_LEASE_SECONDS if timing.post_lease_seconds is None else timing.post_lease_seconds
+        publisher = Publisher(
+            slack,
+            ledger,
+            threads,
+            messages=DigestBlocks(),  # what the posting says, in Block Kit: the service never imports render
+            pace=PostPace(pace, timing.pacing),
+            watch_days=settings.defaults.watch_days,
+        )
+        digests = DigestPosting(
+            process.digests,
+            publisher,
+            ledger,
+            access.refusal,
+            timing=PostTiming(timing.now, lease),
+            scope=PostingScope(scope, feedback),
+        )
+        language = settings.defaults.language
+        return Tenant(
+            scope=scope,
+            slack=slack,
+            directory=directory,
+            subscriptions=subscriptions,
+            access=access,
+            members=ChannelMembers(facts),
+            people=PeopleLanguages(facts, language),
+            qa=self._qa(directory, threads, scope),
+            publisher=publisher,
+            digests=digests,
+            watch_dms=WatchDMs(
+                slack=slack,
+                watches=WatchStore(kv, scope),
+                ledger=ledger,
+                facts=facts,
+                access=access,
+                directory=directory,
+                finder=self._finder,
+                is_private=process.visibility.is_private,
+                words=watch_dm_message,
+                language=language,
+                now=timing.now,
+                lease_seconds=lease,
+            ),
+            threads=threads,
+            ledger=ledger,
+            facts=facts,
+            feedback=feedback,
+            cards=process.cards,
+            spending=process.spending,
+            defaults=settings.defaults,
+            command=settings.config.slack.command,
+            github_web=process.web_base,
+        )
+
+    def _subscriptions(self, scope: str | None) -> Subscriptions:
+        """A workspace's subscriptions. The config file's channels and its followable private
+        repositories are the home workspace's: another one follows public repositories, from Slack."""
+        settings = self._process.settings
+        config, home = settings.config, scope is None
+        slack = config.slack if home else config.slack.model_copy(update={"followable_private_repos": ()})
+        caps = None if home else WorkspaceCaps(config.slack.workspace_max_repos, config.slack.workspace_max_channels)
+        return Subscriptions(
+            slack,
+            ConfigFile(config.channels if home else (), settings.config_path or DEFAULT_CONFIG_PATH),
+            # team None: the single-workspace install; a team id scopes every key (store/workspace.py).
+            SubscriptionStore(self._process.kv, team=scope),
+            self._process.visibility.is_private,
+            now=self._process.timing.now,
+            caps=caps,
+        )
+
+    def _qa(self, directory: ChannelDirectory, threads: ThreadStore, scope: str | None) -> QAService:
+        """Questions and answers for one workspace's channels: every workspace links a PR known by
+        number to the GitHub it reads (github.com or the Enterprise host)."""
+        process = self._process
+        return QAService(
+            process.cards,
+            threads,
+            process.answerer,
+            process.spending,
+            across_days(process, directory, scope),
+            web_base=process.web_base,
+            workspace=scope,
+        )
+
+
+def across_days(process: Process, directory: ChannelDirectory, scope: str | None = None) -> AcrossDays:
+    """Questions across days for the channels of `directory` (one workspace's, `scope`)."""
+    default = process.settings.defaults.timezone
+
+    def zone_of(channel: str) -> ZoneInfo:
+        plan = directory.plan(channel)
+        return plan.timezone if plan is not None else default
+
+    return AcrossDays(
+        process.cards,
+        now=process.timing.now,
+        zone_of=zone_of,
+        known_repos=lambda: directory.all_repos,
+        history=DigestHistory(process.kv, scope),
+        web_base=process.web_base,
+    )
