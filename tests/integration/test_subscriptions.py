@@ -221,7 +221,7 @@ def test_allowed_edits_of_a_config_channel_override_the_file_and_say_so(
         told = run(harness, "following", channel=DIGEST_CHANNEL)
         assert f"vllm-project/vllm, {PRIVATE} _(set in Slack)_" in told
         assert "Window covered: 24h _(the default)_" in told
-        plan = harness.parts.deps.directory.plan(DIGEST_CHANNEL)
+        plan = harness.parts.deps.tenant.directory.plan(DIGEST_CHANNEL)
         assert plan is not None and plan.repos == ("vllm-project/vllm", PRIVATE)
         assert "last repository comes from the config file" not in run(harness, f"unfollow {PRIVATE}", DIGEST_CHANNEL)
 
