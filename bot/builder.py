@@ -319,6 +319,7 @@ class Builder:
         if self.model is None:
             return None
         from bot.services.answers import ModelAnswerer
+        from bot.services.writer import ModelFit
 
         timing = self.timing
         options = self.settings.model_options
@@ -326,11 +327,9 @@ class Builder:
             self.model,
             token_budget=self.settings.defaults.token_budget,
             budget=self.model_budget,
-            clock=timing.monotonic,
-            sleep=timing.sleep,
+            pacing=timing.pacing,
             memory=self.modes,
-            context_window=options.context_window,
-            max_output_tokens=options.max_output_tokens,
+            fit=ModelFit(options.mode, options.context_window, options.max_output_tokens),
         )
 
     # Services ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, Span, SpanKind
 from bot.models.asked import Asked, NoAnswer
 from bot.models.card import VERDICT_ORDER, Card, CardKey, CardSource, Coverage, NoModel, SkipClass, SkippedFile, Verdict
-from bot.models.chat import OUTPUT_MODES, Message, OutputMode, Turn
+from bot.models.chat import OUTPUT_MODES, Message, OutputMode, Question, Turn
 from bot.models.digest import Digest, DigestItem, DigestOptions, DigestRun, DigestThread, Filters, QuietDays
 from bot.models.feedback import Boost, Vote
 from bot.models.note import Language, Note
@@ -69,6 +69,7 @@ __all__ = [
     "PRNotFound",
     "PRRef",
     "PRSnapshot",
+    "Question",
     "QuietDays",
     "Reply",
     "Rule",
