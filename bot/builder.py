@@ -698,7 +698,8 @@ class Builder:
         """A workspace's personal watches and their daily DMs (None: the single or home one)."""
         from bot.render.watches import watch_dm_message
         from bot.services.lease import POST_LEASE_SECONDS
-        from bot.services.watch_dms import WatchDMs
+        from bot.services.posting import PostTiming
+        from bot.services.watch_dms import WatchAccess, WatchDMs, WatchDMStores, WatchDMWording
         from bot.store.watches import WatchStore
 
         workspace = self.workspace(team)
@@ -714,17 +715,11 @@ class Builder:
 
         made = WatchDMs(
             slack=workspace.slack,
-            watches=WatchStore(self.kv, workspace.scope),
-            ledger=workspace.ledger,
-            facts=workspace.facts,
-            access=workspace.access,
-            directory=workspace.directory,
+            stores=WatchDMStores(WatchStore(self.kv, workspace.scope), workspace.ledger, workspace.facts),
+            access=WatchAccess(workspace.access, workspace.directory, is_private),
             finder=self.alert_finder,
-            is_private=is_private,
-            words=watch_dm_message,
-            language=self.settings.defaults.language,
-            now=self.timing.now,
-            lease_seconds=POST_LEASE_SECONDS if lease is None else lease,
+            wording=WatchDMWording(watch_dm_message, self.settings.defaults.language),
+            timing=PostTiming(self.timing.now, POST_LEASE_SECONDS if lease is None else lease),
         )
         with self._lock:
             return self._watch_dms.setdefault(workspace.scope, made)

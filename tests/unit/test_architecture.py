@@ -200,7 +200,6 @@ OVER_THE_LIMIT = {
     "bot.services.qa.QAService.on_mention",
     "bot.services.answer_stream.AnswerStream.__init__",
     "bot.services.answering.answer_in_thread",
-    "bot.services.watch_dms.WatchDMs.__init__",
 }
 
 
