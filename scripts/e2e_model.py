@@ -26,7 +26,7 @@ from devkit.tables import table
 
 from bot.core.usage import Tally
 from bot.errors import SummarizerError
-from bot.models import Card, PRRef, PRSnapshot
+from bot.models import Card, PRRef, PRSnapshot, Question
 from bot.ports import StreamingModel
 from bot.services.ask import ask_about_pr
 from bot.settings import load_settings
@@ -238,7 +238,7 @@ def stream_question(built: Process, snapshot: PRSnapshot, card: Card) -> Streame
     setattr(model, "complete_streaming", timed)  # noqa: B010 - on this instance, for this call
     sink = Recorded(started)
     try:
-        answer = answerer.answer_pr(snapshot, card, QUESTION, [], "en", Tally(), sink=sink)
+        answer = answerer.answer_pr(snapshot, card, Question(QUESTION, (), "en"), Tally(), sink=sink)
     except SummarizerError as exc:
         return Streamed(time.monotonic() - started, None, [], "", f"{type(exc).__name__}: {exc}")
     finally:
@@ -258,7 +258,7 @@ def stop_question(built: Process, snapshot: PRSnapshot, card: Card, base_url: st
     started = time.monotonic()
     sink = Recorded(started, stop_after=1)
     try:
-        built.answerer.answer_pr(snapshot, card, QUESTION, [], "en", Tally(), sink=sink)
+        built.answerer.answer_pr(snapshot, card, Question(QUESTION, (), "en"), Tally(), sink=sink)
     except SummarizerError as exc:
         return f"stopped question: failed: {type(exc).__name__}"
     returned = time.monotonic() - started

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.core.prompts import answer_prompt
 from bot.core.text import clean_line
-from bot.models import Card, DigestItem, Language, Message, Turn
+from bot.models import Card, DigestItem, Message, Question
 
 # Earlier turns sent with a question: enough for "and its tests?", not a whole transcript.
 HISTORY_TURNS = 6
@@ -40,10 +40,10 @@ def digest_text(items: tuple[DigestItem, ...], paths: dict[str, tuple[str, ...]]
     return "\n".join(blocks)
 
 
-def answer_messages(data: str, question: str, history: list[Turn], language: Language) -> list[Message]:
+def answer_messages(data: str, question: Question) -> list[Message]:
     """Instructions and material, the last HISTORY_TURNS turns, then the question, each turn trimmed."""
-    messages = answer_prompt(data, language).messages()
-    for turn in history[-HISTORY_TURNS:]:
+    messages = answer_prompt(data, question.language).messages()
+    for turn in question.history[-HISTORY_TURNS:]:
         messages.append(Message("user" if turn.role == "user" else "assistant", turn.text[:HISTORY_TURN_CHARS]))
-    messages.append(Message("user", question[:HISTORY_TURN_CHARS]))
+    messages.append(Message("user", question.text[:HISTORY_TURN_CHARS]))
     return messages

@@ -11,7 +11,7 @@ from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, Span, Sp
 from bot.models.asked import Asked, NoAnswer
 from bot.models.audit import AuditEntry
 from bot.models.card import VERDICT_ORDER, Card, CardKey, CardSource, Coverage, NoModel, SkipClass, SkippedFile, Verdict
-from bot.models.chat import OUTPUT_MODES, Message, OutputMode, Turn
+from bot.models.chat import OUTPUT_MODES, Message, OutputMode, Question, Turn
 from bot.models.digest import Digest, DigestItem, DigestOptions, DigestRun, DigestThread, Filters, QuietDays
 from bot.models.feedback import Boost, Vote
 from bot.models.note import Language, Note
@@ -71,6 +71,7 @@ __all__ = [
     "PRNotFound",
     "PRRef",
     "PRSnapshot",
+    "Question",
     "QuietDays",
     "Reply",
     "Rule",

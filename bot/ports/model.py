@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from bot.core.deadline import Deadline
 from bot.core.usage import Tally
-from bot.models import Card, DigestItem, Language, Message, OutputMode, PRSnapshot, Turn
+from bot.models import Card, DigestItem, Language, Message, OutputMode, PRSnapshot, Question
 
 Schema = TypeVar("Schema", bound=BaseModel)
 
@@ -116,9 +116,7 @@ class Answerer(Protocol):
         self,
         snapshot: PRSnapshot,
         card: Card,
-        question: str,
-        history: list[Turn],
-        language: Language,
+        question: Question,
         tally: Tally | None = None,
         sink: AnswerSink | None = None,
     ) -> str: ...
@@ -127,9 +125,7 @@ class Answerer(Protocol):
         self,
         items: tuple[DigestItem, ...],
         paths: dict[str, tuple[str, ...]],
-        question: str,
-        history: list[Turn],
-        language: Language,
+        question: Question,
         tally: Tally | None = None,
         sink: AnswerSink | None = None,
     ) -> str: ...

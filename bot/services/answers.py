@@ -8,8 +8,6 @@ Failures are raised as SummarizerError for the caller to word. The model is a po
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.core.context import build_context
@@ -17,6 +15,7 @@ from bot.core.conversation import answer_messages, card_text, digest_text
 from bot.core.deadline import Budget, Deadline
 from bot.core.echoes import echoes_prompt
 from bot.core.faithfulness import SourceText, file_facts
+from bot.core.pacing import REAL_TIME, Pacing
 from bot.core.prompts import answer_overhead
 from bot.core.releaser import SentenceReleaser, checked_sentence
 from bot.core.sanitize import ANSWER_MAX_CHARS, repo_url, sanitize_answer
@@ -24,8 +23,9 @@ from bot.core.text import estimate_tokens
 from bot.core.usage import Tally
 from bot.core.window import OUTPUT_RESERVE, prompt_limit
 from bot.errors import ModelBadOutput, SummarizerError
-from bot.models import Card, DigestItem, Language, Message, PRSnapshot, Turn
+from bot.models import Card, DigestItem, Language, Message, PRSnapshot, Question
 from bot.ports import AnswerSink, ModelClient, StreamingModel
+from bot.services.writer import DEFAULT_FIT, ModelFit
 from bot.store.modes import ModeMemory
 
 log = logging.getLogger(__name__)
@@ -52,24 +52,23 @@ class ModelAnswerer:
         *,
         token_budget: int,
         budget: Budget | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], None] = time.sleep,
+        pacing: Pacing = REAL_TIME,
         memory: ModeMemory | None = None,
-        context_window: int | None = None,
-        max_output_tokens: int | None = None,
+        fit: ModelFit = DEFAULT_FIT,
     ) -> None:
         self._model = model
         self.model = model.model
         self._token_budget = token_budget
         # The model's window: configured, or as the card writer learned it (store/modes.py).
+        # An answer is plain text, so the fit's output mode is the card writer's alone.
         self._memory = memory
-        self._window = context_window
-        self._room = max_output_tokens or OUTPUT_RESERVE
+        self._window = fit.context_window
+        self._room = fit.max_output_tokens or OUTPUT_RESERVE
         # An answer waits for the model as long as a card may (model_timeout), quick failures
         # retried within it.
         self.budget = budget or Budget()
-        self._clock = clock
-        self._sleep = sleep
+        self._clock = pacing.clock
+        self._sleep = pacing.sleep
 
     def data_budget(self, language: Language) -> int:
         """Tokens left for the material once the instructions and the conversation are counted."""
@@ -81,52 +80,39 @@ class ModelAnswerer:
         self,
         snapshot: PRSnapshot,
         card: Card,
-        question: str,
-        history: list[Turn],
-        language: Language,
+        question: Question,
         tally: Tally | None = None,
         sink: AnswerSink | None = None,
     ) -> str:
         card_part = card_text(card)
-        budget = max(self.data_budget(language) - estimate_tokens(card_part), MIN_CONTEXT_TOKENS)
+        budget = max(self.data_budget(question.language) - estimate_tokens(card_part), MIN_CONTEXT_TOKENS)
         context = build_context(snapshot, budget)
         data = f"{card_part}\n\n{context.text}"
         shown = None
         if sink is not None:
             paths = tuple(change.path for change in snapshot.files)
-            source = SourceText.of(data, paths, file_facts(snapshot.files_total, language))
+            source = SourceText.of(data, paths, file_facts(snapshot.files_total, question.language))
             shown = Shown(sink, source, (repo_url(snapshot.listing.url),))
-        return self._ask(data, question, history, language, str(snapshot.ref), tally, shown)
+        return self._ask(data, question, str(snapshot.ref), tally, shown)
 
     def answer_digest(
         self,
         items: tuple[DigestItem, ...],
         paths: dict[str, tuple[str, ...]],
-        question: str,
-        history: list[Turn],
-        language: Language,
+        question: Question,
         tally: Tally | None = None,
         sink: AnswerSink | None = None,
     ) -> str:
-        data = digest_text(items, paths)[: self.data_budget(language) * CHARS_PER_TOKEN]
+        data = digest_text(items, paths)[: self.data_budget(question.language) * CHARS_PER_TOKEN]
         shown = None
         if sink is not None:
             # Links may point into any repository of the digest, and nowhere else (as QAService's).
             repos = tuple(sorted({repo_url(item.listing.url) for item in items})) or ("",)
             shown = Shown(sink, SourceText.of(data), repos)
-        return self._ask(data, question, history, language, "the digest", tally, shown)
+        return self._ask(data, question, "the digest", tally, shown)
 
-    def _ask(
-        self,
-        data: str,
-        question: str,
-        history: list[Turn],
-        language: Language,
-        about: str,
-        tally: Tally | None,
-        shown: Shown | None = None,
-    ) -> str:
-        messages = answer_messages(data, question, history, language)
+    def _ask(self, data: str, question: Question, about: str, tally: Tally | None, shown: Shown | None = None) -> str:
+        messages = answer_messages(data, question)
         try:
             deadline = self.budget.start(self._clock, self._sleep)
             if shown is not None:

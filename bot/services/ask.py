@@ -14,7 +14,7 @@ from dataclasses import replace
 from bot.core.sanitize import repo_url, sanitize_answer
 from bot.core.usage import Tally
 from bot.errors import ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
-from bot.models import Asked, Language, NoAnswer, PRSnapshot
+from bot.models import Asked, Language, NoAnswer, PRSnapshot, Question
 from bot.ports import Answerer
 from bot.services.cards import CardService
 from bot.services.spending import CLI_PAYER, Spending
@@ -37,7 +37,7 @@ def ask_about_pr(
         return replace(asked, no_answer="budget_spent")
     tally = Tally()
     try:
-        answer = answerer.answer_pr(snapshot, card, question, [], language, tally)
+        answer = answerer.answer_pr(snapshot, card, Question(question, (), language), tally)
     except SummarizerError as exc:
         return replace(asked, no_answer=_no_answer(exc))
     finally:

@@ -61,10 +61,14 @@ def _utc_now() -> datetime:
 @dataclass(frozen=True)
 class PostTiming:
     """The posting run's wall clock (which day's window is due, when a run happened) and how long
-    its lease lasts unless renewed."""
+    its lease lasts unless renewed; a watch DM is posted by the same rule (services/watch_dms.py)."""
 
     now: Callable[[], datetime] = _utc_now
     lease_seconds: float = POST_LEASE_SECONDS
+
+
+# Production's wall clock and post lease: the default of what posts by the ledger's rule.
+REAL_POST_TIMING = PostTiming()
 
 
 @dataclass(frozen=True)

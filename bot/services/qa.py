@@ -34,6 +34,7 @@ from bot.models import (
     PRListing,
     PRNotFound,
     PRRef,
+    Question,
     Reply,
     Rule,
     Turn,
@@ -239,8 +240,9 @@ class QAService:
         if self._spending is not None and not self._spending.allows(self._workspace):
             return CardReply(snapshot.listing, card, paths, budget_spent=True)
         tally = Tally()
+        posed = Question(question, tuple(history), language)
         try:
-            written = self._answerer.answer_pr(snapshot, card, question, history, language, tally, sink)
+            written = self._answerer.answer_pr(snapshot, card, posed, tally, sink)
         except SummarizerError:
             return CardReply(snapshot.listing, card, paths, model_failed=True)
         finally:
@@ -267,8 +269,9 @@ class QAService:
         if self._answerer is not None and asking:
             by_name = {str(ref): found for ref, found in paths.items()}
             tally = Tally()
+            posed = Question(question, tuple(history), language)
             try:
-                written = self._answerer.answer_digest(items, by_name, question, history, language, tally, sink)
+                written = self._answerer.answer_digest(items, by_name, posed, tally, sink)
             except SummarizerError:
                 written = ""
             finally:

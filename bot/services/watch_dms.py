@@ -31,9 +31,10 @@ from bot.ports.slack import TRANSIENT, SlackPort
 from bot.ports.wording import WatchDMWords
 from bot.services.access import AccessPolicy
 from bot.services.channels import ChannelDirectory
-from bot.services.lease import POST_LEASE_SECONDS, PostLease
+from bot.services.lease import PostLease
 from bot.services.members import ChannelMembers
 from bot.services.people import PeopleLanguages
+from bot.services.posting import REAL_POST_TIMING, PostTiming
 from bot.services.watches import WatchFinder
 from bot.store.facts import FactStore
 from bot.store.ledger import PostLedger
@@ -69,39 +70,62 @@ def watch_dm_window(zone: ZoneInfo, now: datetime) -> tuple[Window, str] | None:
     return Window(start.astimezone(UTC), end.astimezone(UTC)), local.date().isoformat()
 
 
+@dataclass(frozen=True)
+class WatchDMStores:
+    """What the DMs keep: the workspace's watches (whose team is the workspace), the post ledger
+    a DM is recorded in, and the facts remembered of people (time zone, language, channels)."""
+
+    watches: WatchStore
+    ledger: PostLedger
+    facts: FactStore
+
+
+@dataclass(frozen=True)
+class WatchAccess:
+    """Who may watch a private repository (see `WatchDMs.may_see`): whether it is private, the
+    configured channels it belongs to, and whether it may be posted in each."""
+
+    access: AccessPolicy
+    directory: ChannelDirectory
+    is_private: Callable[[str], bool]
+
+
+@dataclass(frozen=True)
+class WatchDMWording:
+    """How a DM is worded: the words, in the language of each person's Slack locale, or in
+    `language` (the configured default) when Slack cannot say."""
+
+    words: WatchDMWords
+    language: Language = "en"
+
+
 class WatchDMs:
     def __init__(
         self,
         *,
         slack: SlackPort,
-        watches: WatchStore,
-        ledger: PostLedger,
-        facts: FactStore,
-        access: AccessPolicy,
-        directory: ChannelDirectory,
+        stores: WatchDMStores,
+        access: WatchAccess,
         finder: WatchFinder,
-        is_private: Callable[[str], bool],
-        words: WatchDMWords,
-        language: Language = "en",
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
-        lease_seconds: float = POST_LEASE_SECONDS,
+        wording: WatchDMWording,
+        timing: PostTiming = REAL_POST_TIMING,
     ) -> None:
         # Whose budget pays for cards made for these DMs: the workspace whose watches these are
         # (None: the single or home workspace).
-        self._workspace = watches.team
+        self._workspace = stores.watches.team
         self._slack = slack
-        self.watches = watches
-        self._ledger = ledger
-        self._facts = facts
-        self._access = access
-        self._directory = directory
+        self.watches = stores.watches
+        self._ledger = stores.ledger
+        self._facts = stores.facts
+        self._access = access.access
+        self._directory = access.directory
         self._finder = finder
-        self._is_private = is_private
-        self._words = words
-        self._members = ChannelMembers(facts)
-        self._people = PeopleLanguages(facts, language)
-        self._now = now
-        self._lease_seconds = lease_seconds
+        self._is_private = access.is_private
+        self._words = wording.words
+        self._members = ChannelMembers(stores.facts)
+        self._people = PeopleLanguages(stores.facts, wording.language)
+        self._now = timing.now
+        self._lease_seconds = timing.lease_seconds
         # user → the last day whose DM this process knows is settled: a settled day is final, so
         # the ticks after it read no ledger for that person until their next 09:00.
         self._settled: dict[str, str] = {}

@@ -64,13 +64,18 @@ class _Request:
 
 @dataclass(frozen=True)
 class ModelFit:
-    """What the config says of the model that shapes a card's requests ([models."NAME"]): the
-    output mode pinned (None: try each, strongest first), its context window (None: remembered or
-    read from the endpoint) and its answers' longest (None: OUTPUT_RESERVE)."""
+    """What the config says of the model that shapes a card's requests and a question's
+    ([models."NAME"]): the output mode pinned (None: try each, strongest first; a card's only, an
+    answer is plain text), its context window (None: remembered or read from the endpoint) and
+    its answers' longest (None: OUTPUT_RESERVE)."""
 
     mode: OutputMode | None = None
     context_window: int | None = None
     max_output_tokens: int | None = None
+
+
+# No [models."NAME"] table in the config: every mode tried, the window remembered or read.
+DEFAULT_FIT = ModelFit()
 
 
 class ModelCardWriter:

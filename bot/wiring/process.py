@@ -164,14 +164,7 @@ def build_process(
             model, token_budget=token_budget, budget=budget, pacing=timing.pacing, memory=modes, fit=fit
         )
         answerer = ModelAnswerer(
-            model,
-            token_budget=token_budget,
-            budget=budget,
-            clock=timing.monotonic,
-            sleep=timing.sleep,
-            memory=modes,
-            context_window=options.context_window,
-            max_output_tokens=options.max_output_tokens,
+            model, token_budget=token_budget, budget=budget, pacing=timing.pacing, memory=modes, fit=fit
         )
     prices = {
         name: price for name, model_options in config.models.items() if (price := model_options.price) is not None

@@ -26,7 +26,7 @@ from bot.services.publisher import PACE_SECONDS, PostPace, Publisher
 from bot.services.qa import QAService
 from bot.services.subscriptions import ConfigFile, Subscriptions, WorkspaceCaps
 from bot.services.tenant import Tenant
-from bot.services.watch_dms import WatchDMs
+from bot.services.watch_dms import WatchAccess, WatchDMs, WatchDMStores, WatchDMWording
 from bot.services.watches import WatchFinder
 from bot.services.workspaces import Scopes
 from bot.settings import DEFAULT_CONFIG_PATH
@@ -115,17 +115,11 @@ class Tenants:
             digests=digests,
             watch_dms=WatchDMs(
                 slack=slack,
-                watches=WatchStore(kv, scope),
-                ledger=ledger,
-                facts=facts,
-                access=access,
-                directory=directory,
+                stores=WatchDMStores(WatchStore(kv, scope), ledger, facts),
+                access=WatchAccess(access, directory, process.visibility.is_private),
                 finder=self._finder,
-                is_private=process.visibility.is_private,
-                words=watch_dm_message,
-                language=language,
-                now=timing.now,
-                lease_seconds=lease,
+                wording=WatchDMWording(watch_dm_message, language),
+                timing=PostTiming(timing.now, lease),
             ),
             threads=threads,
             ledger=ledger,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from bot.core.usage import Tally
 from bot.errors import NotFound, SummarizerError
-from bot.models import Card, DigestItem, Language, PRListing, PRRef, PRSnapshot, Turn, Window
+from bot.models import Card, DigestItem, Language, PRListing, PRRef, PRSnapshot, Question, Turn, Window
 from bot.ports import AnswerSink
 
 
@@ -97,26 +97,22 @@ class FixedAnswerer:
         self,
         snapshot: PRSnapshot,
         card: Card,
-        question: str,
-        history: list[Turn],
-        language: Language,
+        question: Question,
         tally: Tally | None = None,
         sink: AnswerSink | None = None,  # not streamed: the reply is given whole
     ) -> str:
-        self.questions.append((question, history, language))
+        self.questions.append((question.text, list(question.history), question.language))
         return _given(self.pr, "a PR")
 
     def answer_digest(
         self,
         items: tuple[DigestItem, ...],
         paths: dict[str, tuple[str, ...]],
-        question: str,
-        history: list[Turn],
-        language: Language,
+        question: Question,
         tally: Tally | None = None,
         sink: AnswerSink | None = None,
     ) -> str:
-        self.asked.append((items, paths, history))
+        self.asked.append((items, paths, list(question.history)))
         return _given(self.digest, "a digest")
 
 

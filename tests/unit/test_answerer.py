@@ -10,9 +10,10 @@ from devkit.scripted import ScriptedModel
 
 from bot.core.conversation import DIGEST_PATHS_PER_PR, HISTORY_TURN_CHARS, HISTORY_TURNS, digest_text
 from bot.core.deadline import Budget
+from bot.core.pacing import Pacing
 from bot.core.text import estimate_tokens
 from bot.errors import ModelBadOutput, ModelUnavailable
-from bot.models import Card, Coverage, DigestItem, Message, Turn
+from bot.models import Card, Coverage, DigestItem, Message, Question, Turn
 from bot.services.answers import CHARS_PER_TOKEN, RAW_ANSWER_MAX_CHARS, ModelAnswerer
 from tests.unit.builders import make_file, make_listing, make_snapshot
 
@@ -30,7 +31,7 @@ CARD = Card(
 
 def answerer_for(model: ScriptedModel, token_budget: int = 8000) -> ModelAnswerer:
     return ModelAnswerer(
-        model, token_budget=token_budget, budget=Budget(60, 1), clock=model.clock, sleep=model.clock.sleep
+        model, token_budget=token_budget, budget=Budget(60, 1), pacing=Pacing(model.clock, model.clock.sleep)
     )
 
 
@@ -40,7 +41,7 @@ def item(number: int, title: str = "Faster decode") -> DigestItem:
 
 def ask_pr(model: ScriptedModel, history: list[Turn], question: str = "Does it add tests?") -> str:
     snapshot = make_snapshot([make_file("vllm/decode.py", 3, 1)], title="Speed up decode")
-    return answerer_for(model).answer_pr(snapshot, CARD, question, history, "en")
+    return answerer_for(model).answer_pr(snapshot, CARD, Question(question, tuple(history), "en"))
 
 
 def test_a_pr_question_sends_the_card_and_the_pr_then_the_question() -> None:
@@ -91,7 +92,7 @@ def test_a_failed_request_is_raised_and_logged_as_a_warning(caplog: pytest.LogCa
 def test_a_digest_question_sends_each_pr_with_its_first_files() -> None:
     paths = {"acme/widgets#1": tuple(f"src/file_{n}.py" for n in range(20))}
     model = ScriptedModel("PR #1.")
-    answer = answerer_for(model).answer_digest((item(1), item(2)), paths, "Which PR is biggest?", [], "en")
+    answer = answerer_for(model).answer_digest((item(1), item(2)), paths, Question("Which PR is biggest?", (), "en"))
 
     assert answer == "PR #1."
     material = model.calls[0].messages[1].content
@@ -105,7 +106,7 @@ def test_a_digest_too_long_for_the_budget_is_cut_to_it() -> None:
     items = tuple(item(n, title=f"Change number {n} " + "word " * 30) for n in range(1, 400))
     model = ScriptedModel("Many.")
     answerer = answerer_for(model, token_budget=4000)
-    answerer.answer_digest(items, {}, "What changed?", [], "en")
+    answerer.answer_digest(items, {}, Question("What changed?", (), "en"))
 
     whole = digest_text(items, {})
     limit = answerer.data_budget("en") * CHARS_PER_TOKEN
@@ -117,7 +118,7 @@ def test_a_digest_too_long_for_the_budget_is_cut_to_it() -> None:
 def test_the_pr_context_leaves_room_for_the_card_and_the_conversation() -> None:
     snapshot = make_snapshot([make_file(f"vllm/module_{n}.py", 400, 50) for n in range(40)])
     model = ScriptedModel("Yes.")
-    answerer_for(model, token_budget=6000).answer_pr(snapshot, CARD, "Tests?", [], "en")
+    answerer_for(model, token_budget=6000).answer_pr(snapshot, CARD, Question("Tests?", (), "en"))
     system, material, _ = model.calls[0].messages
     assert estimate_tokens(system.content + material.content) <= 6000 - 2500  # CONVERSATION_RESERVE
 
@@ -125,5 +126,5 @@ def test_the_pr_context_leaves_room_for_the_card_and_the_conversation() -> None:
 def test_a_zh_cn_question_is_answered_in_chinese() -> None:
     model = ScriptedModel("PR 中没有说明。")
     snapshot = make_snapshot([make_file("vllm/decode.py", 3, 1)])
-    answerer_for(model).answer_pr(snapshot, CARD, "有测试吗？", [], "zh-CN")
+    answerer_for(model).answer_pr(snapshot, CARD, Question("有测试吗？", (), "zh-CN"))
     assert "Simplified Chinese" in model.calls[0].messages[0].content

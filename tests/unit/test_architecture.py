@@ -299,16 +299,10 @@ MAX_PARAMETERS = 6
 # Still over, and being reshaped elsewhere (the asker as one value, issue 24): none may join them,
 # and one brought within the limit leaves this set.
 OVER_THE_LIMIT = {
-    "bot.ports.model.Answerer.answer_digest",
-    "bot.ports.model.Answerer.answer_pr",
-    "bot.services.answers.ModelAnswerer.__init__",
-    "bot.services.answers.ModelAnswerer.answer_digest",
-    "bot.services.answers.ModelAnswerer.answer_pr",
     "bot.services.qa.QAService.__init__",
     "bot.services.qa.QAService.on_mention",
     "bot.services.answer_stream.AnswerStream.__init__",
     "bot.services.answering.answer_in_thread",
-    "bot.services.watch_dms.WatchDMs.__init__",
 }
 
 
