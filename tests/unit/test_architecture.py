@@ -304,10 +304,6 @@ OVER_THE_LIMIT = {
     "bot.services.answers.ModelAnswerer.__init__",
     "bot.services.answers.ModelAnswerer.answer_digest",
     "bot.services.answers.ModelAnswerer.answer_pr",
-    "bot.services.qa.QAService.__init__",
-    "bot.services.qa.QAService.on_mention",
-    "bot.services.answer_stream.AnswerStream.__init__",
-    "bot.services.answering.answer_in_thread",
     "bot.services.watch_dms.WatchDMs.__init__",
 }
 
