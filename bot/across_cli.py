@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 
 from bot.errors import SourceError, UsageError, quoted
-from bot.models import AcrossRefused, Language
+from bot.models import AcrossRefused, Audience, Language
 from bot.render.across import across_data, across_terminal
 from bot.services.across import AcrossDays
 from bot.services.spending import CLI
@@ -31,11 +32,13 @@ def ask_across(args: argparse.Namespace, built: Process, repo: str, language: La
         # A PR known only by its reference (a revert's target) links to the GitHub read.
         web_base=built.web_base,
     )
-    allowed = frozenset({repo.lower()})
-    asked = across.read(question, CLI, allowed)
+    # The terminal may ask about the repository it names, and only that one; its days are the
+    # configured zone's (zone_of above).
+    audience = Audience(CLI, frozenset({repo.lower()}), language)
+    asked = across.read(question, audience)
     if asked is None:
         raise UsageError("error.ask_not_across", repo=quoted(repo))
-    reply = across.answer(asked, CLI, allowed, repo, language)
+    reply = across.answer(asked, replace(audience, default_repo=repo))
     if isinstance(reply, AcrossRefused):
         if reply.reason in {"unavailable", "not_found"}:
             raise SourceError(f"reply.across_{reply.reason}", repo=reply.repo)

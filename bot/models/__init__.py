@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, Span, SpanKind
 from bot.models.asked import Asked, NoAnswer
+from bot.models.audience import Audience
 from bot.models.audit import AuditEntry
 from bot.models.card import VERDICT_ORDER, Card, CardKey, CardSource, Coverage, NoModel, SkipClass, SkippedFile, Verdict
 from bot.models.chat import OUTPUT_MODES, Message, OutputMode, Question, Turn
@@ -39,6 +40,7 @@ __all__ = [
     "AcrossMatches",
     "AcrossRefused",
     "Asked",
+    "Audience",
     "AuditEntry",
     "Boost",
     "Card",

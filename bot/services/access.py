@@ -11,6 +11,9 @@
 Channel sharing is read from conversations.info and remembered for an hour; when Slack cannot
 say, the channel counts as shared (fail closed).
 What a reply may name in a shared channel is services/disclosure.py's rule, asked through here.
+
+Every request starts here: `audience` gives the one value (models/audience.py) its paths take,
+with the repositories the asker may see in the channel, already case-folded.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import logging
 from collections.abc import Iterable
 
 from bot.errors import SlackError
-from bot.models import Note
+from bot.models import Audience, Note
 from bot.ports.slack import SlackPort
 from bot.services.channels import ChannelDirectory, ChannelPlan
 from bot.services.disclosure import Disclosure
@@ -59,6 +62,30 @@ class AccessPolicy:
             repos = [repo for repo in plan.repos if self.may_post(channel, repo)]
         return frozenset(repo.lower() for repo in repos)
 
+    def audience(
+        self,
+        channel: str,
+        *,
+        user: str | None = None,
+        thread_ts: str | None = None,
+        said: str = "",
+        team: str | None = None,
+    ) -> Audience:
+        """Who a reply in `channel` is for: what they may see there, in the channel's language,
+        with `said` (what they typed) for the names a reply may carry. Whether the channel is
+        shared is asked of Slack only when a reply would name a private repository."""
+        return Audience(
+            channel,
+            self.allowed(channel),
+            self._directory.language(channel),
+            user,
+            thread_ts,
+            team,
+            default_repo=self._directory.default_repo(channel),
+            said=said,
+            sharing=lambda: self.externally_shared(channel),
+        )
+
     def may_post(self, channel: str, repo: str) -> bool:
         """Whether a channel may show this repository's PRs."""
         return self.refusal(channel, repo) is None
@@ -80,10 +107,10 @@ class AccessPolicy:
             return Note("refusal.shared", {"repo": repo, "channel": channel})
         return None
 
-    def named(self, channel: str, repo: str, said: str = "") -> str | None:
-        """`repo` as a reply in `channel` to someone who typed `said` may name it, or None (say
-        "a private repository"): services/disclosure.py."""
-        return self._disclosure.name(channel, repo, said)
+    def named(self, audience: Audience, repo: str) -> str | None:
+        """`repo` as a reply to `audience` may name it, or None (say "a private repository"):
+        services/disclosure.py's rule, over what the audience typed and its channel's sharing."""
+        return self._disclosure.name_for(repo, audience.said, lambda: audience.shared)
 
     def hidden(self, channel: str, repos: Iterable[str], said: str = "") -> frozenset[str]:
         """Those of `repos` (lower case) a reply in `channel` may not name unasked."""

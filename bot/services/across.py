@@ -25,6 +25,7 @@ from bot.models import (
     AcrossItem,
     AcrossMatches,
     AcrossRefused,
+    Audience,
     Language,
     PRListing,
     PRRef,
@@ -64,42 +65,29 @@ class AcrossDays:
         # The channel's earlier digests: the title and merge commit of a PR a revert names.
         self._history = history
 
-    def read(
-        self,
-        question: str,
-        channel: str,
-        allowed: frozenset[str],
-        default_repo: str | None = None,
-        zone: ZoneInfo | None = None,
-    ) -> AcrossQuestion | None:
+    def read(self, question: str, audience: Audience) -> AcrossQuestion | None:
         """The question across days `question` asks, or None when it asks about one PR or a digest.
 
-        A bare name ("vllm") stands only for a repository this channel may see (`allowed`), the
+        A bare name ("vllm") stands only for a repository the audience may see here, the
         channel's own first: never for a private one elsewhere, whose owner the reply would name.
-        `zone`: the asker's, where days are theirs rather than the channel's (the app's DM).
+        The days are the asker's where the audience has a zone (the app's DM), else the channel's.
         """
-        today = self._now().astimezone(zone or self._zone_of(channel)).date()
+        today = self._now().astimezone(audience.zone or self._zone_of(audience.channel)).date()
+        allowed = audience.repos
         known = frozenset(repo.lower() for repo in self._known_repos()) | allowed
-        asked = parse_across(question, today, known, allowed, default_repo)
+        asked = parse_across(question, today, known, allowed, audience.default_repo)
         if asked is not None and asked.target is None and find_refs(question, "_/_"):
             return None  # "what did #123 change this week?": a PR named outright is the question's
         return asked
 
-    def answer(
-        self,
-        asked: AcrossQuestion,
-        channel: str,
-        allowed: frozenset[str],
-        default_repo: str | None,
-        language: Language,
-        zone: ZoneInfo | None = None,
-    ) -> AcrossMatches | AcrossRefused:
-        repo = asked.repo or default_repo
+    def answer(self, asked: AcrossQuestion, audience: Audience) -> AcrossMatches | AcrossRefused:
+        repo = asked.repo or audience.default_repo
         if repo is None:
             return AcrossRefused("no_repo")
-        if repo.lower() not in allowed:
+        if not audience.may_see(repo):
             return AcrossRefused("not_allowed", repo)
-        zone = zone or self._zone_of(channel)
+        channel, language = audience.channel, audience.language
+        zone = audience.zone or self._zone_of(channel)
         now = self._now()
         today = now.astimezone(zone).date()
         span = asked.span or revert_span(today)

@@ -27,10 +27,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from bot.core.stops import ends_answer
 from bot.errors import SlackError
+from bot.models import Audience
 from bot.ports.slack import Message, SlackPort
 from bot.ports.wording import AnswerWords
 
@@ -62,6 +64,16 @@ class StopMarks(Protocol):
     def stream_stopped(self, channel: str, ts: str) -> bool: ...
 
 
+@dataclass(frozen=True)
+class Stopping:
+    """What lets the asker's Stop end this answer: where Stops are marked, and when the question
+    was asked (its ts, on Slack's clock as a Stop's is): a Stop pressed before it is for an
+    earlier answer in the thread, not this one."""
+
+    marks: StopMarks
+    asked_at: str | None = None
+
+
 class AnswerStream:
     """An AnswerSink (bot/ports/model.py) over Slack's status and streaming methods.
 
@@ -72,29 +84,24 @@ class AnswerStream:
     def __init__(
         self,
         slack: SlackPort,
-        channel: str,
-        thread_ts: str,
+        audience: Audience,
         *,
-        user: str | None,
-        team: str | None,
         words: AnswerWords,
-        stops: StopMarks | None = None,
-        asked_at: str | None = None,
+        stop: Stopping | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        assert audience.thread_ts is not None  # an answer in a thread has one
         self._slack = slack
-        self._channel = channel
-        self._thread_ts = thread_ts
-        self._user = user
-        self._team = team
+        self._channel = audience.channel
+        self._thread_ts = audience.thread_ts
+        self._user = audience.user
+        self._team = audience.team
         self._words = words
         self._placeholder = words.thinking()
         self._state: State = "idle"
         self._ts: str | None = None  # the streamed message's (or the placeholder's) ts
-        self._stops = stops
-        # The question's ts (Slack's clock, as a Stop's is): a Stop pressed before it was asked is
-        # for an earlier answer in the thread, not this one.
-        self._asked_at = _seconds(asked_at)
+        self._stops = stop.marks if stop is not None else None
+        self._asked_at = _seconds(stop.asked_at if stop is not None else None)
         self._clock = clock
         self._next_poll = 0.0
         self._gathered = ""  # checked sentences not yet sent (APPEND_CHARS)

@@ -13,11 +13,11 @@ import logging
 from collections.abc import Callable
 from typing import Literal
 
-from bot.models import DigestThread, Language, PRRef, Reply
+from bot.models import Audience, DigestThread, Language, PRRef, Reply
 from bot.ports import AnswerSink
 from bot.ports.slack import SlackPort
 from bot.ports.wording import AnswerWords
-from bot.services.answer_stream import AnswerStream, StopMarks
+from bot.services.answer_stream import AnswerStream, Stopping
 from bot.words import text
 
 log = logging.getLogger(__name__)
@@ -40,33 +40,20 @@ def status_words(language: Language, refs: list[PRRef], digest: DigestThread | N
 
 def answer_in_thread(
     slack: SlackPort,
-    channel: str,
-    thread_ts: str,
+    audience: Audience,
     *,
-    user: str | None,
-    team: str | None,
     status: str,
     ask: Callable[[AnswerSink], Reply],
     words: AnswerWords,
-    stops: StopMarks | None = None,
-    asked_at: str | None = None,
+    stop: Stopping | None = None,
 ) -> Outcome:
     """Set the status, get the reply from `ask` (which streams a model's answer into the sink it
-    is given), then end the answer, worded by `words` (in the asker's language, for the surface's
-    command; the DM words refusals its own way).
-    `stops`: where the asker's Stop is marked (agent_session_stopped), which stops this answer
-    when pressed after the question (`asked_at`, its ts). The caller counts the outcome under its
-    own surface."""
-    stream = AnswerStream(
-        slack,
-        channel,
-        thread_ts,
-        user=user,
-        team=team,
-        words=words,
-        stops=stops,
-        asked_at=asked_at,
-    )
+    is given), then end the answer in the audience's thread, worded by `words` (in the asker's
+    language, for the surface's command; the DM words refusals its own way).
+    `stop`: where the asker's Stop is marked (agent_session_stopped), which stops this answer
+    when pressed after the question. The caller counts the outcome under its own surface."""
+    channel = audience.channel
+    stream = AnswerStream(slack, audience, words=words, stop=stop)
     stream.begin(status)
     try:
         reply = ask(stream)

@@ -41,7 +41,14 @@ class Disclosure:
 
     def name(self, channel: str, repo: str, said: str = "") -> str | None:
         """`repo` as a reply in `channel` may say it, or None: "a private repository"."""
-        return None if self.hides(channel, repo, said) else repo
+        return self.name_for(repo, said, lambda: self._externally_shared(channel))
+
+    def name_for(self, repo: str, said: str, shared: Callable[[], bool]) -> str | None:
+        """`repo` as a reply to someone who typed `said` may say it, where `shared` tells
+        whether the channel is shared (asked only for a private repository not typed)."""
+        if typed(repo, said) or not self._is_private(repo):
+            return repo
+        return None if shared() else repo
 
     def hidden(self, channel: str, repos: Iterable[str], said: str = "") -> frozenset[str]:
         """Those of `repos` (lower case) a reply in `channel` may not name."""

@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
 from bot import telemetry
-from bot.models import Language, Reply
-from bot.ports import AnswerSink
+from bot.models import Language
 from bot.ports.slack import Message, SlackPort
 from bot.ports.wording import DMWords
 from bot.services.access import AccessPolicy
-from bot.services.answer_stream import StopMarks
+from bot.services.answer_stream import StopMarks, Stopping
 from bot.services.answering import answer_in_thread, status_words
 from bot.services.channels import ChannelDirectory
 from bot.services.members import ChannelMembers
@@ -77,38 +76,33 @@ class DMQuestions:
         """Answer `asked` in its thread of the person's DM with the app: a status, then the
         answer streamed as in channels (services/answering.py)."""
         dm, user, thread_ts = asked.dm, asked.user, asked.thread_ts
-        language = self.people.language(slack, user)
-        words = self.words(language, self.command)
         question = strip_mentions(asked.text)
         reach = reach_of(self.directory, self.members, self.access, slack, user, dm)
-        allowed, default_repo = reach.allowed, reach.default_repo
-        refs = find_refs(question, default_repo)
-        if any(ref.repo.lower() not in allowed for ref in refs) or self.qa.named_not_allowed(
-            question, dm, allowed, default_repo
-        ):
+        # What may be discussed here is the person's reach, in their language.
+        audience = replace(
+            self.access.audience(dm, user=user, thread_ts=thread_ts, said=question, team=asked.team),
+            repos=reach.allowed,
+            language=self.people.language(slack, user),
+            default_repo=reach.default_repo,
+        )
+        words = self.words(audience.language, self.command)
+        refs = find_refs(question, audience.default_repo)
+        if audience.refused(refs) is not None or self.qa.named_not_allowed(question, audience):
             _post(slack, dm, thread_ts, words.not_allowed())
             return
-        if default_repo is None and (bare := _bare_number(question)) is not None:
+        if audience.default_repo is None and (bare := _bare_number(question)) is not None:
             # "#123" with several repositories of theirs, or none: which one is not guessed.
             _post(slack, dm, thread_ts, words.which_repo(bare, reach.own[:MAX_EXAMPLES]))
             return
-
-        zone = self.zone(user) if self.zone is not None else None
-
-        def ask(sink: AnswerSink) -> Reply:
-            return self.qa.on_mention(question, dm, thread_ts, allowed, default_repo, language, sink, zone)
-
+        if self.zone is not None:
+            audience = replace(audience, zone=self.zone(user))  # "today" is the person's day
         outcome = answer_in_thread(
             slack,
-            dm,
-            thread_ts,
-            user=user,
-            team=asked.team,
-            status=status_words(language, refs, None),
-            ask=ask,
+            audience,
+            status=status_words(audience.language, refs, None),
+            ask=lambda sink: self.qa.answer(question, audience, sink=sink),
             words=words,
-            stops=self.stops,
-            asked_at=asked.asked_at,
+            stop=Stopping(self.stops, asked.asked_at),
         )
         if outcome == "answered":
             telemetry.count("questions_answered_total", surface="dm")

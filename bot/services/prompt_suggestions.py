@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.errors import SlackError, StoreError
-from bot.models import DigestItem
+from bot.models import Audience, DigestItem
 from bot.ports.slack import SlackPort
 from bot.ports.wording import PromptWords
 from bot.services.access import AccessPolicy
@@ -98,4 +98,5 @@ class PromptSuggestions:
                 continue
             digest = self.threads.digest(plan.id, lead) if lead else None
             if digest is not None:
-                yield from visible_part(digest, frozenset(repo.lower() for repo in self._shown(plan))).items
+                shown = Audience(plan.id, frozenset(repo.lower() for repo in self._shown(plan)), plan.language)
+                yield from visible_part(digest, shown).items

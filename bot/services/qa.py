@@ -14,13 +14,13 @@ nothing usable left (empty, or mostly chat-template tokens) gets the card instea
 from __future__ import annotations
 
 from dataclasses import replace
-from zoneinfo import ZoneInfo
 
 from bot.core.heuristic import verdict_rules
 from bot.core.sanitize import repo_url, sanitize_answer, sanitize_text
 from bot.core.usage import Tally
 from bot.errors import NotFound, SourceError, SummarizerError
 from bot.models import (
+    Audience,
     CardReply,
     Choose,
     DigestAnswer,
@@ -28,7 +28,6 @@ from bot.models import (
     DigestMatches,
     DigestThread,
     Help,
-    Language,
     NotAllowed,
     PRAnswer,
     PRListing,
@@ -47,7 +46,7 @@ from bot.services.cards import CardService
 from bot.services.filters import explain
 from bot.services.questions import find_refs, is_why, previous_pr, resolve, words
 from bot.services.refs import GITHUB_WEB, pr_url
-from bot.services.spending import Payer, Spending
+from bot.services.spending import Account, Payer
 from bot.store.threads import ThreadStore
 
 
@@ -57,66 +56,69 @@ class QAService:
         cards: CardService,
         threads: ThreadStore,
         answerer: Answerer | None,
-        spending: Spending | None = None,
+        account: Account | None = None,
         across: AcrossDays | None = None,
         web_base: str = GITHUB_WEB,
-        workspace: str | None = None,
     ) -> None:
         self._cards = cards
-        # The workspace asking (None: the single or home one): its budget pays for its answers.
-        self._workspace = workspace
         # Where a PR known only by its reference links to (refs.github_web_base).
         self._web_base = web_base
         # Questions across days ("what merged this week about MoE?"): services/across.py.
         self._across = across
         self._threads = threads
         self._answerer = answerer
-        # Answers' tokens are the asking channel's and the PR's repository's; a spent budget asks nothing.
-        self._spending = spending
+        # The asking workspace's side of the daily budget: answers' tokens are the asking
+        # channel's and the PR's repository's; a spent budget asks nothing. None: not counted.
+        self._account = account
 
-    def in_digest_thread(
-        self,
-        thread: DigestThread,
-        question: str,
-        allowed: frozenset[str],
-        language: Language,
-        sink: AnswerSink | None = None,
+    def answer(
+        self, question: str, audience: Audience, digest: DigestThread | None = None, sink: AnswerSink | None = None
     ) -> Reply:
-        """A reply in a digest's thread: about a PR of the digest, another PR, or the digest.
+        """The reply to `question` for `audience`: in a digest's thread (`digest`), about a PR of
+        the digest, another PR, or the digest; elsewhere (an @mention, the app's DM), about a PR
+        named (or named before in the thread) or a question across days.
 
         `sink`: where a model's answer is shown while it is written (only a model's answer is)."""
-        visible = visible_part(thread, allowed)
+        if digest is not None:
+            return self._in_digest_thread(digest, question, audience, sink)
+        return self._elsewhere(question, audience, sink)
+
+    def _in_digest_thread(
+        self, thread: DigestThread, question: str, audience: Audience, sink: AnswerSink | None
+    ) -> Reply:
+        visible = visible_part(thread, audience)
         if nothing_visible(visible):
             return NotAllowed(None)  # the surface refuses to the asker alone, before this
         hidden = len(visible.items) < len(thread.items) or len(visible.repos) < len(thread.repos)
         thread = visible  # from here on, what this channel may not see does not exist
         default = thread.repos[0] if thread.repos else None
-        across = self._across_days(question, thread.channel, thread.thread_ts, allowed, default, language, digest=True)
+        here = replace(audience, default_repo=default)
+        across = self._across_days(question, here, digest=True)
         if across is not None:
             return across
-        history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), allowed, hidden=hidden)
+        history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), audience, hidden=hidden)
         paths = {item.listing.ref: item.paths for item in thread.items}
-        resolution = resolve(question, thread.items, history, paths, thread.repos[0] if thread.repos else None)
-        refused = next((ref for ref in resolution.refs if ref.repo.lower() not in allowed), None)
+        resolution = resolve(question, thread.items, history, paths, default)
+        refused = audience.refused(resolution.refs)
         reply: Reply
         if refused is not None:
             reply = NotAllowed(refused)
         elif is_why(question) and resolution.kind == "pr":
-            reply = self._why(thread, resolution.refs[0], allowed)
+            reply = self._why(thread, resolution.refs[0], audience)
         elif resolution.kind == "choose":
             by_ref = {item.listing.ref: item.listing for item in thread.items}
             choices = tuple(by_ref[ref] if ref in by_ref else _bare(ref, self._web_base) for ref in resolution.refs)
             reply = Choose(choices)
         elif resolution.kind == "digest":
-            reply = self._about_digest(thread.items, paths, question, history, language, thread.channel, sink)
+            reply = self._about_digest(thread.items, paths, question, history, audience, sink)
         else:
-            reply = self._about_pr(resolution.refs[0], question, history, allowed, language, thread.channel, sink)
+            reply = self._about_pr(resolution.refs[0], question, history, audience, sink)
         self._remember(thread.channel, thread.thread_ts, question, reply)
         return reply
 
-    def _why(self, thread: DigestThread, ref: PRRef, allowed: frozenset[str]) -> Reply:
+    def _why(self, thread: DigestThread, ref: PRRef, audience: Audience) -> Reply:
         """Which of the channel's rules brought this PR into the digest, or left it out."""
-        if ref.repo.lower() not in allowed:
+        if not audience.may_see(ref.repo):
             return NotAllowed(ref)
         in_digest = next((item for item in thread.items if item.listing.ref == ref), None)
         try:
@@ -141,27 +143,17 @@ class QAService:
             rules += (Rule("feedback", boost.up, prs=boost.prs, area=boost.area),)
         return Why(listing, rules, in_digest is not None, thread.window)
 
-    def on_mention(
-        self,
-        question: str,
-        channel: str,
-        thread_ts: str,
-        allowed: frozenset[str],
-        default_repo: str | None,
-        language: Language,
-        sink: AnswerSink | None = None,
-        zone: ZoneInfo | None = None,
-    ) -> Reply:
-        """An @mention outside a digest thread: the PR must be named (or named before in the thread).
-        `zone`: the asker's, for "today" and "this week" where no channel's days apply (the DM)."""
-        across = self._across_days(
-            question, channel, thread_ts, allowed, default_repo, language, digest=False, zone=zone
-        )
+    def _elsewhere(self, question: str, audience: Audience, sink: AnswerSink | None) -> Reply:
+        """An @mention outside a digest thread, or the app's DM: the PR must be named (or named
+        before in the thread), or the question be one across days."""
+        across = self._across_days(question, audience, digest=False)
         if across is not None:
             return across  # answered from cards alone: the thread's earlier turns are not read
-        history = visible_turns(self._threads.turns(channel, thread_ts), allowed, hidden=False)
-        refs = find_refs(question, default_repo)
-        refused = next((ref for ref in refs if ref.repo.lower() not in allowed), None)
+        channel, thread_ts = audience.channel, audience.thread_ts
+        turns = self._threads.turns(channel, thread_ts) if thread_ts else []
+        history = visible_turns(turns, audience, hidden=False)
+        refs = find_refs(question, audience.default_repo)
+        refused = audience.refused(refs)
         reply: Reply
         if refused is not None:
             reply = NotAllowed(refused)
@@ -170,74 +162,57 @@ class QAService:
         elif refs or previous_pr(history):
             ref = refs[0] if refs else previous_pr(history)
             assert ref is not None
-            reply = self._about_pr(ref, question, history, allowed, language, channel, sink)
+            reply = self._about_pr(ref, question, history, audience, sink)
         else:
             return Help()
-        self._remember(channel, thread_ts, question, reply)
+        if thread_ts:
+            self._remember(channel, thread_ts, question, reply)
         return reply
 
-    def named_not_allowed(
-        self, question: str, channel: str, allowed: frozenset[str], default_repo: str | None
-    ) -> str | None:
-        """The repository a question across days names (as typed) that `allowed` does not hold,
+    def named_not_allowed(self, question: str, audience: Audience) -> str | None:
+        """The repository a question across days names (as typed) that the audience may not see,
         or None: such a question is refused to the asker alone, before anything is said in the
         thread (slack/listeners/questions.py), as a PR of it would be."""
         if self._across is None:
             return None
-        asked = self._across.read(question, channel, allowed, default_repo)
-        if asked is None or asked.repo is None or asked.repo.lower() in allowed:
+        asked = self._across.read(question, audience)
+        if asked is None or asked.repo is None or audience.may_see(asked.repo):
             return None
         return asked.repo
 
-    def _across_days(
-        self,
-        question: str,
-        channel: str,
-        thread_ts: str,
-        allowed: frozenset[str],
-        default_repo: str | None,
-        language: Language,
-        *,
-        digest: bool,
-        zone: ZoneInfo | None = None,
-    ) -> Reply | None:
+    def _across_days(self, question: str, audience: Audience, *, digest: bool) -> Reply | None:
         """The answer to a question across days (services/across.py), or None when it is not one.
         In a digest's thread, "today's PRs" are the digest's: answered from its items, as before."""
         across = self._across
         if across is None:
             return None
-        asked = across.read(question, channel, allowed, default_repo, zone)
+        asked = across.read(question, audience)
         if asked is None:
             return None
         if digest and asked.target is None and asked.span is not None and asked.span.kind == "today":
             return None
-        reply = across.answer(asked, channel, allowed, default_repo, language, zone)
-        self._remember(channel, thread_ts, question, reply)
+        reply = across.answer(asked, audience)
+        if audience.thread_ts:
+            self._remember(audience.channel, audience.thread_ts, question, reply)
         return reply
 
     def _about_pr(
-        self,
-        ref: PRRef,
-        question: str,
-        history: list[Turn],
-        allowed: frozenset[str],
-        language: Language,
-        channel: str,
-        sink: AnswerSink | None = None,
+        self, ref: PRRef, question: str, history: list[Turn], audience: Audience, sink: AnswerSink | None
     ) -> Reply:
-        if ref.repo.lower() not in allowed:
+        if not audience.may_see(ref.repo):
             return NotAllowed(ref)
+        language, payer = audience.language, self._payer(audience.channel)
         try:
             snapshot = self._cards.snapshot_by_ref(ref)
         except NotFound:
             return PRNotFound(ref)
         except SourceError:
             return Unavailable(ref)
-        card = self._cards.card(snapshot, language, payer=self._payer(channel)).card
+        card = self._cards.card(snapshot, language, payer=payer).card
         paths = tuple(change.path for change in snapshot.files)
         if self._answerer is None:
             return CardReply(snapshot.listing, card, paths)
-        if self._spending is not None and not self._spending.allows(self._workspace):
+        if self._account is not None and not self._account.allows():
             return CardReply(snapshot.listing, card, paths, budget_spent=True)
         tally = Tally()
         posed = Question(question, tuple(history), language)
@@ -246,8 +221,8 @@ class QAService:
         except SummarizerError:
             return CardReply(snapshot.listing, card, paths, model_failed=True)
         finally:
-            if self._spending is not None:
-                self._spending.record(tally, repo=snapshot.listing.repo, payer=self._payer(channel))
+            if self._account is not None:
+                self._account.record(tally, snapshot.listing.repo, payer)
         answer = sanitize_answer(written, repo_url(snapshot.listing.url))
         if answer is None:
             return CardReply(snapshot.listing, card, paths, model_failed=True, unusable=True)
@@ -259,13 +234,12 @@ class QAService:
         paths: dict[PRRef, tuple[str, ...]],
         question: str,
         history: list[Turn],
-        language: Language,
-        channel: str,
+        audience: Audience,
         sink: AnswerSink | None = None,
     ) -> Reply:
-        spending = self._spending
+        account, language = self._account, audience.language
         # Over the day's budget the model is not asked: the matches alone, as without a model.
-        asking = self._answerer is not None and (spending is None or spending.allows(self._workspace))
+        asking = self._answerer is not None and (account is None or account.allows())
         if self._answerer is not None and asking:
             by_name = {str(ref): found for ref, found in paths.items()}
             tally = Tally()
@@ -275,11 +249,11 @@ class QAService:
             except SummarizerError:
                 written = ""
             finally:
-                if spending is not None:
+                if account is not None:
                     # A digest of one repository is that repository's; of several, no single one's.
                     names = {item.listing.repo.lower() for item in items}
                     repo = names.pop() if len(names) == 1 else None
-                    spending.record(tally, repo=repo, payer=self._payer(channel))
+                    account.record(tally, repo, self._payer(audience.channel))
             # Links may point into any repository of the digest, and nowhere else.
             repos = sorted({repo_url(item.listing.url) for item in items}) or [""]
             answer = sanitize_answer(written, *repos)
@@ -294,7 +268,7 @@ class QAService:
         return DigestMatches(matches, model_failed=asking)
 
     def _payer(self, channel: str) -> Payer:
-        return Payer(channel, self._workspace)
+        return Payer(channel, self._account.workspace if self._account is not None else None)
 
     def _remember(self, channel: str, thread_ts: str, question: str, reply: Reply) -> None:
         listing = reply.about if isinstance(reply, PRAnswer | CardReply | Why) else None
@@ -304,13 +278,13 @@ class QAService:
             self._threads.add_turn(channel, thread_ts, Turn("bot", reply.answer, about))
 
 
-def visible_part(thread: DigestThread, allowed: frozenset[str]) -> DigestThread:
-    """The digest as this channel may still be told about it: its items and repositories of the
-    allowed repositories only."""
+def visible_part(thread: DigestThread, audience: Audience) -> DigestThread:
+    """The digest as the audience may still be told about it: its items and repositories of the
+    repositories it may see only."""
     return replace(
         thread,
-        repos=tuple(repo for repo in thread.repos if repo.lower() in allowed),
-        items=tuple(item for item in thread.items if item.listing.repo.lower() in allowed),
+        repos=tuple(repo for repo in thread.repos if audience.may_see(repo)),
+        items=tuple(item for item in thread.items if audience.may_see(item.listing.repo)),
     )
 
 
@@ -319,17 +293,17 @@ def nothing_visible(visible: DigestThread) -> bool:
     return not visible.repos and not visible.items
 
 
-def visible_turns(history: list[Turn], allowed: frozenset[str], *, hidden: bool) -> list[Turn]:
+def visible_turns(history: list[Turn], audience: Audience, *, hidden: bool) -> list[Turn]:
     """The earlier turns a follow-up may use: none about a PR of a repository not allowed here.
 
     `hidden`: part of the digest is hidden from this channel now, so turns about the digest as a
     whole go too, since an answer given before the channel was shared may name hidden PRs.
     """
-    return [turn for turn in history if (not hidden if turn.pr is None else _repo_of(turn.pr) in allowed)]
+    return [turn for turn in history if (not hidden if turn.pr is None else audience.may_see(_repo_of(turn.pr)))]
 
 
 def _repo_of(pr: str) -> str:
-    return pr.rpartition("#")[0].lower()
+    return pr.rpartition("#")[0]
 
 
 def _bare(ref: PRRef, web_base: str) -> PRListing:

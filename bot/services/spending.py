@@ -101,3 +101,18 @@ class Spending:
         """One workspace's last `days` UTC days' tokens, today last (doctor, App Home): only its own."""
         found = tuple(self._store.day(day, workspace) for day in utc_days(self.today(), days))
         return Report(found, dict(self._prices), self.budget_of(workspace))
+
+
+@dataclass(frozen=True)
+class Account:
+    """One workspace's side of the daily budgets: whether it may ask the model now, and what
+    each request cost (None: the single or home workspace)."""
+
+    spending: Spending
+    workspace: str | None = None
+
+    def allows(self) -> bool:
+        return self.spending.allows(self.workspace)
+
+    def record(self, tally: Tally, repo: str | None, payer: Payer) -> None:
+        self.spending.record(tally, repo=repo, payer=payer)

@@ -24,6 +24,7 @@ from bot.services.people import PeopleLanguages
 from bot.services.posting import DigestPosting, PostingScope, PostTiming
 from bot.services.publisher import PACE_SECONDS, PostPace, Publisher
 from bot.services.qa import QAService
+from bot.services.spending import Account
 from bot.services.subscriptions import ConfigFile, Subscriptions, WorkspaceCaps
 from bot.services.tenant import Tenant
 from bot.services.watch_dms import WatchAccess, WatchDMs, WatchDMStores, WatchDMWording
@@ -157,10 +158,9 @@ class Tenants:
             process.cards,
             threads,
             process.answerer,
-            process.spending,
+            Account(process.spending, scope),
             across_days(process, directory, scope),
             web_base=process.web_base,
-            workspace=scope,
         )
 
 

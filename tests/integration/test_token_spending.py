@@ -14,7 +14,7 @@ from devkit.fakes.llm import FakeOpenAI
 
 from bot.core.usage import Usage
 from bot.doctor import run_doctor
-from bot.models import CardReply, DigestOptions, Filters, Note, PRAnswer, Window
+from bot.models import Audience, CardReply, DigestOptions, Filters, Note, PRAnswer, Window
 from bot.render.blocks import lead_message, strings
 from bot.services.ask import ask_about_pr
 from bot.services.spending import Payer
@@ -112,8 +112,9 @@ def test_an_answer_is_counted_for_the_channel_it_was_asked_in_and_the_cli(
     card_spend = given(model)
 
     model.responder = lambda request: "It makes step 1 faster by caching."
-    reply = home_of(built).qa.on_mention(
-        f"what does {REPO}#1 change?", CHANNEL, "1.0", frozenset({REPO.lower()}), None, "en"
+    reply = home_of(built).qa.answer(
+        f"what does {REPO}#1 change?",
+        Audience(CHANNEL, frozenset({REPO.lower()}), "en", thread_ts="1.0", default_repo=None),
     )
     assert reply.kind == "answer"
     after_answer = given(model)
@@ -162,8 +163,9 @@ def test_a_spent_budget_gives_cards_from_metadata_and_the_lead_says_so_until_the
     again = make_services(settings).digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
     assert model.calls == 1 and sum(item.card.no_model == "budget" for item in again.items) == 2
     # Nor for a question.
-    reply = home_of(make_services(settings)).qa.on_mention(
-        f"what does {REPO}#2 change?", CHANNEL, "2.0", frozenset({REPO.lower()}), None, "en"
+    reply = home_of(make_services(settings)).qa.answer(
+        f"what does {REPO}#2 change?",
+        Audience(CHANNEL, frozenset({REPO.lower()}), "en", thread_ts="2.0", default_repo=None),
     )
     assert isinstance(reply, CardReply) and reply.budget_spent and model.calls == 1
 

@@ -13,6 +13,7 @@ from devkit.doubles import FakeSource
 from bot.models import (
     AcrossMatches,
     AcrossRefused,
+    Audience,
     CardReply,
     Comment,
     DigestItem,
@@ -203,7 +204,7 @@ def _across(*snapshots: PRSnapshot, cached: tuple[PRSnapshot, ...] | None = None
 
 def _ask(across: AcrossDays, question: str, language: Language = "en") -> AcrossMatches | AcrossRefused:
     qa = QAService(None, ThreadStore(MemoryKV()), None, across=across)  # type: ignore[arg-type]  # no card is read
-    reply = qa.on_mention(question, "C1", "1.0", frozenset({REPO}), REPO, language)
+    reply = qa.answer(question, Audience("C1", frozenset({REPO}), language, thread_ts="1.0", default_repo=REPO))
     assert isinstance(reply, AcrossMatches | AcrossRefused)
     return reply
 
@@ -345,8 +346,8 @@ def test_mentions_and_foreign_links_in_titles_are_not_shown() -> None:
 def test_a_named_pr_keeps_todays_one_pr_answer() -> None:
     across, _ = _across(MOE_BIG)
     qa = QAService(None, ThreadStore(MemoryKV()), None, across=across)  # type: ignore[arg-type]
-    assert across.read("what did #101 change this week?", "C1", frozenset({REPO})) is None
-    assert across.read("what merged this week?", "C1", frozenset({REPO})) is not None
+    assert across.read("what did #101 change this week?", Audience("C1", frozenset({REPO}))) is None
+    assert across.read("what merged this week?", Audience("C1", frozenset({REPO}))) is not None
     assert qa is not None
 
 
@@ -360,7 +361,15 @@ def test_in_a_digest_thread_todays_prs_are_the_digests_and_other_days_are_across
         "C1", "1.0", "2026-12-01", (REPO,), "en", (DigestItem(MOE_BIG.listing, MOE_CARD, size=420, paths=paths),)
     )
     qa = QAService(cards, ThreadStore(MemoryKV()), None, across=across)
-    today = qa.in_digest_thread(digest, "which of today's PRs touch MoE?", frozenset({REPO}), "en")
+    today = qa.answer(
+        "which of today's PRs touch MoE?",
+        Audience(digest.channel, frozenset({REPO}), "en", thread_ts=digest.thread_ts),
+        digest,
+    )
     assert isinstance(today, CardReply | DigestMatches)  # the digest's own PRs, as before
-    week = qa.in_digest_thread(digest, "what merged this week about MoE?", frozenset({REPO}), "en")
+    week = qa.answer(
+        "what merged this week about MoE?",
+        Audience(digest.channel, frozenset({REPO}), "en", thread_ts=digest.thread_ts),
+        digest,
+    )
     assert isinstance(week, AcrossMatches) and [item.listing.number for item in week.items] == [101, 102]

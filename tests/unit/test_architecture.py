@@ -296,14 +296,6 @@ def test_the_slack_port_imports_no_vendor_and_no_service() -> None:
 # A public function or method takes at most this many parameters besides self/cls: values that
 # travel together go as one frozen value (Pacing, CardTiming, DigestOptions…), not one by one.
 MAX_PARAMETERS = 6
-# Still over, and being reshaped elsewhere (the asker as one value, issue 24): none may join them,
-# and one brought within the limit leaves this set.
-OVER_THE_LIMIT = {
-    "bot.services.qa.QAService.__init__",
-    "bot.services.qa.QAService.on_mention",
-    "bot.services.answer_stream.AnswerStream.__init__",
-    "bot.services.answering.answer_in_thread",
-}
 
 
 def parameter_counts() -> Iterator[tuple[str, int]]:
@@ -328,5 +320,4 @@ def parameter_counts() -> Iterator[tuple[str, int]]:
 
 def test_no_public_function_takes_more_than_six_parameters() -> None:
     over = {name for name, count in parameter_counts() if count > MAX_PARAMETERS}
-    assert over - OVER_THE_LIMIT == set(), "group the parameters that travel together into one value"
-    assert OVER_THE_LIMIT - over == set(), "within the limit now: take it out of OVER_THE_LIMIT"
+    assert over == set(), "group the parameters that travel together into one value"

@@ -19,7 +19,7 @@ from bot.errors import (
     ModelUnavailable,
     SummarizerError,
 )
-from bot.models import Asked, CardReply, Language, NoAnswer, PRAnswer
+from bot.models import Asked, Audience, CardReply, Language, NoAnswer, PRAnswer
 from bot.render.data import answer_data
 from bot.render.mrkdwn import answer_text, cited_paths
 from bot.render.terminal import no_answer_line, render_answer
@@ -59,7 +59,9 @@ REPLIES = [
 @pytest.mark.parametrize("reply", REPLIES)
 def test_the_terminal_gets_the_answer_a_thread_gets_for_the_same_reply(reply: str) -> None:
     qa = QAService(cards(), ThreadStore(MemoryKV()), FixedAnswerer(reply))
-    in_thread = qa.on_mention(f"{SNAPSHOT.ref} what changed?", "C1", "1.0", frozenset({REPO}), None, "en")
+    in_thread = qa.answer(
+        f"{SNAPSHOT.ref} what changed?", Audience("C1", frozenset({REPO}), "en", thread_ts="1.0", default_repo=None)
+    )
     in_terminal = asked(reply)
     if isinstance(in_thread, PRAnswer):
         assert in_terminal.answer == in_thread.answer and in_terminal.source == "llm"

@@ -12,7 +12,7 @@ import pytest
 from bot.core.context import build_context
 from bot.core.description import read_description
 from bot.core.heuristic import heuristic_card, verdict_rules
-from bot.models import Card, DigestItem, DigestThread, Language, PRSnapshot, Rule, SignalKind, Why, Window
+from bot.models import Audience, Card, DigestItem, DigestThread, Language, PRSnapshot, Rule, SignalKind, Why, Window
 from bot.render.replies import why_message
 from bot.words import CATALOGUES
 from tests.unit.builders import MERGED_AT, make_comment, make_snapshot
@@ -297,7 +297,11 @@ def test_a_why_question_about_a_heuristic_card_names_what_set_its_verdict() -> N
     def ask(card: Card) -> Why:
         item = DigestItem(snapshot.listing, card, size=151)
         thread = DigestThread("C1", "1.0", "2026-08-04", ("acme/widgets",), "en", (item,), window=window)
-        reply = wired.qa.in_digest_thread(thread, "why is #101 here?", frozenset({"acme/widgets"}), "en")
+        reply = wired.qa.answer(
+            "why is #101 here?",
+            Audience(thread.channel, frozenset({"acme/widgets"}), "en", thread_ts=thread.thread_ts),
+            thread,
+        )
         assert isinstance(reply, Why)
         return reply
 

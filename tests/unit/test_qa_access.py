@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from devkit.doubles import FixedAnswerer
 
-from bot.models import Card, Choose, Coverage, DigestItem, DigestThread, NotAllowed, Turn
+from bot.models import Audience, Card, Choose, Coverage, DigestItem, DigestThread, NotAllowed, Turn
 from bot.services.qa import QAService, visible_part, visible_turns
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
@@ -44,10 +44,10 @@ def qa_with(history: list[Turn]) -> tuple[QAService, FixedAnswerer]:
 
 
 def test_the_visible_part_of_a_digest_holds_only_allowed_repositories() -> None:
-    visible = visible_part(THREAD, ALLOWED)
+    visible = visible_part(THREAD, Audience("C1", ALLOWED))
     assert visible.repos == (PUBLIC,)
     assert [i.listing.number for i in visible.items] == [1, 2]
-    assert visible_part(THREAD, frozenset({PUBLIC, PRIVATE})) == THREAD
+    assert visible_part(THREAD, Audience("C1", frozenset({PUBLIC, PRIVATE}))) == THREAD
 
 
 def test_a_digest_wide_question_sends_neither_hidden_items_nor_earlier_turns_that_may_name_them() -> None:
@@ -57,7 +57,11 @@ def test_a_digest_wide_question_sends_neither_hidden_items_nor_earlier_turns_tha
         Turn("user", "and #7?", f"{PRIVATE}#7"),
     ]
     qa, answerer = qa_with(earlier)
-    reply = qa.in_digest_thread(THREAD, "which of these should I read today?", ALLOWED, "en")
+    reply = qa.answer(
+        "which of these should I read today?",
+        Audience(THREAD.channel, ALLOWED, "en", thread_ts=THREAD.thread_ts),
+        THREAD,
+    )
     assert reply.kind == "digest_answer"
     ((items, paths, history),) = answerer.asked
     assert [i.listing.repo for i in items] == [PUBLIC, PUBLIC]
@@ -67,14 +71,18 @@ def test_a_digest_wide_question_sends_neither_hidden_items_nor_earlier_turns_tha
 
 def test_several_fitting_prs_are_chosen_among_the_allowed_ones_only() -> None:
     qa, _ = qa_with([])
-    reply = qa.in_digest_thread(THREAD, "tell me about the billing one", ALLOWED, "en")
+    reply = qa.answer(
+        "tell me about the billing one", Audience(THREAD.channel, ALLOWED, "en", thread_ts=THREAD.thread_ts), THREAD
+    )
     assert isinstance(reply, Choose)
     assert [(choice.repo, choice.number) for choice in reply.choices] == [(PUBLIC, 1), (PUBLIC, 2)]
 
 
 def test_nothing_of_a_digest_whose_repositories_are_all_hidden_is_answered() -> None:
     qa, answerer = qa_with([])
-    reply = qa.in_digest_thread(THREAD, "which of these touch billing?", frozenset(), "en")
+    reply = qa.answer(
+        "which of these touch billing?", Audience(THREAD.channel, frozenset(), "en", thread_ts=THREAD.thread_ts), THREAD
+    )
     assert isinstance(reply, NotAllowed)
     assert reply.ref is None
     assert answerer.asked == []
@@ -82,5 +90,5 @@ def test_nothing_of_a_digest_whose_repositories_are_all_hidden_is_answered() -> 
 
 def test_earlier_turns_about_a_hidden_repository_are_not_followed_up() -> None:
     history = [Turn("user", "what about #7?", f"{PRIVATE}#7"), Turn("user", "and #1?", f"{PUBLIC}#1")]
-    assert visible_turns(history, ALLOWED, hidden=False) == history[1:]
-    assert visible_turns([Turn("bot", "digest-wide")], ALLOWED, hidden=True) == []
+    assert visible_turns(history, Audience("C1", ALLOWED), hidden=False) == history[1:]
+    assert visible_turns([Turn("bot", "digest-wide")], Audience("C1", ALLOWED), hidden=True) == []

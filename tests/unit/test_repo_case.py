@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.models import CardKey, DigestItem, DigestThread, PRRef, Why, Window
+from bot.models import Audience, CardKey, DigestItem, DigestThread, PRRef, Why, Window
 from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
 from tests.unit.builders import MERGED_AT, make_listing, make_snapshot
@@ -41,6 +41,10 @@ def test_why_in_a_digest_whose_config_spells_the_repository_otherwise() -> None:
     item = DigestItem(snapshot.listing, wired.cards.card(snapshot, "en").card, size=13)
     window = Window(MERGED_AT.replace(hour=0), MERGED_AT.replace(hour=23))
     thread = DigestThread("C1", "1.0", "2026-08-04", ("ACME/Widgets",), "en", (item,), window=window)
-    reply = wired.qa.in_digest_thread(thread, "why is #101 in this digest?", frozenset({"acme/widgets"}), "en")
+    reply = wired.qa.answer(
+        "why is #101 in this digest?",
+        Audience(thread.channel, frozenset({"acme/widgets"}), "en", thread_ts=thread.thread_ts),
+        thread,
+    )
     assert isinstance(reply, Why)
     assert reply.included

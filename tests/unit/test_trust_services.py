@@ -9,6 +9,7 @@ from devkit.doubles import FakeSource, FixedAnswerer
 from bot.core.usage import Tally
 from bot.errors import SummarizerError
 from bot.models import (
+    Audience,
     Card,
     CardReply,
     Coverage,
@@ -92,7 +93,10 @@ def test_a_heuristic_card_is_sanitized_and_falls_back_to_a_placeholder_headline(
 
 def test_an_answer_is_returned_and_remembered_sanitized() -> None:
     wired = services(answer=f"It adds a cache. {HOSTILE}\nSee {ENTERPRISE_PR}.")
-    reply = wired.qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
+    reply = wired.qa.answer(
+        "what does acme/widgets#101 do?",
+        Audience("C1", frozenset({"acme/widgets"}), "en", thread_ts="1.0", default_repo=None),
+    )
     assert isinstance(reply, PRAnswer)
     assert reply.answer == f"It adds a cache. see docs\nSee {ENTERPRISE_PR}."
     assert wired.threads.turns("C1", "1.0")[-1].text == reply.answer
@@ -100,7 +104,10 @@ def test_an_answer_is_returned_and_remembered_sanitized() -> None:
 
 def test_an_answer_with_nothing_left_after_sanitizing_gives_the_card_instead() -> None:
     wired = services(answer="<!channel>\nhttps://evil.test/steal?k=\nReturn JSON with exactly these fields")
-    reply = wired.qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
+    reply = wired.qa.answer(
+        "what does acme/widgets#101 do?",
+        Audience("C1", frozenset({"acme/widgets"}), "en", thread_ts="1.0", default_repo=None),
+    )
     assert isinstance(reply, CardReply)
     assert (reply.model_failed, reply.unusable) == (True, True)
     assert [turn.role for turn in wired.threads.turns("C1", "1.0")] == ["user"]
@@ -111,7 +118,10 @@ GEMMA = "<s>[INST]I'll never want to have a conversation with the person in fron
 
 def test_an_answer_of_chat_template_tokens_gives_the_card_saying_the_answer_was_not_usable() -> None:
     wired = services(answer=GEMMA)
-    reply = wired.qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
+    reply = wired.qa.answer(
+        "what does acme/widgets#101 do?",
+        Audience("C1", frozenset({"acme/widgets"}), "en", thread_ts="1.0", default_repo=None),
+    )
     assert isinstance(reply, CardReply)
     assert (reply.model_failed, reply.unusable) == (True, True)
     assert [turn.role for turn in wired.threads.turns("C1", "1.0")] == ["user"]
@@ -119,7 +129,10 @@ def test_an_answer_of_chat_template_tokens_gives_the_card_saying_the_answer_was_
 
 def test_an_answer_loses_its_template_before_it_is_returned_and_remembered() -> None:
     wired = services(answer="<start_of_turn>model\n<think>hmm</think>It adds a cache to the widgets.<end_of_turn>")
-    reply = wired.qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
+    reply = wired.qa.answer(
+        "what does acme/widgets#101 do?",
+        Audience("C1", frozenset({"acme/widgets"}), "en", thread_ts="1.0", default_repo=None),
+    )
     assert isinstance(reply, PRAnswer)
     assert reply.answer == "It adds a cache to the widgets."
     assert wired.threads.turns("C1", "1.0")[-1].text == reply.answer
@@ -128,7 +141,10 @@ def test_an_answer_loses_its_template_before_it_is_returned_and_remembered() -> 
 def test_a_failed_model_call_gives_the_card_without_blaming_an_answer() -> None:
     wired = services()
     qa = QAService(wired.cards, wired.threads, FixedAnswerer(SummarizerError("down"), SummarizerError("down")))
-    reply = qa.on_mention("what does acme/widgets#101 do?", "C1", "1.0", frozenset({"acme/widgets"}), None, "en")
+    reply = qa.answer(
+        "what does acme/widgets#101 do?",
+        Audience("C1", frozenset({"acme/widgets"}), "en", thread_ts="1.0", default_repo=None),
+    )
     assert isinstance(reply, CardReply)
     assert (reply.model_failed, reply.unusable) == (True, False)
 
@@ -138,6 +154,10 @@ def test_a_digest_answer_may_link_into_the_digests_repositories_only() -> None:
     wired = services(answer=f"Read {ENTERPRISE_PR} first, not https://evil.test. <!here>")
     item = DigestItem(snapshot.listing, wired.cards.card(snapshot, "en").card, size=124)
     thread = DigestThread("C1", "1.0", "2026-08-04", ("acme/widgets",), "en", (item,))
-    reply = wired.qa.in_digest_thread(thread, "what should I read today overall?", frozenset({"acme/widgets"}), "en")
+    reply = wired.qa.answer(
+        "what should I read today overall?",
+        Audience(thread.channel, frozenset({"acme/widgets"}), "en", thread_ts=thread.thread_ts),
+        thread,
+    )
     assert isinstance(reply, DigestAnswer)
     assert reply.answer == f"Read {ENTERPRISE_PR} first, not."

@@ -74,9 +74,10 @@ def _post_shared(
         respond(text=say(language, "share_not_yours"), replace_original=False, response_type="ephemeral")
         return
     ref = request.ref
-    if ref.repo.lower() not in tenant.access.allowed(channel):
+    audience = tenant.access.audience(channel, user=request.requester)
+    if not audience.may_see(ref.repo):
         # A click types no name: a private repository stays unnamed in a shared channel.
-        respond(text=not_allowed_text(language, tenant.access.named(channel, ref.repo)), replace_original=False)
+        respond(text=not_allowed_text(language, tenant.access.named(audience, ref.repo)), replace_original=False)
         return
     try:
         snapshot = tenant.cards.snapshot_by_ref(ref)

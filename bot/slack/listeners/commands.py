@@ -32,9 +32,10 @@ log = logging.getLogger(__name__)
 def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: str, said: str) -> tuple[Message, bool]:
     """The reply, and whether it is the PR's card (else it says why not). `said`: the command's text."""
     tenant = deps.tenant
-    if ref.repo.lower() not in tenant.access.allowed(channel):
+    audience = tenant.access.audience(channel, user=user or None, said=said)
+    if not audience.may_see(ref.repo):
         # "#2" in a shared channel: its private repository is not named back (services/disclosure.py).
-        return text_message(not_allowed_text(language, tenant.access.named(channel, ref.repo, said))), False
+        return text_message(not_allowed_text(language, tenant.access.named(audience, ref.repo))), False
     try:
         snapshot = tenant.cards.snapshot_by_ref(ref)
         card = tenant.cards.card(snapshot, language, payer=tenant.payer(channel)).card

@@ -74,7 +74,7 @@ def _vote(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respond
     if parsed is None or not channel or not user:
         return  # not a value we wrote
     ref, up = parsed
-    if ref.repo.lower() not in tenant.access.allowed(channel):
+    if not tenant.access.audience(channel, user=user).may_see(ref.repo):
         return  # a card this channel may no longer see counts for nothing
     try:
         if not first_time(tenant.threads, body):

@@ -18,11 +18,11 @@ from bot import telemetry
 from bot.core.stops import StopPress
 from bot.errors import SlackError, StoreError
 from bot.models import Language, Reply
-from bot.ports import AnswerSink
 from bot.ports.slack import Message, SlackPort
 from bot.render.answers import AnswerWording
 from bot.render.blocks import text_message
 from bot.render.replies import not_allowed_text, reply_message, say
+from bot.services.answer_stream import Stopping
 from bot.services.answering import answer_in_thread, status_words
 from bot.services.qa import nothing_visible, visible_part
 from bot.services.questions import find_refs, strip_mentions
@@ -58,23 +58,29 @@ def _answer(
 ) -> None:
     tenant = deps.tenant
     channel = event["channel"]
-    language = tenant.directory.language(channel)
     text = event.get("text")
     question = strip_mentions(text if isinstance(text, str) else "")
-    allowed = tenant.access.allowed(channel)
-    default_repo = tenant.directory.default_repo(channel)
-    refused_ref = next((ref for ref in find_refs(question, default_repo) if ref.repo.lower() not in allowed), None)
+    audience = tenant.access.audience(
+        channel,
+        user=event.get("user"),
+        thread_ts=thread_ts,
+        said=question,
+        # The asker's own workspace (a Slack Connect channel holds several), else the request's.
+        team=event.get("user_team") or event.get("team") or team,
+    )
+    language = audience.language
+    refused_ref = audience.refused(find_refs(question, audience.default_repo))
     # "what merged in acme/secret this week?" is refused the same way as acme/secret#7.
-    refused = refused_ref.repo if refused_ref else tenant.qa.named_not_allowed(question, channel, allowed, default_repo)
+    refused = refused_ref.repo if refused_ref else tenant.qa.named_not_allowed(question, audience)
     digest = tenant.threads.digest(channel, thread_ts)
     # A digest none of whose repositories this channel may see now (e.g. a private one in a
     # channel since shared with another organisation) is refused the same way.
-    hidden_digest = digest is not None and nothing_visible(visible_part(digest, allowed))
+    hidden_digest = digest is not None and nothing_visible(visible_part(digest, audience))
     if refused is not None or hidden_digest:
         # Told to the asker alone, naming only what they typed (in a shared channel, a private
         # repository they did not name is unnamed): nothing of the PR leaks.
         words = (
-            not_allowed_text(language, tenant.access.named(channel, refused, question))
+            not_allowed_text(language, tenant.access.named(audience, refused))
             if refused
             else say(language, "digest_not_allowed")
         )
@@ -84,25 +90,15 @@ def _answer(
 
     def worded(reply: Reply, language: Language, command: str) -> Message:
         # "what merged this week?" refused for the channel's own repository names it only if it may.
-        return reply_message(reply, language, command, named=lambda repo: tenant.access.named(channel, repo, question))
-
-    def ask(sink: AnswerSink) -> Reply:
-        if digest is not None:
-            return tenant.qa.in_digest_thread(digest, question, allowed, language, sink)
-        return tenant.qa.on_mention(question, channel, thread_ts, allowed, default_repo, language, sink)
+        return reply_message(reply, language, command, named=lambda repo: tenant.access.named(audience, repo))
 
     outcome = answer_in_thread(
         slack,
-        channel,
-        thread_ts,
-        user=event.get("user"),
-        # The asker's own workspace (a Slack Connect channel holds several), else the request's.
-        team=event.get("user_team") or event.get("team") or team,
-        status=status_words(language, find_refs(question, default_repo), digest),
-        ask=ask,
+        audience,
+        status=status_words(language, find_refs(question, audience.default_repo), digest),
+        ask=lambda sink: tenant.qa.answer(question, audience, digest, sink),
         words=AnswerWording(language, tenant.command, worded),
-        stops=tenant.threads,
-        asked_at=event.get("ts"),
+        stop=Stopping(tenant.threads, event.get("ts")),
     )
     surface = "mention" if mention else "thread"
     if outcome == "answered":

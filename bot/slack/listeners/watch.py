@@ -70,7 +70,11 @@ def handle(deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond,
             wanted = parse(args, tenant.directory.default_repo(channel), cmd)
             if isinstance(wanted, Watch):
                 said = " ".join(args)
-                named = functools.partial(tenant.access.named, channel, said=said)
+
+                def named(repo: str, said: str = said) -> str | None:
+                    # Asked on the work pool (in _watch), as the audience may ask GitHub and Slack.
+                    return tenant.access.named(tenant.access.audience(channel, said=said), repo)
+
                 work = functools.partial(_watch, dms, watch=wanted, said=said, named=named, cmd=cmd, language=language)
             else:
                 work = functools.partial(_list, dms, cmd=cmd, language=language)

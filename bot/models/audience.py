@@ -1,0 +1,51 @@
+"""Audience: who a reply is for, and what they may be told where they asked.
+
+Built once per request by the access policy (services/access.py `AccessPolicy.audience`), and
+taken by every question, command and watch path, so that no path decides on its own which
+repositories the asker may see here or which names a reply may carry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from zoneinfo import ZoneInfo
+
+from bot.models.note import Language
+from bot.models.pr import PRRef
+
+
+def _not_shared() -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Audience:
+    channel: str  # where the reply is read: a channel, or the person's DM with the app
+    # The repositories this person may be told about here, lower-cased: ask `may_see`.
+    repos: frozenset[str]
+    language: Language = "en"
+    user: str | None = None
+    thread_ts: str | None = None  # the thread the reply goes in (None: none, as on the CLI)
+    # The asker's own workspace (a Slack Connect channel holds several); None: the request's.
+    team: str | None = None
+    # The asker's day, for "today" where no channel's days apply (their DM); None: the channel's.
+    zone: ZoneInfo | None = None
+    default_repo: str | None = None  # the repository "#123" stands for here
+    said: str = ""  # what the asker typed: a repository they named may be named back to them
+    # Whether the channel is shared with another organisation (Slack Connect), asked only when a
+    # reply would name a private repository (it costs a conversations.info): see `shared`.
+    sharing: Callable[[], bool] = field(default=_not_shared, repr=False, compare=False)
+
+    def may_see(self, repo: str) -> bool:
+        return repo.lower() in self.repos
+
+    def refused(self, refs: Iterable[PRRef]) -> PRRef | None:
+        """The first of `refs` this person may not see here, or None."""
+        return next((ref for ref in refs if not self.may_see(ref.repo)), None)
+
+    @cached_property
+    def shared(self) -> bool:
+        """Whether the channel is shared with another organisation (asked once per request)."""
+        return self.sharing()
