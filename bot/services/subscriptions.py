@@ -23,7 +23,7 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from bot.core.config import MAX_GLOBS, ChannelConfig, SlackConfig
+from bot.core.config import MAX_GLOBS, ChannelConfig, FileConfig, SlackConfig
 from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, first_problem
 from bot.core.parsing import REPO_PATTERN
 from bot.errors import ToldError, quoted
@@ -371,3 +371,22 @@ class Subscriptions:
         kept = {**(edits.values if edits else {}), **values}
         self._store.save(channel, ChannelEdits(values=kept, by=user, at=self._now()))
         self._store.record(entry)
+
+
+def workspace_subscriptions(
+    config: FileConfig,
+    path: str,
+    store: SubscriptionStore,
+    is_private: Callable[[str], bool],
+    *,
+    home: bool,
+    now: Callable[[], datetime],
+) -> Subscriptions:
+    """A workspace's subscriptions. The config file's channels and its followable private
+    repositories are the home workspace's (`home`): another one follows public repositories
+    only, from Slack, within `[slack] workspace_max_repos` and `workspace_max_channels`."""
+    if home:
+        return Subscriptions(config.slack, ConfigFile(config.channels, path), store, is_private, now=now)
+    slack = config.slack.model_copy(update={"followable_private_repos": ()})
+    caps = WorkspaceCaps(config.slack.workspace_max_repos, config.slack.workspace_max_channels)
+    return Subscriptions(slack, ConfigFile((), path), store, is_private, now=now, caps=caps)

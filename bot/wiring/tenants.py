@@ -25,7 +25,7 @@ from bot.services.posting import DigestPosting, PostingScope, PostTiming
 from bot.services.publisher import PACE_SECONDS, PostPace, Publisher
 from bot.services.qa import QAService
 from bot.services.spending import Account
-from bot.services.subscriptions import ConfigFile, Subscriptions, WorkspaceCaps
+from bot.services.subscriptions import Subscriptions, workspace_subscriptions
 from bot.services.tenant import Tenant
 from bot.services.watch_dms import WatchAccess, WatchDMs, WatchDMStores, WatchDMWording
 from bot.services.watches import WatchFinder
@@ -134,20 +134,16 @@ class Tenants:
         )
 
     def _subscriptions(self, scope: str | None) -> Subscriptions:
-        """A workspace's subscriptions. The config file's channels and its followable private
-        repositories are the home workspace's: another one follows public repositories, from Slack."""
-        settings = self._process.settings
-        config, home = settings.config, scope is None
-        slack = config.slack if home else config.slack.model_copy(update={"followable_private_repos": ()})
-        caps = None if home else WorkspaceCaps(config.slack.workspace_max_repos, config.slack.workspace_max_channels)
-        return Subscriptions(
-            slack,
-            ConfigFile(config.channels if home else (), settings.config_path or DEFAULT_CONFIG_PATH),
+        process = self._process
+        settings = process.settings
+        return workspace_subscriptions(
+            settings.config,
+            settings.config_path or DEFAULT_CONFIG_PATH,
             # team None: the single-workspace install; a team id scopes every key (store/workspace.py).
-            SubscriptionStore(self._process.kv, team=scope),
-            self._process.visibility.is_private,
-            now=self._process.timing.now,
-            caps=caps,
+            SubscriptionStore(process.kv, team=scope),
+            process.visibility.is_private,
+            home=scope is None,
+            now=process.timing.now,
         )
 
     def _qa(self, directory: ChannelDirectory, threads: ThreadStore, scope: str | None) -> QAService:
