@@ -14,7 +14,7 @@ from dataclasses import replace
 from bot.errors import SourceError, UsageError, quoted
 from bot.models import AcrossRefused, Audience, Language
 from bot.render.across import across_data, across_terminal
-from bot.services.across import AcrossDays
+from bot.services.across import AcrossDays, Known
 from bot.services.spending import CLI
 from bot.wiring.process import Process
 
@@ -28,7 +28,7 @@ def ask_across(args: argparse.Namespace, built: Process, repo: str, language: La
         built.cards,
         now=built.timing.now,
         zone_of=lambda _: zone,
-        known_repos=lambda: (repo,),
+        known=Known(lambda: (repo,)),
         # A PR known only by its reference (a revert's target) links to the GitHub read.
         web_base=built.web_base,
     )

@@ -16,9 +16,8 @@ import itertools
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Literal
 
-from bot.models import Span
+from bot.models import DayProblem, Span
 
 # Days that "until Nov 30" covers when nothing says where it starts.
 UNTIL_DAYS = 7
@@ -28,6 +27,8 @@ FUTURE_GRACE_DAYS = 7
 # "8/11" asked on Aug 14 is Aug 11, not last November's 8th: of a numeric date's two readings,
 # one within this many days back is the one meant; otherwise ("05/06" in December) it is asked.
 RECENT_DAYS = 31
+# "recently", "最近", "these days": the last week.
+RECENT_SPAN_DAYS = 7
 
 _MONTHS = {
     "jan": 1,
@@ -94,20 +95,21 @@ _COUNT = r"\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|couple\s{1,3
 _ZH_COUNT = r"\d{1,4}|[一两二三四五六七八九十]"
 _ORD = r"(?:st|nd|rd|th)?"
 
-# One expression of days, by kind (the group's name). Tried at each position, each alternative
+# One expression of days, by kind (the group's name). Words around a number are ASCII ones: in
+# "自2026-11-20以来" the date starts right after the Chinese. Tried at each position, each alternative
 # bounded, so a run over the text is linear in it.
 _DAY = re.compile(
     "|".join(
         (
-            r"(?<![\w.#/-])(?P<iso>(?P<iso_y>\d{4})[-/.](?P<iso_m>\d{1,2})[-/.](?P<iso_d>\d{1,2}))(?![\w.-]?\d)",
-            rf"(?<![\w.])(?P<md>(?P<md_m>{_MONTH})\s{{0,2}}(?P<md_d>\d{{1,2}}){_ORD}"
+            r"(?<![A-Za-z0-9_.#/-])(?P<iso>(?P<iso_y>\d{4})[-/.](?P<iso_m>\d{1,2})[-/.](?P<iso_d>\d{1,2}))(?![A-Za-z0-9_.-]?\d)",
+            rf"(?<![A-Za-z0-9_.])(?P<md>(?P<md_m>{_MONTH})\s{{0,2}}(?P<md_d>\d{{1,2}}){_ORD}"
             rf"(?:\s{{0,2}}(?:-|–|~|to|and|through|thru)\s{{0,2}}(?P<md_d2>\d{{1,2}}){_ORD}(?![\s.]*{_MONTH}))?"
-            rf"(?:,?\s{{0,2}}(?P<md_y>\d{{4}}))?)(?![\w.]?\d)",
-            rf"(?<![\w.#/-])(?P<dm>(?P<dm_d>\d{{1,2}}){_ORD}\s{{0,2}}(?:of\s{{1,2}})?(?P<dm_m>{_MONTH})"
+            rf"(?:,?\s{{0,2}}(?P<md_y>\d{{4}}))?)(?![A-Za-z0-9_.]?\d)",
+            rf"(?<![A-Za-z0-9_.#/-])(?P<dm>(?P<dm_d>\d{{1,2}}){_ORD}\s{{0,2}}(?:of\s{{1,2}})?(?P<dm_m>{_MONTH})"
             rf"(?:,?\s{{0,2}}(?P<dm_y>\d{{4}}))?)(?![a-z])",
             r"(?<!\d)(?P<zh>(?:(?P<zh_y>\d{4})\s?年\s?)?(?P<zh_m>\d{1,2})\s?月\s?(?P<zh_d>\d{1,2})\s?[日号]?"
             r"(?:\s?(?:-|–|~|～|到|至)\s?(?P<zh_d2>\d{1,2})\s?[日号](?!\s?月))?)",
-            r"(?<![\w.#/-])(?P<num>(?P<num_a>\d{1,2})/(?P<num_b>\d{1,2})(?:/(?P<num_y>\d{4}|\d{2}))?)(?![\w/.-]?\d|\s{0,2}of\b)",
+            r"(?<![A-Za-z0-9_.#/-])(?P<num>(?P<num_a>\d{1,2})/(?P<num_b>\d{1,2})(?:/(?P<num_y>\d{4}|\d{2}))?)(?![A-Za-z0-9_/.-]?\d|\s{0,2}of\b)",
             r"(?P<before_yesterday>\bthe\s{1,3}day\s{1,3}before\s{1,3}yesterday\b|大?前天|前日)",
             r"(?P<yesterday>\byesterday\b|\byday\b|昨天|昨日|昨晚)",
             r"(?P<today>\btoday\b|\btonight\b|\bthis\s{1,3}morning\b|今天|今日|今早|今晚)",
@@ -116,6 +118,7 @@ _DAY = re.compile(
             rf"(?P<last_days>\b(?:(?:in\s{{1,3}})?the\s{{1,3}})?(?:last|past|previous)\s{{1,3}}(?P<ld_n>{_COUNT})\s{{1,3}}"
             r"(?P<ld_unit>days?|weeks?)\b"
             rf"|(?:最近|过去|近|这)\s?(?P<zh_ld_n>{_ZH_COUNT})\s?(?:个\s?)?(?P<zh_ld_unit>天|日|周|星期|礼拜))",
+            r"(?P<recent>\b(?:recently|lately|these\s{1,3}days|of\s{1,3}late)\b|最近|近期|近来|这几天|这两天)",
             r"(?P<this_week>\bthis\s{1,3}week\b|本周|这周|这一周|这个?星期|本星期)",
             r"(?P<last_week>\blast\s{1,3}week\b|\bprevious\s{1,3}week\b|上周|上一周|上个?星期|上礼拜)",
             r"(?P<past_week>\b(?:the\s{1,3})?past\s{1,3}week\b|一周内|最近一周)",
@@ -137,18 +140,6 @@ _UNTIL_BEFORE = re.compile(
 )
 _DIGEST_AFTER = re.compile(r"\s{0,3}(?:digest|的日报|的摘要)", re.IGNORECASE)
 _UNTIL_AFTER = re.compile(r"^\s{0,3}(?:为止|之前|以前|前)")
-
-Problem = Literal["not_a_date", "ambiguous", "future", "reversed", "too_long"]
-
-
-@dataclass(frozen=True)
-class DayProblem:
-    """Days named that cannot be answered as they are: `said` is what was typed; for
-    "ambiguous" (05/06), `readings` are the two dates it may be."""
-
-    kind: Problem
-    said: str
-    readings: tuple[date, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -253,6 +244,8 @@ def _found(match: re.Match[str], today: date) -> _Found | None:
             count = _NUMBER_WORDS.get(re.sub(r"\s+", " ", raw.lower())) or int(raw)
             days = max(count, 1) * (7 if unit[0] in "w周星礼" else 1)
             return _Found(*at, span=Span("days", today - timedelta(days=days - 1), days=days))
+        case "recent":
+            return _Found(*at, span=Span("days", today - timedelta(days=RECENT_SPAN_DAYS - 1), days=RECENT_SPAN_DAYS))
         case "this_week":
             return _Found(*at, span=Span("week", today - timedelta(days=today.weekday())))
         case "last_week":
@@ -312,3 +305,8 @@ def _last_weekday(today: date, weekday: int, *, strictly: bool) -> date:
     before today ("last Tuesday" on a Tuesday is a week ago)."""
     back = (today.weekday() - weekday) % 7
     return today - timedelta(days=back or (7 if strictly else 0))
+
+
+def strip_days(text: str) -> str:
+    """`text` with every expression of days blanked out, so that what is left is what it is about."""
+    return _DAY.sub(" ", text)

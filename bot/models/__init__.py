@@ -7,7 +7,7 @@ value; every name is re-exported here, so `from bot.models import X` is how the 
 
 from __future__ import annotations
 
-from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, Span, SpanKind
+from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, DayProblem, Span, SpanKind
 from bot.models.asked import Asked, NoAnswer
 from bot.models.audience import Audience
 from bot.models.audit import AuditEntry
@@ -17,6 +17,7 @@ from bot.models.digest import Digest, DigestItem, DigestOptions, DigestRun, Dige
 from bot.models.feedback import Boost, Vote
 from bot.models.note import Language, Note
 from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
+from bot.models.reading import Reading
 from bot.models.replies import (
     CardReply,
     Choose,
@@ -50,6 +51,7 @@ __all__ = [
     "Choose",
     "Comment",
     "Coverage",
+    "DayProblem",
     "Digest",
     "DigestAnswer",
     "DigestItem",
@@ -75,6 +77,7 @@ __all__ = [
     "PRSnapshot",
     "Question",
     "QuietDays",
+    "Reading",
     "Reply",
     "Rule",
     "RuleKind",

@@ -26,6 +26,19 @@ class Span:
     unreadable: str = ""  # "since 2026-13-45": what was typed, which is no date (refused)
 
 
+DayProblemKind = Literal["not_a_date", "ambiguous", "future", "reversed", "too_long"]
+
+
+@dataclass(frozen=True)
+class DayProblem:
+    """Days a question names that cannot be answered as they are: `said` is what was typed; for
+    "ambiguous" (05/06), `readings` are the two dates it may be."""
+
+    kind: DayProblemKind
+    said: str
+    readings: tuple[date, ...] = ()
+
+
 @dataclass(frozen=True)
 class AcrossItem:
     """A merged PR that matches a question across days, with its cached card (None: no card yet,
@@ -51,7 +64,16 @@ class AcrossMatches:
     merged: int  # PRs merged in the span, matching or not
     target: PRListing | None = None  # "did anything revert #N": #N
     relation: str | None = None  # "revert" | "follow_up"
+    intent: str = "list"  # "list" | "count" | "biggest" | "one" (models/reading.py Intent)
+    author: str | None = None  # the person asked about, as typed
+    verdict: str | None = None  # only the PRs of this verdict were asked for ("read": read carefully)
+    found: int = 0  # PRs that match, shown or not
     kind: ClassVar[str] = "across"
+
+
+RefusedReason = Literal[
+    "too_long", "future", "not_a_date", "ambiguous", "reversed", "unavailable", "not_found", "no_repo", "not_allowed"
+]
 
 
 @dataclass(frozen=True)
@@ -60,8 +82,19 @@ class AcrossRefused:
     GitHub's list of merged PRs not readable, no repository to ask about, or one this channel
     may not be told about (`repo` is then only what the asker typed)."""
 
-    reason: Literal["too_long", "future", "not_a_date", "unavailable", "not_found", "no_repo", "not_allowed"]
+    reason: Literal[
+        "too_long",
+        "future",
+        "not_a_date",
+        "ambiguous",
+        "reversed",
+        "unavailable",
+        "not_found",
+        "no_repo",
+        "not_allowed",
+    ]
     repo: str = ""
     days: int = 0  # "too_long": the most days a question may span
-    said: str = ""  # "not_a_date": what was typed (digits and dashes only)
+    said: str = ""  # "not_a_date", "future", "reversed", "ambiguous": the days as typed
+    readings: tuple[str, ...] = ()  # "ambiguous": the dates it may be (YYYY-MM-DD)
     kind: ClassVar[str] = "across_refused"

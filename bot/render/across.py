@@ -7,6 +7,8 @@ as everywhere (render/blocks.py `title_text`); links are built only from GitHub'
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from bot.core.text import clean_line
 from bot.models import AcrossItem, AcrossMatches, AcrossRefused, Language, PRListing, Span
 from bot.ports.slack import Message
@@ -26,6 +28,11 @@ def span_text(span: Span, language: Language) -> str:
             return text(language, "reply.across_span_days", n=span.days)
         case "since":
             return text(language, "reply.across_span_since", day=span.start.isoformat())
+        case "day":
+            return text(language, "reply.across_span_day", day=span.start.isoformat())
+        case "range":
+            last = span.end - timedelta(days=1) if span.end is not None else span.start
+            return text(language, "reply.across_span_range", first=span.start.isoformat(), last=last.isoformat())
         case _:
             return text(language, f"reply.across_span_{span.kind}")
 
@@ -46,6 +53,8 @@ def _target_link(target: PRListing | None) -> str:
 def _header(reply: AcrossMatches, language: Language, *, repo: str, topic: str, target: str) -> str:
     span = span_text(reply.span, language)
     count = len(reply.items) + reply.more
+    if reply.intent != "list" or reply.author is not None or reply.verdict is not None:
+        return _asked_header(reply, language, repo=repo, topic=topic, span=span)
     if reply.relation is not None:
         found = "revert" if reply.relation == "revert" else "follow_up"
         name = f"reply.across_{found}_{'found' if count else 'none'}"
@@ -57,6 +66,32 @@ def _header(reply: AcrossMatches, language: Language, *, repo: str, topic: str, 
     if reply.topic:
         return text(language, "reply.across_found", count=count, merged=reply.merged, repo=repo, span=span, topic=topic)
     return text(language, "reply.across_all", count=count, repo=repo, span=span)
+
+
+def _asked_header(reply: AcrossMatches, language: Language, *, repo: str, topic: str, span: str) -> str:
+    """The first line for a count, the biggest PR, a person's PRs or one verdict's: what was
+    asked, said back, with the count computed here, never by a model."""
+    about = text(language, "reply.across_about", topic=topic) if reply.topic else ""
+    by = text(language, "reply.across_by", author=escape(reply.author)) if reply.author else ""
+    values: dict[str, str | int] = {
+        "repo": repo,
+        "span": span,
+        "about": about,
+        "by": by,
+        "merged": reply.merged,
+        "count": reply.found,
+    }
+    if reply.intent == "count":
+        return text(language, "reply.across_count", **values)
+    if not reply.found:
+        return text(language, "reply.across_asked_none", **values)
+    if reply.intent == "biggest":
+        return text(
+            language, "reply.across_biggest" if len(reply.items) == 1 else "reply.across_biggest_some", **values
+        )
+    if reply.verdict is not None:
+        return text(language, f"reply.across_verdict_{reply.verdict}", **values)
+    return text(language, "reply.across_by_found", **values)
 
 
 def _footer(reply: AcrossMatches, language: Language) -> list[str]:
@@ -132,6 +167,13 @@ def across_refused_message(reply: AcrossRefused, language: Language) -> Message:
             return text_message(text(language, "reply.across_future"))
         case "not_a_date":
             return text_message(text(language, "reply.across_not_a_date", said=escape(reply.said)))
+        case "ambiguous":
+            first, second = (*reply.readings, "", "")[:2]
+            return text_message(
+                text(language, "reply.across_ambiguous", said=escape(reply.said), first=first, second=second)
+            )
+        case "reversed":
+            return text_message(text(language, "reply.across_reversed", said=escape(reply.said)))
         case "unavailable":
             return text_message(text(language, "reply.across_unavailable", repo=repo))
         case "not_found":

@@ -14,7 +14,8 @@ do not: no model is asked, and every headline is a sanitized card's.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -26,20 +27,37 @@ from bot.models import (
     AcrossMatches,
     AcrossRefused,
     Audience,
+    DayProblem,
     Language,
     PRListing,
     PRRef,
     PRSnapshot,
+    Reading,
 )
 from bot.services.cards import CardService
-from bot.services.questions import find_refs, words
+from bot.services.questions import words
+from bot.services.reading import read_question
 from bot.services.refs import GITHUB_WEB, pr_url
-from bot.services.spans import MAX_SPAN_DAYS, AcrossQuestion, parse_across, revert_span, span_problem, span_window
+from bot.services.spans import MAX_SPAN_DAYS, recent_span, revert_span, span_problem, span_window
 from bot.store.history import DigestHistory
 
 # What one Slack reply lists: a screenful; the rest are counted ("and 12 more").
 MAX_ITEMS = 10
 _PATH_PARTS = re.compile(r"[/._-]")
+# A title that says it fixes something: "[Bugfix]", "Fix …", "bug", "hotfix".
+_FIX_TITLE_WORDS = frozenset({"fix", "fixes", "fixed", "bugfix", "bug", "bugs", "hotfix", "fixing"})
+
+
+@dataclass(frozen=True)
+class Known:
+    """What answers across days look up besides cards: every repository the workspace follows
+    ("owner/name" typed in a question is the repository asked about when it is one of them, and
+    a path otherwise), the channel's earlier digests (the title and merge commit of a PR a
+    revert names), and people's display names by login (services/authors.py)."""
+
+    repos: Callable[[], Iterable[str]] = tuple
+    history: DigestHistory | None = None
+    people: Callable[[Iterable[str]], Mapping[str, str | None]] | None = None
 
 
 class AcrossDays:
@@ -49,23 +67,20 @@ class AcrossDays:
         *,
         now: Callable[[], datetime],
         zone_of: Callable[[str], ZoneInfo],
-        known_repos: Callable[[], Iterable[str]] = tuple,
-        history: DigestHistory | None = None,
+        known: Known | None = None,
         web_base: str = GITHUB_WEB,
     ) -> None:
         self._cards = cards
         self._web_base = web_base  # where a PR known only by its reference links to
-        # Every repository the workspace follows: "owner/name" typed in a question is the
-        # repository asked about when it is one of them (refused when this channel may not see
-        # it), and a path otherwise.
-        self._known_repos = known_repos
+        known = known or Known()
+        self._known_repos = known.repos
+        self._history = known.history
+        self._people = known.people
         self._now = now
         # The asking channel's timezone: "today" and "since Monday" are its days.
         self._zone_of = zone_of
-        # The channel's earlier digests: the title and merge commit of a PR a revert names.
-        self._history = history
 
-    def read(self, question: str, audience: Audience) -> AcrossQuestion | None:
+    def read(self, question: str, audience: Audience) -> Reading | None:
         """The question across days `question` asks, or None when it asks about one PR or a digest.
 
         A bare name ("vllm") stands only for a repository the audience may see here, the
@@ -75,13 +90,13 @@ class AcrossDays:
         today = self._now().astimezone(audience.zone or self._zone_of(audience.channel)).date()
         allowed = audience.repos
         known = frozenset(repo.lower() for repo in self._known_repos()) | allowed
-        asked = parse_across(question, today, known, allowed, audience.default_repo)
-        if asked is not None and asked.target is None and find_refs(question, "_/_"):
-            return None  # "what did #123 change this week?": a PR named outright is the question's
-        return asked
+        reading = read_question(question, today, known, allowed, audience.default_repo)
+        return reading if reading.across else None
 
-    def answer(self, asked: AcrossQuestion, audience: Audience) -> AcrossMatches | AcrossRefused:
+    def answer(self, asked: Reading, audience: Audience) -> AcrossMatches | AcrossRefused:
         repo = asked.repo or audience.default_repo
+        if asked.problem is not None:
+            return _refused_days(asked.problem, repo or "")
         if repo is None:
             return AcrossRefused("no_repo")
         if not audience.may_see(repo):
@@ -90,7 +105,7 @@ class AcrossDays:
         zone = audience.zone or self._zone_of(channel)
         now = self._now()
         today = now.astimezone(zone).date()
-        span = asked.span or revert_span(today)
+        span = asked.span or (revert_span(today) if asked.target is not None else recent_span(today))
         problem = span_problem(span, today)
         if problem is not None:
             return AcrossRefused(problem, repo, days=MAX_SPAN_DAYS, said=span.unreadable)
@@ -102,6 +117,9 @@ class AcrossDays:
             return AcrossRefused("unavailable", repo)
         # Read from the store only: a PR it does not hold is matched on what the list gave.
         known = [(listing, self._cards.cached_snapshot(listing)) for listing in listings]
+        if asked.author is not None:
+            names = self._people([listing.author for listing, _ in known]) if self._people else {}
+            known = [pair for pair in known if is_person(asked.author, pair[0].author, names.get(pair[0].author))]
         target = None
         if asked.target is not None:
             target = self._target(PRRef(repo, asked.target), listings, channel, today)
@@ -111,19 +129,26 @@ class AcrossDays:
                 if _links_to(listing, snapshot, target, asked)
             ]
         else:
-            every = ((self._item(listing, snapshot, language), snapshot) for listing, snapshot in known)
-            found = [item for item, snapshot in every if _matches(item, snapshot, asked)]
-        items = sorted(found, key=_rank)
+            every = [(self._item(listing, snapshot, language), snapshot) for listing, snapshot in known]
+            found = best_matches(every, asked)
+        if asked.verdict is not None:
+            found = [item for item in found if item.card is not None and item.card.verdict == asked.verdict]
+        items = sorted(found, key=_biggest if asked.intent == "biggest" else _rank)
+        shown = 1 if asked.intent == "biggest" and not asked.plural else MAX_ITEMS
         return AcrossMatches(
             repo=repo,
             span=span,
             topic=asked.terms,
-            items=tuple(items[:MAX_ITEMS]),
-            more=max(len(items) - MAX_ITEMS, 0),
+            items=tuple(items[:shown]),
+            more=max(len(items) - shown, 0) if asked.intent != "biggest" else 0,
             title_only=sum(1 for item in items if item.card is None),
             merged=len(listings),
             target=target,
             relation=asked.relation,
+            intent=asked.intent,
+            author=asked.author,
+            verdict=asked.verdict,
+            found=len(items),
         )
 
     def _item(self, listing: PRListing, snapshot: PRSnapshot | None, language: Language) -> AcrossItem:
@@ -155,28 +180,44 @@ def _rank(item: AcrossItem) -> tuple[int, int, int]:
     return (verdict, -item.size, -item.listing.number)
 
 
-def _matches(item: AcrossItem, snapshot: PRSnapshot | None, asked: AcrossQuestion) -> bool:
-    """Whether the PR is about the question's topic: every path asked about is one it changes
-    (or its title names), and some topic word is in its title, labels, files or card headline.
-    No topic: every PR of the span."""
+def _biggest(item: AcrossItem) -> tuple[int, int]:
+    """The most lines changed first (a PR without a cached snapshot counts its listed size)."""
+    return (-item.size, -item.listing.number)
+
+
+def best_matches(items: list[tuple[AcrossItem, PRSnapshot | None]], asked: Reading) -> list[AcrossItem]:
+    """The PRs about the question's topic: every path asked about is one they change (or their
+    title names), and of the topic's words, as many as any PR has (all of "Rust frontend" where
+    some PR is about both; one of them where none is). No topic: every PR of the span."""
+    scored = [(item, _topic_score(item, snapshot, asked)) for item, snapshot in items]
+    if not asked.topic:
+        return [item for item, score in scored if score is not None]
+    best = max((score for _, score in scored if score is not None), default=0)
+    return [item for item, score in scored if score is not None and score == best and best > 0]
+
+
+def _topic_score(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) -> int | None:
+    """How many of the topic's words the PR is about; None when it misses a path asked about."""
     listing = item.listing
     paths = tuple(change.path.lower() for change in snapshot.files) if snapshot is not None else ()
     title = listing.title.lower()
     for path in asked.paths:
         wanted = path.lower()
         if not any(changed.startswith(wanted) or f"/{wanted}" in changed for changed in paths) and wanted not in title:
-            return False
+            return None
     if not asked.topic:
-        return True
+        return 0
     headline = item.card.headline if item.card is not None else ""
     found = words(f"{listing.title} {headline} {' '.join(listing.labels)}")
     # "moe_intermediate", "fp8-moe": a word's parts are words too ("MoE" asks for both).
     found |= {part for word in found for part in _PATH_PARTS.split(word) if len(part) > 1}
     found |= {part.lower() for path in paths for part in _PATH_PARTS.split(path) if len(part) > 2}
-    return any(word in found for word in asked.topic)
+    if found & _FIX_TITLE_WORDS:
+        found.add("fix")  # "[Bugfix]", "Fix …", "bug": a question about fixes asks for these
+    return sum(1 for word in asked.topic if word in found)
 
 
-def _links_to(listing: PRListing, snapshot: PRSnapshot | None, target: PRListing, asked: AcrossQuestion) -> bool:
+def _links_to(listing: PRListing, snapshot: PRSnapshot | None, target: PRListing, asked: Reading) -> bool:
     """Whether the PR reverts (or follows up) `target`, by the rules digests link PRs by."""
     if listing.number == target.number:
         return False
@@ -184,3 +225,24 @@ def _links_to(listing: PRListing, snapshot: PRSnapshot | None, target: PRListing
     comments = tuple(comment.body for comment in snapshot.comments) if snapshot is not None else ()
     links = find_links(listing.repo, listing.number, listing.title, listing.body, comments, known)
     return any(link.kind == asked.relation for link in links)
+
+
+def _refused_days(problem: DayProblem, repo: str) -> AcrossRefused:
+    """Days that cannot be answered, said plainly: a day in the future, no such day, a range
+    that ends before it starts, or a numeric date that reads two ways (both are offered)."""
+    readings = tuple(day.isoformat() for day in problem.readings)
+    return AcrossRefused(problem.kind, repo, days=MAX_SPAN_DAYS, said=problem.said, readings=readings)
+
+
+def is_person(said: str, login: str, name: str | None) -> bool:
+    """Whether a PR's author is the person asked about: their login ("nhill", "@nhill"), their
+    display name ("Nick Hill"), or a whole word of it ("Hill"), case ignored."""
+    wanted = said.strip().removeprefix("@").lower()
+    if not wanted:
+        return False
+    if wanted == login.lower():
+        return True
+    if name is None:
+        return False
+    full = " ".join(name.lower().split())
+    return wanted == full or (" " not in wanted and wanted in full.split())

@@ -20,6 +20,7 @@ from bot.core.sanitize import repo_url, sanitize_answer, sanitize_text
 from bot.core.usage import Tally
 from bot.errors import NotFound, SourceError, SummarizerError
 from bot.models import (
+    AcrossMatches,
     Audience,
     CardReply,
     Choose,
@@ -34,6 +35,7 @@ from bot.models import (
     PRNotFound,
     PRRef,
     Question,
+    Reading,
     Reply,
     Rule,
     Turn,
@@ -93,7 +95,7 @@ class QAService:
         thread = visible  # from here on, what this channel may not see does not exist
         default = thread.repos[0] if thread.repos else None
         here = replace(audience, default_repo=default)
-        across = self._across_days(question, here, digest=True)
+        across = self._across_days(question, here, digest=True, sink=sink)
         if across is not None:
             return across
         history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), audience, hidden=hidden)
@@ -146,7 +148,7 @@ class QAService:
     def _elsewhere(self, question: str, audience: Audience, sink: AnswerSink | None) -> Reply:
         """An @mention outside a digest thread, or the app's DM: the PR must be named (or named
         before in the thread), or the question be one across days."""
-        across = self._across_days(question, audience, digest=False)
+        across = self._across_days(question, audience, digest=False, sink=sink)
         if across is not None:
             return across  # answered from cards alone: the thread's earlier turns are not read
         channel, thread_ts = audience.channel, audience.thread_ts
@@ -180,7 +182,9 @@ class QAService:
             return None
         return asked.repo
 
-    def _across_days(self, question: str, audience: Audience, *, digest: bool) -> Reply | None:
+    def _across_days(
+        self, question: str, audience: Audience, *, digest: bool, sink: AnswerSink | None = None
+    ) -> Reply | None:
         """The answer to a question across days (services/across.py), or None when it is not one.
         In a digest's thread, "today's PRs" are the digest's: answered from its items, as before."""
         across = self._across
@@ -189,9 +193,26 @@ class QAService:
         asked = across.read(question, audience)
         if asked is None:
             return None
-        if digest and asked.target is None and asked.span is not None and asked.span.kind == "today":
+        if digest and _the_digests_own(asked):
             return None
-        reply = across.answer(asked, audience)
+        reply: Reply = across.answer(asked, audience)
+        if isinstance(reply, AcrossMatches) and reply.intent == "one" and reply.items:
+            # "the lamport PR": one clear match is answered as if it had been named; several are
+            # offered to choose from.
+            if len(reply.items) > 1:
+                reply = Choose(tuple(item.listing for item in reply.items))
+            else:
+                turns = self._threads.turns(audience.channel, audience.thread_ts) if audience.thread_ts else []
+                history = visible_turns(turns, audience, hidden=False)
+                return self._about_pr_remembered(reply.items[0].listing.ref, question, history, audience, sink)
+        if audience.thread_ts:
+            self._remember(audience.channel, audience.thread_ts, question, reply)
+        return reply
+
+    def _about_pr_remembered(
+        self, ref: PRRef, question: str, history: list[Turn], audience: Audience, sink: AnswerSink | None
+    ) -> Reply:
+        reply = self._about_pr(ref, question, history, audience, sink)
         if audience.thread_ts:
             self._remember(audience.channel, audience.thread_ts, question, reply)
         return reply
@@ -276,6 +297,14 @@ class QAService:
         self._threads.add_turn(channel, thread_ts, Turn("user", question, about))
         if isinstance(reply, PRAnswer | DigestAnswer) and reply.answer:
             self._threads.add_turn(channel, thread_ts, Turn("bot", reply.answer, about))
+
+
+def _the_digests_own(asked: Reading) -> bool:
+    """In a digest's thread, "today's PRs" and "any ROCm changes?" (no days named) are the
+    digest's, answered from its items as before; a person, a count or other days are not."""
+    if asked.target is not None or asked.author is not None or asked.intent != "list" or asked.problem is not None:
+        return False
+    return asked.span is None or asked.span.kind == "today"
 
 
 def visible_part(thread: DigestThread, audience: Audience) -> DigestThread:

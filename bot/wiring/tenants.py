@@ -16,7 +16,7 @@ from bot.ports.slack import SlackPort
 from bot.render.digest_messages import DigestBlocks
 from bot.render.watches import watch_dm_message
 from bot.services.access import AccessPolicy
-from bot.services.across import AcrossDays
+from bot.services.across import AcrossDays, Known
 from bot.services.channels import ChannelDirectory
 from bot.services.lease import POST_LEASE_SECONDS
 from bot.services.members import ChannelMembers
@@ -172,7 +172,6 @@ def across_days(process: Process, directory: ChannelDirectory, scope: str | None
         process.cards,
         now=process.timing.now,
         zone_of=zone_of,
-        known_repos=lambda: directory.all_repos,
-        history=DigestHistory(process.kv, scope),
+        known=Known(lambda: directory.all_repos, DigestHistory(process.kv, scope)),
         web_base=process.web_base,
     )

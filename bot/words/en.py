@@ -131,6 +131,10 @@ WORDS: dict[str, str] = {
     "reply.across_span_last_week": "last week",
     "reply.across_span_days": "in the last {n} days",
     "reply.across_span_since": "since {day}",
+    "reply.across_span_day": "on {day}",
+    "reply.across_span_range": "from {first} to {last}",
+    "reply.across_span_month": "this month",
+    "reply.across_span_last_month": "last month",
     "reply.across_found": (
         "{count} of the {merged} PRs merged in {repo} {span} match {topic} (titles, cards, labels, files):"
     ),
@@ -147,6 +151,23 @@ WORDS: dict[str, str] = {
     "reply.across_follow_up_none": (
         "No PR merged in {repo} {span} follows up on {link}, as far "
         "as their titles, descriptions and review comments say."
+    ),
+    "reply.across_about": " about {topic}",
+    "reply.across_by": " by {author}",
+    "reply.across_count": "{count} PRs{by} were merged in {repo} {span}{about} (of {merged} in all).",
+    "reply.across_asked_none": "No PR{by} merged in {repo} {span}{about} (of {merged} merged) fits what you asked.",
+    "reply.across_biggest": "The biggest PR{by} merged in {repo} {span}{about}, by lines changed:",
+    "reply.across_biggest_some": "The biggest PRs{by} merged in {repo} {span}{about}, by lines changed:",
+    "reply.across_verdict_read": "{count} PRs{by} merged in {repo} {span}{about} are worth a careful read:",
+    "reply.across_verdict_skim": "{count} PRs{by} merged in {repo} {span}{about} are worth a skim:",
+    "reply.across_verdict_skip": "{count} PRs{by} merged in {repo} {span}{about} can be skipped:",
+    "reply.across_by_found": "{count} PRs{by} were merged in {repo} {span}{about}:",
+    "reply.across_ambiguous": (
+        '"{said}" could be {first} or {second}. Which one? '
+        "Ask again with the date as YYYY-MM-DD or the month written out."
+    ),
+    "reply.across_reversed": (
+        '"{said}" ends before it starts. Ask with the earlier day first, as in "between Aug 10 and Aug 12".'
     ),
     "reply.across_more": "…and {n} more.",
     "reply.across_title_only": "{n} of them have no card yet, so they were matched on their titles and labels only.",

@@ -119,6 +119,10 @@ WORDS: dict[str, str] = {
     "reply.across_span_last_week": "上周",
     "reply.across_span_days": "最近 {n} 天",
     "reply.across_span_since": "自 {day} 以来",
+    "reply.across_span_day": "{day}",
+    "reply.across_span_range": "{first} 至 {last}",
+    "reply.across_span_month": "本月",
+    "reply.across_span_last_month": "上个月",
     "reply.across_found": (
         "{repo} {span}合并的 {merged} 个 PR 中，有 {count} 个与 {topic} 相关（按标题、卡片、标签、文件匹配）："
     ),
@@ -129,6 +133,20 @@ WORDS: dict[str, str] = {
     "reply.across_revert_none": "从标题、描述和评审意见看，{repo} {span}合并的 PR 中没有回滚 {link} 的。",
     "reply.across_follow_up_found": "{repo} {span}合并的这些 PR 是 {link} 的后续：",
     "reply.across_follow_up_none": "从标题、描述和评审意见看，{repo} {span}合并的 PR 中没有 {link} 的后续。",
+    "reply.across_about": "（与 {topic} 相关）",
+    "reply.across_by": " {author} 的",
+    "reply.across_count": "{repo} {span}合并了 {count} 个{by} PR{about}（共合并 {merged} 个）。",
+    "reply.across_asked_none": "{repo} {span}合并的 {merged} 个 PR 中，没有符合你所问的{by} PR{about}。",
+    "reply.across_biggest": "{repo} {span}合并的{by} PR 中改动最大的{about}（按改动行数）：",
+    "reply.across_biggest_some": "{repo} {span}合并的{by} PR 中改动最大的几个{about}（按改动行数）：",
+    "reply.across_verdict_read": "{repo} {span}合并的{by} PR 中有 {count} 个值得细读{about}：",
+    "reply.across_verdict_skim": "{repo} {span}合并的{by} PR 中有 {count} 个值得略读{about}：",
+    "reply.across_verdict_skip": "{repo} {span}合并的{by} PR 中有 {count} 个可以跳过{about}：",
+    "reply.across_by_found": "{repo} {span}合并了 {count} 个{by} PR{about}：",
+    "reply.across_ambiguous": (
+        "“{said}”既可能是 {first}，也可能是 {second}。你指的是哪一天？请用 YYYY-MM-DD 的写法再问一次。"
+    ),
+    "reply.across_reversed": "“{said}”的结束日期早于开始日期。请把较早的日期放在前面，例如“从8月10日到8月12日”。",
     "reply.across_more": "……还有 {n} 个。",
     "reply.across_title_only": "其中 {n} 个还没有卡片，只按标题和标签匹配。",
     "reply.across_no_card": "暂无卡片",

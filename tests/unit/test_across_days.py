@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from devkit.doubles import FakeSource
 
+from bot.core.dates import read_days
 from bot.models import (
     AcrossMatches,
     AcrossRefused,
@@ -21,19 +22,39 @@ from bot.models import (
     DigestThread,
     Language,
     PRSnapshot,
+    Reading,
     Span,
 )
 from bot.render.replies import reply_message
-from bot.services.across import MAX_ITEMS, AcrossDays
+from bot.services.across import MAX_ITEMS, AcrossDays, Known
 from bot.services.cards import CardService
 from bot.services.qa import QAService
+from bot.services.reading import MAX_TERMS, read_question
 from bot.services.refs import github_web_base
-from bot.services.spans import MAX_SPAN_DAYS, MAX_TERMS, parse_across, parse_span, span_problem, span_window
+from bot.services.spans import MAX_SPAN_DAYS, span_problem, span_window
 from bot.store.cards import CardStore
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_comment, make_snapshot
 from tests.unit.test_catalogue import english_in
+
+
+def parse_span(question: str, today: date) -> Span | None:
+    read = read_days(question, today)
+    return read if isinstance(read, Span) else None
+
+
+def parse_across(
+    question: str,
+    today: date,
+    known: frozenset[str],
+    named: frozenset[str] | None = None,
+    preferred: str | None = None,
+) -> Reading | None:
+    """The reading of a question across days, or None when it is about one PR or a digest."""
+    reading = read_question(question, today, frozenset(repo.lower() for repo in known), named, preferred)
+    return reading if reading.across else None
+
 
 REPO = "vllm-project/vllm"
 SECRET = "acme/secret"
@@ -198,7 +219,7 @@ def _across(*snapshots: PRSnapshot, cached: tuple[PRSnapshot, ...] | None = None
     for snapshot in snapshots if cached is None else cached:
         cards.card(cards.snapshot(snapshot.listing), "en")
     source.fetched.clear()
-    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known_repos=lambda: KNOWN)
+    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known=Known(lambda: KNOWN))
     return across, source
 
 
@@ -268,7 +289,7 @@ def test_an_earlier_pr_known_only_by_number_links_to_the_githubs_own_host() -> N
     cards = CardService(source, CardStore(MemoryKV()), None)
     web = github_web_base("https://ghe.example.com/api/v3/")
     across = AcrossDays(
-        cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known_repos=lambda: KNOWN, web_base=web
+        cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known=Known(lambda: KNOWN), web_base=web
     )
     reply = _ask(across, "did anything revert #40000?")
     assert isinstance(reply, AcrossMatches) and reply.target is not None
@@ -355,7 +376,7 @@ def test_in_a_digest_thread_todays_prs_are_the_digests_and_other_days_are_across
     cards = CardService(FakeSource(MOE_BIG, MOE_SMALL), CardStore(MemoryKV()), None)
     for snapshot in (MOE_BIG, MOE_SMALL):
         cards.card(cards.snapshot(snapshot.listing), "en")
-    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known_repos=lambda: KNOWN)
+    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known=Known(lambda: KNOWN))
     paths = ("vllm/model_executor/layers/fused_moe/router.py",)
     digest = DigestThread(
         "C1", "1.0", "2026-12-01", (REPO,), "en", (DigestItem(MOE_BIG.listing, MOE_CARD, size=420, paths=paths),)

@@ -8,8 +8,8 @@ from datetime import date
 
 import pytest
 
-from bot.core.dates import DayProblem, read_days
-from bot.models import Span
+from bot.core.dates import read_days
+from bot.models import DayProblem, Span
 
 TODAY = date(2026, 8, 14)
 

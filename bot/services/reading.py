@@ -1,0 +1,422 @@
+"""The one reader of questions (pure): what people type, in English and Chinese, turned into a
+Reading (models/reading.py) — the days (core/dates.py), the repository, topic words and paths,
+a person, a verdict, a relation to an earlier PR, a count, the biggest PR, the PR meant by the
+words of its title, the PRs named outright.
+
+Every surface reads a question here. Whether the reading is answered across days, about one
+PR or about a digest is the caller's (`Reading.across`); who may be told what, the Audience's.
+Every pattern runs in time linear in the text (no nested repetition, bounded gaps), as in
+questions.py: anyone in Slack can send it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from bot.core.dates import read_days, strip_days
+from bot.models import DayProblem, PRRef, Reading, Verdict
+from bot.models.reading import Intent, Relation
+from bot.services.questions import find_refs, words
+from bot.services.refs import pr_number
+
+# Topic words and paths kept of one question: a question names a few; a message of thousands of
+# words is not a topic, and every term is shown back in the reply's first line.
+MAX_TERMS = 8
+# Stands for "no repository named" when the question's references are read (never a real one).
+BARE = "_/_"
+
+# "did anything revert #N", "was #N reverted", "有没有回滚 #N", "#N 被撤销了吗".
+_REVERT = re.compile(r"\brevert(?:s|ed|ing)?\b|回滚|撤销|撤回|还原", re.IGNORECASE)
+_FOLLOW_UP = re.compile(r"\bfollow[- ]?ups?\b|后续", re.IGNORECASE)
+# The owner/repo is tried only where a run of name characters begins (tried at each of its
+# letters, "x" * 40000 is 40,000 scans to the end with the GIL held: questions.py's rule).
+_REF_N = r"(?P<r{i}>(?<![\w.-])[\w.-]++/[\w.-]++)?#(?P<n{i}>\d{{1,10}})"
+_LINK_TO = re.compile(
+    r"\b(?:revert(?:s|ed|ing)?|follow[- ]?ups?(?:\s+(?:on|to|of|for))?)\s+(?:of\s+)?(?:pr\s*)?"
+    + _REF_N.format(i=1)
+    + r"|(?:回滚|撤销|撤回|还原|跟进)了?\s*"
+    + _REF_N.format(i=2)
+    + r"|"
+    + _REF_N.format(i=3)
+    + r"\s*(?:(?:has\s+|have\s+)?(?:been|was|get|got|being)\s+)?(?:reverted|followed up)"
+    + r"|"
+    + _REF_N.format(i=4)
+    + r"\s*(?:是否|有没有)?已?被(?:回滚|撤销|撤回|还原|跟进)",
+    re.IGNORECASE,
+)
+# A question that asks for PRs, not about one: "what merged", "is there a PR about", "anything
+# on", "any … changes", "有没有", "相关的".
+_LISTING = re.compile(
+    r"\b(?:merged?|landed|changed|changes|which|what|any|anything|prs|list|show|is\s+there|are\s+there|was\s+there"
+    r"|were\s+there|did\s+we\s+get|got)\b|合并|哪些|什么|有没有|有无|改动|变化|列出|相关|有关|关于|涉及",
+    re.IGNORECASE,
+)
+_PLURAL = re.compile(r"\b(?:prs|pull\s{1,3}requests|changes|ones|top\s{1,3}\d{1,2})\b|几个|哪些", re.IGNORECASE)
+_WHY = re.compile(r"\bwhy\b|为什么", re.IGNORECASE)
+_COUNT = re.compile(r"\bhow\s{1,3}many\b|\bnumber\s{1,3}of\s{1,3}prs\b|\bcount\b|多少|几个", re.IGNORECASE)
+_BIGGEST = re.compile(
+    r"\b(?:biggest|largest|hugest|most\s{1,3}lines|most\s{1,3}changes)\b|最大|最多改动|改动最多|改得最多", re.IGNORECASE
+)
+# "what should I read carefully", "must-reads", "值得细读" (verdict read); "skim" / "skip".
+_VERDICT_READ = re.compile(
+    r"\b(?:read\s{1,3}carefully|careful\s{1,3}read|must[- ]reads?"
+    r"|worth\s{1,3}(?:a\s{1,3})?(?:careful\s{1,3})?read(?:ing)?"
+    r"|should\s{1,3}i\s{1,3}read|need\s{1,3}to\s{1,3}read|important\s{1,3}ones?)\b|细读|必读|仔细看|值得.{0,3}读|重要",
+    re.IGNORECASE,
+)
+_VERDICT_SKIM = re.compile(r"\b(?:to\s{1,3}skim|skimm?able|skim)\b|略读|扫一眼", re.IGNORECASE)
+# "the lamport PR", "the DeepGEMM fix", "that XPU one", "那个 lamport 的 PR".
+_ONE = re.compile(
+    r"\b(?:the|that|this)\s{1,3}(?P<words>[\w.+/-]{2,40}(?:\s{1,3}[\w.+/-]{2,40}){0,2}?)\s{1,3}"
+    r"(?:pr|pull\s{1,3}request|fix|change|patch|one|commit)\b(?!s)"
+    r"|(?:那个|这个)\s?(?P<zh_words>[\w.+/-]{2,40}?)\s?(?:的)?\s?(?:PR|pr|修复|改动|提交)",
+    re.IGNORECASE,
+)
+# People: "what did Nick Hill merge", "PRs by @nhill", "Nick Hill's PRs", "nhill 合并了什么".
+# A login, or a name of up to three words, each but the first capitalised ("Nick Hill").
+_NAME = r"@?[A-Za-z][\w.-]{0,38}(?:\s{1,2}(?-i:[A-Z])[\w.-]{0,38}){0,2}"
+_AUTHOR = re.compile(
+    rf"\bwhat\s{{1,3}}(?:did|has|have)\s{{1,3}}(?P<a1>{_NAME})\s{{1,3}}(?:merge|merged|land|landed|ship|shipped|do|done|push|pushed|get\s{{1,3}}in)\b"
+    rf"|\b(?:prs?|pull\s{{1,3}}requests?|changes|commits|work)\s{{1,3}}(?:by|from|of)\s{{1,3}}(?P<a2>{_NAME})"
+    rf"|\bby\s{{1,3}}(?P<a3>@[\w.-]{{1,39}})"
+    rf"|(?P<a4>{_NAME})'s\s{{1,3}}(?:prs?|pull\s{{1,3}}requests?|changes|commits|work)\b"
+    rf"|(?P<a5>{_NAME})\s{{0,2}}(?:最近|这周|本周|昨天|今天)?\s{{0,2}}(?:合并|提交)了?(?:什么|哪些|几个)"
+    rf"|(?P<a6>{_NAME})\s{{0,2}}(?:提交的|合并的)\s{{0,2}}(?:PR|pr|改动)",
+    re.IGNORECASE,
+)
+# What an author pattern may catch that is no person: "what did we merge", "today's PRs".
+_NOT_A_PERSON = frozenset(
+    [
+        "we",
+        "i",
+        "you",
+        "they",
+        "it",
+        "anyone",
+        "anybody",
+        "everyone",
+        "someone",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "today",
+        "yesterday",
+        "tomorrow",
+        "week",
+        "month",
+        "day",
+        "last",
+        "past",
+        "next",
+        "any",
+        "all",
+        "my",
+        "our",
+        "your",
+        "their",
+        "his",
+        "her",
+        "its",
+        "vllm",
+        "repo",
+        "repository",
+        "which",
+        "what",
+        "who",
+        "how",
+        "when",
+        "where",
+        "why",
+        "whose",
+        "sunday",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+    ]
+)
+# A path-like term: two or more parts joined by "/", or one with a file extension.
+_PATH = re.compile(r"(?<![\w./-])[\w.-]++(?:/[\w.-]++)++/?")
+# Words of the question that say when, how or what is wanted, not what about: never a topic.
+_NOT_TOPIC = frozenset(
+    [
+        "merged",
+        "merge",
+        "merges",
+        "merging",
+        "today",
+        "today's",
+        "yesterday",
+        "yesterday's",
+        "week",
+        "week's",
+        "weeks",
+        "last",
+        "past",
+        "previous",
+        "days",
+        "day",
+        "since",
+        "until",
+        "till",
+        "before",
+        "after",
+        "between",
+        "from",
+        "touch",
+        "touched",
+        "touches",
+        "touching",
+        "mention",
+        "mentions",
+        "anything",
+        "something",
+        "everything",
+        "revert",
+        "reverts",
+        "reverted",
+        "reverting",
+        "follow",
+        "follow-up",
+        "follow-ups",
+        "up",
+        "did",
+        "has",
+        "been",
+        "get",
+        "got",
+        "land",
+        "landed",
+        "went",
+        "go",
+        "in",
+        "of",
+        "on",
+        "to",
+        "by",
+        "at",
+        "or",
+        "if",
+        "so",
+        "we",
+        "i",
+        "my",
+        "an",
+        "a",
+        "the",
+        "and",
+        "is",
+        "are",
+        "was",
+        "were",
+        "there",
+        "repo",
+        "repository",
+        "pr",
+        "prs",
+        "pull",
+        "request",
+        "requests",
+        "any",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "how",
+        "many",
+        "much",
+        "number",
+        "count",
+        "biggest",
+        "largest",
+        "hugest",
+        "most",
+        "lines",
+        "show",
+        "list",
+        "tell",
+        "me",
+        "about",
+        "please",
+        "pls",
+        "plz",
+        "hey",
+        "hi",
+        "bot",
+        "thanks",
+        "thx",
+        "should",
+        "read",
+        "carefully",
+        "careful",
+        "worth",
+        "must",
+        "must-read",
+        "must-reads",
+        "need",
+        "important",
+        "skim",
+        "skip",
+        "one",
+        "ones",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "do",
+        "does",
+        "done",
+        "change",
+        "changes",
+        "changed",
+        "see",
+        "look",
+        "looking",
+        "give",
+        "find",
+        "new",
+        "recent",
+        "recently",
+        "month",
+        "morning",
+        "tonight",
+        "around",
+        "related",
+        "regarding",
+        "concerning",
+        "kind",
+        "sort",
+        "can",
+        "could",
+        "would",
+        "you",
+        "anyone",
+        "merged?",
+        "prs?",
+        "happen",
+        "happened",
+        "ship",
+        "shipped",
+        "push",
+        "pushed",
+        "work",
+    ]
+)
+# Chinese phrases that only frame the question (the topic is what is left). Longest first.
+_ZH_FRAME = re.compile(
+    r"合并了?什么|合并了?哪些|有哪些|有什么|哪些|什么|合并|涉及|关于|有关|相关|以来|开始|有没有|是否|变化|改动|改了|了吗|吗|呢"
+    r"|的|了|和|与|请问|一下|帮我|看看|列出|最大|多少|几个|细读|必读|值得|仔细|那个|这个|提交"
+)
+# Words that mean "a fix": a question about fixes matches PRs whose title says fix or bug.
+_FIX_WORDS = frozenset({"fix", "fixes", "fixed", "fixing", "bug", "bugs", "bugfix", "bugfixes", "修复", "bug修复"})
+
+
+def read_question(
+    question: str,
+    today: date,
+    known_repos: frozenset[str],
+    named: frozenset[str] | None = None,
+    preferred: str | None = None,
+) -> Reading:
+    """What `question` asks, with days relative to `today` (the asker's).
+
+    `known_repos` are the repositories (lower case) a term "owner/name" may be: among them it is
+    the repository asked about, else a path. A bare name ("vllm") is the repository of `named`
+    (default: every known one) whose name it is, `preferred` (the channel's own) first.
+    """
+    days = read_days(question, today)
+    target, relation, repo = _asked_link(question)
+    refs = tuple(ref for ref in find_refs(question, BARE) if target is None or ref.number != target)
+    author = _author(question)
+    intent: Intent = "count" if _COUNT.search(question) else "biggest" if _BIGGEST.search(question) else "list"
+    one = _ONE.search(question) if intent == "list" and not refs else None
+    if one is not None:
+        intent = "one"
+    verdict: Verdict | None = (
+        "read" if _VERDICT_READ.search(question) else "skim" if _VERDICT_SKIM.search(question) else None
+    )
+    paths: list[str] = []
+    for term in _PATH.findall(question):
+        if term.lower() in known_repos and repo is None:
+            repo = term
+        elif term.lower() not in known_repos and term != repo and not term.startswith("http") and "#" not in term:
+            paths.append(term.rstrip("/"))
+    named = known_repos if named is None else named
+    by_name = {name.rpartition("/")[2]: name for name in sorted(named)}
+    if preferred is not None and preferred.lower() in named:
+        by_name[preferred.lower().rpartition("/")[2]] = preferred.lower()
+    rest = _PATH.sub(" ", strip_days(question))
+    for how in (_REVERT, _FOLLOW_UP, _COUNT, _BIGGEST, _VERDICT_READ, _VERDICT_SKIM):
+        rest = how.sub(" ", rest)
+    if author is not None:
+        rest = rest.replace(author, " ")
+    topic: list[str] = []
+    for said in sorted(words(_ZH_FRAME.sub(" ", rest))):
+        word = said.removesuffix("'s")
+        if word in _NOT_TOPIC or word.isdigit() or word.startswith("#") or (author and word == author.lower()):
+            continue
+        if repo is None and word in by_name:
+            repo = by_name[word]
+            continue
+        topic.append("fix" if word in _FIX_WORDS else word)
+    return Reading(
+        span=days if not isinstance(days, DayProblem) else None,
+        problem=days if isinstance(days, DayProblem) else None,
+        repo=repo,
+        topic=tuple(dict.fromkeys(topic))[:MAX_TERMS],
+        paths=tuple(dict.fromkeys(paths))[:MAX_TERMS],
+        author=author,
+        verdict=verdict,
+        target=target,
+        relation=relation,
+        intent=intent,
+        named=tuple(ref for ref in refs if ref.repo != BARE) + tuple(ref for ref in refs if ref.repo == BARE),
+        listing=_LISTING.search(question) is not None,
+        plural=_PLURAL.search(question) is not None,
+    )
+
+
+def _author(question: str) -> str | None:
+    """The person a question asks about, as typed ("Nick Hill", "@nhill"), or None."""
+    for match in _AUTHOR.finditer(question):
+        said = next(value for value in match.groups() if value)
+        said = said.strip().removeprefix("@")
+        first = said.split()[0].lower()
+        if first in _NOT_A_PERSON or said.lower() in _NOT_A_PERSON:
+            continue
+        return said
+    return None
+
+
+def _asked_link(question: str) -> tuple[int | None, Relation | None, str | None]:
+    """For "did anything revert #N?" / "was #N reverted?" / "#N 被回滚了吗": N, the link asked
+    about and the repository named with it. Not "why was #N reverted?" (about #N itself) nor
+    "what does #N revert?" (about what #N reverted)."""
+    if _WHY.search(question):
+        return None, None, None
+    match = _LINK_TO.search(question)
+    if match is None:
+        return None, None, None
+    i = next(i for i in "1234" if match.group(f"n{i}"))
+    number = pr_number(match.group(f"n{i}"))
+    if number is None:
+        return None, None, None
+    repo = match.group(f"r{i}")
+    said = match.group(0).lower()
+    relation: Relation = "follow_up" if "follow" in said or "跟进" in said or "后续" in said else "revert"
+    return number, relation, repo
+
+
+def named_prs(reading: Reading, default_repo: str | None) -> tuple[PRRef, ...]:
+    """The PRs a reading names, a bare "#N" standing for `default_repo`'s (dropped without one)."""
+    if default_repo is None:
+        return tuple(ref for ref in reading.named if ref.repo != BARE)
+    return tuple(ref if ref.repo != BARE else PRRef(default_repo, ref.number) for ref in reading.named)
