@@ -47,6 +47,7 @@ class AcrossItem:
     listing: PRListing
     card: Card | None
     size: int = 0
+    paths: tuple[str, ...] = ()  # the first files it changed, from its cached snapshot
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,9 @@ class AcrossMatches:
     author: str | None = None  # the person asked about, as typed
     verdict: str | None = None  # only the PRs of this verdict were asked for ("read": read carefully)
     found: int = 0  # PRs that match, shown or not
+    # Written by the model from the matching PRs' cards (never a PR fetched for it); "": none.
+    answer: str = ""
+    queued: int = 0  # cards of matching PRs asked of the workers now (they had none)
     kind: ClassVar[str] = "across"
 
 

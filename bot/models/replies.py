@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot.models.across import AcrossMatches, AcrossRefused
+from bot.models.across import AcrossMatches, AcrossRefused, Span
 from bot.models.card import Card
 from bot.models.pr import PRListing, PRRef, Window
 from bot.models.rules import Rule
@@ -90,8 +90,11 @@ class Unavailable:
 
 @dataclass(frozen=True)
 class Help:
-    """No PR in the question."""
+    """No PR in the question, nor days to look across. What was understood of it is said back
+    with an example that would work: its topic words, and the days it named (if any)."""
 
+    topic: tuple[str, ...] = ()
+    span: Span | None = None
     kind: ClassVar[str] = "help"
 
 

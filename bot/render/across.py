@@ -14,7 +14,7 @@ from bot.models import AcrossItem, AcrossMatches, AcrossRefused, Language, PRLis
 from bot.ports.slack import Message
 from bot.render.blocks import text_message, title_text
 from bot.render.labels import verdict_label
-from bot.render.mrkdwn import clip, escape, link
+from bot.render.mrkdwn import answer_text, clip, escape, link
 from bot.words import text
 
 # A headline is at most 120 characters (DESIGN.md §1); a title may be longer: one line each.
@@ -108,9 +108,23 @@ def _topic(reply: AcrossMatches) -> str:
 
 
 def across_message(reply: AcrossMatches, language: Language) -> Message:
+    if reply.answer:
+        return _written_message(reply, language)
     target = _target_link(reply.target)
     header = _header(reply, language, repo=escape(reply.repo), topic=escape(_topic(reply)), target=target)
     lines = [header, *(_item_line(item, language) for item in reply.items), *_footer(reply, language)]
+    return text_message("\n".join(lines))
+
+
+def _written_message(reply: AcrossMatches, language: Language) -> Message:
+    """The model's answer (written from the matching PRs' cards, sanitized), then the matching
+    PRs that have no card yet, by title, and how many are being carded now."""
+    untold = [item for item in reply.items if item.card is None]
+    lines = [answer_text(reply.answer, None, ()), *(_item_line(item, language) for item in untold)]
+    if reply.more:
+        lines.append(text(language, "reply.across_more", n=reply.more))
+    if reply.queued:
+        lines.append(text(language, "reply.across_queued", n=reply.queued))
     return text_message("\n".join(lines))
 
 

@@ -32,7 +32,7 @@ from bot.models import (
     Window,
 )
 from bot.ports.slack import Message
-from bot.render.across import across_message, across_refused_message
+from bot.render.across import across_message, across_refused_message, span_text
 from bot.render.blocks import card_message, help_message, text_message, title_text
 from bot.render.mrkdwn import answer_text, escape, link
 from bot.words import text
@@ -114,6 +114,8 @@ def reply_message(
             return text_message(not_allowed_text(language, named(ref.repo)))
         case PRNotFound(ref=ref) | Unavailable(ref=ref):
             return text_message(say(language, reply.kind, ref=str(ref)))
+        case Help(topic=topic, span=span) if topic or span is not None:
+            return understood_help(reply, command, language)
         case Help():
             return help_message(command, language)
         case AcrossMatches():
@@ -123,6 +125,21 @@ def reply_message(
         case AcrossRefused():
             return across_refused_message(reply, language)
     assert_never(reply)
+
+
+def understood_help(reply: Help, command: str, language: Language) -> Message:
+    """The help, after what was understood of the question and an example that would work:
+    "I understood “kimi-k3” but no day: try “what merged yesterday about kimi-k3?”"."""
+    topic = ", ".join(f"“{word}”" for word in reply.topic)
+    first = reply.topic[0] if reply.topic else ""
+    if reply.span is None:
+        line = text(language, "help.understood_topic", topic=topic, example=first)
+    else:
+        span = span_text(reply.span, language)
+        line = text(language, "help.understood_days", span=span, example=first or "CI")
+    usual = help_message(command, language)
+    said = escape(line)
+    return Message(f"{said}\n{usual.text}", (*text_message(said).blocks, *usual.blocks))
 
 
 def failure_message(language: Language) -> Message:

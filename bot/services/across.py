@@ -43,6 +43,8 @@ from bot.store.history import DigestHistory
 
 # What one Slack reply lists: a screenful; the rest are counted ("and 12 more").
 MAX_ITEMS = 10
+# Files of a PR kept for the model's answer about the PRs of days (as a digest's thread keeps).
+MATERIAL_PATHS = 12
 _PATH_PARTS = re.compile(r"[/._-]")
 # A title that says it fixes something: "[Bugfix]", "Fix …", "bug", "hotfix".
 _FIX_TITLE_WORDS = frozenset({"fix", "fixes", "fixed", "bugfix", "bug", "bugs", "hotfix", "fixing"})
@@ -87,11 +89,15 @@ class AcrossDays:
         channel's own first: never for a private one elsewhere, whose owner the reply would name.
         The days are the asker's where the audience has a zone (the app's DM), else the channel's.
         """
+        reading = self.reading(question, audience)
+        return reading if reading.across else None
+
+    def reading(self, question: str, audience: Audience) -> Reading:
+        """Whatever `question` asks, across days or not, read on the audience's day."""
         today = self._now().astimezone(audience.zone or self._zone_of(audience.channel)).date()
         allowed = audience.repos
         known = frozenset(repo.lower() for repo in self._known_repos()) | allowed
-        reading = read_question(question, today, known, allowed, audience.default_repo)
-        return reading if reading.across else None
+        return read_question(question, today, known, allowed, audience.default_repo)
 
     def answer(self, asked: Reading, audience: Audience) -> AcrossMatches | AcrossRefused:
         repo = asked.repo or audience.default_repo
@@ -154,7 +160,9 @@ class AcrossDays:
     def _item(self, listing: PRListing, snapshot: PRSnapshot | None, language: Language) -> AcrossItem:
         if snapshot is None:
             return AcrossItem(listing, None)
-        return AcrossItem(listing, self._cards.cached_card(snapshot, language), snapshot.additions + snapshot.deletions)
+        card = self._cards.cached_card(snapshot, language)
+        paths = tuple(change.path for change in snapshot.files[:MATERIAL_PATHS])
+        return AcrossItem(listing, card, snapshot.additions + snapshot.deletions, paths)
 
     def _target(self, ref: PRRef, listings: list[PRListing], channel: str, today: date) -> PRListing:
         """The earlier PR a revert is asked about, from what is known of it without asking GitHub:

@@ -166,10 +166,17 @@ class QAService:
             assert ref is not None
             reply = self._about_pr(ref, question, history, audience, sink)
         else:
-            return Help()
+            return self._help(question, audience)
         if thread_ts:
             self._remember(channel, thread_ts, question, reply)
         return reply
+
+    def _help(self, question: str, audience: Audience) -> Help:
+        """What was understood of a question that names no PR and no days to look across."""
+        if self._across is None:
+            return Help()
+        reading = self._across.reading(question, audience)
+        return Help(reading.topic[:3], reading.span)
 
     def named_not_allowed(self, question: str, audience: Audience) -> str | None:
         """The repository a question across days names (as typed) that the audience may not see,
@@ -205,9 +212,43 @@ class QAService:
                 turns = self._threads.turns(audience.channel, audience.thread_ts) if audience.thread_ts else []
                 history = visible_turns(turns, audience, hidden=False)
                 return self._about_pr_remembered(reply.items[0].listing.ref, question, history, audience, sink)
+        if isinstance(reply, AcrossMatches) and reply.intent != "count":
+            reply = self._written(reply, question, audience, sink)
         if audience.thread_ts:
             self._remember(audience.channel, audience.thread_ts, question, reply)
         return reply
+
+    def _written(
+        self, matches: AcrossMatches, question: str, audience: Audience, sink: AnswerSink | None
+    ) -> AcrossMatches:
+        """The matches with their answer written by the model from their cards, when one is
+        configured and the budget allows: never a PR fetched for it, never a card made on the
+        spot. Matching PRs without a card are asked of the workers (within the token budget)."""
+        payer = self._payer(audience.channel)
+        untold = [item.listing for item in matches.items if item.card is None]
+        # Without a model no card would be written for them (nor an answer): nothing is queued.
+        queued = self._cards.queue(untold, audience.language, payer) if untold and self._answerer else 0
+        carded = tuple(
+            DigestItem(item.listing, item.card, item.size, item.paths)
+            for item in matches.items
+            if item.card is not None
+        )
+        if self._answerer is None or not carded or (self._account is not None and not self._account.allows()):
+            return replace(matches, queued=queued)
+        tally = Tally()
+        paths = {str(item.listing.ref): item.paths for item in carded}
+        try:
+            written = self._answerer.answer_digest(
+                carded, paths, Question(question, (), audience.language), tally, sink
+            )
+        except SummarizerError:
+            written = ""
+        finally:
+            if self._account is not None:
+                self._account.record(tally, matches.repo, payer)
+        # Links may point into the repository asked about, and nowhere else.
+        answer = sanitize_answer(written, repo_url(carded[0].listing.url)) if written else None
+        return replace(matches, answer=answer or "", queued=queued)
 
     def _about_pr_remembered(
         self, ref: PRRef, question: str, history: list[Turn], audience: Audience, sink: AnswerSink | None
@@ -295,7 +336,7 @@ class QAService:
         listing = reply.about if isinstance(reply, PRAnswer | CardReply | Why) else None
         about = str(listing.ref) if listing else None
         self._threads.add_turn(channel, thread_ts, Turn("user", question, about))
-        if isinstance(reply, PRAnswer | DigestAnswer) and reply.answer:
+        if isinstance(reply, PRAnswer | DigestAnswer | AcrossMatches) and reply.answer:
             self._threads.add_turn(channel, thread_ts, Turn("bot", reply.answer, about))
 
 

@@ -169,6 +169,7 @@ WORDS: dict[str, str] = {
     "reply.across_reversed": (
         '"{said}" ends before it starts. Ask with the earlier day first, as in "between Aug 10 and Aug 12".'
     ),
+    "reply.across_queued": "{n} of them have no card yet: they are being made now, so ask again in a few minutes.",
     "reply.across_more": "…and {n} more.",
     "reply.across_title_only": "{n} of them have no card yet, so they were matched on their titles and labels only.",
     "reply.across_no_card": "no card yet",
@@ -220,6 +221,11 @@ WORDS: dict[str, str] = {
     "reply.typo_out": "lowers its verdict: its title is about a typo",
     "reply.revert_out": "lowers its verdict: it is a revert, so at most a skim",
     "reply.no_source_out": "no source code changed, so at most a skim",
+    "help.understood_topic": (
+        'I understood {topic} but no day or PR: try "what merged yesterday about {example}?" '
+        'or "anything on {example} this week?"'
+    ),
+    "help.understood_days": 'I understood {span} but not which PRs: try "what merged {span} about {example}?"',
     "help.slack": (
         "*How to use prdigest*\n"
         "• `{cmd} owner/repo#123`: a PR's card, shown only to you, with a button to share it\n"

@@ -147,6 +147,7 @@ WORDS: dict[str, str] = {
         "“{said}”既可能是 {first}，也可能是 {second}。你指的是哪一天？请用 YYYY-MM-DD 的写法再问一次。"
     ),
     "reply.across_reversed": "“{said}”的结束日期早于开始日期。请把较早的日期放在前面，例如“从8月10日到8月12日”。",
+    "reply.across_queued": "其中 {n} 个还没有卡片，正在生成，请过几分钟再问。",
     "reply.across_more": "……还有 {n} 个。",
     "reply.across_title_only": "其中 {n} 个还没有卡片，只按标题和标签匹配。",
     "reply.across_no_card": "暂无卡片",
@@ -192,6 +193,11 @@ WORDS: dict[str, str] = {
     "reply.typo_out": "降低了评级：标题说的是修正拼写错误",
     "reply.revert_out": "降低了评级：这是一次回滚，最多快速浏览",
     "reply.no_source_out": "没有改动源码，最多快速浏览",
+    "help.understood_topic": (
+        "我读懂了 {topic}，但没有读出日期或 PR："
+        "试试“昨天合并了哪些关于 {example} 的 PR？”或“本周有 {example} 相关的改动吗？”"
+    ),
+    "help.understood_days": "我读懂了“{span}”，但不知道你问的是哪些 PR：试试“{span}合并了哪些关于 {example} 的 PR？”",
     "help.slack": (
         "*prdigest 使用方法*\n"
         "• `{cmd} owner/repo#123`：查看 PR 的卡片（仅你可见），可一键分享到频道\n"
