@@ -20,6 +20,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.core.links import KnownPR, find_links
+from bot.core.usage import Tally
 from bot.errors import NotFound, SourceError
 from bot.models import (
     VERDICT_ORDER,
@@ -35,6 +36,7 @@ from bot.models import (
     Reading,
 )
 from bot.services.cards import CardService
+from bot.services.model_reading import ModelReader
 from bot.services.questions import words
 from bot.services.reading import read_question
 from bot.services.refs import GITHUB_WEB, pr_url
@@ -71,8 +73,11 @@ class AcrossDays:
         zone_of: Callable[[str], ZoneInfo],
         known: Known | None = None,
         web_base: str = GITHUB_WEB,
+        reader: ModelReader | None = None,
     ) -> None:
         self._cards = cards
+        # The model's reading of what the rules could not read (None: no model configured).
+        self._reader = reader
         self._web_base = web_base  # where a PR known only by its reference links to
         known = known or Known()
         self._known_repos = known.repos
@@ -91,6 +96,17 @@ class AcrossDays:
         """
         reading = self.reading(question, audience)
         return reading if reading.across else None
+
+    def read_by_model(self, question: str, audience: Audience, tally: Tally | None = None) -> Reading | None:
+        """The model's reading of a question the rules could not read, when it is one across
+        days; None without a model, or when the model read nothing to act on either."""
+        if self._reader is None:
+            return None
+        today = self._now().astimezone(audience.zone or self._zone_of(audience.channel)).date()
+        reading = self._reader.read(question, audience, today, tally)
+        if reading is None or not (reading.span or reading.problem or reading.author or reading.terms):
+            return None
+        return reading
 
     def reading(self, question: str, audience: Audience) -> Reading:
         """Whatever `question` asks, across days or not, read on the audience's day."""

@@ -166,9 +166,30 @@ class QAService:
             assert ref is not None
             reply = self._about_pr(ref, question, history, audience, sink)
         else:
-            return self._help(question, audience)
+            filled = self._filled(question, audience, sink)
+            if filled is None:
+                return self._help(question, audience)
+            reply = filled
         if thread_ts:
             self._remember(channel, thread_ts, question, reply)
+        return reply
+
+    def _filled(self, question: str, audience: Audience, sink: AnswerSink | None) -> Reply | None:
+        """The answer to a question the rules could not read, from the model's reading of it
+        (within the budget, paid like an answer), or None: then the help is said."""
+        if self._across is None or (self._account is not None and not self._account.allows()):
+            return None
+        tally = Tally()
+        try:
+            reading = self._across.read_by_model(question, audience, tally)
+        finally:
+            if self._account is not None:
+                self._account.record(tally, None, self._payer(audience.channel))
+        if reading is None:
+            return None
+        reply: Reply = self._across.answer(reading, audience)
+        if isinstance(reply, AcrossMatches) and reply.intent != "count":
+            reply = self._written(reply, question, audience, sink)
         return reply
 
     def _help(self, question: str, audience: Audience) -> Help:

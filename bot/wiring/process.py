@@ -23,6 +23,7 @@ from bot.queue.broker import CardQueue, RunningWorker
 from bot.services.answers import ModelAnswerer
 from bot.services.cards import CardService, CardTiming, ModelUse, lease_for
 from bot.services.digest import DigestService
+from bot.services.model_reading import ModelReader
 from bot.services.poller import MergePoller
 from bot.services.refs import github_web_base
 from bot.services.spending import Spending
@@ -59,6 +60,7 @@ class Process:
     modes: ModeMemory  # what the model endpoint was found to take (its output mode, its window)
     writer: ModelCardWriter | None
     answerer: ModelAnswerer | None
+    reader: ModelReader | None  # the model's reading of questions the rules cannot read
     spending: Spending
     queue: CardQueue | None  # the card jobs every replica shares; None without Redis
     cards: CardService
@@ -157,7 +159,7 @@ def build_process(
     budget = Budget(timeout, DEFAULT_RETRIES if timing.model_retries is None else timing.model_retries)
     options = settings.model_options
     fit = ModelFit(options.mode, options.context_window, options.max_output_tokens)
-    writer = answerer = None
+    writer = answerer = reader = None
     if model is not None:
         token_budget = settings.defaults.token_budget
         writer = ModelCardWriter(
@@ -166,6 +168,7 @@ def build_process(
         answerer = ModelAnswerer(
             model, token_budget=token_budget, budget=budget, pacing=timing.pacing, memory=modes, fit=fit
         )
+        reader = ModelReader(model, budget, timing.pacing, modes)
     prices = {
         name: price for name, model_options in config.models.items() if (price := model_options.price) is not None
     }
@@ -206,6 +209,7 @@ def build_process(
         modes,
         writer,
         answerer,
+        reader,
         spending,
         queue,
         cards,

@@ -174,4 +174,5 @@ def across_days(process: Process, directory: ChannelDirectory, scope: str | None
         zone_of=zone_of,
         known=Known(lambda: directory.all_repos, DigestHistory(process.kv, scope)),
         web_base=process.web_base,
+        reader=process.reader,
     )
