@@ -155,7 +155,23 @@ class _Found:
 
 def read_days(text: str, today: date) -> Span | DayProblem | None:
     """The days `text` names, relative to `today` (the asker's), or a problem, or None."""
-    found = [item for match in _DAY.finditer(text) if (item := _found(match, today)) is not None]
+    return days_and_rest(text, today)[0]
+
+
+def days_and_rest(text: str, today: date) -> tuple[Span | DayProblem | None, str]:
+    """The days `text` names, and `text` with every expression of days blanked out (what it is
+    about is what is left), from one pass over it."""
+    matches = list(_DAY.finditer(text))
+    rest, at = [], 0
+    for match in matches:
+        rest += [text[at : match.start()], " "]
+        at = match.end()
+    rest.append(text[at:])
+    return _days(text, matches, today), "".join(rest)
+
+
+def _days(text: str, matches: list[re.Match[str]], today: date) -> Span | DayProblem | None:
+    found = [item for match in matches if (item := _found(match, today)) is not None]
     if not found:
         return None
     problem = next((item.problem for item in found if item.problem is not None), None)
@@ -305,8 +321,3 @@ def _last_weekday(today: date, weekday: int, *, strictly: bool) -> date:
     before today ("last Tuesday" on a Tuesday is a week ago)."""
     back = (today.weekday() - weekday) % 7
     return today - timedelta(days=back or (7 if strictly else 0))
-
-
-def strip_days(text: str) -> str:
-    """`text` with every expression of days blanked out, so that what is left is what it is about."""
-    return _DAY.sub(" ", text)

@@ -195,6 +195,10 @@ def fakes_env(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url
     }
 
 
+# What a workspace that configured no model lacks: cards and answers then come from the rules.
+MODEL_KEYS = ("OPENAI_API_KEY", "OPENAI_BASE_URL")
+
+
 def app_settings(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path) -> Settings:
     """What a replica of the app reads from its environment, pointed at the fakes."""
     return load_settings(fakes_env(github, model, slack, redis_url, config) | {"SLACK_BOT_TOKEN": slack.bot_token})
@@ -216,14 +220,17 @@ def serve_harness(
     config_text: str | None = None,
     now: Callable[[], datetime] | None = None,
     webhook_secret: str | None = None,
+    with_model: bool = True,
 ) -> Iterator[SlackHarness]:
-    """Fake Slack and the app served on loopback, wired to the given fakes and Redis; closed on exit."""
+    """Fake Slack and the app served on loopback, wired to the given fakes and Redis; closed on
+    exit. `with_model` False: the app is configured without a model (the fake is not asked)."""
     with FakeSlack() as slack:
         config = config_dir / "prdigest.toml"
         # CONFIG read at each call: a test may patch it (test_chinese_channel.py does).
         config.write_text(CONFIG if config_text is None else config_text, encoding="utf-8")
         github.add_repo(OTHER_REPO)
-        settings = app_settings(github, model, slack, redis_url, config)
+        env = fakes_env(github, model, slack, redis_url, config) | {"SLACK_BOT_TOKEN": slack.bot_token}
+        settings = load_settings(env if with_model else {k: v for k, v in env.items() if k not in MODEL_KEYS})
         if webhook_secret is not None:
             settings = dataclasses.replace(settings, github_webhook_secret=webhook_secret)
         timing = harness_timing(now)

@@ -46,7 +46,11 @@ def week(github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path) 
     dataset.populate(github, week_rows())
     github.add_repo(SECRET, private=True)
     config = CONFIG + f'\n[[channels]]\nid = "{SECRET_CHANNEL}"\nrepos = ["{SECRET}"]\n'
-    with serve_harness(github, model, redis_url, tmp_path, config_text=config, now=lambda: NOW) as harness:
+    # No model: the answers are the rules' lists (with a model, the model writes them from the
+    # cards: test_a_model_writes_a_weeks_answer_from_the_cards_alone).
+    with serve_harness(
+        github, model, redis_url, tmp_path, config_text=config, now=lambda: NOW, with_model=False
+    ) as harness:
         yield harness
 
 
@@ -162,3 +166,38 @@ def test_today_in_a_dm_is_the_persons_day_in_their_time_zone(week: SlackHarness)
 
     (reply,) = wait_for(answered)
     assert f"{merged} PRs were merged in {REPO} today" in reply["text"]
+
+
+@pytest.fixture
+def week_with_model(github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path) -> Iterator[SlackHarness]:
+    dataset.populate(github, week_rows())
+    with serve_harness(github, model, redis_url, tmp_path, now=lambda: NOW) as harness:
+        yield harness
+
+
+def test_a_model_writes_a_weeks_answer_from_the_cards_alone(week_with_model: SlackHarness) -> None:
+    harness = week_with_model
+    harness.model.responder = lambda request: (
+        {"headline": "Faster fused MoE", "verdict": "read", "minutes": 5, "why": [], "caveats": [], "watch": []}
+        if "response_format" in request
+        else "Read #50567 first: it changes the MoE path. See https://evil.example/x for more."
+    )
+    warm(harness)
+    harness.github.reset_requests()
+    before = len(harness.model.chat_requests())
+    ts, _ = harness.mention(DIGEST_CHANNEL, "what merged in vllm this week about MoE?")
+    text = reply_to(harness, ts)
+    asked = [request for request in harness.model.chat_requests()[before:] if "response_format" not in request]
+    # One request, written from the matching PRs' cards (their headlines and verdicts), no PR
+    # fetched for it; the answer keeps its #N and loses the link it was not given.
+    (request,) = asked
+    material = json.dumps(request["messages"])
+    assert "Faster fused MoE" in material and "[read]" in material
+    assert "Read #50567 first" in text and "evil.example" not in text
+    assert per_pr_requests(harness.github) == []
+
+
+def test_a_count_is_computed_not_written(week: SlackHarness) -> None:
+    merged = warm(week)
+    ts, _ = week.mention(DIGEST_CHANNEL, "how many PRs merged this week?")
+    assert f"{merged} PRs were merged in vllm-project/vllm this week" in reply_to(week, ts)
