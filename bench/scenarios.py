@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from github import Auth, Github
 from bench.env import CHANNEL, HUGE_PR_NUMBER, REPO, REPO_ROOT, SECRET, Latencies, World
 from bot.models import DigestOptions, Filters, Window
 from bot.services.questions import find_refs, is_why, resolve, strip_mentions
+from bot.services.reading import read_question
 from bot.settings import load_settings
 from bot.slack.app import SlackParts
 from bot.slack.server import http_server
@@ -580,14 +581,17 @@ def _healthy(url: str) -> bool:
 
 # The messages of issue 9 that froze the server (Python's `re` holds the GIL while it backtracks),
 # and a few more shapes of the same kind; each repeated to the length asked.
-STALL_SHAPES = ("x", "why ", "<@U|", "a/", "#1 ", "为什么", "https://h/")
+STALL_SHAPES = ("x", "why ", "<@U|", "a/", "#1 ", "为什么", "https://h/", "Aug 1 ", "8月", "Nick ", "the x PR ")
+PARSE_DAY = date(2026, 8, 14)
 SHORT_MESSAGE = 10_000
 SLACK_LIMIT = 40_000  # Slack's own limit for a message's text (bot/services/refs.py)
 
 
 def _parse_question(text: str) -> None:
-    """What the app does with a question before it asks anyone anything."""
+    """What the app does with a question before it asks anyone anything: its reading (days,
+    people, topics: services/reading.py), then the digest thread's rules."""
     question = strip_mentions(text)
+    read_question(question, PARSE_DAY, frozenset({REPO}), None, REPO)
     find_refs(question, REPO)
     is_why(question)
     resolve(question, (), [], {}, REPO)
