@@ -131,10 +131,11 @@ _DAY = re.compile(
 # What joins two days into a range: "Nov 29 to Nov 30", "8月10日到8月12日"; "between A and B".
 _JOIN = re.compile(r"\s{0,3}(?:to|until|till|through|thru|and|-|–|—|~|～|到|至)\s{0,3}", re.IGNORECASE)
 _BETWEEN = re.compile(r"(?:\bbetween|\bfrom|从|自)\s{0,3}$", re.IGNORECASE)
+# "from Aug 10" alone is that day ("the lamport PR from Aug 4"); "from Aug 10 on" runs to now.
 _SINCE_BEFORE = re.compile(
-    r"(?:\bsince|\bafter|\bstarting(?:\s{1,3}(?:on|from))?|\bfrom|自从|自|从)\s{0,3}(?:the\s{1,3})?$", re.I
+    r"(?:\bsince|\bafter|\bstarting(?:\s{1,3}(?:on|from))?|自从|自)\s{0,3}(?:the\s{1,3})?$", re.IGNORECASE
 )
-_SINCE_AFTER = re.compile(r"^\s{0,3}(?:以来|起|开始|之后|以后|后)")
+_SINCE_AFTER = re.compile(r"^\s{0,3}(?:以来|起|开始|之后|以后|后|on\b|onwards?\b)", re.IGNORECASE)
 _UNTIL_BEFORE = re.compile(
     r"(?:\buntil|\btill|\bup\s{1,3}to|\bthrough|\bbefore|直到|截至|截止到?)\s{0,3}(?:the\s{1,3})?$", re.I
 )

@@ -337,7 +337,7 @@ def read_question(
     days, rest = days_and_rest(question, today)
     target, relation, repo = _asked_link(question)
     refs = tuple(ref for ref in find_refs(question, BARE) if target is None or ref.number != target)
-    author = _author(question)
+    author = _author(rest)  # days blanked out: "the PR from Aug 4" names no person "Aug"
     intent: Intent = "count" if _COUNT.search(question) else "biggest" if _BIGGEST.search(question) else "list"
     one = _ONE.search(question) if intent == "list" and not refs else None
     if one is not None:
