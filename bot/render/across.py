@@ -100,6 +100,8 @@ def _footer(reply: AcrossMatches, language: Language) -> list[str]:
         lines.append(text(language, "reply.across_more", n=reply.more))
     if reply.title_only:
         lines.append(text(language, "reply.across_title_only", n=reply.title_only))
+    if reply.queued:
+        lines.append(text(language, "reply.across_queued", n=reply.queued))
     return lines
 
 
