@@ -105,7 +105,7 @@ def _snapshot(row: dict[str, Any], body: str) -> PRSnapshot:
         number=int(row["number"]),
         title=str(row["title"]),
         body=body,
-        author=str(row["author"]),
+        author=dataset.login_of(str(row["author"])),  # a listing carries the login, as GitHub's does
         url=f"https://github.com/{REPO}/pull/{row['number']}",
         merged_at=datetime.fromisoformat(str(row["merged_at"])),
         merge_sha=str(row["commit"]),

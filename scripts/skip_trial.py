@@ -6,8 +6,9 @@ Reads shared/data/vllm-prs.jsonl where it lies (461 merged PRs, 2026-08-04 to 08
 every PR by core/skipping.py, the rule the card service applies: a PR of a listed class gets a
 heuristic card and no model call, so the PRs matched are the calls saved (one per card and
 language; a card's second request, when its first answer states an unsupported figure, is saved
-too). The data set has the commit author's name, not GitHub's bot flag: a bot is an author whose
-name ends in "[bot]", as a login does. Prints one row per class, the union of all three, and
+too). The data set has the commit author's name, not GitHub's login or bot flag: each PR is by
+the login the fake GitHub gives that author (dataset.login_of), and a bot is one whose login ends
+in "[bot]", as GitHub's do. Prints one row per class, the union of all three, and
 the PRs matched.
 """
 
@@ -34,7 +35,7 @@ def snapshot(row: dict[str, Any]) -> PRSnapshot:
         FileChange(entry["path"], "modified", entry["additions"] or 0, entry["deletions"] or 0, None)
         for entry in dataset.row_files(row)
     )
-    author = str(row["author"])
+    author = dataset.login_of(str(row["author"]))
     listing = PRListing(
         repo=REPO,
         number=int(row["number"]),

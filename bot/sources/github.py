@@ -1,6 +1,7 @@
 """GitHubSource: merged PRs from the GitHub REST API (through PyGithub) as our own values.
 
-Owns the request budget: list pages, then two requests per PR (files, review comments).
+Owns the request budget: list pages, then two requests per PR (files, review comments), and
+one per account whose display name is asked for (`user_name`).
 Reads only attributes that list items carry, since any other one costs a hidden GET.
 Every PyGithub and requests error becomes one of bot.errors through `_translated`, which maps
 them with sources/github_errors.py and remembers a spent rate limit.
@@ -17,7 +18,7 @@ from typing import Any
 from github import Auth, Github, GithubRetry
 
 from bot import telemetry
-from bot.errors import RateLimited
+from bot.errors import NotFound, RateLimited
 from bot.models import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.redact import redact_url
 from bot.sources.github_errors import github_errors
@@ -187,6 +188,20 @@ class GitHubSource:
         """The repository's visibility as GitHub states it (1 request)."""
         with self._slots, self._translated(repo):
             return bool(self._gh.get_repo(repo).private)
+
+    def user_name(self, login: str) -> str | None:
+        """The display name on `login`'s profile (1 request: GET /users/{login}).
+
+        None when the profile has no name, or GitHub knows no such account (404): a PR's author
+        may have been deleted since ("ghost"). Any other failure is a SourceError.
+        """
+        try:
+            with self._slots, self._translated(f"user {login}"):
+                # get_user completes the user at once (its one GET); reading .name costs nothing more.
+                name = self._gh.get_user(login).name
+        except NotFound:
+            return None
+        return name or None  # an empty name is no name
 
     # -- one PR ----------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ the model endpoint and Slack themselves are faked on loopback (devkit/fakes/), n
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.core.usage import Tally
@@ -21,8 +22,10 @@ class FakeSource:
     As GitHub does, it folds case in repository names (PRRef's equality) and answers a PR it does
     not hold with NotFound. `failures` (by PR number) are raised by `fetch`, after it is counted.
     `window`, when given, is the only window `list_merged` may be asked for; `lookups=False` fails
-    the test when a PR is asked for by number (`get_listing`). Fetches may come from a service's
-    reader threads, so what it records is guarded.
+    the test when a PR is asked for by number (`get_listing`). `people` are the accounts
+    `user_name` knows, by login: a display name, None for none, or the error GitHub would cause;
+    any other login is no such account (None). Fetches may come from a service's reader threads,
+    so what it records is guarded.
     """
 
     def __init__(
@@ -31,6 +34,7 @@ class FakeSource:
         failures: dict[int, Exception] | None = None,
         window: Window | None = None,
         lookups: bool = True,
+        people: Mapping[str, str | Exception | None] | None = None,
     ) -> None:
         self.snapshots = {snapshot.ref: snapshot for snapshot in snapshots}
         self.failures = failures or {}
@@ -38,6 +42,8 @@ class FakeSource:
         self.lookups = lookups
         self.fetched: list[PRRef] = []
         self.looked_up: list[PRRef] = []
+        self.people = dict(people or {})
+        self.named: list[str] = []  # the logins whose display name was asked for, in order
         self._lock = threading.Lock()
 
     @property
@@ -68,6 +74,15 @@ class FakeSource:
 
     def is_private(self, repo: str) -> bool:
         return False
+
+    def user_name(self, login: str) -> str | None:
+        with self._lock:
+            self.named.append(login)
+        # GitHub ignores case in logins.
+        name = next((value for known, value in self.people.items() if known.lower() == login.lower()), None)
+        if isinstance(name, Exception):
+            raise name
+        return name
 
     def _snapshot(self, ref: PRRef) -> PRSnapshot:
         snapshot = self.snapshots.get(ref)

@@ -211,6 +211,77 @@ def test_dataset_populates_the_fake(fake: FakeGitHub, gh: Github) -> None:
     assert sum(f.additions for f in files) == row["additions"]
 
 
+def test_dataset_authors_are_logins_with_their_names_on_the_profile(fake: FakeGitHub, gh: Github) -> None:
+    rows = shared_rows()
+    dataset.populate(fake, rows)
+    row = next(r for r in rows if r["author"] == "Nick Hill")
+    pull = gh.get_repo("vllm-project/vllm").get_pull(row["number"])
+    assert pull.user.login == "nhill"  # a listing says only this
+    assert gh.get_user("nhill").name == "Nick Hill"
+    handle = next(r for r in rows if r["author"] == "shikamd123")
+    assert gh.get_repo("vllm-project/vllm").get_pull(handle["number"]).user.login == "shikamd123"
+
+
+def test_every_dataset_author_has_a_login_of_their_own() -> None:
+    authors = {row["author"] for row in shared_rows()}
+    logins = {dataset.login_of(author).lower() for author in authors}
+    assert len(logins) == len(authors) == 225
+
+
+@pytest.mark.parametrize(
+    ("author", "login"),
+    [
+        ("Nick Hill", "nhill"),
+        ("Kevin H. Luu", "kluu"),
+        ("Jane (Yuan) Xu", "jxu"),  # the nickname is neither first nor last
+        ("Elvir Crnčević", "ecrncevic"),  # a login is ASCII
+        ("Li, Jiang", "ljiang"),
+        ("Walter Beller-Morales", "wbeller-morales"),
+        ("Michael Goin", "mgoin"),
+        ("Misha Goin", "mishagoin"),  # not Michael Goin's
+        ("shikamd123", "shikamd123"),  # a handle stays as is
+        ("dependabot[bot]", "dependabot[bot]"),
+    ],
+)
+def test_login_of_a_dataset_author(author: str, login: str) -> None:
+    assert dataset.login_of(author) == login
+
+
+def test_a_user_is_served_as_github_does(fake: FakeGitHub, gh: Github) -> None:
+    fake.add_user("nhill", "Nick Hill")
+    fake.add_pr("o/r", 1, title="t", author="anon", merged_at=T0)  # an author without a display name
+    user = gh.get_user("NHill")  # GitHub ignores case in logins
+    assert (user.login, user.name, user.type, user.html_url) == (
+        "nhill",
+        "Nick Hill",
+        "User",
+        "https://github.com/nhill",
+    )
+    assert set(user.raw_data) >= {"login", "id", "node_id", "avatar_url", "url", "type", "site_admin", "name"}
+    assert gh.get_user("anon").name is None
+    assert fake.count(r"^/users/") == 2
+
+
+def test_an_unknown_user_is_githubs_not_found(fake: FakeGitHub, gh: Github) -> None:
+    with pytest.raises(UnknownObjectException) as missing:
+        gh.get_user("nobody")
+    assert missing.value.status == 404
+    assert missing.value.data == {
+        "message": "Not Found",
+        "documentation_url": "https://docs.github.com/rest/users/users#get-a-user",
+        "status": "404",
+    }
+
+
+def test_user_requests_spend_the_rate_limit(fake: FakeGitHub, gh: Github) -> None:
+    fake.add_user("nhill", "Nick Hill")
+    fake.rate_limit = 1
+    assert gh.get_user("nhill").name == "Nick Hill"
+    with pytest.raises(RateLimitExceededException):
+        gh.get_user("nhill")
+    assert fake.counts_by_kind() == {"user": 2}
+
+
 def test_synth_patch_counts_and_hunk_size() -> None:
     patch = dataset.synth_patch("vllm/x.py", 130, 47)
     assert patch == dataset.synth_patch("vllm/x.py", 130, 47)

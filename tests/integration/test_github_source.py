@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from devkit.fakes.github import FakeGitHub
 
-from bot.errors import NotFound, RateLimited
+from bot.errors import NotFound, RateLimited, SourceRefused
 from bot.models import PRRef, Window
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 
@@ -124,3 +124,33 @@ def test_server_errors_are_retried(github: FakeGitHub, make_services: ServicesFa
     github.fail_next(r"/pulls$", 502, times=2)
     services = make_services(settings_for(github), now=day(30))
     assert [listing.number for listing in services.source.list_merged(REPO, WINDOW)] == [1]
+
+
+def test_a_display_name_costs_one_request(github: FakeGitHub, make_services: ServicesFactory) -> None:
+    github.add_user("nhill", "Nick Hill")
+    services = make_services(settings_for(github), now=day(30))
+    assert services.source.user_name("nhill") == "Nick Hill"
+    assert [request.path for request in github.requests] == ["/users/nhill"]
+
+
+def test_no_display_name_and_no_such_account_are_none(github: FakeGitHub, make_services: ServicesFactory) -> None:
+    github.add_user("anon")
+    github.add_user("blank", "")
+    services = make_services(settings_for(github), now=day(30))
+    assert services.source.user_name("anon") is None
+    assert services.source.user_name("blank") is None
+    assert services.source.user_name("ghost-of-nobody") is None  # GitHub's 404
+    assert github.count(r"^/users/") == 3
+
+
+def test_a_refused_or_rate_limited_profile_is_a_source_error(
+    github: FakeGitHub, make_services: ServicesFactory
+) -> None:
+    github.add_user("nhill", "Nick Hill")
+    services = make_services(settings_for(github, GITHUB_TOKEN=""), now=day(30))
+    github.fail_next(r"^/users/", 401)
+    with pytest.raises(SourceRefused):
+        services.source.user_name("nhill")
+    github.rate_limit = 0
+    with pytest.raises(RateLimited):
+        services.source.user_name("nhill")

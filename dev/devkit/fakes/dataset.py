@@ -2,7 +2,9 @@
 
 Rows follow /work/shared/data/README.md: number, title, merged_at, author, body,
 files[{path, additions, deletions, binary?, old_path?}], additions, deletions, commit.
-The data set has no diff text, so patches are synthesised with `synth_patch`.
+The data set has no diff text, so patches are synthesised with `synth_patch`. Its `author` is a
+git author name, not a GitHub login: `login_of` gives each author the login the fake GitHub knows
+them by, and `populate` registers the author as that account's display name.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import itertools
 import json
 import math
 import random
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -130,6 +134,36 @@ def synth_patch(path: str, additions: int, deletions: int) -> str:
 
 # -- populating a FakeGitHub -----------------------------------------------------------------
 
+# Where the rule would give two authors of the data set one login: "Misha Goin" would be "mgoin",
+# Michael Goin's. A login names one account, so the second author gets one of their own.
+_LOGINS = {"Misha Goin": "mishagoin"}
+
+
+def login_of(author: str) -> str:
+    """The GitHub login of a data-set author, which does not read like their name.
+
+    A name with spaces becomes its first word's initial and its last word, lower-cased ASCII
+    ("Nick Hill" -> "nhill", "Kevin H. Luu" -> "kluu", "Jane (Yuan) Xu" -> "jxu", "Elvir Crnčević"
+    -> "ecrncevic"), as many real logins are, so a question naming "Nick Hill" finds his PRs only
+    through his display name. A handle without spaces ("shikamd123", "dependabot[bot]") stays as is.
+    """
+    author = author.strip()
+    if author in _LOGINS:
+        return _LOGINS[author]
+    if " " not in author:
+        return author
+    # A parenthesised part is a nickname ("Wei-Cheng (Wayne) Chiu"), not the first or last word.
+    words = [word for word in (_login_part(w) for w in re.sub(r"\([^)]*\)", " ", author).split()) if word]
+    if not words:  # no Latin letter or digit at all: keep the name, joined as a login would be
+        return author.replace(" ", "-").lower()
+    return words[0][:1] + words[-1] if len(words) > 1 else words[0]
+
+
+def _login_part(word: str) -> str:
+    """A word in the characters a GitHub login may hold (ASCII letters, digits, hyphens)."""
+    ascii_word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9-]", "", ascii_word).strip("-")
+
 
 def row_files(row: dict[str, Any]) -> list[dict[str, Any]]:
     """A row's files in FakeGitHub.add_pr's format."""
@@ -150,17 +184,20 @@ def row_files(row: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def populate(fake: FakeGitHub, rows: Iterable[dict[str, Any]], repo: str = "vllm-project/vllm") -> int:
-    """Add `repo` and every row as a merged PR; returns the number of PRs added."""
+    """Add `repo` and every row as a merged PR by its author's login (`login_of`), with the author
+    as that account's display name; returns the number of PRs added."""
     fake.add_repo(repo)
     added = 0
     for row in rows:
         merged_at = parse_time(row["merged_at"])
+        login = login_of(row["author"])
+        fake.add_user(login, row["author"])
         fake.add_pr(
             repo,
             row["number"],
             title=row["title"],
             body=row.get("body") or "",
-            author=row["author"].replace(" ", "-"),
+            author=login,
             merged_at=merged_at,
             updated_at=merged_at,
             merge_commit_sha=row["commit"],

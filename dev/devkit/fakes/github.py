@@ -1,11 +1,12 @@
 """A fake GitHub REST API, close enough that the real PyGithub client works against it.
 
 Only what prdigest reads is emulated: repos, pull lists, single pulls, their files, review
-comments and reviews, issue search and /rate_limit, with GitHub's pagination (Link headers),
-its 3,000-file cap, rate-limit headers and 403 when the budget runs out. Objects carry the
-fields the real API sends for each endpoint and no more: notably the pulls *list* has no
-additions/deletions/changed_files/merged, so code that reads them there pays a request per PR,
-as it would against github.com.
+comments and reviews, issue search, public users (/users/{login}) and /rate_limit, with GitHub's
+pagination (Link headers), its 3,000-file cap, rate-limit headers and 403 when the budget runs
+out. Objects carry the fields the real API sends for each endpoint and no more: notably the pulls
+*list* has no additions/deletions/changed_files/merged, so code that reads them there pays a
+request per PR, as it would against github.com; and a PR's `user` has no display name, which only
+/users/{login} gives.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
 from typing import Any, TypeVar
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, unquote, urlencode
 
 from devkit.fakes.dataset import synth_patch
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
@@ -28,6 +29,7 @@ from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 T = TypeVar("T")
 
 DOCS = "https://docs.github.com/rest"
+USER_DOCS = "https://docs.github.com/rest/users/users#get-a-user"
 ENTERPRISE_API = "/api/v3"
 RATE_LIMIT_MESSAGE = (
     "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher "
@@ -71,6 +73,13 @@ class _PR:
 
 
 @dataclass
+class _User:
+    login: str
+    name: str | None  # the profile's display name; many accounts leave it empty (null)
+    kind: str  # "User", "Bot" or "Organization"
+
+
+@dataclass
 class _Repo:
     full_name: str
     private: bool
@@ -96,6 +105,7 @@ class FakeGitHub(LoopbackServer):
         self.rate_limit_reset_in: float = 3600.0
         self._data_lock = threading.RLock()
         self._repos: dict[str, _Repo] = {}  # keyed by lower-cased full name: GitHub ignores case
+        self._users: dict[str, _User] = {}  # keyed by lower-cased login: GitHub ignores case there too
         self._faults: list[_Fault] = []
         self._used = 0
         self._reset_at = int(time.time()) + 3600
@@ -111,6 +121,11 @@ class FakeGitHub(LoopbackServer):
                 self._repos[full_name.lower()] = _Repo(full_name, private)
             else:
                 existing.private = private
+
+    def add_user(self, login: str, name: str | None = None, *, kind: str = "User") -> None:
+        """Add (or rename) the account `login`, with its profile's display name (None: none set)."""
+        with self._data_lock:
+            self._users[login.lower()] = _User(login, name, kind)
 
     def add_pr(
         self,
@@ -175,6 +190,9 @@ class FakeGitHub(LoopbackServer):
         )
         with self._data_lock:
             self._repo(repo, create=True).pulls[number] = pr
+            # A PR's author is an account GitHub can show; add_user gives it a display name.
+            if author.lower() not in self._users:
+                self._users[author.lower()] = _User(author, None, author_type)
 
     def _repo(self, full_name: str, create: bool = False) -> _Repo:
         key = full_name.lower()
@@ -257,6 +275,14 @@ class FakeGitHub(LoopbackServer):
     def _route(self, kind: str, params: dict[str, str], request: RecordedRequest, resource: str) -> Response:
         if kind == "search":
             return self._search(request)
+        if kind == "user":
+            user = self._users.get(unquote(params["login"]).lower())
+            if user is None:
+                # GitHub's answer for an unknown login, with the endpoint's own documentation link.
+                return self._json(
+                    {"message": "Not Found", "documentation_url": USER_DOCS, "status": "404"}, resource, 404
+                )
+            return self._json(self._user_object(user), resource)
         repo = self._repos.get(f"{params['owner']}/{params['name']}".lower())
         if repo is None:
             return self._not_found(resource)
@@ -437,6 +463,40 @@ class FakeGitHub(LoopbackServer):
             "archived": False,
         }
 
+    def _user_object(self, user: _User) -> dict[str, Any]:
+        """GET /users/{login}: GitHub's public-user object (docs: "Get a user"), profile left blank."""
+        api = f"{self.api_url}/users/{user.login}"
+        return _user(user.login, user.kind) | {
+            "node_id": f"U_{_fake_id(user.login)}",
+            "avatar_url": f"https://avatars.githubusercontent.com/u/{_fake_id(user.login)}?v=4",
+            "gravatar_id": "",
+            "url": api,
+            "html_url": f"{self.web_url}/{user.login}",
+            "followers_url": f"{api}/followers",
+            "following_url": f"{api}/following{{/other_user}}",
+            "gists_url": f"{api}/gists{{/gist_id}}",
+            "starred_url": f"{api}/starred{{/owner}}{{/repo}}",
+            "subscriptions_url": f"{api}/subscriptions",
+            "organizations_url": f"{api}/orgs",
+            "repos_url": f"{api}/repos",
+            "events_url": f"{api}/events{{/privacy}}",
+            "received_events_url": f"{api}/received_events",
+            "name": user.name,
+            "company": None,
+            "blog": "",
+            "location": None,
+            "email": None,
+            "hireable": None,
+            "bio": None,
+            "twitter_username": None,
+            "public_repos": 0,
+            "public_gists": 0,
+            "followers": 0,
+            "following": 0,
+            "created_at": _ts(_DEFAULT_EPOCH - timedelta(days=3650)),
+            "updated_at": _ts(_DEFAULT_EPOCH),
+        }
+
     def _pull_object(self, pr: _PR, *, full: bool) -> dict[str, Any]:
         api, html = f"{self._api(pr.repo)}/pulls/{pr.number}", f"{self.web_url}/{pr.repo}/pull/{pr.number}"
         repository = self._repo_object(self._repos[pr.repo.lower()])
@@ -594,6 +654,7 @@ _ROUTES: list[tuple[str, re.Pattern[str]]] = [
     ("comments", re.compile(_REPO + r"/pulls/(?P<number>\d+)/comments")),
     ("reviews", re.compile(_REPO + r"/pulls/(?P<number>\d+)/reviews")),
     ("issue", re.compile(_REPO + r"/issues/(?P<number>\d+)")),
+    ("user", re.compile(r"/users/(?P<login>[^/]+)")),
 ]
 _ROUTE_BY_KIND = dict(_ROUTES)
 
