@@ -28,7 +28,7 @@ def ask_across(args: argparse.Namespace, built: Process, repo: str, language: La
         built.cards,
         now=built.timing.now,
         zone_of=lambda _: zone,
-        known=Known(lambda: (repo,)),
+        known=Known(lambda: (repo,), people=built.authors.names),
         # A PR known only by its reference (a revert's target) links to the GitHub read.
         web_base=built.web_base,
     )

@@ -35,6 +35,7 @@ from bot.models import (
     PRSnapshot,
     Reading,
 )
+from bot.services.authors import matches_person
 from bot.services.cards import CardService
 from bot.services.model_reading import ModelReader
 from bot.services.questions import words
@@ -140,8 +141,7 @@ class AcrossDays:
         # Read from the store only: a PR it does not hold is matched on what the list gave.
         known = [(listing, self._cards.cached_snapshot(listing)) for listing in listings]
         if asked.author is not None:
-            names = self._people([listing.author for listing, _ in known]) if self._people else {}
-            known = [pair for pair in known if is_person(asked.author, pair[0].author, names.get(pair[0].author))]
+            known = self._by(asked.author, known)
         target = None
         if asked.target is not None:
             target = self._target(PRRef(repo, asked.target), listings, channel, today)
@@ -172,6 +172,17 @@ class AcrossDays:
             verdict=asked.verdict,
             found=len(items),
         )
+
+    def _by(
+        self, said: str, known: list[tuple[PRListing, PRSnapshot | None]]
+    ) -> list[tuple[PRListing, PRSnapshot | None]]:
+        """The PRs whose author is the person asked about: by login when one is typed, else by
+        display name (looked up once per login, cached for a week: services/authors.py)."""
+        by_login = [pair for pair in known if matches_person(said, pair[0].author, None)]
+        if by_login or self._people is None:
+            return by_login
+        names = self._people(dict.fromkeys(listing.author for listing, _ in known))
+        return [pair for pair in known if matches_person(said, pair[0].author, names.get(pair[0].author))]
 
     def _item(self, listing: PRListing, snapshot: PRSnapshot | None, language: Language) -> AcrossItem:
         if snapshot is None:
@@ -256,17 +267,3 @@ def _refused_days(problem: DayProblem, repo: str) -> AcrossRefused:
     that ends before it starts, or a numeric date that reads two ways (both are offered)."""
     readings = tuple(day.isoformat() for day in problem.readings)
     return AcrossRefused(problem.kind, repo, days=MAX_SPAN_DAYS, said=problem.said, readings=readings)
-
-
-def is_person(said: str, login: str, name: str | None) -> bool:
-    """Whether a PR's author is the person asked about: their login ("nhill", "@nhill"), their
-    display name ("Nick Hill"), or a whole word of it ("Hill"), case ignored."""
-    wanted = said.strip().removeprefix("@").lower()
-    if not wanted:
-        return False
-    if wanted == login.lower():
-        return True
-    if name is None:
-        return False
-    full = " ".join(name.lower().split())
-    return wanted == full or (" " not in wanted and wanted in full.split())

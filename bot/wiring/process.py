@@ -21,6 +21,7 @@ from bot.errors import ConfigError
 from bot.llm.lazy import Endpoint, ModelOnFirstUse
 from bot.queue.broker import CardQueue, RunningWorker
 from bot.services.answers import ModelAnswerer
+from bot.services.authors import Authors
 from bot.services.cards import CardService, CardTiming, ModelUse, lease_for
 from bot.services.digest import DigestService
 from bot.services.model_reading import ModelReader
@@ -31,6 +32,7 @@ from bot.services.visibility import Visibility
 from bot.services.writer import ModelCardWriter, ModelFit
 from bot.settings import DEFAULT_OPENAI_URL, Settings
 from bot.sources.github import MAX_RATE_LIMIT_WAIT, GitHubSource, build_github
+from bot.store.authors import AuthorStore
 from bot.store.cards import CardStore
 from bot.store.facts import FactStore
 from bot.store.kv import KV
@@ -56,6 +58,7 @@ class Process:
     facts: FactStore  # the single or home workspace's (visibility answers from it)
     source: GitHubSource
     visibility: Visibility
+    authors: Authors  # PR authors' display names, from GitHub's profiles, cached for a week
     model: ModelOnFirstUse | None  # None without OPENAI_API_KEY: cards then come from metadata
     modes: ModeMemory  # what the model endpoint was found to take (its output mode, its window)
     writer: ModelCardWriter | None
@@ -205,6 +208,7 @@ def build_process(
         facts,
         source,
         Visibility(source, facts),
+        Authors(source, AuthorStore(kv)),
         model,
         modes,
         writer,

@@ -172,7 +172,7 @@ def across_days(process: Process, directory: ChannelDirectory, scope: str | None
         process.cards,
         now=process.timing.now,
         zone_of=zone_of,
-        known=Known(lambda: directory.all_repos, DigestHistory(process.kv, scope)),
+        known=Known(lambda: directory.all_repos, DigestHistory(process.kv, scope), process.authors.names),
         web_base=process.web_base,
         reader=process.reader,
     )

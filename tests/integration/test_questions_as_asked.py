@@ -144,3 +144,17 @@ def test_a_reading_by_the_model_that_names_a_private_repository_is_dropped(
     assert SECRET not in text
     assert numbers(text) == about("2026-08-04", "kimi")
     assert harness.github.count(r"/repos/acme/secret/pulls|/search/issues.*acme") == 0
+
+
+def by(day: str, author: str) -> set[int]:
+    return {row["number"] for row in rows() if row["merged_at"][:10] == day and row["author"] == author}
+
+
+def test_a_person_is_found_by_display_name_and_by_login(later: SlackHarness) -> None:
+    expected = by("2026-08-05", "Nick Hill")
+    assert expected and dataset.login_of("Nick Hill") == "nhill"
+    assert numbers(mentioned(later, "what did Nick Hill merge on Aug 5?")) == expected
+    users = later.github.count(r"^/users/")
+    assert numbers(mentioned(later, "PRs by @nhill on aug 5th")) == expected
+    assert later.github.count(r"^/users/") == users  # a login needs no profile
+    assert numbers(mentioned(later, "nick hill 8月5日合并了什么")) == expected
