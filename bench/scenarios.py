@@ -376,6 +376,7 @@ def ack_rows(
     rows = [ack_row(latencies, failures, options, label)]
     if questions:
         rows.extend(question_rows(world, served_for_questions, thread_ts, options))
+        rows.extend(across_rows(world, served_for_questions, thread_ts, options))
     served.close()
     world.slack.enforce_pacing = False
     return rows, thread_ts
@@ -468,6 +469,65 @@ def question_rows(world: World, served: Served, thread_ts: str | None, options: 
             f"model latency {model_latency:g} s",
             "≤ 0.5 s overhead",
             statistics.median(overheads) <= 0.5,
+        ),
+    ]
+
+
+# An across-days question the benchmark asks in the digest's thread: every PR of the day matches.
+ACROSS_QUESTION = "what merged in the last 3 days?"
+
+
+def across_rows(world: World, served: Served, thread_ts: str | None, options: Options) -> list[Row]:
+    """A question across days whose span holds the day's carded PRs, answered by the model from
+    their cards (services/qa.py): what it adds to the model's time, and how soon the model's
+    first sentence shows."""
+    if thread_ts is None:
+        return [Row("across-days question → answer", "no digest thread", "—", "—", False, "no digest thread")]
+    overheads: list[float] = []
+    to_stream: list[float] = []
+    model_latency = options.latencies.model
+    script = world.model.stream_script
+    world.model.stream_script = [f"{STREAM_SENTENCE} ", *(f"{word} " for word in STREAM_SENTENCE.split()), "again."]
+    for index in range(options.questions):
+        updates = len(world.slack.calls("chat.update"))
+        in_thread = len(world.slack.thread(CHANNEL, thread_ts))
+        streams = len(world.model.streams)
+        streamed = len(world.slack.streamed())
+        ts = world.slack.add_message(CHANNEL, ACROSS_QUESTION, thread_ts=thread_ts)
+        started = time.monotonic()
+        event = {
+            "type": "message",
+            "channel": CHANNEL,
+            "user": "U0BENCH",
+            "text": ACROSS_QUESTION,
+            "ts": ts,
+            "thread_ts": thread_ts,
+        }
+        served.event(event, f"EvA{index}")
+        _wait(lambda n=in_thread: len(world.slack.thread(CHANNEL, thread_ts)) > n + 1)
+        _wait(lambda n=updates: len(world.slack.calls("chat.update")) > n)
+        overheads.append(time.monotonic() - started - model_latency)
+        stream = world.model.streams[streams] if len(world.model.streams) > streams else None
+        message = world.slack.streamed()[streamed:]
+        if stream is not None and stream.first_piece_at is not None and message:
+            to_stream.append(message[0]["posted_at"] - stream.first_piece_at)
+    world.model.stream_script = script
+    carded = len(world.rows)
+    return [
+        Row(
+            f"across-days question ({carded} carded PRs in the span) → answer posted",
+            f"overhead {spread(overheads, 's', 3)} over the model's {model_latency:g} s",
+            f"model latency {model_latency:g} s",
+            "≤ 0.5 s overhead",
+            statistics.median(overheads) <= 0.5,
+        ),
+        Row(
+            "across-days: model's first sentence → first streamed words",
+            spread(to_stream, "s", 3) if to_stream else "not streamed",
+            "—",
+            "≤ 0.5 s",
+            bool(to_stream) and max(to_stream) <= 0.5,
+            "" if to_stream else "no answer was streamed",
         ),
     ]
 
