@@ -119,6 +119,7 @@ _DAY = re.compile(
             r"(?P<ld_unit>days?|weeks?)\b"
             rf"|(?:最近|过去|近|这)\s?(?P<zh_ld_n>{_ZH_COUNT})\s?(?:个\s?)?(?P<zh_ld_unit>天|日|周|星期|礼拜))",
             r"(?P<recent>\b(?:recently|lately|these\s{1,3}days|of\s{1,3}late)\b|最近|近期|近来|这几天|这两天)",
+            r"(?P<weekend>\b(?:over\s{1,3})?(?:the\s{1,3}|this\s{1,3}|last\s{1,3}|past\s{1,3})?weekend\b|上?个?周末)",
             r"(?P<this_week>\bthis\s{1,3}week\b|本周|这周|这一周|这个?星期|本星期)",
             r"(?P<last_week>\blast\s{1,3}week\b|\bprevious\s{1,3}week\b|上周|上一周|上个?星期|上礼拜)",
             r"(?P<past_week>\b(?:the\s{1,3})?past\s{1,3}week\b|一周内|最近一周)",
@@ -270,6 +271,12 @@ def _found(match: re.Match[str], today: date) -> _Found | None:
             return _Found(*at, span=Span("last_week", monday - timedelta(days=7), end=monday))
         case "past_week":
             return _Found(*at, span=Span("days", today - timedelta(days=6), days=7))
+        case "weekend":
+            # The last Saturday and Sunday, on or before today (the one under way, on a weekend).
+            saturday = today - timedelta(days=(today.weekday() - 5) % 7)
+            return _Found(
+                *at, span=Span("range", saturday, end=min(saturday + timedelta(days=2), today + timedelta(1)))
+            )
         case "this_month":
             return _Found(*at, span=Span("month", today.replace(day=1)))
         case "last_month":

@@ -20,6 +20,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.core.links import KnownPR, find_links
+from bot.core.spelling import one_edit, stem
 from bot.core.usage import Tally
 from bot.errors import NotFound, SourceError
 from bot.models import (
@@ -249,7 +250,22 @@ def _topic_score(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) 
     found |= {part.lower() for path in paths for part in _PATH_PARTS.split(path) if len(part) > 2}
     if found & _FIX_TITLE_WORDS:
         found.add("fix")  # "[Bugfix]", "Fix …", "bug": a question about fixes asks for these
-    return sum(1 for word in asked.topic if word in found)
+    return sum(1 for word in asked.topic if about_word(word, found))
+
+
+def about_word(word: str, found: set[str]) -> bool:
+    """Whether a topic word is among a PR's words: as it is, in another form of it ("decoding",
+    "decode"), as the start of a longer identifier ("deepgemm" in "DeepGemmQuantScaleFMT"), or
+    mistyped by one letter ("speculatvie")."""
+    if word in found:
+        return True
+    root = stem(word)
+    for other in found:
+        if stem(other) == root or (len(word) >= 5 and other.startswith(word)):
+            return True
+        if len(word) >= 6 and abs(len(other) - len(word)) <= 1 and one_edit(word, other):
+            return True
+    return False
 
 
 def _links_to(listing: PRListing, snapshot: PRSnapshot | None, target: PRListing, asked: Reading) -> bool:

@@ -15,6 +15,7 @@ import re
 from datetime import date
 
 from bot.core.dates import days_and_rest
+from bot.core.spelling import one_edit
 from bot.models import DayProblem, PRRef, Reading, Verdict
 from bot.models.reading import Intent, Relation
 from bot.services.questions import find_refs, words
@@ -48,7 +49,7 @@ _LINK_TO = re.compile(
 # A question that asks for PRs, not about one: "what merged", "is there a PR about", "anything
 # on", "any … changes", "有没有", "相关的".
 _LISTING = re.compile(
-    r"\b(?:merged?|landed|changed|changes|which|what|any|anything|prs|list|show|is\s+there|are\s+there|was\s+there"
+    r"\b(?:merged?|landed|changed|changes|chnages|which|what|any|any\w{1,6}|prs|list|show|is\s+there|are\s+there|was\s+there"
     r"|were\s+there|did\s+we\s+get|got)\b|合并|哪些|什么|有没有|有无|改动|变化|列出|相关|有关|关于|涉及",
     re.IGNORECASE,
 )
@@ -143,8 +144,10 @@ _NOT_A_PERSON = frozenset(
         "saturday",
     ]
 )
-# A path-like term: two or more parts joined by "/", or one with a file extension.
+# A path-like term: two or more parts joined by "/"; or a file or folder named by its extension
+# or a leading dot ("Dockerfile.cpu", ".buildkite", "setup.py"), never a version ("v0.12", "3.5x").
 _PATH = re.compile(r"(?<![\w./-])[\w.-]++(?:/[\w.-]++)++/?")
+_FILE = re.compile(r"(?<![\w./-])(?:\.[A-Za-z][\w-]{1,40}|[A-Za-z][\w-]{0,40}\.(?:[A-Za-z]{1,8}))(?![\w./-])")
 # Words of the question that say when, how or what is wanted, not what about: never a topic.
 _NOT_TOPIC = frozenset(
     [
@@ -347,7 +350,8 @@ def read_question(
         "read" if _VERDICT_READ.search(question) else "skim" if _VERDICT_SKIM.search(question) else None
     )
     paths: list[str] = []
-    for term in _PATH.findall(question):
+    # Paths are read once the days are blanked out: "8/13" is a day, not a path.
+    for term in _PATH.findall(rest) + _FILE.findall(rest):
         if term.lower() in known_repos and repo is None:
             repo = term
         elif term.lower() not in known_repos and term != repo and not term.startswith("http") and "#" not in term:
@@ -356,7 +360,7 @@ def read_question(
     by_name = {name.rpartition("/")[2]: name for name in sorted(named)}
     if preferred is not None and preferred.lower() in named:
         by_name[preferred.lower().rpartition("/")[2]] = preferred.lower()
-    rest = _PATH.sub(" ", rest)
+    rest = _FILE.sub(" ", _PATH.sub(" ", rest))
     for how in (_REVERT, _FOLLOW_UP, _COUNT, _BIGGEST, _VERDICT_READ, _VERDICT_SKIM):
         rest = how.sub(" ", rest)
     if author is not None:
@@ -368,7 +372,7 @@ def read_question(
     }
     for said in sorted(said_words):
         word = said.removesuffix("'s")
-        if word in _NOT_TOPIC or word.isdigit() or word.startswith("#") or (author and word == author.lower()):
+        if _framing(word) or word.isdigit() or word.startswith("#") or (author and word == author.lower()):
             continue
         if repo is None and word in by_name:
             repo = by_name[word]
@@ -389,6 +393,14 @@ def read_question(
         listing=_LISTING.search(question) is not None,
         plural=_PLURAL.search(question) is not None,
     )
+
+
+def _framing(word: str) -> bool:
+    """Whether a word only frames the question ("anything", "changes"), typed right or one letter
+    off ("anythign", "chnages"): never a topic."""
+    if word in _NOT_TOPIC or word.startswith("anyth"):
+        return True
+    return len(word) >= 6 and any(len(other) >= 6 and one_edit(word, other) for other in _NOT_TOPIC)
 
 
 def _author(question: str) -> str | None:
