@@ -130,7 +130,7 @@ _DAY = re.compile(
     re.IGNORECASE,
 )
 # What joins two days into a range: "Nov 29 to Nov 30", "8月10日到8月12日"; "between A and B".
-_JOIN = re.compile(r"\s{0,3}(?:to|until|till|through|thru|and|-|–|—|~|～|到|至)\s{0,3}", re.IGNORECASE)
+_JOIN = re.compile(r"\s{0,3}(?:to|until|till|through|thru|and|-|–|—|~|～|到|至|和|与|跟)\s{0,3}", re.IGNORECASE)
 _BETWEEN = re.compile(r"(?:\bbetween|\bfrom|从|自)\s{0,3}$", re.IGNORECASE)
 # "from Aug 10" alone is that day ("the lamport PR from Aug 4"); "from Aug 10 on" runs to now.
 _SINCE_BEFORE = re.compile(

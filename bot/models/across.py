@@ -11,7 +11,9 @@ from typing import ClassVar, Literal
 from bot.models.card import Card
 from bot.models.pr import PRListing
 
-SpanKind = Literal["today", "yesterday", "day", "range", "week", "last_week", "month", "last_month", "days", "since"]
+SpanKind = Literal[
+    "today", "yesterday", "day", "range", "week", "last_week", "month", "last_month", "days", "since", "digest"
+]
 
 
 @dataclass(frozen=True)

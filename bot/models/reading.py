@@ -40,6 +40,7 @@ class Reading:
     release: str | None = None  # a tag or "TAG..TAG"; read by the release digests
     listing: bool = False  # worded as asking for PRs ("what merged", "any", "有没有")
     plural: bool = False  # "the biggest PRs": several wanted, not one
+    here: bool = False  # "in here", "these", "this one", "这里面": the PRs of the digest asked in
 
     @property
     def terms(self) -> tuple[str, ...]:

@@ -30,6 +30,8 @@ def span_text(span: Span, language: Language) -> str:
             return text(language, "reply.across_span_since", day=span.start.isoformat())
         case "day":
             return text(language, "reply.across_span_day", day=span.start.isoformat())
+        case "digest":
+            return text(language, "reply.across_span_digest", day=span.start.isoformat())
         case "range":
             last = span.end - timedelta(days=1) if span.end is not None else span.start
             return text(language, "reply.across_span_range", first=span.start.isoformat(), last=last.isoformat())

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -30,11 +30,13 @@ from bot.models import (
     AcrossRefused,
     Audience,
     DayProblem,
+    DigestThread,
     Language,
     PRListing,
     PRRef,
     PRSnapshot,
     Reading,
+    Span,
 )
 from bot.services.authors import matches_person
 from bot.services.cards import CardService
@@ -64,6 +66,17 @@ class Known:
     repos: Callable[[], Iterable[str]] = tuple
     history: DigestHistory | None = None
     people: Callable[[Iterable[str]], Mapping[str, str | None]] | None = None
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The PRs a question is asked among: of a repository, over a span (with their cached
+    snapshots, None where the store holds none), and the earlier PR a revert is asked about."""
+
+    repo: str
+    span: Span
+    known: list[tuple[PRListing, PRSnapshot | None]]
+    target: PRListing | None = None
 
 
 class AcrossDays:
@@ -125,7 +138,7 @@ class AcrossDays:
             return AcrossRefused("no_repo")
         if not audience.may_see(repo):
             return AcrossRefused("not_allowed", repo)
-        channel, language = audience.channel, audience.language
+        channel = audience.channel
         zone = audience.zone or self._zone_of(channel)
         now = self._now()
         today = now.astimezone(zone).date()
@@ -141,11 +154,28 @@ class AcrossDays:
             return AcrossRefused("unavailable", repo)
         # Read from the store only: a PR it does not hold is matched on what the list gave.
         known = [(listing, self._cards.cached_snapshot(listing)) for listing in listings]
+        target = self._target(PRRef(repo, asked.target), listings, channel, today) if asked.target else None
+        return self._matched(asked, audience, Asked(repo, span, known, target))
+
+    def answer_digest(self, asked: Reading, audience: Audience, thread: DigestThread) -> AcrossMatches:
+        """A question about the PRs of a digest's thread ("which of these touch .buildkite?",
+        "the biggest one in here", "how many [Bugfix] PRs are in this one?"), answered from the
+        digest's own PRs: the same rules as across days, no list asked of GitHub."""
+        repo = thread.repos[0] if thread.repos else (audience.default_repo or "")
+        day = date.fromisoformat(thread.day)
+        known = [(item.listing, self._cards.cached_snapshot(item.listing)) for item in thread.items]
+        return self._matched(asked, audience, Asked(repo, Span("digest", day, end=day + timedelta(days=1)), known))
+
+    def _matched(self, asked: Reading, audience: Audience, among: Asked) -> AcrossMatches:
+        """The PRs of `among` that fit the reading: by person, topic (or link to a target PR),
+        verdict; ranked, or the biggest first; counted in code."""
+        language, known = audience.language, among.known
         if asked.author is not None:
             known = self._by(asked.author, known)
-        target = None
-        if asked.target is not None:
-            target = self._target(PRRef(repo, asked.target), listings, channel, today)
+        elif asked.topic and asked.target is None:
+            known, asked = self._author_in_topic(asked, known)
+        target = among.target
+        if target is not None:
             found = [
                 self._item(listing, snapshot, language)
                 for listing, snapshot in known
@@ -159,13 +189,13 @@ class AcrossDays:
         items = sorted(found, key=_biggest if asked.intent == "biggest" else _rank)
         shown = 1 if asked.intent == "biggest" and not asked.plural else MAX_ITEMS
         return AcrossMatches(
-            repo=repo,
-            span=span,
+            repo=among.repo,
+            span=among.span,
             topic=asked.terms,
             items=tuple(items[:shown]),
             more=max(len(items) - shown, 0) if asked.intent != "biggest" else 0,
             title_only=sum(1 for item in items if item.card is None),
-            merged=len(listings),
+            merged=len(among.known),
             target=target,
             relation=asked.relation,
             intent=asked.intent,
@@ -173,6 +203,18 @@ class AcrossDays:
             verdict=asked.verdict,
             found=len(items),
         )
+
+    def _author_in_topic(
+        self, asked: Reading, known: list[tuple[PRListing, PRSnapshot | None]]
+    ) -> tuple[list[tuple[PRListing, PRSnapshot | None]], Reading]:
+        """A topic word that is an author's login ("nhill 这周的 PR", "stefankoncarevic 本周的 PR")
+        is the person asked about, not a word of titles."""
+        for word in asked.topic:
+            by_login = [pair for pair in known if matches_person(word, pair[0].author, None)]
+            if by_login:
+                rest = tuple(other for other in asked.topic if other != word)
+                return by_login, replace(asked, author=word, topic=rest)
+        return known, asked
 
     def _by(
         self, said: str, known: list[tuple[PRListing, PRSnapshot | None]]

@@ -98,6 +98,9 @@ class QAService:
         across = self._across_days(question, here, digest=True, sink=sink)
         if across is not None:
             return across
+        among = self._among_the_digests(question, here, thread, sink)
+        if among is not None:
+            return among
         history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), audience, hidden=hidden)
         paths = {item.listing.ref: item.paths for item in thread.items}
         resolution = resolve(question, thread.items, history, paths, default)
@@ -239,6 +242,23 @@ class QAService:
             self._remember(audience.channel, audience.thread_ts, question, reply)
         return reply
 
+    def _among_the_digests(
+        self, question: str, audience: Audience, thread: DigestThread, sink: AnswerSink | None
+    ) -> Reply | None:
+        """A question about the digest's own PRs by person, count, size or topic ("anything from
+        Yongye Zhu in here?", "the biggest one", "which of these touch .buildkite?"): the rules of
+        questions across days, over the digest's PRs; None for the digest's other questions."""
+        if self._across is None:
+            return None
+        reading = self._across.reading(question, audience)
+        if not _about_the_digests_prs(reading):
+            return None
+        reply: Reply = self._across.answer_digest(reading, audience, thread)
+        if isinstance(reply, AcrossMatches) and reply.intent != "count":
+            reply = self._written(reply, question, audience, sink)
+        self._remember(thread.channel, thread.thread_ts, question, reply)
+        return reply
+
     def _written(
         self, matches: AcrossMatches, question: str, audience: Audience, sink: AnswerSink | None
     ) -> AcrossMatches:
@@ -359,6 +379,18 @@ class QAService:
         self._threads.add_turn(channel, thread_ts, Turn("user", question, about))
         if isinstance(reply, PRAnswer | DigestAnswer | AcrossMatches) and reply.answer:
             self._threads.add_turn(channel, thread_ts, Turn("bot", reply.answer, about))
+
+
+def _about_the_digests_prs(reading: Reading) -> bool:
+    """Whether a question in a digest's thread (naming no other days, no PR) asks for some of the
+    digest's PRs by person, count, size or topic, rather than about one PR or the digest at large."""
+    if reading.named or reading.target is not None or reading.problem is not None:
+        return False
+    if reading.span is not None and reading.span.kind != "today":
+        return False
+    if reading.author is not None or reading.intent in ("count", "biggest"):
+        return True
+    return bool(reading.terms) and (reading.here or reading.listing)
 
 
 def _the_digests_own(asked: Reading) -> bool:

@@ -50,10 +50,15 @@ _LINK_TO = re.compile(
 # on", "any … changes", "有没有", "相关的".
 _LISTING = re.compile(
     r"\b(?:merged?|landed|changed|changes|chnages|which|what|any|any\w{1,6}|prs|list|show|is\s+there|are\s+there|was\s+there"
-    r"|were\s+there|did\s+we\s+get|got)\b|合并|哪些|什么|有没有|有无|改动|变化|列出|相关|有关|关于|涉及",
+    r"|were\s+there|did\s+we\s+get|got)\b|合并|哪些|什么|有没有|有无|改动|变化|列出|相关|有关|关于|涉及|的\s?(?:PR|pr)",
     re.IGNORECASE,
 )
 _PLURAL = re.compile(r"\b(?:prs|pull\s{1,3}requests|changes|ones|top\s{1,3}\d{1,2})\b|几个|哪些", re.IGNORECASE)
+_HERE = re.compile(
+    r"\b(?:in\s{1,3}here|here|these|this\s{1,3}one|this\s{1,3}digest|the\s{1,3}digest|this\s{1,3}thread)\b"
+    r"|这里|这些|这期|本期|这个摘要|这份",
+    re.IGNORECASE,
+)
 _WHY = re.compile(r"\bwhy\b|为什么", re.IGNORECASE)
 _COUNT = re.compile(r"\bhow\s{1,3}many\b|\bnumber\s{1,3}of\s{1,3}prs\b|\bcount\b|多少|几个", re.IGNORECASE)
 _BIGGEST = re.compile(
@@ -74,6 +79,12 @@ _ONE = re.compile(
     r"|(?:那个|这个)\s?(?P<zh_words>[\w.+/-]{2,40}?)\s?(?:的)?\s?(?:PR|pr|修复|改动|提交)",
     re.IGNORECASE,
 )
+# "tilelang 那个 PR 是干嘛的", "MiniJinja 升级的那个 PR", "bitsandbytes 迁移的 PR 讲一下".
+_ONE_ZH = re.compile(
+    r"(?:那个|这个)[^\n]{0,12}?(?:PR|pr|修复|改动|提交|优化)|(?:PR|pr)\s{0,2}(?:讲一下|讲讲|是干嘛|介绍一下|改了啥|改了什么|做了什么)"
+    r"|那个\S{0,12}?(?:回滚|撤销)"
+)
+_ZH_MANY = re.compile(r"哪些|几个|多少|所有|都")
 # People: "what did Nick Hill merge", "PRs by @nhill", "Nick Hill's PRs", "nhill 合并了什么".
 # A login, or a name of up to three words ("Nick Hill", "nick hill"); words after it that are
 # no name ("PRs by nick hill this week") are dropped in `_author`.
@@ -319,7 +330,8 @@ _NOT_TOPIC = frozenset(
 # Chinese phrases that only frame the question (the topic is what is left). Longest first.
 _ZH_FRAME = re.compile(
     r"合并了?什么|合并了?哪些|有哪些|有什么|哪些|什么|合并|涉及|关于|有关|相关|以来|开始|有没有|是否|变化|改动|改了|了吗|吗|呢"
-    r"|的|了|和|与|请问|一下|帮我|看看|列出|最大|多少|几个|细读|必读|值得|仔细|那个|这个|提交"
+    r"|的|了|和|与|请问|一下|帮我|看看|看下|列出|最大|多少|几个|细读|必读|值得|仔细|那个|这个|提交|是干嘛|干嘛|讲讲"
+    r"|介绍|改了啥|做了啥|啥|是哪个|哪个|后来|被|里面|里|这里|这些|是"
 )
 # Words that mean "a fix": a question about fixes matches PRs whose title says fix or bug.
 _FIX_WORDS = frozenset({"fix", "fixes", "fixed", "fixing", "bug", "bugs", "bugfix", "bugfixes", "修复", "bug修复"})
@@ -343,8 +355,11 @@ def read_question(
     refs = tuple(ref for ref in find_refs(question, BARE) if target is None or ref.number != target)
     author = _author(rest)  # days blanked out: "the PR from Aug 4" names no person "Aug"
     intent: Intent = "count" if _COUNT.search(question) else "biggest" if _BIGGEST.search(question) else "list"
-    one = _ONE.search(question) if intent == "list" and not refs else None
-    if one is not None:
+    if (
+        intent == "list"
+        and not refs
+        and (_ONE.search(question) or (_ONE_ZH.search(question) and not _ZH_MANY.search(question)))
+    ):
         intent = "one"
     verdict: Verdict | None = (
         "read" if _VERDICT_READ.search(question) else "skim" if _VERDICT_SKIM.search(question) else None
@@ -392,6 +407,7 @@ def read_question(
         named=tuple(ref for ref in refs if ref.repo != BARE) + tuple(ref for ref in refs if ref.repo == BARE),
         listing=_LISTING.search(question) is not None,
         plural=_PLURAL.search(question) is not None,
+        here=_HERE.search(question) is not None,
     )
 
 

@@ -133,6 +133,7 @@ WORDS: dict[str, str] = {
     "reply.across_span_since": "since {day}",
     "reply.across_span_day": "on {day}",
     "reply.across_span_range": "from {first} to {last}",
+    "reply.across_span_digest": "in the digest of {day}",
     "reply.across_span_month": "this month",
     "reply.across_span_last_month": "last month",
     "reply.across_found": (

@@ -121,6 +121,7 @@ WORDS: dict[str, str] = {
     "reply.across_span_since": "自 {day} 以来",
     "reply.across_span_day": "{day}",
     "reply.across_span_range": "{first} 至 {last}",
+    "reply.across_span_digest": "在 {day} 的摘要中",
     "reply.across_span_month": "本月",
     "reply.across_span_last_month": "上个月",
     "reply.across_found": (
