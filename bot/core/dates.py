@@ -136,7 +136,7 @@ _BETWEEN = re.compile(r"(?:\bbetween|\bfrom|从|自)\s{0,3}$", re.IGNORECASE)
 _SINCE_BEFORE = re.compile(
     r"(?:\bsince|\bafter|\bstarting(?:\s{1,3}(?:on|from))?|自从|自)\s{0,3}(?:the\s{1,3})?$", re.IGNORECASE
 )
-_SINCE_AFTER = re.compile(r"^\s{0,3}(?:以来|起|开始|之后|以后|后|on\b|onwards?\b)", re.IGNORECASE)
+_SINCE_AFTER = re.compile(r"^\s{0,3}(?:以来|起|开始|之后|以后|后|onwards?\b|on\s{0,2}(?:$|[,.?!;]))", re.IGNORECASE)
 _UNTIL_BEFORE = re.compile(
     r"(?:\buntil|\btill|\bup\s{1,3}to|\bthrough|\bbefore|直到|截至|截止到?)\s{0,3}(?:the\s{1,3})?$", re.I
 )

@@ -301,6 +301,9 @@ def about_word(word: str, found: set[str]) -> bool:
     mistyped by one letter ("speculatvie")."""
     if word in found:
         return True
+    parts = [part for part in _PATH_PARTS.split(word) if len(part) > 1]
+    if len(parts) > 1 and all(part in found for part in parts):
+        return True  # "kimi-k3" in "Kimi K3", "model-runner" in "[Model Runner]"
     root = stem(word)
     for other in found:
         if stem(other) == root or (len(word) >= 5 and other.startswith(word)):

@@ -46,7 +46,8 @@ from bot.ports import Answerer, AnswerSink
 from bot.services.across import AcrossDays
 from bot.services.cards import CardService
 from bot.services.filters import explain
-from bot.services.questions import find_refs, is_why, previous_pr, resolve, words
+from bot.services.questions import is_why, previous_pr, resolve, words
+from bot.services.reading import refs_said
 from bot.services.refs import GITHUB_WEB, pr_url
 from bot.services.spending import Account, Payer
 from bot.store.threads import ThreadStore
@@ -95,12 +96,14 @@ class QAService:
         thread = visible  # from here on, what this channel may not see does not exist
         default = thread.repos[0] if thread.repos else None
         here = replace(audience, default_repo=default)
-        across = self._across_days(question, here, digest=True, sink=sink)
-        if across is not None:
-            return across
+        # "the biggest one in here", "anything from Yongye Zhu?": the digest's own PRs, unless
+        # other days are named ("this week"), which are asked across days.
         among = self._among_the_digests(question, here, thread, sink)
         if among is not None:
             return among
+        across = self._across_days(question, here, digest=True, sink=sink)
+        if across is not None:
+            return across
         history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), audience, hidden=hidden)
         paths = {item.listing.ref: item.paths for item in thread.items}
         resolution = resolve(question, thread.items, history, paths, default)
@@ -157,7 +160,7 @@ class QAService:
         channel, thread_ts = audience.channel, audience.thread_ts
         turns = self._threads.turns(channel, thread_ts) if thread_ts else []
         history = visible_turns(turns, audience, hidden=False)
-        refs = find_refs(question, audience.default_repo)
+        refs = refs_said(question, audience.default_repo)
         refused = audience.refused(refs)
         reply: Reply
         if refused is not None:
@@ -384,8 +387,8 @@ class QAService:
 def _about_the_digests_prs(reading: Reading) -> bool:
     """Whether a question in a digest's thread (naming no other days, no PR) asks for some of the
     digest's PRs by person, count, size or topic, rather than about one PR or the digest at large."""
-    if reading.named or reading.target is not None or reading.problem is not None:
-        return False
+    if reading.named or reading.target is not None or reading.problem is not None or reading.intent == "one":
+        return False  # "the Crusoe PR": among the digest's PRs by its rules, else across days
     if reading.span is not None and reading.span.kind != "today":
         return False
     if reading.author is not None or reading.intent in ("count", "biggest"):

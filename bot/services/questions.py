@@ -25,7 +25,7 @@ from bot.services.refs import pr_number
 # (tried at every one, "x" * 40000 cost 40,000 scans to the end: 9 s with the GIL held).
 _URL_REF = r"https?://[^/\s<>|]++/(?P<url_repo>[\w.-]++/[\w.-]++)/pull/(?P<url_n>\d++)"
 _NAME_REF = r"(?P<repo>[\w.-]++/[\w.-]++)#(?P<n>\d++)"
-_SHORT_REF = r"(?<![\w/#])#(?P<short>\d++)\b|\b(?:PR|pr|Pr|pull)\s?#?(?P<said>\d{2,10}+)\b"
+_SHORT_REF = r"(?<![\w/#])#(?P<short>\d++)\b"
 _REF = re.compile(rf"{_URL_REF}|(?<![\w.-]){_NAME_REF}|{_SHORT_REF}", re.ASCII)
 # Right where the last reference ended a name may begin inside a run ("#3a/b#4" is #3, then a/b#4).
 _REF_RIGHT_HERE = re.compile(rf"{_URL_REF}|{_NAME_REF}|{_SHORT_REF}", re.ASCII)
@@ -168,7 +168,7 @@ def find_refs(text: str, default_repo: str | None) -> list[PRRef]:
     while match := _REF_RIGHT_HERE.match(text, position) or _REF.search(text, position):
         position = match.end()
         repo = match.group("url_repo") or match.group("repo") or default_repo
-        number = pr_number(match.group("url_n") or match.group("n") or match.group("short") or match.group("said"))
+        number = pr_number(match.group("url_n") or match.group("n") or match.group("short"))
         if repo is None or number is None:
             continue  # "#0", a 5,000-digit number, or "#N" with no repository to pin it to
         found.setdefault(PRRef(repo, number))

@@ -49,7 +49,8 @@ _LINK_TO = re.compile(
 # A question that asks for PRs, not about one: "what merged", "is there a PR about", "anything
 # on", "any … changes", "有没有", "相关的".
 _LISTING = re.compile(
-    r"\b(?:merged?|landed|changed|changes|chnages|which|what|any|any\w{1,6}|prs|list|show|is\s+there|are\s+there|was\s+there"
+    r"\b(?:merged?|landed|changed|changes|chnages|which|what|any|any\w{1,6}|prs|list|show|stuff|updates|news"
+    r"|is\s+there|are\s+there|was\s+there"
     r"|were\s+there|did\s+we\s+get|got)\b|合并|哪些|什么|有没有|有无|改动|变化|列出|相关|有关|关于|涉及|的\s?(?:PR|pr)",
     re.IGNORECASE,
 )
@@ -93,7 +94,7 @@ _ZH_MANY = re.compile(r"哪些|几个|多少|所有|都")
 _NAME = r"(?<![\w.@-])@?[A-Za-z][\w.-]{0,38}+(?:\s{1,2}[A-Za-z][\w.-]{0,38}+){0,2}"
 _AUTHOR = re.compile(
     rf"\bwhat\s{{1,3}}(?:did|has|have)\s{{1,3}}(?P<a1>{_NAME})\s{{1,3}}(?:merge|merged|land|landed|ship|shipped|do|done|push|pushed|get\s{{1,3}}in)\b"
-    rf"|\b(?:prs?|pull\s{{1,3}}requests?|changes|commits|work)\s{{1,3}}(?:by|from|of)\s{{1,3}}(?P<a2>{_NAME})"
+    rf"|\b(?:prs?|pull\s{{1,3}}requests?|changes|commits|work|anything|something|stuff)\s{{1,3}}(?:by|from|of)\s{{1,3}}(?P<a2>{_NAME})"
     rf"|\bby\s{{1,3}}(?P<a3>@[\w.-]{{1,39}})"
     rf"|(?P<a4>{_NAME})'s\s{{1,3}}(?:prs?|pull\s{{1,3}}requests?|changes|commits|work)\b"
     rf"|(?P<a5>{_NAME})\s{{0,2}}(?:最近|这周|本周|昨天|今天)?\s{{0,2}}(?:合并|提交)了?(?:什么|哪些|几个)"
@@ -352,7 +353,7 @@ def read_question(
     """
     days, rest = days_and_rest(question, today)
     target, relation, repo = _asked_link(question)
-    refs = tuple(ref for ref in find_refs(question, BARE) if target is None or ref.number != target)
+    refs = tuple(ref for ref in refs_said(question, BARE) if target is None or ref.number != target)
     author = _author(rest)  # days blanked out: "the PR from Aug 4" names no person "Aug"
     intent: Intent = "count" if _COUNT.search(question) else "biggest" if _BIGGEST.search(question) else "list"
     if (
@@ -424,7 +425,7 @@ def _author(question: str) -> str | None:
     for match in _AUTHOR.finditer(question):
         said = next(value for value in match.groups() if value).strip().removeprefix("@")
         first, *more = said.split()
-        if first.lower() in _NOT_A_PERSON:
+        if first.lower() in _NOT_A_PERSON or first.lower() in _NOT_TOPIC:
             continue
         names = [first]
         for word in more:  # "nhill about xpu": the name ends at the first word that is no name
@@ -452,6 +453,22 @@ def _asked_link(question: str) -> tuple[int | None, Relation | None, str | None]
     said = match.group(0).lower()
     relation: Relation = "follow_up" if "follow" in said or "跟进" in said or "后续" in said else "revert"
     return number, relation, repo
+
+
+# "PR 52079", "pr#12", "pull 123": a PR named without its "#" first.
+_PR_SAID = re.compile(r"\b(?:PR|pr|Pr|pull)\s?#?(\d{2,10}+)\b")
+
+
+def refs_said(question: str, default_repo: str | None) -> list[PRRef]:
+    """Every PR a question names: as references (`#N`, `owner/repo#N`, links; questions.py),
+    and as people write them ("PR 52079"), for `default_repo`."""
+    found = find_refs(question, default_repo)
+    if default_repo is not None:
+        for match in _PR_SAID.finditer(question):
+            number = pr_number(match.group(1))
+            if number is not None and PRRef(default_repo, number) not in found:
+                found.append(PRRef(default_repo, number))
+    return found
 
 
 def named_prs(reading: Reading, default_repo: str | None) -> tuple[PRRef, ...]:

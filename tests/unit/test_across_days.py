@@ -15,10 +15,8 @@ from bot.models import (
     AcrossMatches,
     AcrossRefused,
     Audience,
-    CardReply,
     Comment,
     DigestItem,
-    DigestMatches,
     DigestThread,
     Language,
     PRSnapshot,
@@ -387,7 +385,9 @@ def test_in_a_digest_thread_todays_prs_are_the_digests_and_other_days_are_across
         Audience(digest.channel, frozenset({REPO}), "en", thread_ts=digest.thread_ts),
         digest,
     )
-    assert isinstance(today, CardReply | DigestMatches)  # the digest's own PRs, as before
+    # The digest's own PRs (answered from them, not from GitHub's list of the day).
+    assert isinstance(today, AcrossMatches) and today.span.kind == "digest"
+    assert [item.listing.number for item in today.items] == [MOE_BIG.listing.number]
     week = qa.answer(
         "what merged this week about MoE?",
         Audience(digest.channel, frozenset({REPO}), "en", thread_ts=digest.thread_ts),
