@@ -13,6 +13,7 @@ do not: no model is asked, and every headline is a sanitized card's.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -265,17 +266,25 @@ def _biggest(item: AcrossItem) -> tuple[int, int]:
 
 def best_matches(items: list[tuple[AcrossItem, PRSnapshot | None]], asked: Reading) -> list[AcrossItem]:
     """The PRs about the question's topic: every path asked about is one they change (or their
-    title names), and of the topic's words, as many as any PR has (all of "Rust frontend" where
-    some PR is about both; one of them where none is). No topic: every PR of the span."""
-    scored = [(item, _topic_score(item, snapshot, asked)) for item, snapshot in items]
+    title names), and of the topic's words, the best fit any PR has, a rarer word counting for
+    more ("the Anthropic endpoint": "Anthropic" in two PRs of the span, "endpoint" in many). So
+    all of "Rust frontend" where some PR is about both, one of them where none is. No topic, or
+    no word of it found (words in another language than the titles): every PR of the paths."""
+    matched = [(item, _topic_words(item, snapshot, asked)) for item, snapshot in items]
+    kept = [(item, found) for item, found in matched if found is not None]
     if not asked.topic:
-        return [item for item, score in scored if score is not None]
-    best = max((score for _, score in scored if score is not None), default=0)
-    return [item for item, score in scored if score is not None and score == best and best > 0]
+        return [item for item, _ in kept]
+    counts = {word: sum(1 for _, found in kept if word in found) for word in asked.topic}
+    weight = {word: math.log((len(kept) + 1) / (count + 0.5)) for word, count in counts.items() if count}
+    scored = [(item, sum(weight[word] for word in found)) for item, found in kept]
+    best = max((score for _, score in scored), default=0.0)
+    if best <= 0:
+        return [item for item, _ in kept] if asked.paths else []
+    return [item for item, score in scored if score >= best - 1e-9]
 
 
-def _topic_score(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) -> int | None:
-    """How many of the topic's words the PR is about; None when it misses a path asked about."""
+def _topic_words(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) -> frozenset[str] | None:
+    """The topic's words the PR is about; None when it misses a path asked about."""
     listing = item.listing
     paths = tuple(change.path.lower() for change in snapshot.files) if snapshot is not None else ()
     title = listing.title.lower()
@@ -284,7 +293,7 @@ def _topic_score(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) 
         if not any(changed.startswith(wanted) or f"/{wanted}" in changed for changed in paths) and wanted not in title:
             return None
     if not asked.topic:
-        return 0
+        return frozenset()
     headline = item.card.headline if item.card is not None else ""
     found = words(f"{listing.title} {headline} {' '.join(listing.labels)}")
     # "moe_intermediate", "fp8-moe": a word's parts are words too ("MoE" asks for both).
@@ -292,7 +301,7 @@ def _topic_score(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) 
     found |= {part.lower() for path in paths for part in _PATH_PARTS.split(path) if len(part) > 2}
     if found & _FIX_TITLE_WORDS:
         found.add("fix")  # "[Bugfix]", "Fix …", "bug": a question about fixes asks for these
-    return sum(1 for word in asked.topic if about_word(word, found))
+    return frozenset(word for word in asked.topic if about_word(word, found))
 
 
 def about_word(word: str, found: set[str]) -> bool:
@@ -304,6 +313,8 @@ def about_word(word: str, found: set[str]) -> bool:
     parts = [part for part in _PATH_PARTS.split(word) if len(part) > 1]
     if len(parts) > 1 and all(part in found for part in parts):
         return True  # "kimi-k3" in "Kimi K3", "model-runner" in "[Model Runner]"
+    if len(parts) > 1 and any(part in found for part in parts if any(char.isdigit() for char in part)):
+        return True  # "kimi-k3" in "[K3] Fix fp8 KV cache decode": the part that names a version
     root = stem(word)
     for other in found:
         if stem(other) == root or (len(word) >= 5 and other.startswith(word)):

@@ -332,7 +332,7 @@ _NOT_TOPIC = frozenset(
 _ZH_FRAME = re.compile(
     r"合并了?什么|合并了?哪些|有哪些|有什么|哪些|什么|合并|涉及|关于|有关|相关|以来|开始|有没有|是否|变化|改动|改了|了吗|吗|呢"
     r"|的|了|和|与|请问|一下|帮我|看看|看下|列出|最大|多少|几个|细读|必读|值得|仔细|那个|这个|提交|是干嘛|干嘛|讲讲"
-    r"|介绍|改了啥|做了啥|啥|是哪个|哪个|后来|被|里面|里|这里|这些|是"
+    r"|介绍|改了啥|做了啥|啥|是哪个|哪个|后来|被|里面|里|这里|这些|目录|文件夹|文件|下面|是"
 )
 # Words that mean "a fix": a question about fixes matches PRs whose title says fix or bug.
 _FIX_WORDS = frozenset({"fix", "fixes", "fixed", "fixing", "bug", "bugs", "bugfix", "bugfixes", "修复", "bug修复"})
