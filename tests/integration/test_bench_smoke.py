@@ -22,6 +22,8 @@ SCENARIOS = (
     "thread question: time to the status",
     "model's first sentence → first streamed words",
     "thread question → answer posted",
+    "across-days question",
+    "across-days: model's first sentence",
     "parsing a question",
     "messages of 40,000 characters",
     "a path against the worst globs",
