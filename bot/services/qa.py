@@ -231,14 +231,7 @@ class QAService:
             return None
         reply: Reply = across.answer(asked, audience)
         if isinstance(reply, AcrossMatches) and reply.intent == "one" and reply.items:
-            # "the lamport PR": one clear match is answered as if it had been named; several are
-            # offered to choose from.
-            if len(reply.items) > 1:
-                reply = Choose(tuple(item.listing for item in reply.items))
-            else:
-                turns = self._threads.turns(audience.channel, audience.thread_ts) if audience.thread_ts else []
-                history = visible_turns(turns, audience, hidden=False)
-                return self._about_pr_remembered(reply.items[0].listing.ref, question, history, audience, sink)
+            return self._the_one(reply, question, audience, sink)
         if isinstance(reply, AcrossMatches) and reply.intent != "count":
             reply = self._written(reply, question, audience, sink)
         if audience.thread_ts:
@@ -254,6 +247,11 @@ class QAService:
         if self._across is None:
             return None
         reading = self._across.reading(question, audience)
+        if reading.intent == "one" and reading.span is None and not reading.named:
+            # "what does the moe change do?": the digest's PR it names, if it has one; else the
+            # question is about a PR of other days (across days, below).
+            found = self._across.answer_digest(reading, audience, thread)
+            return self._the_one(found, question, audience, sink) if found.items else None
         if not _about_the_digests_prs(reading):
             return None
         reply: Reply = self._across.answer_digest(reading, audience, thread)
@@ -293,6 +291,18 @@ class QAService:
         # Links may point into the repository asked about, and nowhere else.
         answer = sanitize_answer(written, repo_url(carded[0].listing.url)) if written else None
         return replace(matches, answer=answer or "", queued=queued)
+
+    def _the_one(self, matches: AcrossMatches, question: str, audience: Audience, sink: AnswerSink | None) -> Reply:
+        """ "the lamport PR": one clear match is answered as if it had been named; several are
+        offered to choose from."""
+        if len(matches.items) > 1:
+            reply: Reply = Choose(tuple(item.listing for item in matches.items))
+            if audience.thread_ts:
+                self._remember(audience.channel, audience.thread_ts, question, reply)
+            return reply
+        turns = self._threads.turns(audience.channel, audience.thread_ts) if audience.thread_ts else []
+        history = visible_turns(turns, audience, hidden=False)
+        return self._about_pr_remembered(matches.items[0].listing.ref, question, history, audience, sink)
 
     def _about_pr_remembered(
         self, ref: PRRef, question: str, history: list[Turn], audience: Audience, sink: AnswerSink | None
