@@ -13,6 +13,7 @@ nothing usable left (empty, or mostly chat-template tokens) gets the card instea
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from bot.core.heuristic import verdict_rules
@@ -185,6 +186,8 @@ class QAService:
         (within the budget, paid like an answer), or None: then the help is said."""
         if self._across is None or (self._account is not None and not self._account.allows()):
             return None
+        if not _asks_something(question):
+            return None  # "hello there": no question for the model to read, and no tokens spent
         tally = Tally()
         try:
             reading = self._across.read_by_model(question, audience, tally)
@@ -392,6 +395,18 @@ class QAService:
         self._threads.add_turn(channel, thread_ts, Turn("user", question, about))
         if isinstance(reply, PRAnswer | DigestAnswer | AcrossMatches) and reply.answer:
             self._threads.add_turn(channel, thread_ts, Turn("bot", reply.answer, about))
+
+
+def _asks_something(question: str) -> bool:
+    """Whether a message the rules could not read is a question at all (it asks, or asks for
+    PRs), rather than a greeting or a thank-you: only a question is given to the model."""
+    return "?" in question or "？" in question or _ASKING.search(question) is not None
+
+
+_ASKING = re.compile(
+    r"\b(?:what|which|who|when|how|any|anything|show|list|tell|find|summari[sz]e)\b|什么|哪些|哪个|吗|多少|有没有|讲讲|介绍",
+    re.IGNORECASE,
+)
 
 
 def _about_the_digests_prs(reading: Reading) -> bool:
