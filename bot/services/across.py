@@ -53,6 +53,7 @@ MAX_ITEMS = 10
 # Files of a PR kept for the model's answer about the PRs of days (as a digest's thread keeps).
 MATERIAL_PATHS = 12
 _PATH_PARTS = re.compile(r"[/._-]")
+_NAME_NUMBER = re.compile(r"\b([A-Za-z]{3,20})\s(\d{1,2}(?:\.\d)?)\b")
 # A title that says it fixes something: "[Bugfix]", "Fix …", "bug", "hotfix".
 _FIX_TITLE_WORDS = frozenset({"fix", "fixes", "fixed", "bugfix", "bug", "bugs", "hotfix", "fixing"})
 
@@ -266,25 +267,35 @@ def _biggest(item: AcrossItem) -> tuple[int, int]:
 
 def best_matches(items: list[tuple[AcrossItem, PRSnapshot | None]], asked: Reading) -> list[AcrossItem]:
     """The PRs about the question's topic: every path asked about is one they change (or their
-    title names), and of the topic's words, the best fit any PR has, a rarer word counting for
-    more ("the Anthropic endpoint": "Anthropic" in two PRs of the span, "endpoint" in many). So
-    all of "Rust frontend" where some PR is about both, one of them where none is. No topic, or
-    no word of it found (words in another language than the titles): every PR of the paths."""
+    title names), and of the topic's words, the best fit any PR has. A rarer word counts for more
+    ("the Anthropic endpoint": "Anthropic" in two PRs of the span, "endpoint" in many), and a word
+    a PR's title, card or labels say counts for more than one only its files do. So all of "Rust
+    frontend" where some PR is about both, one of them where none is. No topic, or no word of it
+    found (words in another language than the titles): every PR of the paths asked about."""
     matched = [(item, _topic_words(item, snapshot, asked)) for item, snapshot in items]
     kept = [(item, found) for item, found in matched if found is not None]
     if not asked.topic:
         return [item for item, _ in kept]
     counts = {word: sum(1 for _, found in kept if word in found) for word in asked.topic}
     weight = {word: math.log((len(kept) + 1) / (count + 0.5)) for word, count in counts.items() if count}
-    scored = [(item, sum(weight[word] for word in found)) for item, found in kept]
+    scored = [(item, sum(weight[word] * part for word, part in found.items())) for item, found in kept]
     best = max((score for _, score in scored), default=0.0)
     if best <= 0:
         return [item for item, _ in kept] if asked.paths else []
-    return [item for item, score in scored if score >= best - 1e-9]
+    return [item for item, score in scored if score >= best * CLOSE_ENOUGH - 1e-9]
 
 
-def _topic_words(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) -> frozenset[str] | None:
-    """The topic's words the PR is about; None when it misses a path asked about."""
+# How much a topic word counts when only a PR's files name it, against its title, card or labels.
+FILES_ONLY = 0.5
+# A PR whose fit is this close to the best one's is about the topic too: "Kimi K3" asks for the
+# "[K3]" PRs in kimi_k3/ files beside the one whose title says both, not for a PR that only
+# changes a file named after one of the words.
+CLOSE_ENOUGH = 0.75
+
+
+def _topic_words(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) -> dict[str, float] | None:
+    """The topic's words the PR is about, each with how much it counts (1: its title, card or
+    labels say it; FILES_ONLY: only its files); None when it misses a path asked about."""
     listing = item.listing
     paths = tuple(change.path.lower() for change in snapshot.files) if snapshot is not None else ()
     title = listing.title.lower()
@@ -293,15 +304,23 @@ def _topic_words(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) 
         if not any(changed.startswith(wanted) or f"/{wanted}" in changed for changed in paths) and wanted not in title:
             return None
     if not asked.topic:
-        return frozenset()
+        return {}
     headline = item.card.headline if item.card is not None else ""
-    found = words(f"{listing.title} {headline} {' '.join(listing.labels)}")
+    text = f"{listing.title} {headline} {' '.join(listing.labels)}"
+    # "Gemma 4" in a title is "gemma4" too, as its files and a question may write it.
+    said = words(text) | {f"{name}{number}".lower() for name, number in _NAME_NUMBER.findall(text)}
     # "moe_intermediate", "fp8-moe": a word's parts are words too ("MoE" asks for both).
-    found |= {part for word in found for part in _PATH_PARTS.split(word) if len(part) > 1}
-    found |= {part.lower() for path in paths for part in _PATH_PARTS.split(path) if len(part) > 2}
-    if found & _FIX_TITLE_WORDS:
-        found.add("fix")  # "[Bugfix]", "Fix …", "bug": a question about fixes asks for these
-    return frozenset(word for word in asked.topic if about_word(word, found))
+    said |= {part for word in said for part in _PATH_PARTS.split(word) if len(part) > 1}
+    if said & _FIX_TITLE_WORDS:
+        said.add("fix")  # "[Bugfix]", "Fix …", "bug": a question about fixes asks for these
+    files = {part.lower() for path in paths for part in _PATH_PARTS.split(path) if len(part) > 2}
+    found: dict[str, float] = {}
+    for word in asked.topic:
+        if about_word(word, said):
+            found[word] = 1.0
+        elif about_word(word, files):
+            found[word] = FILES_ONLY
+    return found
 
 
 def about_word(word: str, found: set[str]) -> bool:

@@ -235,6 +235,7 @@ _NOT_TOPIC = frozenset(
         "there",
         "repo",
         "repository",
+        "re",
         "pr",
         "prs",
         "pull",
@@ -334,6 +335,8 @@ _ZH_FRAME = re.compile(
     r"|的|了|和|与|请问|一下|帮我|看看|看下|列出|最大|多少|几个|细读|必读|值得|仔细|那个|这个|提交|是干嘛|干嘛|讲讲"
     r"|介绍|改了啥|做了啥|啥|是哪个|哪个|后来|被|里面|里|这里|这些|目录|文件夹|文件|下面|是"
 )
+# "gemma 4", "qwen 3": a name and its version, as titles and files also write them ("gemma4").
+_NAME_NUMBER = re.compile(r"\b([A-Za-z]{3,20})\s(\d{1,2}(?:\.\d)?)\b")
 # Words that mean "a fix": a question about fixes matches PRs whose title says fix or bug.
 _FIX_WORDS = frozenset({"fix", "fixes", "fixed", "fixing", "bug", "bugs", "bugfix", "bugfixes", "修复", "bug修复"})
 
@@ -381,7 +384,7 @@ def read_question(
         rest = how.sub(" ", rest)
     if author is not None:
         rest = rest.replace(author, " ")
-    topic: list[str] = []
+    topic: list[str] = [f"{name}{number}".lower() for name, number in _NAME_NUMBER.findall(rest)]
     # The digest's stop words, less those that say a PR fixes something: "fixes" asks for fixes.
     said_words = words(_ZH_FRAME.sub(" ", rest)) | {
         word for word in _FIX_WORDS if re.search(rf"\b{word}\b", rest, re.I)

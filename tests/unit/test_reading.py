@@ -20,7 +20,7 @@ READINGS = [
     # topics and days
     ("what merged yesterday about ROCm?", "2026-08-13", ("rocm",), None, "list", None, True),
     ("hey bot, any xpu stuff yesterday pls", "2026-08-13", ("stuff", "xpu"), None, "list", None, True),
-    ("wat merged on Aug 11 re: attention", "2026-08-11", ("attention", "re", "wat"), None, "list", None, True),
+    ("wat merged on Aug 11 re: attention", "2026-08-11", ("attention", "wat"), None, "list", None, True),
     ("is there a PR about DeepGEMM in the last 3 days?", "2026-08-12", ("deepgemm",), None, "list", None, True),
     ("anything on spec decode on Sunday?", "2026-08-09", ("decode", "spec"), None, "list", None, True),
     ("any Kimi-K3 fixes this week?", "2026-08-10", ("fix", "kimi-k3"), None, "list", None, True),
