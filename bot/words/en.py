@@ -175,7 +175,8 @@ WORDS: dict[str, str] = {
     "reply.across_title_only": "{n} of them have no card yet, so they were matched on their titles and labels only.",
     "reply.across_no_card": "no card yet",
     "reply.across_too_long": (
-        'I look back at most {max} days. Ask about a shorter span, such as "this week" or "the last 7 days".'
+        "A question may span at most {max} days, however long ago they were. Ask about fewer, "
+        'such as "between Aug 4 and Aug 10", "this week" or "the last 7 days".'
     ),
     "reply.across_future": "That day has not begun yet in this channel's timezone, so nothing has merged since.",
     "reply.across_not_a_date": (

@@ -152,7 +152,9 @@ WORDS: dict[str, str] = {
     "reply.across_more": "……还有 {n} 个。",
     "reply.across_title_only": "其中 {n} 个还没有卡片，只按标题和标签匹配。",
     "reply.across_no_card": "暂无卡片",
-    "reply.across_too_long": "最多只能回看 {max} 天。请问一个更短的时间段，例如“本周”或“最近 7 天”。",
+    "reply.across_too_long": (
+        "一个问题最多覆盖 {max} 天（多久以前都可以）。请问短一些的时间段，例如“8月4日到8月10日”、“本周”或“最近 7 天”。"
+    ),
     "reply.across_future": "按本频道的时区，那一天还没有开始，因此还没有合并任何 PR。",
     "reply.across_not_a_date": "“{said}”不是一个日期。请写成 2026-11-02 这样的日期、星期几，或“最近 7 天”。",
     "reply.across_unavailable": "GitHub 暂时没有响应，无法列出 {repo} 合并的 PR，请过几分钟再试。",

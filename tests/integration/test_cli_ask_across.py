@@ -56,7 +56,7 @@ def test_the_matches_as_json(env: FakeGitHub, capsys: pytest.CaptureFixture[str]
     ("question", "said"),
     [
         ("what does it change?", "names no PR: ask about a span of days"),
-        ("what merged in the last 90 days?", "I look back at most 31 days"),
+        ("what merged in the last 90 days?", "A question may span at most 31 days"),
         ("what merged since 2026-13-45?", '"2026-13-45" is not a date'),
     ],
 )

@@ -97,7 +97,7 @@ def test_a_date_months_back_is_one_day_not_a_span_too_long(later: SlackHarness) 
     assert 0 < len(expected) <= 10
     text = in_dm(later, f"which PRs merged in {REPO} on 2026-08-04 touch attention?")
     assert numbers(text) == expected
-    assert "at most" not in text  # not "I look back at most 31 days"
+    assert "at most" not in text  # not "A question may span at most 31 days"
 
 
 def test_a_date_as_people_write_it_in_chinese(later: SlackHarness) -> None:
