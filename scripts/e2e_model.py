@@ -12,10 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import re
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +26,10 @@ from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.tables import table
 
+from bot.core.sanitize import sanitize_answer
 from bot.core.usage import Tally
 from bot.errors import SummarizerError
-from bot.models import Card, PRRef, PRSnapshot, Question
+from bot.models import Audience, Card, DigestItem, PRRef, PRSnapshot, Question
 from bot.ports import StreamingModel
 from bot.services.ask import ask_about_pr
 from bot.settings import load_settings
@@ -60,7 +63,7 @@ def seed_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--model", required=True)
@@ -69,7 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--context-window", type=int, default=16384, help="the server's --n_ctx (default: %(default)s)")
     parser.add_argument("--mode", choices=("json_schema", "tools", "json_object", "text"), help="pin the output mode")
     parser.add_argument("--only", type=int, help="the first N example PRs only")
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--questions", action="store_true", help="also the model's reading of questions and an across-days answer"
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     rows = seed_rows()[: args.only]
     # Why a card fell back, or was asked for again, is what a run is read for.
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
@@ -112,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             asked = ask_about_pr(built.cards, built.answerer, first_snapshot, QUESTION, "en")
             answer_seconds = time.monotonic() - started
             learned = built.modes.recall()
+            questions = question_report(built, results) if args.questions else ""
         finally:
             built.close()
     answered = f"answered ({len(asked.answer)} characters)" if asked.answer else f"no answer: {asked.no_answer}"
@@ -120,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     print(streamed.report())
     print(stopped)
     print(f"answer: {asked.answer[:400]!r}")
+    if questions:
+        print(questions)
     if args.out:
         args.out.write_text(
             json.dumps(
@@ -282,3 +295,58 @@ def stop_question(built: Process, snapshot: PRSnapshot, card: Card, base_url: st
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# Questions the rules read nothing of: what the model's reading (services/model_reading.py) makes
+# of them, checked as the app checks it.
+READ_QUESTIONS = (
+    "kimi k3 stuff from tues??",
+    "what has nick been up to lately",
+    "anything worth reading carefully about the fused moe kernels",
+    "how many prs landed on 2026-08-04",
+    "what merged in acme/secret last week?",
+)
+ACROSS_QUESTION = "which of these PRs should I read first, and why?"
+
+
+def question_report(built: Process, results: list[dict[str, Any]]) -> str:
+    """The model's reading of READ_QUESTIONS, and an answer across days written from the example
+    PRs' cards (as a question across days is answered when a model is configured)."""
+    audience = Audience("C0E2E0001", frozenset({REPO.lower()}), "en", default_repo=REPO)
+    today = date(2026, 8, 5)
+    lines = ["questions the rules cannot read, as the model read them (checked):"]
+    assert built.reader is not None and built.answerer is not None  # a model is configured
+    for question in READ_QUESTIONS:
+        started = time.monotonic()
+        reading = built.reader.read(question, audience, today)
+        seconds = time.monotonic() - started
+        if reading is None:
+            lines.append(f"  {question!r}: no reading ({seconds:.0f} s)")
+            continue
+        span = f"{reading.span.kind} {reading.span.start}" if reading.span else reading.problem
+        lines.append(
+            f"  {question!r} ({seconds:.0f} s): days {span}, repo {reading.repo}, topic {reading.topic}, "
+            f"person {reading.author}, verdict {reading.verdict}, wants {reading.intent}"
+        )
+    items = []
+    for result in results:
+        snapshot = built.cards.snapshot_by_ref(PRRef(REPO, result["number"]))
+        paths = tuple(change.path for change in snapshot.files[:12])
+        items.append(DigestItem(snapshot.listing, result["card"], snapshot.additions + snapshot.deletions, paths))
+    started = time.monotonic()
+    try:
+        written = built.answerer.answer_digest(
+            tuple(items),
+            {str(item.listing.ref): item.paths for item in items},
+            Question(ACROSS_QUESTION, (), "en"),
+        )
+    except SummarizerError as exc:
+        return "\n".join([*lines, f"across-days answer: the model gave none ({type(exc).__name__})"])
+    answer = sanitize_answer(written, f"https://github.com/{REPO}") or ""
+    cited = sorted(
+        {number for number in re.findall(r"#(\d+)", answer) if int(number) in {r["number"] for r in results}}
+    )
+    seconds = time.monotonic() - started
+    named = ", ".join("#" + number for number in cited) or "no PR"
+    lines.append(f"across-days answer in {seconds:.0f} s, citing {named}: {answer[:300]!r}")
+    return "\n".join(lines)
