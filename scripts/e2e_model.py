@@ -293,10 +293,6 @@ def stop_question(built: Process, snapshot: PRSnapshot, card: Card, base_url: st
     )
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 # Questions the rules read nothing of: what the model's reading (services/model_reading.py) makes
 # of them, checked as the app checks it.
 READ_QUESTIONS = (
@@ -350,3 +346,7 @@ def question_report(built: Process, results: list[dict[str, Any]]) -> str:
     named = ", ".join("#" + number for number in cited) or "no PR"
     lines.append(f"across-days answer in {seconds:.0f} s, citing {named}: {answer[:300]!r}")
     return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
