@@ -24,6 +24,9 @@ from bot.services.refs import pr_number
 # Topic words and paths kept of one question: a question names a few; a message of thousands of
 # words is not a topic, and every term is shown back in the reply's first line.
 MAX_TERMS = 8
+# The longest topic word kept ("fused_kimi_k3_mla_key_concat_kv_cache_kernel" is 44).
+MAX_WORD_CHARS = 60
+MAX_PATH_CHARS = 200
 # Stands for "no repository named" when the question's references are read (never a real one).
 BARE = "_/_"
 
@@ -373,7 +376,7 @@ def read_question(
     for term in _PATH.findall(rest) + _FILE.findall(rest):
         if term.lower() in known_repos and repo is None:
             repo = term
-        elif term.lower() not in known_repos and term != repo and not term.startswith("http") and "#" not in term:
+        elif term.lower() not in known_repos and term != repo and _a_path(term):
             paths.append(term.rstrip("/"))
     named = known_repos if named is None else named
     by_name = {name.rpartition("/")[2]: name for name in sorted(named)}
@@ -391,6 +394,8 @@ def read_question(
     }
     for said in sorted(said_words):
         word = said.removesuffix("'s")
+        if len(word) > MAX_WORD_CHARS:
+            continue  # no word anyone types: a run of 40,000 "x"s is not a topic to say back
         if _framing(word) or word.isdigit() or word.startswith("#") or (author and word == author.lower()):
             continue
         if repo is None and word in by_name:
@@ -413,6 +418,11 @@ def read_question(
         plural=_PLURAL.search(question) is not None,
         here=_HERE.search(question) is not None,
     )
+
+
+def _a_path(term: str) -> bool:
+    """A path anyone would type, said back in the reply: no link, no reference, not 40,000 long."""
+    return not term.startswith("http") and "#" not in term and len(term) <= MAX_PATH_CHARS
 
 
 def _framing(word: str) -> bool:

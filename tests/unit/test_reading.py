@@ -125,3 +125,10 @@ def test_what_was_understood_is_listed() -> None:
 def test_the_biggest_prs_asks_for_several() -> None:
     assert read_question("the biggest PRs this week", TODAY, KNOWN).plural
     assert not read_question("the biggest PR this week", TODAY, KNOWN).plural
+
+
+def test_a_run_of_letters_is_no_topic_to_say_back() -> None:
+    # The help and the reply's first line say the topic back: 40,000 "x"s would not fit Slack.
+    assert read_question("x" * 40_000, TODAY, KNOWN).topic == ()
+    assert read_question("anything on " + "y" * 70 + " or xpu?", TODAY, KNOWN).topic == ("xpu",)
+    assert read_question("what changed in " + "a/" * 20_000 + " this week?", TODAY, KNOWN).paths == ()
