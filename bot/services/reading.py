@@ -24,6 +24,10 @@ from bot.services.refs import pr_number
 # Topic words and paths kept of one question: a question names a few; a message of thousands of
 # words is not a topic, and every term is shown back in the reply's first line.
 MAX_TERMS = 8
+# What of a message is read for days, people and topics: more than anyone types as a question
+# (Slack allows 40,000 characters), so that reading one costs the same whatever its length, beside
+# every acknowledgement the process owes (the model, if asked, still sees the whole question).
+MAX_READ_CHARS = 2_000
 # The longest topic word kept ("fused_kimi_k3_mla_key_concat_kv_cache_kernel" is 44).
 MAX_WORD_CHARS = 60
 MAX_PATH_CHARS = 200
@@ -357,6 +361,7 @@ def read_question(
     the repository asked about, else a path. A bare name ("vllm") is the repository of `named`
     (default: every known one) whose name it is, `preferred` (the channel's own) first.
     """
+    question = question[:MAX_READ_CHARS]
     days, rest = days_and_rest(question, today)
     target, relation, repo = _asked_link(question)
     refs = tuple(ref for ref in refs_said(question, BARE) if target is None or ref.number != target)
