@@ -24,7 +24,6 @@ import json
 import re
 import sys
 import tempfile
-import threading
 import time
 import unicodedata
 from collections.abc import Iterator
@@ -36,17 +35,12 @@ from typing import Any
 from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
-from devkit.fakes.slack import FakeSlack
 from devkit.fakes.slack_agent import im_message
 from devkit.redis_server import RedisServer
 
 from bot.models import Window
-from bot.settings import load_settings
-from bot.slack.server import http_server
-from bot.wiring.process import build_process
-from bot.wiring.slack import slack_app, wire_slack
 from tests.integration.conftest import REPO
-from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, fakes_env, harness_timing
+from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness
 
 QUESTIONS = Path(__file__).resolve().parents[1] / "tests" / "questions" / "asked.jsonl"
 NOW = datetime(2026, 8, 14, 10, 0, tzinfo=UTC)
@@ -197,31 +191,16 @@ def score(asked: Asked, reply: str, seconds: float) -> Outcome:
 
 @contextlib.contextmanager
 def served(tmp: Path) -> Iterator[SlackHarness]:
-    """The app on loopback over fake Slack and GitHub and a private redis-server, as
-    tests/integration/slack_harness.serve_harness builds it, but with no model: the environment
-    has no OPENAI_API_KEY, so every card and answer is made by the rules. A fake model is served
-    all the same, only so that the trial can report that nothing asked it."""
-    with RedisServer() as redis, FakeGitHub() as github, FakeOpenAI() as model, FakeSlack() as slack:
+    """The app on loopback over fake Slack and GitHub and a private redis-server, as the
+    integration tests serve it, with no model configured: every card and answer is made by the
+    rules. A fake model is served all the same, only so that the trial can report that nothing
+    asked it."""
+    with RedisServer() as redis, FakeGitHub() as github, FakeOpenAI() as model:
         dataset.populate(github, dataset.load_rows(), repo=REPO)
-        config = tmp / "prdigest.toml"
-        config.write_text(CONFIG, encoding="utf-8")
-        env = fakes_env(github, model, slack, redis.url, config) | {"SLACK_BOT_TOKEN": slack.bot_token}
-        env = {key: value for key, value in env.items() if not key.startswith("OPENAI_")}
-        services = build_process(load_settings(env), harness_timing(lambda: NOW), warn=lambda message: None)
-        wired = wire_slack(services)
-        parts = slack_app(wired)
-        server = http_server(parts, "127.0.0.1", 0)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        try:
-            yield SlackHarness(
-                slack, github, model, services, wired, parts, f"http://127.0.0.1:{server.effective_port}/slack/events"
-            )
-        finally:
-            server.stop()
-            thread.join(timeout=10)
-            parts.drain()
-            services.close()
+        with serve_harness(
+            github, model, redis.url, tmp, config_text=CONFIG, now=lambda: NOW, with_model=False
+        ) as harness:
+            yield harness
 
 
 def post_digests(harness: SlackHarness) -> dict[str, str]:
