@@ -16,7 +16,7 @@ import urllib.parse
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -402,26 +402,29 @@ def ack_row(latencies: list[float], failures: int, options: Options, label: str 
 STREAM_SENTENCE = "It moves the routing into a fused kernel."
 
 
-def question_rows(world: World, served: Served, thread_ts: str | None, options: Options) -> list[Row]:
-    """A question in the digest's thread: when the first sign shows, when the answer lands."""
-    if thread_ts is None:
-        return [Row("thread question → answer", "no digest thread", "—", "—", False, "the digest posted no thread")]
-    overheads: list[float] = []
-    to_status: list[float] = []
-    to_stream: list[float] = []
-    model_latency = options.latencies.model
+@dataclass
+class Asked:
+    """What a question in the digest's thread took: to the status, the answer's overhead over the
+    model's time, the model's first sentence to the first streamed words."""
+
+    to_status: list[float] = field(default_factory=list)
+    overheads: list[float] = field(default_factory=list)
+    to_stream: list[float] = field(default_factory=list)
+
+
+def ask_in_thread(world: World, served: Served, thread_ts: str, texts: list[str], options: Options) -> Asked:
+    """Each of `texts` asked as a reply in the digest's thread, one after the other, timed."""
+    asked = Asked()
     # The model's answer in sentences, the first a whole one in its first piece, so the moment the
     # model has written it is the moment that piece left (StreamLog.first_piece_at).
     script = world.model.stream_script
     world.model.stream_script = [f"{STREAM_SENTENCE} ", *(f"{word} " for word in STREAM_SENTENCE.split()), "again."]
-    for index in range(options.questions):
-        number = world.rows[index % len(world.rows)]["number"]
+    for index, text in enumerate(texts):
         updates = len(world.slack.calls("chat.update"))
         in_thread = len(world.slack.thread(CHANNEL, thread_ts))
         statuses = len(world.slack.statuses)
         streams = len(world.model.streams)
         streamed = len(world.slack.streamed())
-        text = f"what does #{number} change?"
         ts = world.slack.add_message(CHANNEL, text, thread_ts=thread_ts)
         started = time.monotonic()
         event = {
@@ -432,21 +435,32 @@ def question_rows(world: World, served: Served, thread_ts: str | None, options: 
             "ts": ts,
             "thread_ts": thread_ts,
         }
-        served.event(event, f"EvQ{index}")
+        served.event(event, f"EvQ{time.monotonic_ns()}-{index}")
         _wait(lambda n=statuses: len(world.slack.statuses) > n)
-        to_status.append(time.monotonic() - started)
+        asked.to_status.append(time.monotonic() - started)
         # The status is the first visible sign: the answer's own message comes with its first
         # checked sentence, after the model has written it.
         _wait(lambda n=in_thread: len(world.slack.thread(CHANNEL, thread_ts)) > n + 1)  # + the question itself
         _wait(lambda n=updates: len(world.slack.calls("chat.update")) > n)
-        overheads.append(time.monotonic() - started - model_latency)
+        asked.overheads.append(time.monotonic() - started - options.latencies.model)
         # The fakes share this process's monotonic clock: the model's first sentence leaving it,
         # then the stream's first words reaching Slack (chat.startStream's message).
         stream = world.model.streams[streams] if len(world.model.streams) > streams else None
         message = world.slack.streamed()[streamed:]
         if stream is not None and stream.first_piece_at is not None and message:
-            to_stream.append(message[0]["posted_at"] - stream.first_piece_at)
+            asked.to_stream.append(message[0]["posted_at"] - stream.first_piece_at)
     world.model.stream_script = script
+    return asked
+
+
+def question_rows(world: World, served: Served, thread_ts: str | None, options: Options) -> list[Row]:
+    """A question in the digest's thread: when the first sign shows, when the answer lands."""
+    if thread_ts is None:
+        return [Row("thread question → answer", "no digest thread", "—", "—", False, "the digest posted no thread")]
+    numbers = [world.rows[index % len(world.rows)]["number"] for index in range(options.questions)]
+    asked = ask_in_thread(world, served, thread_ts, [f"what does #{number} change?" for number in numbers], options)
+    to_status, overheads, to_stream = asked.to_status, asked.overheads, asked.to_stream
+    model_latency = options.latencies.model
     return [
         Row(
             "thread question: time to the status (its first visible sign)",
@@ -483,35 +497,9 @@ def across_rows(world: World, served: Served, thread_ts: str | None, options: Op
     first sentence shows."""
     if thread_ts is None:
         return [Row("across-days question → answer", "no digest thread", "—", "—", False, "no digest thread")]
-    overheads: list[float] = []
-    to_stream: list[float] = []
+    asked = ask_in_thread(world, served, thread_ts, [ACROSS_QUESTION] * options.questions, options)
+    overheads, to_stream = asked.overheads, asked.to_stream
     model_latency = options.latencies.model
-    script = world.model.stream_script
-    world.model.stream_script = [f"{STREAM_SENTENCE} ", *(f"{word} " for word in STREAM_SENTENCE.split()), "again."]
-    for index in range(options.questions):
-        updates = len(world.slack.calls("chat.update"))
-        in_thread = len(world.slack.thread(CHANNEL, thread_ts))
-        streams = len(world.model.streams)
-        streamed = len(world.slack.streamed())
-        ts = world.slack.add_message(CHANNEL, ACROSS_QUESTION, thread_ts=thread_ts)
-        started = time.monotonic()
-        event = {
-            "type": "message",
-            "channel": CHANNEL,
-            "user": "U0BENCH",
-            "text": ACROSS_QUESTION,
-            "ts": ts,
-            "thread_ts": thread_ts,
-        }
-        served.event(event, f"EvA{index}")
-        _wait(lambda n=in_thread: len(world.slack.thread(CHANNEL, thread_ts)) > n + 1)
-        _wait(lambda n=updates: len(world.slack.calls("chat.update")) > n)
-        overheads.append(time.monotonic() - started - model_latency)
-        stream = world.model.streams[streams] if len(world.model.streams) > streams else None
-        message = world.slack.streamed()[streamed:]
-        if stream is not None and stream.first_piece_at is not None and message:
-            to_stream.append(message[0]["posted_at"] - stream.first_piece_at)
-    world.model.stream_script = script
     carded = len(world.rows)
     return [
         Row(

@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.core.prompts import Prompt, fence_safe, new_marker
-from bot.models import DayProblem, Language, Reading, Span
+from bot.models import DayProblem, Reading, Span
 
 # What one reading may hold: a few words, a name, no paragraph.
 MAX_TOPIC_WORDS = 6
@@ -76,15 +76,9 @@ def reading_prompt(question: str, today: date, repos: tuple[str, ...], marker: s
     return Prompt(system=system, user=user)
 
 
-def reading_wording() -> tuple[str, ...]:
-    """The prompt's own words, placeholders unfilled (core/sanitize.py drops output repeating them)."""
-    return (_READING_SYSTEM,)
-
-
-def reading_from_draft(draft: ReadingDraft, today: date, repos: frozenset[str], language: Language) -> Reading:
+def reading_from_draft(draft: ReadingDraft, today: date, repos: frozenset[str]) -> Reading:
     """The draft as a Reading, through the rules' own checks: a repository the asker may not see
     is dropped (never named back), days must be real and not ahead of today, words are words."""
-    del language  # the reading is the same in every language; kept for the callers' symmetry
     repo = draft.repository if draft.repository and draft.repository.lower() in repos else None
     topic = tuple(
         dict.fromkeys(

@@ -22,6 +22,7 @@ from bot.core.usage import Tally
 from bot.errors import NotFound, SourceError, SummarizerError
 from bot.models import (
     AcrossMatches,
+    AcrossRefused,
     Audience,
     CardReply,
     Choose,
@@ -99,10 +100,11 @@ class QAService:
         here = replace(audience, default_repo=default)
         # "the biggest one in here", "anything from Yongye Zhu?": the digest's own PRs, unless
         # other days are named ("this week"), which are asked across days.
-        among = self._among_the_digests(question, here, thread, sink)
+        reading = self._read(question, here)  # once: the digest's own PRs, then other days
+        among = self._among_the_digests(question, here, thread, reading, sink)
         if among is not None:
             return among
-        across = self._across_days(question, here, digest=True, sink=sink)
+        across = self._across_days(question, here, reading, digest=True, sink=sink)
         if across is not None:
             return across
         history = visible_turns(self._threads.turns(thread.channel, thread.thread_ts), audience, hidden=hidden)
@@ -155,7 +157,8 @@ class QAService:
     def _elsewhere(self, question: str, audience: Audience, sink: AnswerSink | None) -> Reply:
         """An @mention outside a digest thread, or the app's DM: the PR must be named (or named
         before in the thread), or the question be one across days."""
-        across = self._across_days(question, audience, digest=False, sink=sink)
+        reading = self._read(question, audience)
+        across = self._across_days(question, audience, reading, digest=False, sink=sink)
         if across is not None:
             return across  # answered from cards alone: the thread's earlier turns are not read
         channel, thread_ts = audience.channel, audience.thread_ts
@@ -175,7 +178,7 @@ class QAService:
         else:
             filled = self._filled(question, audience, sink)
             if filled is None:
-                return self._help(question, audience)
+                return Help(reading.topic[:3], reading.span) if reading is not None else Help()
             reply = filled
         if thread_ts:
             self._remember(channel, thread_ts, question, reply)
@@ -196,17 +199,21 @@ class QAService:
                 self._account.record(tally, None, self._payer(audience.channel))
         if reading is None:
             return None
-        reply: Reply = self._across.answer(reading, audience)
-        if isinstance(reply, AcrossMatches) and reply.intent != "count":
-            reply = self._written(reply, question, audience, sink)
-        return reply
+        return self._finished(self._across.answer(reading, audience), question, audience, sink)
 
-    def _help(self, question: str, audience: Audience) -> Help:
-        """What was understood of a question that names no PR and no days to look across."""
-        if self._across is None:
-            return Help()
-        reading = self._across.reading(question, audience)
-        return Help(reading.topic[:3], reading.span)
+    def _read(self, question: str, audience: Audience) -> Reading | None:
+        """What the question asks (services/reading.py), read once per question; None without
+        questions across days."""
+        return self._across.reading(question, audience) if self._across is not None else None
+
+    def _finished(
+        self, reply: AcrossMatches | AcrossRefused, question: str, audience: Audience, sink: AnswerSink | None
+    ) -> Reply:
+        """Matches as they are answered: a count as counted, any other list written by the model
+        from the matches' cards where one is configured."""
+        if isinstance(reply, AcrossMatches) and reply.intent != "count":
+            return self._written(reply, question, audience, sink)
+        return reply
 
     def named_not_allowed(self, question: str, audience: Audience) -> str | None:
         """The repository a question across days names (as typed) that the audience may not see,
@@ -220,36 +227,30 @@ class QAService:
         return asked.repo
 
     def _across_days(
-        self, question: str, audience: Audience, *, digest: bool, sink: AnswerSink | None = None
+        self, question: str, audience: Audience, reading: Reading | None, *, digest: bool, sink: AnswerSink | None
     ) -> Reply | None:
         """The answer to a question across days (services/across.py), or None when it is not one.
         In a digest's thread, "today's PRs" are the digest's: answered from its items, as before."""
-        across = self._across
-        if across is None:
+        if self._across is None or reading is None or not reading.across:
             return None
-        asked = across.read(question, audience)
-        if asked is None:
+        if digest and _the_digests_own(reading):
             return None
-        if digest and _the_digests_own(asked):
-            return None
-        reply: Reply = across.answer(asked, audience)
-        if isinstance(reply, AcrossMatches) and reply.intent == "one" and reply.items:
-            return self._the_one(reply, question, audience, sink)
-        if isinstance(reply, AcrossMatches) and reply.intent != "count":
-            reply = self._written(reply, question, audience, sink)
+        answered = self._across.answer(reading, audience)
+        if isinstance(answered, AcrossMatches) and answered.intent == "one" and answered.items:
+            return self._the_one(answered, question, audience, sink)  # remembered there
+        reply = self._finished(answered, question, audience, sink)
         if audience.thread_ts:
             self._remember(audience.channel, audience.thread_ts, question, reply)
         return reply
 
     def _among_the_digests(
-        self, question: str, audience: Audience, thread: DigestThread, sink: AnswerSink | None
+        self, question: str, audience: Audience, thread: DigestThread, reading: Reading | None, sink: AnswerSink | None
     ) -> Reply | None:
         """A question about the digest's own PRs by person, count, size or topic ("anything from
         Yongye Zhu in here?", "the biggest one", "which of these touch .buildkite?"): the rules of
         questions across days, over the digest's PRs; None for the digest's other questions."""
-        if self._across is None:
+        if self._across is None or reading is None:
             return None
-        reading = self._across.reading(question, audience)
         if reading.intent == "one" and reading.span is None and not reading.named:
             # "what does the moe change do?": the digest's PR it names, if it has one; else the
             # question is about a PR of other days (across days, below).
@@ -257,9 +258,7 @@ class QAService:
             return self._the_one(found, question, audience, sink) if found.items else None
         if not _about_the_digests_prs(reading):
             return None
-        reply: Reply = self._across.answer_digest(reading, audience, thread)
-        if isinstance(reply, AcrossMatches) and reply.intent != "count":
-            reply = self._written(reply, question, audience, sink)
+        reply = self._finished(self._across.answer_digest(reading, audience, thread), question, audience, sink)
         self._remember(thread.channel, thread.thread_ts, question, reply)
         return reply
 

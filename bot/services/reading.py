@@ -487,10 +487,3 @@ def refs_said(question: str, default_repo: str | None) -> list[PRRef]:
             if number is not None and PRRef(default_repo, number) not in found:
                 found.append(PRRef(default_repo, number))
     return found
-
-
-def named_prs(reading: Reading, default_repo: str | None) -> tuple[PRRef, ...]:
-    """The PRs a reading names, a bare "#N" standing for `default_repo`'s (dropped without one)."""
-    if default_repo is None:
-        return tuple(ref for ref in reading.named if ref.repo != BARE)
-    return tuple(ref if ref.repo != BARE else PRRef(default_repo, ref.number) for ref in reading.named)

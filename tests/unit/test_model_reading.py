@@ -48,26 +48,26 @@ def test_only_the_repositories_the_asker_may_see_are_listed_to_the_model() -> No
 
 
 def test_a_repository_the_asker_may_not_see_is_dropped() -> None:
-    reading = reading_from_draft(ReadingDraft(repository=SECRET, topic=["billing"]), TODAY, SEEN, "en")
+    reading = reading_from_draft(ReadingDraft(repository=SECRET, topic=["billing"]), TODAY, SEEN)
     assert reading.repo is None and reading.topic == ("billing",)
-    kept = reading_from_draft(ReadingDraft(repository="VLLM-project/vllm"), TODAY, SEEN, "en")
+    kept = reading_from_draft(ReadingDraft(repository="VLLM-project/vllm"), TODAY, SEEN)
     assert kept.repo == "VLLM-project/vllm"
 
 
 def test_days_ahead_or_reversed_or_unreadable_are_not_taken_as_given() -> None:
-    future = reading_from_draft(ReadingDraft(first_day="2026-09-01"), TODAY, SEEN, "en")
+    future = reading_from_draft(ReadingDraft(first_day="2026-09-01"), TODAY, SEEN)
     assert future.span is None and future.problem == DayProblem("future", "2026-09-01")
-    backwards = reading_from_draft(ReadingDraft(first_day="2026-08-12", last_day="2026-08-10"), TODAY, SEEN, "en")
+    backwards = reading_from_draft(ReadingDraft(first_day="2026-08-12", last_day="2026-08-10"), TODAY, SEEN)
     assert backwards.span is None and backwards.problem is not None and backwards.problem.kind == "reversed"
-    garbage = reading_from_draft(ReadingDraft(first_day="last tuesday"), TODAY, SEEN, "en")
+    garbage = reading_from_draft(ReadingDraft(first_day="last tuesday"), TODAY, SEEN)
     assert garbage.span is None and garbage.problem is None
-    since = reading_from_draft(ReadingDraft(first_day="2026-08-10"), TODAY, SEEN, "en")
+    since = reading_from_draft(ReadingDraft(first_day="2026-08-10"), TODAY, SEEN)
     assert since.span == Span("since", date(2026, 8, 10))
 
 
 def test_words_that_are_no_words_and_a_paragraph_for_a_name_are_dropped() -> None:
     draft = ReadingDraft(topic=["ok", "<@U123>", "a" * 80, "vllm/v1/attention"], person="x" * 100)
-    reading = reading_from_draft(draft, TODAY, SEEN, "en")
+    reading = reading_from_draft(draft, TODAY, SEEN)
     assert reading.topic == ("ok", "vllm/v1/attention") and reading.author is None
 
 
