@@ -75,8 +75,9 @@ def test_a_non_home_workspace_links_a_pr_known_by_number_to_the_enterprise_host(
         wait_for(lambda: oauth.slack.responses[hook])  # noqa: B023 - waited for before the next turn
     oauth.settle()
     assert oauth.mention(SECOND, SECOND_CHANNEL, f"what do {REPO}#7 and {OTHER}#7 change?").status_code == 200
-    (reply,) = wait_for(lambda: [m for m in oauth.slack.all_messages() if m.get("thread_ts")])
+    (posted,) = wait_for(lambda: [m for m in oauth.slack.all_messages() if m.get("thread_ts")])
     oauth.settle()
-    shown = json.dumps(reply)
+    # The reply may be posted as a placeholder first and finished by chat.update: read it settled.
+    shown = json.dumps(oauth.slack.message(posted["channel"], posted["ts"]))
     assert f"{github.web_url}/{REPO}/pull/7" in shown and f"{github.web_url}/{OTHER}/pull/7" in shown
     assert "github.com" not in shown
