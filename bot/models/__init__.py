@@ -18,6 +18,7 @@ from bot.models.feedback import Boost, Vote
 from bot.models.note import Language, Note
 from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.models.reading import Reading
+from bot.models.release import Commit, Release, ReleasePR
 from bot.models.replies import (
     CardReply,
     Choose,
@@ -50,6 +51,7 @@ __all__ = [
     "CardSource",
     "Choose",
     "Comment",
+    "Commit",
     "Coverage",
     "DayProblem",
     "Digest",
@@ -78,6 +80,8 @@ __all__ = [
     "Question",
     "QuietDays",
     "Reading",
+    "Release",
+    "ReleasePR",
     "Reply",
     "Rule",
     "RuleKind",
