@@ -561,4 +561,9 @@ WORDS: dict[str, str] = {
     "reply.dm_which_repo_none": (
         "#{number} does not say which repository. Ask again with its name, such as `owner/repo#{number}`."
     ),
+    # -- releases (services/release_ranges.py, render/releases.py) --------------------------------
+    "error.release_none": "{repo} has published no release yet",
+    "error.release_first": "{tag} is the first release of {repo}; say where it starts with --since TAG",
+    "error.release_unknown": "{repo} has no release {tag}; give a tag it has, with --since TAG if it is not a release",
+    "error.release_range_unknown": "{repo}: GitHub knows no range {base}...{tag}; check both tags",
 }

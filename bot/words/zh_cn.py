@@ -489,4 +489,9 @@ WORDS: dict[str, str] = {
     "reply.dm_not_allowed": "这里只回答你所在频道关注的仓库，所以无法回答关于那个仓库的问题。",
     "reply.dm_which_repo": "#{number} 是哪个仓库的？请带上仓库名再问一次，例如 {examples}。",
     "reply.dm_which_repo_none": "#{number} 没有说明是哪个仓库。请带上仓库名再问一次，例如 `owner/repo#{number}`。",
+    # -- 版本发布 --------------------------------------------------------------------------------
+    "error.release_none": "{repo} 还没有发布过版本",
+    "error.release_first": "{tag} 是 {repo} 的第一个版本；请用 --since TAG 指定起点",
+    "error.release_unknown": "{repo} 没有版本 {tag}；请给出它有的标签，若不是正式版本请加 --since TAG",
+    "error.release_range_unknown": "{repo}：GitHub 找不到范围 {base}...{tag}；请检查两个标签",
 }
