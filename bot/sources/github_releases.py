@@ -8,7 +8,8 @@ Owns three endpoints and their costs:
 - `GET /repos/{o}/{r}/commits/{sha}/pulls`: one request, only for a first-parent commit whose
   subject names no PR (a direct push, a rebase merge).
 Reads only attributes that list items carry (sha, parents, the commit message; a release's tag,
-dates and flags), since any other one, and `raw_data`, costs a hidden GET. Errors go through sources/github_errors.py like GitHubSource's.
+dates and flags), since any other one, and `raw_data`, costs a hidden GET. Errors go through
+sources/github_errors.py like GitHubSource's.
 """
 
 from __future__ import annotations
