@@ -317,6 +317,10 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
             _run_card(args, built)
         elif args.command == "ask":
             _run_ask(args, built)
+        elif args.command == "release":
+            from bot.release_cli import run_release
+
+            run_release(args, built, language_of(args, settings), _colour(settings))
         elif args.command == "following":
             from bot.following import run_following
             from bot.wiring.slack import wire_slack

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Literal
 
-UpgradeKind = Literal["breaking", "removed", "default", "deprecated", "migration"]
+from bot.models import UpgradeKind, UpgradeNote
 
 # Checked in this order: a caveat that says both "breaking" and "removed" is breaking.
 _CAVEAT_RULES: tuple[tuple[UpgradeKind, re.Pattern[str]], ...] = (
@@ -89,15 +87,6 @@ _LABELS: dict[str, UpgradeKind] = {
     "deprecated": "deprecated",
     "migration": "migration",
 }
-
-
-@dataclass(frozen=True)
-class UpgradeNote:
-    """One thing to know before upgrading: its kind and the words that say it (a caveat, or the
-    PR's title when the title or a label is what said it)."""
-
-    kind: UpgradeKind
-    said: str
 
 
 def kind_of(text: str) -> UpgradeKind | None:

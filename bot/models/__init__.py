@@ -18,7 +18,16 @@ from bot.models.feedback import Boost, Vote
 from bot.models.note import Language, Note
 from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.models.reading import Reading
-from bot.models.release import Commit, Release, ReleasePR
+from bot.models.release import (
+    Commit,
+    Release,
+    ReleaseDigest,
+    ReleaseGroup,
+    ReleasePR,
+    Upgrade,
+    UpgradeKind,
+    UpgradeNote,
+)
 from bot.models.replies import (
     CardReply,
     Choose,
@@ -81,6 +90,8 @@ __all__ = [
     "QuietDays",
     "Reading",
     "Release",
+    "ReleaseDigest",
+    "ReleaseGroup",
     "ReleasePR",
     "Reply",
     "Rule",
@@ -92,6 +103,9 @@ __all__ = [
     "SpanKind",
     "Turn",
     "Unavailable",
+    "Upgrade",
+    "UpgradeKind",
+    "UpgradeNote",
     "Verdict",
     "Vote",
     "Why",

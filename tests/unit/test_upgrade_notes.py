@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.upgrade_notes import UpgradeNote, kind_of, upgrade_notes
+from bot.core.upgrade_notes import kind_of, upgrade_notes
+from bot.models import UpgradeNote
 
 
 @pytest.mark.parametrize(
