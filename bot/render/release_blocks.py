@@ -170,3 +170,13 @@ def release_thread(release: ReleaseDigest) -> list[Message]:
 
 def _fallback(group: ReleaseGroup) -> str:
     return f"{group.area}: " + ", ".join(f"#{item.listing.number}" for item in group.items[:40])
+
+
+class ReleaseBlocks:
+    """ReleaseMessages (ports/messages.py) as Slack shows them."""
+
+    def lead(self, release: ReleaseDigest) -> Message:
+        return release_lead(release)
+
+    def thread(self, release: ReleaseDigest) -> list[Message]:
+        return release_thread(release)

@@ -88,7 +88,9 @@ class ReleaseDigests:
                 return None
 
         with ThreadPoolExecutor(max_workers=FETCHERS, thread_name_prefix="release") as pool:
-            return [listing for listing in pool.map(carried(one), found.prs) if listing is not None]
+            # One carried context per task: a context cannot be entered by two threads at once.
+            pending = [pool.submit(carried(one), pr) for pr in found.prs]
+            return [listing for future in pending if (listing := future.result()) is not None]
 
 
 def group_area(item: DigestItem) -> str:

@@ -36,13 +36,11 @@ class GitHubReleases:
 
     def releases(self, repo: str) -> list[Release]:
         with self._errors(f"the releases of {repo}"):
-            return [_release(item) for item in self._gh.get_repo(repo, lazy=True).get_releases()]
+            return [_release(item) for item in self._gh.get_repo(repo).get_releases()]
 
     def compare(self, repo: str, base: str, head: str) -> tuple[list[Commit], str]:
         with self._errors(f"{repo} {base}...{head}"):
-            comparison = self._gh.get_repo(repo, lazy=True).compare(
-                base, head, comparison_commits_per_page=COMPARE_PAGE
-            )
+            comparison = self._gh.get_repo(repo).compare(base, head, comparison_commits_per_page=COMPARE_PAGE)
             commits = [_commit(item) for item in comparison.commits]
         # The compare's commits end with head itself ("the last commit in the list is the most
         # recent of the entire comparison"): an empty range has no head to report.
@@ -50,7 +48,7 @@ class GitHubReleases:
 
     def pulls_of_commit(self, repo: str, sha: str) -> list[int]:
         with self._errors(f"the PRs of {repo}@{sha[:12]}"):
-            pulls = self._gh.get_repo(repo, lazy=True).get_commit(sha).get_pulls()
+            pulls = self._gh.get_repo(repo).get_commit(sha).get_pulls()
             return [pull.number for pull in pulls if pull.merged_at is not None]
 
     def _errors(self, what: str) -> Any:

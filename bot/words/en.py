@@ -579,4 +579,7 @@ WORDS: dict[str, str] = {
     "release.kind.default": "New default",
     "release.kind.deprecated": "Deprecated",
     "release.kind.migration": "Migration",
+    "release.usage": "Say `release`, then a repository, a tag, or both, such as `release vllm-project/vllm v0.12.0`",
+    "release.which_repo": "Which repository? Say `release owner/repo`, or `release owner/repo TAG`",
+    "release.unavailable": "GitHub could not give the release of {repo} just now; try again in a minute",
 }

@@ -507,4 +507,7 @@ WORDS: dict[str, str] = {
     "release.kind.default": "默认值变化",
     "release.kind.deprecated": "已弃用",
     "release.kind.migration": "需要迁移",
+    "release.usage": "请在 `release` 后写仓库、标签或两者，例如 `release vllm-project/vllm v0.12.0`",
+    "release.which_repo": "哪个仓库？请写 `release owner/repo` 或 `release owner/repo TAG`",
+    "release.unavailable": "GitHub 暂时无法给出 {repo} 的版本；请过一分钟再试",
 }
