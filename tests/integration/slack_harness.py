@@ -143,7 +143,13 @@ class SlackHarness:
         return hook, self.signed(body, "application/x-www-form-urlencoded")
 
     def action_form(
-        self, value: str, channel: str = DIGEST_CHANNEL, *, user: str = HUMAN, response_url: str | None = None
+        self,
+        value: str,
+        channel: str = DIGEST_CHANNEL,
+        *,
+        user: str = HUMAN,
+        response_url: str | None = None,
+        action_id: str = "share_card",
     ) -> tuple[str, bytes]:
         """A click on the Share button as Slack would sign it, and the id of its response_url."""
         response_url = response_url or self.slack.new_response_url()
@@ -156,7 +162,7 @@ class SlackHarness:
             "trigger_id": self.trigger_id(),
             "actions": [
                 {
-                    "action_id": "share_card",
+                    "action_id": action_id,
                     "block_id": "b",
                     "value": value,
                     "type": "button",
