@@ -13,7 +13,17 @@ from bot.models.audience import Audience
 from bot.models.audit import AuditEntry
 from bot.models.card import VERDICT_ORDER, Card, CardKey, CardSource, Coverage, NoModel, SkipClass, SkippedFile, Verdict
 from bot.models.chat import OUTPUT_MODES, Message, OutputMode, Question, Turn
-from bot.models.digest import Digest, DigestItem, DigestOptions, DigestRun, DigestThread, Filters, QuietDays
+from bot.models.digest import (
+    Cadence,
+    Digest,
+    DigestItem,
+    DigestOptions,
+    DigestRun,
+    DigestThread,
+    Filters,
+    QuietDays,
+    ReleasesMode,
+)
 from bot.models.feedback import Boost, Vote
 from bot.models.note import Language, Note
 from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
@@ -54,6 +64,7 @@ __all__ = [
     "Audience",
     "AuditEntry",
     "Boost",
+    "Cadence",
     "Card",
     "CardKey",
     "CardReply",
@@ -93,6 +104,7 @@ __all__ = [
     "ReleaseDigest",
     "ReleaseGroup",
     "ReleasePR",
+    "ReleasesMode",
     "Reply",
     "Rule",
     "RuleKind",
