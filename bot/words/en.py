@@ -582,4 +582,12 @@ WORDS: dict[str, str] = {
     "release.usage": "Say `release`, then a repository, a tag, or both, such as `release vllm-project/vllm v0.12.0`",
     "release.which_repo": "Which repository? Say `release owner/repo`, or `release owner/repo TAG`",
     "release.unavailable": "GitHub could not give the release of {repo} just now; try again in a minute",
+    # -- the weekly roll-up (render/weekly.py) ----------------------------------------------------
+    "weekly.title": "{repos} · the week of {first} to {last}",
+    "weekly.must_reads": "Worth a careful read",
+    "weekly.more": "… and {n} more",
+    "weekly.areas": "By area:",
+    "weekly.reverts": "Reverted this week",
+    "weekly.answered": "Follow-ups answered this week",
+    "weekly.thread": "Ask about any of the week's PRs in the thread",
 }

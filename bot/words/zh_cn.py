@@ -510,4 +510,12 @@ WORDS: dict[str, str] = {
     "release.usage": "请在 `release` 后写仓库、标签或两者，例如 `release vllm-project/vllm v0.12.0`",
     "release.which_repo": "哪个仓库？请写 `release owner/repo` 或 `release owner/repo TAG`",
     "release.unavailable": "GitHub 暂时无法给出 {repo} 的版本；请过一分钟再试",
+    # -- 每周汇总 --------------------------------------------------------------------------------
+    "weekly.title": "{repos} · {first} 至 {last} 这一周",
+    "weekly.must_reads": "值得精读",
+    "weekly.more": "……另有 {n} 个",
+    "weekly.areas": "按领域：",
+    "weekly.reverts": "本周的回滚",
+    "weekly.answered": "本周得到回应的后续事项",
+    "weekly.thread": "可在本消息的讨论串里询问本周任何 PR",
 }
