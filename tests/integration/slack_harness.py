@@ -227,10 +227,12 @@ def serve_harness(
     now: Callable[[], datetime] | None = None,
     webhook_secret: str | None = None,
     with_model: bool = True,
+    shared_slack: FakeSlack | None = None,
 ) -> Iterator[SlackHarness]:
     """Fake Slack and the app served on loopback, wired to the given fakes and Redis; closed on
-    exit. `with_model` False: the app is configured without a model (the fake is not asked)."""
-    with FakeSlack() as slack:
+    exit. `with_model` False: the app is configured without a model (the fake is not asked).
+    `shared_slack`: a fake Slack already serving (a second replica of the same workspace)."""
+    with contextlib.nullcontext(shared_slack) if shared_slack is not None else FakeSlack() as slack:
         config = config_dir / "prdigest.toml"
         # CONFIG read at each call: a test may patch it (test_chinese_channel.py does).
         config.write_text(CONFIG if config_text is None else config_text, encoding="utf-8")
