@@ -7,7 +7,7 @@ value; every name is re-exported here, so `from bot.models import X` is how the 
 
 from __future__ import annotations
 
-from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, DayProblem, Span, SpanKind
+from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, DayProblem, InRelease, Span, SpanKind
 from bot.models.asked import Asked, NoAnswer
 from bot.models.audience import Audience
 from bot.models.audit import AuditEntry
@@ -85,6 +85,7 @@ __all__ = [
     "FilterKind",
     "Filters",
     "Help",
+    "InRelease",
     "Language",
     "Message",
     "NoAnswer",
