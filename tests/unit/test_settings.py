@@ -278,3 +278,19 @@ def test_a_price_needs_both_directions(tmp_path: Path) -> None:
     price = models["a"].price
     assert price is not None and (price.input_per_million, price.output_per_million) == (0.15, 0.6)
     assert models["b"].price is None
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["garbage", "ftp://github.example.com/api/v3", "https://", "api.github.com", "https://gh.example.com:port/api/v3"],
+)
+def test_a_github_api_url_pygithub_cannot_read_is_one_line_with_an_example(url: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        load_settings({"GITHUB_API_URL": url})
+    assert str(error.value).startswith("GITHUB_API_URL ")
+    assert "https://HOST/api/v3" in str(error.value) and "https://api.github.com" in str(error.value)
+
+
+@pytest.mark.parametrize("url", ["https://api.github.com", "https://ghe.example.com/api/v3/", "http://127.0.0.1:9"])
+def test_github_api_urls_pygithub_reads_are_accepted(url: str) -> None:
+    assert load_settings({"GITHUB_API_URL": url}).github_api_url == url.rstrip("/")
