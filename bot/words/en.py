@@ -284,6 +284,9 @@ WORDS: dict[str, str] = {
     "error.github_not_found": "{what}: not found on GitHub (or the token cannot see it)",
     "error.github_refused": "{what}: GitHub refused the request ({status}); check GITHUB_TOKEN",
     "error.github_status": "{what}: GitHub answered {status}",
+    "error.github_not_api": (
+        "GITHUB_API_URL answered with a web page, not GitHub's API; for GitHub Enterprise use {suggested}"
+    ),
     "error.github_unreachable": "{what}: cannot reach GitHub at {url} ({error})",
     "error.rate_limited_until": "GitHub's rate limit is used up until {time}.",
     "error.rate_limited_until_anonymous": (

@@ -250,6 +250,7 @@ WORDS: dict[str, str] = {
     "error.github_not_found": "{what}：在 GitHub 上找不到（或令牌无权查看）",
     "error.github_refused": "{what}：GitHub 拒绝了请求（{status}），请检查 GITHUB_TOKEN",
     "error.github_status": "{what}：GitHub 返回了 {status}",
+    "error.github_not_api": "GITHUB_API_URL 返回的是网页，而不是 GitHub 的 API；GitHub Enterprise 请使用 {suggested}",
     "error.github_unreachable": "{what}：无法连接 GitHub（{url}，{error}）",
     "error.rate_limited_until": "GitHub 速率限制已用完，{time} 重置。",
     "error.rate_limited_until_anonymous": (

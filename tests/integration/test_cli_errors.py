@@ -1,0 +1,100 @@
+"""Every error a line: what used to end in a traceback ends in one line on stderr and a non-zero exit."""
+
+from __future__ import annotations
+
+import pytest
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
+
+from bot.cli import main
+from bot.errors import SourceNotAPI
+from tests.integration.conftest import REPO
+
+WEB_PAGE = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>GitHub Enterprise</body></html>"
+
+
+class WebHost(LoopbackServer):
+    """A GitHub Enterprise server's web host, asked as if it were the API: every path a page,
+    as a redirect to its sign-in page, or a 200 (a 404 page where the path is none of its own)."""
+
+    def __init__(self, status: int = 200) -> None:
+        super().__init__()
+        self.status = status
+
+    def handle(self, request: RecordedRequest) -> Response:
+        headers = {"content-type": "text/html; charset=utf-8"}
+        if self.status == 302:
+            headers["location"] = f"{self.url}/login?return_to={request.path}"
+        return Response(self.status, headers, WEB_PAGE)
+
+
+def _one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if "REDIS_URL is not set" not in line]
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.mark.parametrize("status", [200, 302, 404])
+@pytest.mark.parametrize(
+    "argv",
+    [["card", f"{REPO}#1"], ["digest", REPO], ["digest", REPO, "--date", "2026-08-05"], ["ask", f"{REPO}#1", "why?"]],
+    ids=["card", "digest", "digest-date", "ask"],
+)
+def test_a_host_that_answers_web_pages_is_one_line_for_a_person(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], status: int
+) -> None:
+    with WebHost(status) as web:
+        monkeypatch.setenv("GITHUB_API_URL", web.url)
+        assert main(argv) == 1
+        assert web.requests  # it was reached
+        expected = (
+            "prdigest: GITHUB_API_URL answered with a web page, not GitHub's API; "
+            f"for GitHub Enterprise use {web.url}/api/v3"
+        )
+    assert _one_line(capsys.readouterr().err) == expected
+
+
+def test_doctor_tells_a_web_host_from_one_not_reached(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with WebHost() as web:
+        monkeypatch.setenv("GITHUB_API_URL", web.url)
+        assert main(["doctor"]) == 1
+        url = web.url
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if " github " in line)
+    assert line.startswith(f"FAIL  github  {url} answered") and "cannot reach" not in line
+    assert line.endswith(f"for GitHub Enterprise use {url}/api/v3")
+    # The same URL, now with nothing listening: not reached.
+    assert main(["doctor"]) == 1
+    assert f"FAIL  github  cannot reach {url} (ConnectionError)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("token", [None, "ghp_test"])
+def test_doctor_marks_a_spent_rate_limit_as_a_problem(
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    token: str | None,
+) -> None:
+    monkeypatch.setenv("GITHUB_API_URL", github.url)
+    if token:
+        monkeypatch.setenv("GITHUB_TOKEN", token)
+    github.rate_limit = 0
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if " github " in line)
+    assert line.startswith("FAIL  github ") and "rate limit spent: 0/" in line, out
+
+
+@pytest.mark.parametrize(
+    ("url", "suggested"),
+    [
+        ("https://github.com", "https://api.github.com"),
+        ("https://ghe.example.com", "https://ghe.example.com/api/v3"),
+        ("https://robot:pw@ghe.example.com:8443/", "https://ghe.example.com:8443/api/v3"),
+    ],
+)
+def test_the_web_page_line_suggests_the_api_of_that_host(url: str, suggested: str) -> None:
+    assert SourceNotAPI.at(url).suggested == suggested
