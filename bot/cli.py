@@ -9,7 +9,9 @@ mistyped option answer at once.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn, get_args
@@ -138,6 +140,23 @@ def _not_bolt_token_note(record: logging.LogRecord) -> bool:
     return "`token` will be unused" not in record.getMessage()
 
 
+# What a shell reports for a program stopped by SIGPIPE (128 + 13), as `yes | head -1` ends.
+EXIT_STDOUT_CLOSED = 141
+
+
+def _stdout_closed() -> int:
+    """The reader of stdout went away: end quietly, as a program killed by SIGPIPE would.
+
+    Python ignores SIGPIPE, so the write raised; the rest of what is buffered would raise again
+    when the interpreter flushes at exit ("Exception ignored … BrokenPipeError"), so stdout is
+    pointed at /dev/null first (the recipe of Python's signal module documentation)."""
+    with contextlib.suppress(OSError, ValueError):  # ValueError: a stdout with no file (tests)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return EXIT_STDOUT_CLOSED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     _configure_logging(args.debug, args.log_format)
@@ -149,12 +168,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         settings = load_settings()
         language = language_of(args, settings)
-        return dispatch(args, settings)
+        code = dispatch(args, settings)
+        sys.stdout.flush()  # a reader gone (`| head -1`) is found here, not in the interpreter's exit
+        return code
     except PrdigestError as exc:
         if args.debug:
             raise
         print(f"prdigest: {one_line(exc.in_language(language))}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        return _stdout_closed()
     except KeyboardInterrupt:
         print(f"prdigest: {text(language, 'cli.interrupted')}", file=sys.stderr)
         return 130

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
 from bot.cli import main
 from bot.errors import SourceNotAPI
-from tests.integration.conftest import REPO
+from tests.integration.conftest import REPO, day
 
 WEB_PAGE = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>GitHub Enterprise</body></html>"
 
@@ -98,3 +102,44 @@ def test_doctor_marks_a_spent_rate_limit_as_a_problem(
 )
 def test_the_web_page_line_suggests_the_api_of_that_host(url: str, suggested: str) -> None:
     assert SourceNotAPI.at(url).suggested == suggested
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["digest", REPO, "--date", "2026-08-05", "--format", "json"],
+        ["digest", REPO, "--date", "2026-08-05"],
+        ["card", f"{REPO}#101", "--format", "json"],
+        ["ask", f"{REPO}#101", "what changed?"],
+    ],
+    ids=["digest-json", "digest-text", "card-json", "ask"],
+)
+def test_a_closed_stdout_ends_quietly(github: FakeGitHub, argv: list[str]) -> None:
+    for number in (101, 102):
+        github.add_pr(
+            REPO,
+            number,
+            title=f"Change {number}",
+            merged_at=day(number - 100),
+            files=[{"path": "a.py", "additions": 3, "deletions": 1}],
+        )
+    # `| head -1` whose reader is gone before a byte is written: every write meets a closed pipe,
+    # every run (with a real head, 3 runs in 10 did).
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    environ = {**os.environ, "GITHUB_API_URL": github.url, "PRDIGEST_CONFIG": ""}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", *argv],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            env=environ,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode in (0, 141), done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
+    assert "BrokenPipe" not in done.stderr
