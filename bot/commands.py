@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -27,6 +29,7 @@ from bot.waiting import Waiting, model_failed_line, model_host
 from bot.words import text
 
 if TYPE_CHECKING:
+    from bot.metrics import MetricsServer
     from bot.slack.app import SlackParts
     from bot.wiring.process import Process
     from bot.wiring.slack import SlackWiring
@@ -230,27 +233,49 @@ def _run_worker(args: argparse.Namespace, built: Process) -> None:
     """Card jobs until SIGTERM/SIGINT; the jobs in hand are finished (or left to another worker)."""
     if args.threads is not None and not 1 <= args.threads <= 64:
         raise UsageError("error.bad_threads", threads=args.threads)
-    from bot.metrics import MetricsServer
     from bot.stopping import stop_on_signals
-    from bot.wiring.metrics import install_metrics
     from bot.wiring.process import start_worker
 
+    language = built.settings.defaults.language
     stopped = threading.Event()
     built.warm()
-    worker = start_worker(built, args.threads)
-    metrics = (
-        MetricsServer(install_metrics(built), "0.0.0.0", args.metrics_port).start()
-        if args.metrics_port is not None
-        else None
-    )
+    # Bound before any job is taken: a port in use ends the worker in one line, holding no job.
+    metrics = _worker_metrics(args.metrics_port, built)
+    try:
+        worker = start_worker(built, args.threads)
+    except BaseException:
+        if metrics is not None:
+            metrics.stop()
+        raise
     stop_on_signals(stopped.set)
-    print(f"prdigest: {text(built.settings.defaults.language, 'cli.working', threads=worker.threads)}", file=sys.stderr)
+    if metrics is not None:  # the port it got, which --metrics-port 0 leaves to the system
+        url = f"http://0.0.0.0:{metrics.port}/metrics"
+        print(f"prdigest: {text(language, 'cli.serving_metrics', url=url)}", file=sys.stderr)
+    if not worker.waiting_for_redis:  # else the worker has said it waits, and says when Redis is back
+        print(f"prdigest: {text(language, 'cli.working', threads=worker.threads)}", file=sys.stderr)
     try:
         stopped.wait()
     finally:
         worker.stop()
         if metrics is not None:
             metrics.stop()
+
+
+def _worker_metrics(port: int | None, built: Process) -> MetricsServer | None:
+    """GET /metrics on every interface at `port` (a Prometheus scraper reaches the pod), or None."""
+    if port is None:
+        return None
+    from bot.metrics import MetricsServer
+    from bot.wiring.metrics import install_metrics
+
+    try:
+        return MetricsServer(install_metrics(built), "0.0.0.0", port).start()
+    except OSError as exc:
+        reason = {
+            errno.EADDRINUSE: f"port {port} is in use by another process",
+            errno.EACCES: f"port {port} needs privileges (ports below 1024 do)",
+        }.get(exc.errno or 0) or (os.strerror(exc.errno) if exc.errno else "the socket cannot be opened")
+        raise ConfigError(f"--metrics-port {port}: cannot serve on it: {reason}") from None
 
 
 def _run_card(args: argparse.Namespace, built: Process) -> None:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
+import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
@@ -143,3 +147,69 @@ def test_a_closed_stdout_ends_quietly(github: FakeGitHub, argv: list[str]) -> No
     assert done.returncode in (0, 141), done.stderr
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
     assert "BrokenPipe" not in done.stderr
+
+
+# -- prdigest worker, as an operator runs it ---------------------------------------------------------
+
+
+def _worker(redis_url: str, *args: str) -> subprocess.Popen[str]:
+    environ = {**os.environ, "REDIS_URL": redis_url, "PRDIGEST_CONFIG": ""}
+    command = [sys.executable, "-m", "bot.cli", "worker", "--threads", "1", *args]
+    return subprocess.Popen(command, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _lines_until(process: subprocess.Popen[str], ending: str) -> list[str]:
+    assert process.stderr is not None
+    lines: list[str] = []
+    for line in process.stderr:
+        lines.append(line.rstrip("\n"))
+        if ending in line:
+            return lines
+    raise AssertionError(f"the worker ended before saying {ending!r}: {lines}")
+
+
+def _stop(process: subprocess.Popen[str]) -> str:
+    process.send_signal(signal.SIGTERM)
+    _out, err = process.communicate(timeout=90)
+    return err
+
+
+def test_a_worker_s_metrics_port_in_use_is_one_line_naming_the_port(redis_url: str) -> None:
+    with socket.create_server(("0.0.0.0", 0)) as busy:
+        taken = busy.getsockname()[1]
+        process = _worker(redis_url, "--metrics-port", str(taken))
+        _out, err = process.communicate(timeout=60)
+    lines = err.splitlines()
+    assert (process.returncode, len(lines)) == (1, 1), err
+    assert (
+        lines[0] == f"prdigest: --metrics-port {taken}: cannot serve on it: port {taken} is in use by another process"
+    )
+
+
+def test_a_worker_on_metrics_port_0_says_the_port_it_got(redis_url: str) -> None:
+    process = _worker(redis_url, "--metrics-port", "0")
+    try:
+        lines = _lines_until(process, "making cards from the shared queue")
+        served = next(line for line in lines if "serving metrics at" in line)
+        port = int(served.rsplit(":", 1)[1].removesuffix("/metrics"))
+        assert port > 0
+        assert requests.get(f"http://127.0.0.1:{port}/metrics", timeout=10).status_code == 200
+    finally:
+        err = _stop(process)
+    assert "Traceback" not in err
+
+
+def test_a_worker_says_one_thing_while_redis_is_away() -> None:
+    with socket.socket() as closed:  # a port bound but not listening: Redis is away
+        closed.bind(("127.0.0.1", 0))
+        process = _worker(f"redis://127.0.0.1:{closed.getsockname()[1]}/0")
+        try:
+            said = _lines_until(process, "waiting for Redis")
+            # Its next lines would follow within microseconds: SIGTERM after a second finds them said.
+            time.sleep(1.0)
+        finally:
+            err = _stop(process)
+    assert process.returncode == 0, err  # stopped by its own handler, so past what it says at start
+    lines = [*said, *err.splitlines()]
+    assert not any("making cards from the shared queue" in line for line in lines), lines
+    assert "Traceback" not in err
