@@ -112,15 +112,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _configure_logging(debug: bool, log_format: str = "plain") -> None:
     # Logs only: errors told to the user (main below) stay one plain line in either format.
-    from bot.logs import JsonFormatter, PlainFormatter
+    from bot.logs import JsonFormatter, PlainFormatter, quiet_libraries
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else PlainFormatter())
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler])
+    # Library chatter (retries, connection pools) is for --debug only.
+    quiet_libraries(debug)
     if not debug:
-        # Library chatter (retries, connection pools) is for --debug only.
-        for name in ("github", "urllib3", "openai", "httpx2", "httpcore2"):
-            logging.getLogger(name).setLevel(logging.ERROR)
         logging.getLogger("slack_bolt.App").addFilter(_not_bolt_token_note)
         handler.addFilter(_not_queue_reconnects)
 

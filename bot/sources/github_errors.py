@@ -20,6 +20,10 @@ from github.GithubException import RateLimitExceededException, UnknownObjectExce
 from github.GithubObject import GithubObject
 
 from bot.errors import NotFound, RateLimited, SourceError, SourceNotAPI, SourceRefused, SourceUnreachable
+from bot.logs import adopt
+
+# PyGithub's import (above) gave its logger a stderr handler and the level INFO: take it back.
+adopt("github")
 
 # What PyGithub raises, or makes our reading of its objects raise, when a 2xx or 3xx answer was
 # no JSON: it keeps such a body as {"data": "<html>…"} (Requester.__structuredFromJson), and a

@@ -213,3 +213,41 @@ def test_a_worker_says_one_thing_while_redis_is_away() -> None:
     lines = [*said, *err.splitlines()]
     assert not any("making cards from the shared queue" in line for line in lines), lines
     assert "Traceback" not in err
+
+
+# -- libraries' log lines ---------------------------------------------------------------------------
+
+
+def _rate_limited_digest(github: FakeGitHub, *options: str) -> list[str]:
+    for number in range(1, 9):
+        github.add_pr(REPO, number, title=f"Change {number}", merged_at=day(number), files=[{"path": "a.py"}])
+    github.rate_limit = 5  # spent halfway through the PRs' requests
+    environ = {**os.environ, "GITHUB_API_URL": github.url, "PRDIGEST_CONFIG": ""}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *options, "digest", REPO, "--date", "2026-08-05"],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert github.count(lambda request: True) > 5  # some requests were refused
+    return done.stderr.splitlines()
+
+
+LIBRARY_LINES = ("failed with 403", "Required backoff", "max_rate_limit_wait", "Retry")
+
+
+def test_a_rate_limited_digest_prints_no_library_line(github: FakeGitHub) -> None:
+    lines = _rate_limited_digest(github)
+    assert not [line for line in lines if any(words in line for words in LIBRARY_LINES)], lines
+    assert len(lines) == len(set(lines)), lines
+
+
+def test_with_debug_library_lines_come_once_through_our_handler(github: FakeGitHub) -> None:
+    lines = _rate_limited_digest(github, "--debug")
+    refused = [line for line in lines if "failed with 403" in line]
+    assert refused and all(line.startswith("prdigest: ") for line in refused), refused
+    bare = {line for line in lines if not line.startswith("prdigest: ")}
+    assert not {line for line in lines if line.removeprefix("prdigest: ") in bare and line.startswith("prdigest: ")}
