@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.errors import ConfigError, StoreError, UsageError, quoted
-from bot.models import DigestOptions, Filters, Language, Note, Window
+from bot.models import DigestOptions, Filters, Language, Note, PRRef, Window
 from bot.render.data import answer_data, digest_data, item_data
 from bot.render.terminal import no_answer_line, render_answer, render_card, render_digest
 from bot.services.ask import ask_about_pr
@@ -278,8 +278,23 @@ def _worker_metrics(port: int | None, built: Process) -> MetricsServer | None:
         raise ConfigError(f"--metrics-port {port}: cannot serve on it: {reason}") from None
 
 
+def _ref(text: str, settings: Settings) -> PRRef:
+    """A PR as typed; `#N` is a PR of the config's repository when it lists exactly one."""
+    repos = tuple(dict.fromkeys(repo for channel in settings.config.channels for repo in channel.repos))
+    try:
+        return parse_ref(text, repos[0] if len(repos) == 1 else None)
+    except UsageError as exc:
+        if len(repos) < 2 or exc.note is None or exc.note.kind != "error.ref_no_repo":
+            raise
+        # Which repositories it could be: the config's, each a reference to copy.
+        digits = str(exc.note.values["digits"])
+        raise UsageError(
+            "error.ref_which_repo", text=quoted(text), refs=", ".join(f"{repo}#{digits}" for repo in repos)
+        ) from None
+
+
 def _run_card(args: argparse.Namespace, built: Process) -> None:
-    ref = parse_ref(args.ref)
+    ref = _ref(args.ref, built.settings)
     language = language_of(args, built.settings)
     snapshot = built.cards.snapshot_by_ref(ref)
     with Waiting.for_model(built.settings, language, enabled=built.model is not None):
@@ -304,7 +319,7 @@ def _run_ask(args: argparse.Namespace, built: Process) -> None:
 
         ask_across(args, built, parse_repo(args.ref), language_of(args, built.settings))
         return
-    ref = parse_ref(args.ref)
+    ref = _ref(args.ref, built.settings)
     question = " ".join(args.question).strip()
     if not question:
         raise UsageError("error.empty_question")

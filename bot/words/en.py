@@ -268,6 +268,7 @@ WORDS: dict[str, str] = {
     "repo.private": "a private repository",
     # -- errors a person meets (bot/errors.py); `text` values arrive quoted (errors.quoted) ----
     "error.ref_no_repo": "{text} does not say which repository; write owner/repo#{digits}",
+    "error.ref_which_repo": "{text} does not say which repository the config means; write one of {refs}",
     "error.not_a_ref": (
         "{text} is not a pull request reference; use owner/repo#123, #123 or https://github.com/owner/repo/pull/123"
     ),

@@ -237,6 +237,7 @@ WORDS: dict[str, str] = {
     "repo.private": "某个私有仓库",
     # -- errors a person meets ---------------------------------------------------------------------
     "error.ref_no_repo": "{text} 没有指明仓库，请写成 owner/repo#{digits}",
+    "error.ref_which_repo": "{text} 没有指明配置中的哪个仓库，请写成以下之一：{refs}",
     "error.not_a_ref": "{text} 不是 PR 引用，请使用 owner/repo#123、#123 或 https://github.com/owner/repo/pull/123",
     "error.not_a_number": (
         "{text}：{digits} 不是有效的 PR 编号，请使用 owner/repo#123、#123 或 https://github.com/owner/repo/pull/123"

@@ -4,12 +4,14 @@ forms other messages offer, channels checked before anything is posted."""
 from __future__ import annotations
 
 import importlib.metadata
+import json
 
 import pytest
 from devkit.fakes.github import FakeGitHub
 
 from bot.cli import build_parser, main
-from bot.errors import NotFound
+from bot.errors import NotFound, UsageError
+from bot.services.refs import parse_repo
 from tests.integration.conftest import REPO, day
 
 
@@ -61,3 +63,70 @@ def test_bare_prdigest_prints_the_help_and_succeeds(capsys: pytest.CaptureFixtur
 def test_serve_listens_on_this_machine_only_unless_told() -> None:
     assert build_parser().parse_args(["serve"]).host == "127.0.0.1"
     assert build_parser().parse_args(["serve", "--host", "0.0.0.0"]).host == "0.0.0.0"
+
+
+def _config(monkeypatch: pytest.MonkeyPatch, *repos: str) -> None:
+    channels = "".join(
+        f'[[channels]]\nid = "C0000000{index}"\nrepos = ["{repo}"]\n' for index, repo in enumerate(repos)
+    )
+    with open("prdigest.toml", "w", encoding="utf-8") as handle:
+        handle.write(channels)
+    monkeypatch.setenv("PRDIGEST_CONFIG", "prdigest.toml")
+
+
+def test_a_number_is_a_pr_of_the_config_s_only_repository(
+    env: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _config(monkeypatch, REPO)
+    assert main(["card", "#101", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["url"] == f"https://github.com/{REPO}/pull/101"
+    assert main(["ask", "#101", "what", "changed?", "--format", "json"]) == 0
+
+
+def test_a_number_with_several_repositories_says_which_it_could_be(
+    env: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _config(monkeypatch, REPO, "acme/widgets")
+    assert main(["card", "#101"]) == 1
+    lines = [line for line in capsys.readouterr().err.splitlines() if "REDIS_URL" not in line]
+    assert lines == [
+        f"prdigest: '#101' does not say which repository the config means; write one of {REPO}#101, acme/widgets#101"
+    ]
+
+
+def test_a_number_without_a_configured_repository_asks_for_one(
+    env: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["card", "#101"]) == 1
+    assert "write owner/repo#101" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"https://github.com/{REPO}",
+        f"https://github.com/{REPO}/",
+        f"https://github.com/{REPO}.git",
+        f"https://ghe.example.com/{REPO}",
+        f"<https://github.com/{REPO}>",
+    ],
+)
+def test_a_repository_url_names_the_repository(url: str) -> None:
+    assert parse_repo(url) == REPO
+
+
+@pytest.mark.parametrize("text", ["https://github.com/vllm-project", "https://github.com/a/b/c/d", "ftp://x/a/b"])
+def test_other_urls_are_not_repositories(text: str) -> None:
+    with pytest.raises(UsageError):
+        parse_repo(text)
+
+
+def test_digest_takes_a_repository_url(env: FakeGitHub, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["digest", f"https://github.com/{REPO}", "--date", "2026-08-05", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["repos"] == [REPO] and data["total_merged"] == 1
+
+
+def test_ask_across_days_takes_a_repository_url(env: FakeGitHub, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ask", f"https://github.com/{REPO}", "what merged this week?"]) == 0
+    assert "not a repository" not in capsys.readouterr().err
