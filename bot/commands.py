@@ -98,6 +98,10 @@ def _post_digest(
     args: argparse.Namespace, built: Process, repos: tuple[str, ...], window: Window, asked_day: date | None
 ) -> None:
     settings = built.settings
+    from bot.core.config import is_channel_id
+
+    if not is_channel_id(args.post):  # as the config refuses it: a name is not where Slack posts
+        raise UsageError("error.post_not_a_channel", text=quoted(args.post))
     if not settings.slack_bot_token and not settings.oauth:
         raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…), or SLACK_CLIENT_ID for OAuth mode")
     if not settings.redis_url:

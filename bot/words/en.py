@@ -269,6 +269,7 @@ WORDS: dict[str, str] = {
     # -- errors a person meets (bot/errors.py); `text` values arrive quoted (errors.quoted) ----
     "error.ref_no_repo": "{text} does not say which repository; write owner/repo#{digits}",
     "error.ref_which_repo": "{text} does not say which repository the config means; write one of {refs}",
+    "error.post_not_a_channel": "--post: {text} is not a Slack channel id (it looks like C0123456789)",
     "error.not_a_ref": (
         "{text} is not a pull request reference; use owner/repo#123, #123 or https://github.com/owner/repo/pull/123"
     ),

@@ -238,6 +238,7 @@ WORDS: dict[str, str] = {
     # -- errors a person meets ---------------------------------------------------------------------
     "error.ref_no_repo": "{text} 没有指明仓库，请写成 owner/repo#{digits}",
     "error.ref_which_repo": "{text} 没有指明配置中的哪个仓库，请写成以下之一：{refs}",
+    "error.post_not_a_channel": "--post：{text} 不是 Slack 频道 ID（形如 C0123456789）",
     "error.not_a_ref": "{text} 不是 PR 引用，请使用 owner/repo#123、#123 或 https://github.com/owner/repo/pull/123",
     "error.not_a_number": (
         "{text}：{digits} 不是有效的 PR 编号，请使用 owner/repo#123、#123 或 https://github.com/owner/repo/pull/123"

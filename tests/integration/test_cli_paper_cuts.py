@@ -8,6 +8,7 @@ import json
 
 import pytest
 from devkit.fakes.github import FakeGitHub
+from devkit.fakes.slack import FakeSlack
 
 from bot.cli import build_parser, main
 from bot.errors import NotFound, UsageError
@@ -130,3 +131,18 @@ def test_digest_takes_a_repository_url(env: FakeGitHub, capsys: pytest.CaptureFi
 def test_ask_across_days_takes_a_repository_url(env: FakeGitHub, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ask", f"https://github.com/{REPO}", "what merged this week?"]) == 0
     assert "not a repository" not in capsys.readouterr().err
+
+
+def test_post_to_a_channel_name_is_refused_before_anything_is_posted(
+    env: FakeGitHub, redis_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FakeSlack() as slack:
+        monkeypatch.setenv("SLACK_API_URL", slack.api_url)
+        monkeypatch.setenv("SLACK_BOT_TOKEN", slack.bot_token)
+        monkeypatch.setenv("REDIS_URL", redis_url)
+        assert main(["digest", REPO, "--date", "2026-08-05", "--post", "general"]) == 1
+        posted = slack.count(lambda request: "chat." in request.path)
+    assert posted == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "prdigest: --post: 'general' is not a Slack channel id (it looks like C0123456789)"
+    ]
