@@ -21,10 +21,19 @@ def write(tmp_path: Path, text: str) -> str:
 
 def test_checked_in_example_config_is_valid() -> None:
     settings = load_settings({"PRDIGEST_CONFIG": str(REPO_ROOT / "config" / "prdigest.toml")})
-    assert settings.config.channels[0].repos == ("vllm-project/vllm",)
+    assert settings.config.channels == ()  # posts nowhere until a real channel is set
     assert settings.defaults.token_budget == 12000
     assert settings.defaults.model_timeout == 120
     assert settings.defaults.watch_days == 30
+
+
+def test_the_example_channel_table_is_valid_once_uncommented(tmp_path: Path) -> None:
+    example = (REPO_ROOT / "config" / "prdigest.toml").read_text(encoding="utf-8")
+    start = example.index("# [[channels]]")
+    table, rest = example[start:].split("\n\n", 1)
+    uncommented = "\n".join(line.removeprefix("# ") for line in table.splitlines() if not line.startswith("#  "))
+    settings = load_settings({"PRDIGEST_CONFIG": write(tmp_path, example[:start] + uncommented + "\n\n" + rest)})
+    assert settings.config.channels[0].repos == ("vllm-project/vllm",)
 
 
 def test_unknown_key_is_named_with_the_file(tmp_path: Path) -> None:
