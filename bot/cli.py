@@ -14,11 +14,14 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn, get_args
+from typing import TYPE_CHECKING, NoReturn, get_args
 
 from bot.errors import PrdigestError, one_line, quoted
 from bot.models import Language
 from bot.words import text
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 
 class _Parser(argparse.ArgumentParser):
@@ -193,6 +196,18 @@ def _stdout_closed() -> int:
     return EXIT_STDOUT_CLOSED
 
 
+def _say_config(settings: Settings, language: Language) -> None:
+    """The config file in use, or where none was found: once per run, on stderr. Run outside the
+    checkout, config/prdigest.toml is not there, and its channels and defaults silently were not."""
+    from bot.settings import DEFAULT_CONFIG_PATH
+
+    if settings.config_path is not None:
+        line = text(language, "cli.config_file", path=os.path.abspath(settings.config_path))
+    else:
+        line = text(language, "cli.no_config_file", path=os.path.abspath(DEFAULT_CONFIG_PATH))
+    print(f"prdigest: {line}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
@@ -209,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         settings = load_settings()
         language = language_of(args, settings)
+        _say_config(settings, language)
         code = dispatch(args, settings)
         sys.stdout.flush()  # a reader gone (`| head -1`) is found here, not in the interpreter's exit
         return code

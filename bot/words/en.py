@@ -332,6 +332,8 @@ WORDS: dict[str, str] = {
     ),
     "cli.posted": "{channel} {day}: {posted} messages posted, {already} already there",
     "cli.posting_elsewhere": "another process is posting the {day} digest in {channel}; nothing posted",
+    "cli.config_file": "config file {path}",
+    "cli.no_config_file": "no config file at {path} (PRDIGEST_CONFIG names one): built-in defaults",
     "cli.serving": "serving {url}",
     "cli.serving_metrics": "serving metrics at {url}",
     "error.metrics_port_is_slack_port": "--metrics-port {port} is --port too; give the metrics a port of their own",

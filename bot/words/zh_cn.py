@@ -289,6 +289,8 @@ WORDS: dict[str, str] = {
     ),
     "cli.posted": "{channel} {day}：发布了 {posted} 条消息，{already} 条已存在",
     "cli.posting_elsewhere": "另一个进程正在 {channel} 发布 {day} 的摘要，本次未发布",
+    "cli.config_file": "配置文件 {path}",
+    "cli.no_config_file": "{path} 没有配置文件（可用 PRDIGEST_CONFIG 指定）：使用内置默认值",
     "cli.serving": "已在 {url} 提供服务",
     "cli.serving_metrics": "已在 {url} 提供指标",
     "error.metrics_port_is_slack_port": "--metrics-port {port} 与 --port 相同；请给指标另用一个端口",

@@ -16,7 +16,7 @@ from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
 from bot.cli import main
 from bot.errors import SourceNotAPI
-from tests.integration.conftest import REPO, day
+from tests.integration.conftest import REPO, day, told
 
 WEB_PAGE = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>GitHub Enterprise</body></html>"
 
@@ -37,7 +37,7 @@ class WebHost(LoopbackServer):
 
 
 def _one_line(err: str) -> str:
-    lines = [line for line in err.splitlines() if "REDIS_URL is not set" not in line]
+    lines = told(err)
     assert len(lines) == 1, err
     assert "Traceback" not in err
     return lines[0]
@@ -179,7 +179,7 @@ def test_a_worker_s_metrics_port_in_use_is_one_line_naming_the_port(redis_url: s
         taken = busy.getsockname()[1]
         process = _worker(redis_url, "--metrics-port", str(taken))
         _out, err = process.communicate(timeout=60)
-    lines = err.splitlines()
+    lines = told(err)
     assert (process.returncode, len(lines)) == (1, 1), err
     assert (
         lines[0] == f"prdigest: --metrics-port {taken}: cannot serve on it: port {taken} is in use by another process"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+from pathlib import Path
 
 import pytest
 from devkit.fakes.github import FakeGitHub
@@ -13,7 +14,7 @@ from devkit.fakes.slack import FakeSlack
 from bot.cli import build_parser, main
 from bot.errors import NotFound, UsageError
 from bot.services.refs import parse_repo
-from tests.integration.conftest import REPO, day
+from tests.integration.conftest import REPO, day, told
 
 
 @pytest.fixture
@@ -89,7 +90,7 @@ def test_a_number_with_several_repositories_says_which_it_could_be(
 ) -> None:
     _config(monkeypatch, REPO, "acme/widgets")
     assert main(["card", "#101"]) == 1
-    lines = [line for line in capsys.readouterr().err.splitlines() if "REDIS_URL" not in line]
+    lines = told(capsys.readouterr().err)
     assert lines == [
         f"prdigest: '#101' does not say which repository the config means; write one of {REPO}#101, acme/widgets#101"
     ]
@@ -143,6 +144,32 @@ def test_post_to_a_channel_name_is_refused_before_anything_is_posted(
         assert main(["digest", REPO, "--date", "2026-08-05", "--post", "general"]) == 1
         posted = slack.count(lambda request: "chat." in request.path)
     assert posted == 0
-    assert capsys.readouterr().err.splitlines() == [
+    assert told(capsys.readouterr().err) == [
         "prdigest: --post: 'general' is not a Slack channel id (it looks like C0123456789)"
     ]
+
+
+def test_the_config_file_not_found_is_said_once_with_where_it_was_looked_for(
+    env: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["card", f"{REPO}#101"]) == 0
+    err = capsys.readouterr().err
+    looked = tmp_path / "config" / "prdigest.toml"
+    said = f"prdigest: no config file at {looked} (PRDIGEST_CONFIG names one): built-in defaults"
+    assert err.splitlines().count(said) == 1
+
+
+def test_the_config_file_in_use_is_said_once(
+    env: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _config(monkeypatch, REPO)
+    assert main(["doctor"]) in (0, 1)
+    err = capsys.readouterr().err
+    assert err.splitlines().count(f"prdigest: config file {tmp_path / 'prdigest.toml'}") == 1
+
+
+def test_help_and_version_say_no_config(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--version"], ["digest", "--help"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        assert "config" not in capsys.readouterr().err
