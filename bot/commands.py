@@ -282,18 +282,18 @@ def _worker_metrics(port: int | None, built: Process) -> MetricsServer | None:
         raise ConfigError(f"--metrics-port {port}: cannot serve on it: {reason}") from None
 
 
-def _ref(text: str, settings: Settings) -> PRRef:
+def _ref(typed: str, settings: Settings) -> PRRef:
     """A PR as typed; `#N` is a PR of the config's repository when it lists exactly one."""
     repos = tuple(dict.fromkeys(repo for channel in settings.config.channels for repo in channel.repos))
     try:
-        return parse_ref(text, repos[0] if len(repos) == 1 else None)
+        return parse_ref(typed, repos[0] if len(repos) == 1 else None)
     except UsageError as exc:
         if len(repos) < 2 or exc.note is None or exc.note.kind != "error.ref_no_repo":
             raise
         # Which repositories it could be: the config's, each a reference to copy.
         digits = str(exc.note.values["digits"])
         raise UsageError(
-            "error.ref_which_repo", text=quoted(text), refs=", ".join(f"{repo}#{digits}" for repo in repos)
+            "error.ref_which_repo", text=quoted(typed), refs=", ".join(f"{repo}#{digits}" for repo in repos)
         ) from None
 
 

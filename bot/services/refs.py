@@ -50,7 +50,8 @@ def parse_repo(text: str) -> str:
     """owner/repo, as typed or from the repository's URL."""
     if _REPO.fullmatch(text):
         return text
-    match = _REPO_URL.fullmatch(text.strip().strip("<>"))
+    # Slack sends a pasted link as <URL> or <URL|what was shown>.
+    match = _REPO_URL.fullmatch(text.strip().strip("<>").split("|", 1)[0])
     if match:
         name = match.group(2).removesuffix(".git")
         if name:

@@ -111,6 +111,7 @@ def test_a_number_without_a_configured_repository_asks_for_one(
         f"https://github.com/{REPO}.git",
         f"https://ghe.example.com/{REPO}",
         f"<https://github.com/{REPO}>",
+        f"<https://github.com/{REPO}|github.com/{REPO}>",
     ],
 )
 def test_a_repository_url_names_the_repository(url: str) -> None:
