@@ -251,3 +251,16 @@ def test_with_debug_library_lines_come_once_through_our_handler(github: FakeGitH
     assert refused and all(line.startswith("prdigest: ") for line in refused), refused
     bare = {line for line in lines if not line.startswith("prdigest: ")}
     assert not {line for line in lines if line.removeprefix("prdigest: ") in bare and line.startswith("prdigest: ")}
+
+
+@pytest.mark.parametrize("url", ["garbage", "ftp://ghe.example.com/api/v3"])
+@pytest.mark.parametrize("argv", [["card", f"{REPO}#1"], ["doctor"]], ids=["card", "doctor"])
+def test_a_github_api_url_that_is_no_http_url_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], url: str, argv: list[str]
+) -> None:
+    monkeypatch.setenv("GITHUB_API_URL", url)
+    assert main(argv) == 1
+    assert _one_line(capsys.readouterr().err) == (
+        "prdigest: GITHUB_API_URL is not an http(s) URL with a host; "
+        "use https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise"
+    )
