@@ -67,7 +67,7 @@ def _redis(settings: Settings) -> Check:
 
 
 def _github(settings: Settings) -> Check:
-    from bot.errors import NotFound, RateLimited, SourceRefused, SourceUnreachable
+    from bot.errors import NotFound, RateLimited, SourceNotAPI, SourceRefused, SourceUnreachable
     from bot.wiring.process import github_source
     from bot.wiring.timing import Timing
 
@@ -75,18 +75,32 @@ def _github(settings: Settings) -> Check:
     source = github_source(settings, Timing(), retries=0, rate_limit_wait=0)
     try:
         remaining, limit = source.rate_limit()
-    except SourceUnreachable as exc:
+    except SourceUnreachable as exc:  # no answer at all
         return FAIL, "github", f"cannot reach {where} ({exc.kind})"
+    except SourceNotAPI as exc:  # an answer, but a web page
+        return (
+            FAIL,
+            "github",
+            f"{where} answered with a web page, not GitHub's API; for GitHub Enterprise use {exc.suggested}",
+        )
     except (SourceRefused, NotFound) as exc:
         status = exc.status if isinstance(exc, SourceRefused) else 404
         return FAIL, "github", f"{where} answered {status}; check GITHUB_TOKEN"
     except RateLimited as exc:
         return FAIL, "github", f"{where}: {exc}"
-    except Exception as exc:  # anything else is a failed check too, not a crash
-        return FAIL, "github", f"cannot reach {where} ({type(exc).__name__})"
+    except Exception as exc:  # anything else is a failed check too, not a crash; the request was answered
+        suggested = SourceNotAPI.at(settings.github_api_url).suggested
+        return (
+            FAIL,
+            "github",
+            f"{where} answered, but not as GitHub's API does ({type(exc).__name__}); "
+            f"for GitHub Enterprise use {suggested}",
+        )
     finally:
         source.close()
     who = "token " + mask(settings.github_token) if settings.github_token else "anonymous (60 requests an hour)"
+    if remaining <= 0:  # every request until the reset would be refused: a digest now is titles only
+        return FAIL, "github", f"{where}, {who}, rate limit spent: 0/{limit} requests left until the hour resets"
     return OK, "github", f"{where}, {who}, {remaining}/{limit} requests left"
 
 

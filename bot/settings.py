@@ -167,6 +167,21 @@ def _check_redis_url(url: str | None) -> str | None:
     return url
 
 
+def _check_github_api_url(url: str) -> str:
+    """GITHUB_API_URL, checked as PyGithub will read it (an http(s) URL with a host), so a typo is
+    one line at start and not a traceback from inside the client. Never repeated: it may hold a
+    password (a proxy's)."""
+    example = f"use {DEFAULT_GITHUB_API_URL}, or https://HOST/api/v3 for GitHub Enterprise"
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # read for its check: a port that is no number, or above 65535
+    except ValueError:
+        raise ConfigError(f"GITHUB_API_URL has a host or port that cannot be read; {example}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"GITHUB_API_URL is not an http(s) URL with a host; {example}")
+    return url.rstrip("/")
+
+
 # What the app asks for when SLACK_SCOPES is not set: the bot scopes of config/manifest.yml
 # (a test keeps the two the same).
 DEFAULT_BOT_SCOPES = (
@@ -259,7 +274,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         config=config,
         config_path=config_path,
         github_token=_blank_to_none(env.get("GITHUB_TOKEN")),
-        github_api_url=(env.get("GITHUB_API_URL") or DEFAULT_GITHUB_API_URL).rstrip("/"),
+        github_api_url=_check_github_api_url(env.get("GITHUB_API_URL") or DEFAULT_GITHUB_API_URL),
         openai_api_key=_blank_to_none(env.get("OPENAI_API_KEY")),
         openai_base_url=_blank_to_none(env.get("OPENAI_BASE_URL")),
         model=env.get("PRDIGEST_MODEL") or config.defaults.model,

@@ -186,6 +186,12 @@ class SlackConfig(_Strict):
         return value
 
 
+def is_channel_id(value: str) -> bool:
+    """A Slack channel id as conversations.* return them: C (public), G (private), D (a DM), then
+    upper-case letters and digits (C0123456789)."""
+    return re.fullmatch(r"[CGD][A-Z0-9]{6,}", value) is not None
+
+
 class ChannelConfig(_Strict):
     id: str
     repos: tuple[str, ...] = Field(min_length=1)
@@ -205,7 +211,7 @@ class ChannelConfig(_Strict):
     @field_validator("id")
     @classmethod
     def _channel_id(cls, value: str) -> str:
-        if not re.fullmatch(r"[CGD][A-Z0-9]{6,}", value):
+        if not is_channel_id(value):
             raise ValueError(f"{quoted(value)} is not a Slack channel id (it looks like C0123456789)")
         return value
 

@@ -268,6 +268,8 @@ WORDS: dict[str, str] = {
     "repo.private": "a private repository",
     # -- errors a person meets (bot/errors.py); `text` values arrive quoted (errors.quoted) ----
     "error.ref_no_repo": "{text} does not say which repository; write owner/repo#{digits}",
+    "error.ref_which_repo": "{text} does not say which repository the config means; write one of {refs}",
+    "error.post_not_a_channel": "--post: {text} is not a Slack channel id (it looks like C0123456789)",
     "error.not_a_ref": (
         "{text} is not a pull request reference; use owner/repo#123, #123 or https://github.com/owner/repo/pull/123"
     ),
@@ -284,6 +286,9 @@ WORDS: dict[str, str] = {
     "error.github_not_found": "{what}: not found on GitHub (or the token cannot see it)",
     "error.github_refused": "{what}: GitHub refused the request ({status}); check GITHUB_TOKEN",
     "error.github_status": "{what}: GitHub answered {status}",
+    "error.github_not_api": (
+        "GITHUB_API_URL answered with a web page, not GitHub's API; for GitHub Enterprise use {suggested}"
+    ),
     "error.github_unreachable": "{what}: cannot reach GitHub at {url} ({error})",
     "error.rate_limited_until": "GitHub's rate limit is used up until {time}.",
     "error.rate_limited_until_anonymous": (
@@ -327,6 +332,8 @@ WORDS: dict[str, str] = {
     ),
     "cli.posted": "{channel} {day}: {posted} messages posted, {already} already there",
     "cli.posting_elsewhere": "another process is posting the {day} digest in {channel}; nothing posted",
+    "cli.config_file": "config file {path}",
+    "cli.no_config_file": "no config file at {path} (PRDIGEST_CONFIG names one): built-in defaults",
     "cli.serving": "serving {url}",
     "cli.serving_metrics": "serving metrics at {url}",
     "error.metrics_port_is_slack_port": "--metrics-port {port} is --port too; give the metrics a port of their own",

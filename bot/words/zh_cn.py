@@ -237,6 +237,8 @@ WORDS: dict[str, str] = {
     "repo.private": "某个私有仓库",
     # -- errors a person meets ---------------------------------------------------------------------
     "error.ref_no_repo": "{text} 没有指明仓库，请写成 owner/repo#{digits}",
+    "error.ref_which_repo": "{text} 没有指明配置中的哪个仓库，请写成以下之一：{refs}",
+    "error.post_not_a_channel": "--post：{text} 不是 Slack 频道 ID（形如 C0123456789）",
     "error.not_a_ref": "{text} 不是 PR 引用，请使用 owner/repo#123、#123 或 https://github.com/owner/repo/pull/123",
     "error.not_a_number": (
         "{text}：{digits} 不是有效的 PR 编号，请使用 owner/repo#123、#123 或 https://github.com/owner/repo/pull/123"
@@ -250,6 +252,7 @@ WORDS: dict[str, str] = {
     "error.github_not_found": "{what}：在 GitHub 上找不到（或令牌无权查看）",
     "error.github_refused": "{what}：GitHub 拒绝了请求（{status}），请检查 GITHUB_TOKEN",
     "error.github_status": "{what}：GitHub 返回了 {status}",
+    "error.github_not_api": "GITHUB_API_URL 返回的是网页，而不是 GitHub 的 API；GitHub Enterprise 请使用 {suggested}",
     "error.github_unreachable": "{what}：无法连接 GitHub（{url}，{error}）",
     "error.rate_limited_until": "GitHub 速率限制已用完，{time} 重置。",
     "error.rate_limited_until_anonymous": (
@@ -286,6 +289,8 @@ WORDS: dict[str, str] = {
     ),
     "cli.posted": "{channel} {day}：发布了 {posted} 条消息，{already} 条已存在",
     "cli.posting_elsewhere": "另一个进程正在 {channel} 发布 {day} 的摘要，本次未发布",
+    "cli.config_file": "配置文件 {path}",
+    "cli.no_config_file": "{path} 没有配置文件（可用 PRDIGEST_CONFIG 指定）：使用内置默认值",
     "cli.serving": "已在 {url} 提供服务",
     "cli.serving_metrics": "已在 {url} 提供指标",
     "error.metrics_port_is_slack_port": "--metrics-port {port} 与 --port 相同；请给指标另用一个端口",
