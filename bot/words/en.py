@@ -598,7 +598,7 @@ WORDS: dict[str, str] = {
     "weekly.answered": "Follow-ups answered this week",
     "weekly.thread": "Ask about any of the week's PRs in the thread",
     "reply.across_span_release": "in {release}",
-    "reply.across_span_releases": "between {first} and {last}",
+    "reply.across_span_releases": "in the range {first}...{last}",
     "reply.across_release_unknown": "{repo} has no release {said}; ask about one of its tags, such as the latest",
     "reply.in_release": "{pr} is in {tag} (released {day}).",
     "reply.not_released": "{pr} is not in a release yet: the latest is {latest}.",

@@ -524,7 +524,7 @@ WORDS: dict[str, str] = {
     "weekly.answered": "本周得到回应的后续事项",
     "weekly.thread": "可在本消息的讨论串里询问本周任何 PR",
     "reply.across_span_release": "在 {release} 中",
-    "reply.across_span_releases": "在 {first} 与 {last} 之间",
+    "reply.across_span_releases": "在 {first}...{last} 范围内",
     "reply.across_release_unknown": "{repo} 没有版本 {said}；请问它已有的标签，例如最新的版本",
     "reply.in_release": "{pr} 在 {tag} 中（{day} 发布）。",
     "reply.not_released": "{pr} 还没有进入任何版本：最新的是 {latest}。",
