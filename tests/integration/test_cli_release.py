@@ -13,7 +13,7 @@ import requests
 from devkit.fakes.github import FakeGitHub
 
 from bot.cli import main
-from tests.integration.conftest import REPO
+from tests.integration.conftest import REPO, told
 
 START = datetime(2026, 9, 1, tzinfo=UTC)
 V1_PRS = range(1, 21)  # before v0.1.0
@@ -113,7 +113,7 @@ def test_a_tag_that_cannot_be_a_release_is_one_line(
 ) -> None:
     assert main(args) == 1
     err = capsys.readouterr().err
-    (line,) = [line for line in err.splitlines() if "REDIS_URL is not set" not in line]
+    (line,) = told(err)
     assert said in line and "Traceback" not in err
 
 
