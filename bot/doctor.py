@@ -54,7 +54,7 @@ def _config(settings: Settings) -> Check:
 
 def _redis(settings: Settings) -> Check:
     if not settings.redis_url:
-        return WARN, "redis", "REDIS_URL not set: in-memory store, nothing shared or kept between runs"
+        return _cache_file(settings)
     where = redact_url(settings.redis_url)
     from bot.wiring.process import redis_kv
 
@@ -64,6 +64,20 @@ def _redis(settings: Settings) -> Check:
     if answering:
         return OK, "redis", f"{where} answering"
     return FAIL, "redis", f"no answer at {where} (REDIS_URL); is redis-server running?"
+
+
+def _cache_file(settings: Settings) -> Check:
+    """Without REDIS_URL: the SQLite file the store is kept in (wiring/store.py), opened to see."""
+    if settings.cache is None:
+        return WARN, "store", "REDIS_URL not set and PRDIGEST_CACHE=off: in memory, nothing kept between runs"
+    from bot.errors import ConfigError
+    from bot.store.sqlite_kv import SqliteKV
+
+    try:
+        SqliteKV.open(settings.cache).close()
+    except ConfigError as exc:
+        return FAIL, "store", str(exc)
+    return OK, "store", f"{settings.cache} (REDIS_URL not set: one host only; several replicas need Redis)"
 
 
 def _github(settings: Settings) -> Check:

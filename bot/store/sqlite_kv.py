@@ -15,6 +15,7 @@ once, as RedisKV does; the strict view raises StoreError instead.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.errors import ConfigError, StoreError
-from bot.store.redis_store import PREFIX
+from bot.store.kv import PREFIX
 
 log = logging.getLogger(__name__)
 
@@ -117,10 +118,9 @@ def _prepare(connection: sqlite3.Connection) -> None:
     if connection.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
         connection.executescript(_SCHEMA)
         connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-    try:
+    # Another process writing (the file locked): the sweep waits for the next start.
+    with contextlib.suppress(sqlite3.OperationalError):
         connection.execute("DELETE FROM kv WHERE expires <= ?", (time.time(),))
-    except sqlite3.OperationalError:
-        pass  # another process is writing: the sweep waits for the next start
 
 
 class SqliteKV:

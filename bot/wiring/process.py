@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from bot.core.deadline import DEFAULT_RETRIES, Budget
 from bot.core.jobs import CardJob
@@ -31,18 +32,19 @@ from bot.services.spending import Spending
 from bot.services.visibility import Visibility
 from bot.services.writer import ModelCardWriter, ModelFit
 from bot.settings import DEFAULT_OPENAI_URL, Settings
-from bot.sources.github import MAX_RATE_LIMIT_WAIT, GitHubSource, build_github
+from bot.sources.lazy import GitHubOnFirstUse
 from bot.store.authors import AuthorStore
 from bot.store.cards import CardStore
 from bot.store.facts import FactStore
 from bot.store.kv import KV
-from bot.store.memory import MemoryKV
 from bot.store.modes import ModeMemory
 from bot.store.redis_store import RedisKV
 from bot.store.tokens import TokenStore
+from bot.wiring.store import choose_store
 from bot.wiring.timing import Timing
 
-EMBEDDED_STORE_NOTE = "REDIS_URL is not set: using an in-memory store, so nothing is cached between runs."
+if TYPE_CHECKING:
+    from bot.sources.github import GitHubSource
 
 
 def _stderr(message: str) -> None:
@@ -56,7 +58,7 @@ class Process:
     kv: KV
     store: CardStore
     facts: FactStore  # the single or home workspace's (visibility answers from it)
-    source: GitHubSource
+    source: GitHubOnFirstUse  # PyGithub is imported at the first request (sources/lazy.py)
     visibility: Visibility
     authors: Authors  # PR authors' display names, from GitHub's profiles, cached for a week
     model: ModelOnFirstUse | None  # None without OPENAI_API_KEY: cards then come from metadata
@@ -97,7 +99,10 @@ def redis_kv(url: str) -> RedisKV:
 def github_source(
     settings: Settings, timing: Timing, *, retries: int | None = None, rate_limit_wait: float | None = None
 ) -> GitHubSource:
-    """GitHub through its own client (the caller closes it)."""
+    """GitHub through its own client (the caller closes it). Imports PyGithub: call it when a
+    request is to be made."""
+    from bot.sources.github import MAX_RATE_LIMIT_WAIT, GitHubSource, build_github
+
     client = build_github(
         settings.github_api_url,
         settings.github_token,
@@ -138,20 +143,18 @@ def build_process(
     warn: Callable[[str], None] = _stderr,
 ) -> Process:
     """Every shared part, from the settings. `kv`: a store handed in (tests share one MemoryKV
-    between replicas); else REDIS_URL's, or memory (and `warn` says nothing is kept)."""
+    between replicas); else REDIS_URL's, or the cache file, or memory (wiring/store.py; `warn`
+    says which when it is not Redis)."""
     timing = timing or Timing()
     closers: list[Callable[[], None]] = []
     handed = kv is not None
     if kv is None:
-        if settings.redis_url:
-            redis = redis_kv(settings.redis_url)
-            closers.append(redis.close)
-            kv = redis
-        else:
-            warn(EMBEDDED_STORE_NOTE)
-            kv = MemoryKV()
+        chosen = choose_store(settings, warn)
+        if chosen.close is not None:
+            closers.append(chosen.close)
+        kv = chosen.kv
     config = settings.config
-    source = github_source(settings, timing)
+    source = GitHubOnFirstUse(lambda: github_source(settings, timing))
     closers.append(source.close)
     facts = FactStore(kv)
     timeout = timing.model_timeout if timing.model_timeout is not None else settings.defaults.model_timeout
@@ -195,6 +198,7 @@ def build_process(
         timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout)),
         jobs=queue,
         use=ModelUse(spending, settings.defaults.skip_model_for),
+        now=timing.now,
     )
     minutes = config.queue.poll_minutes
     poller = None

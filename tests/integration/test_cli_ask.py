@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.cli import main
-from bot.wiring.process import EMBEDDED_STORE_NOTE
+from bot.wiring.store import MEMORY_STORE_NOTE
 from tests.integration.conftest import REPO, day
 from tests.unit.test_catalogue import english_in
 
@@ -37,7 +37,7 @@ def diff_link(path: str) -> str:
 
 
 def stderr_lines(err: str) -> list[str]:
-    return [line for line in err.splitlines() if line and line != f"prdigest: {EMBEDDED_STORE_NOTE}"]
+    return [line for line in err.splitlines() if line and line != f"prdigest: {MEMORY_STORE_NOTE}"]
 
 
 @pytest.fixture

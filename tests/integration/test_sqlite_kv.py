@@ -24,7 +24,8 @@ RACER = textwrap.dedent(
     from pathlib import Path
     from bot.store.sqlite_kv import SqliteKV
 
-    path, go, name, rounds, claims = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+    path, go, name = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+    rounds, claims = int(sys.argv[4]), int(sys.argv[5])
     kv = SqliteKV.open(path)
     print("ready", flush=True)
     while not go.exists():
