@@ -82,11 +82,13 @@ class CardResult:
 class CardTiming:
     """How CardService waits: its clock and sleep, how long a waiter waits for another writer's
     card (the card lease, lease_for the model's budget), and how long a card wanted now waits
-    for the queue's workers before it is made here."""
+    for the queue's workers before it is made here; and the wall clock that tells a final window
+    (FINAL_AFTER; None: every window's list is kept only briefly)."""
 
     pacing: Pacing = REAL_TIME
     lease_seconds: float = CARD_LEASE_SECONDS
     queue_wait_seconds: float = QUEUE_WAIT_SECONDS
+    now: Callable[[], datetime] | None = None
 
 
 @dataclass(frozen=True)
@@ -108,10 +110,8 @@ class CardService:
         timing: CardTiming = CardTiming(),
         jobs: CardJobs | None = None,
         use: ModelUse = ModelUse(),
-        now: Callable[[], datetime] | None = None,
     ) -> None:
-        """`now`: the wall clock that tells a final window (FINAL_AFTER); None keeps every list briefly."""
-        self._now = now
+        self._now = timing.now
         self._spending = use.spending
         self._skip_classes = use.skip_classes
         self._lease_seconds = timing.lease_seconds

@@ -11,12 +11,37 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from bot.models import PRListing, PRRef, PRSnapshot, Window
 
 if TYPE_CHECKING:
     from bot.sources.github import GitHubSource
+
+
+@dataclass(frozen=True)
+class GitHubEndpoint:
+    """Where GitHub is and how it is asked: what `connect` needs to make the client."""
+
+    api_url: str
+    token: str | None = field(repr=False)
+    retries: int
+    backoff: float
+    rate_limit_wait: float | None  # None: the source's own (sources/github.py MAX_RATE_LIMIT_WAIT)
+    now: Callable[[], datetime]
+
+
+def connect(endpoint: GitHubEndpoint) -> GitHubSource:
+    """The source over PyGithub's client for `endpoint` (imports PyGithub: call it at the first request)."""
+    from bot.sources.github import MAX_RATE_LIMIT_WAIT, GitHubSource, build_github
+
+    wait = MAX_RATE_LIMIT_WAIT if endpoint.rate_limit_wait is None else endpoint.rate_limit_wait
+    client = build_github(
+        endpoint.api_url, endpoint.token, retries=endpoint.retries, backoff=endpoint.backoff, max_rate_limit_wait=wait
+    )
+    return GitHubSource(client, authenticated=endpoint.token is not None, api_url=endpoint.api_url, now=endpoint.now)
 
 
 class GitHubOnFirstUse:
@@ -26,6 +51,10 @@ class GitHubOnFirstUse:
         self._connect = connect
         self._lock = threading.Lock()
         self._source: GitHubSource | None = None
+
+    @classmethod
+    def of(cls, endpoint: GitHubEndpoint) -> GitHubOnFirstUse:
+        return cls(lambda: connect(endpoint))
 
     def _connected(self) -> GitHubSource:
         with self._lock:

@@ -32,7 +32,7 @@ from bot.services.spending import Spending
 from bot.services.visibility import Visibility
 from bot.services.writer import ModelCardWriter, ModelFit
 from bot.settings import DEFAULT_OPENAI_URL, Settings
-from bot.sources.lazy import GitHubOnFirstUse
+from bot.sources.lazy import GitHubEndpoint, GitHubOnFirstUse, connect
 from bot.store.authors import AuthorStore
 from bot.store.cards import CardStore
 from bot.store.facts import FactStore
@@ -96,24 +96,25 @@ def redis_kv(url: str) -> RedisKV:
     return RedisKV.from_url(url)
 
 
-def github_source(
+def github_endpoint(
     settings: Settings, timing: Timing, *, retries: int | None = None, rate_limit_wait: float | None = None
-) -> GitHubSource:
-    """GitHub through its own client (the caller closes it). Imports PyGithub: call it when a
-    request is to be made."""
-    from bot.sources.github import MAX_RATE_LIMIT_WAIT, GitHubSource, build_github
-
-    client = build_github(
+) -> GitHubEndpoint:
+    """How this process asks GitHub: the settings' server and token, the timing's retries."""
+    return GitHubEndpoint(
         settings.github_api_url,
         settings.github_token,
         retries=timing.github_retries if retries is None else retries,
         backoff=timing.github_backoff,
-        max_rate_limit_wait=next(
-            wait for wait in (rate_limit_wait, timing.github_rate_limit_wait, MAX_RATE_LIMIT_WAIT) if wait is not None
-        ),
+        rate_limit_wait=rate_limit_wait if rate_limit_wait is not None else timing.github_rate_limit_wait,
+        now=timing.now,
     )
-    authenticated = settings.github_token is not None
-    return GitHubSource(client, authenticated=authenticated, api_url=settings.github_api_url, now=timing.now)
+
+
+def github_source(
+    settings: Settings, timing: Timing, *, retries: int | None = None, rate_limit_wait: float | None = None
+) -> GitHubSource:
+    """GitHub through its own client, made now (the caller closes it): for `doctor`."""
+    return connect(github_endpoint(settings, timing, retries=retries, rate_limit_wait=rate_limit_wait))
 
 
 def model_of(settings: Settings, timeout: float) -> ModelOnFirstUse | None:
@@ -154,7 +155,7 @@ def build_process(
             closers.append(chosen.close)
         kv = chosen.kv
     config = settings.config
-    source = GitHubOnFirstUse(lambda: github_source(settings, timing))
+    source = GitHubOnFirstUse.of(github_endpoint(settings, timing))
     closers.append(source.close)
     facts = FactStore(kv)
     timeout = timing.model_timeout if timing.model_timeout is not None else settings.defaults.model_timeout
@@ -195,10 +196,9 @@ def build_process(
         source,
         store,
         writer,
-        timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout)),
+        timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout), now=timing.now),
         jobs=queue,
         use=ModelUse(spending, settings.defaults.skip_model_for),
-        now=timing.now,
     )
     minutes = config.queue.poll_minutes
     poller = None

@@ -16,6 +16,8 @@ from bot.errors import ConfigError
 from bot.settings import Settings
 from bot.store.kv import KV
 from bot.store.memory import MemoryKV
+from bot.store.redis_store import RedisKV
+from bot.store.sqlite_kv import SqliteKV
 
 MEMORY_STORE_NOTE = "the store is in memory (PRDIGEST_CACHE=off, or --no-cache): nothing is kept after this run."
 
@@ -39,15 +41,11 @@ class Chosen:
 
 def choose_store(settings: Settings, warn: Callable[[str], None]) -> Chosen:
     if settings.redis_url:
-        from bot.store.redis_store import RedisKV
-
         redis = RedisKV.from_url(settings.redis_url)
         return Chosen(redis, redis.close)
     if settings.cache is None:
         warn(MEMORY_STORE_NOTE)
         return Chosen(MemoryKV(), None)
-    from bot.store.sqlite_kv import SqliteKV
-
     try:
         embedded = SqliteKV.open(settings.cache)
     except ConfigError as exc:
