@@ -139,7 +139,8 @@ def _output_mode(settings: Settings, built: Process, model: ModelOnFirstUse) -> 
     from bot.errors import ModeRefused, SummarizerError
 
     pinned = settings.model_options.mode
-    learned = built.modes.recall() if settings.redis_url and pinned is None else None
+    kept = settings.redis_url or settings.cache is not None  # else nothing was remembered
+    learned = built.modes.recall() if kept and pinned is None else None
     if learned is not None:
         return OK, f"output mode {learned.mode} (remembered)"
     messages = card_prompt(PROBE_PR, "en").messages()
@@ -257,7 +258,7 @@ def _tokens(settings: Settings, team: str | None = None) -> list[Check]:
     """The model's tokens today and over the last 7 days: in total, per repository, per channel or
     surface, with the estimated cost from the config's prices; and the daily budget. One
     workspace's only: the home one's, or with --team another installed one's (services/spending.py)."""
-    if not settings.redis_url:
+    if not settings.redis_url and settings.cache is None:
         return [(WARN, "tokens", "REDIS_URL not set: tokens are counted in each process only, none to show here")]
     from bot.render.tokens import doctor_lines
     from bot.services.workspaces import Scopes

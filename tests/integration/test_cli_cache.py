@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -166,3 +167,10 @@ def test_a_cache_directory_that_cannot_be_made_leaves_memory_and_one_line(
     assert line.endswith(
         "the store is in memory, nothing is kept after this run (PRDIGEST_CACHE names another file, or off)."
     )
+
+
+def test_doctor_names_the_cache_file(cached: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["doctor"])
+    out = capsys.readouterr().out
+    assert re.search(rf"^ +ok +store +{re.escape(str(cached))} \(REDIS_URL not set: one host only", out, re.MULTILINE)
+    assert "tokens are counted in each process only" not in out  # the file keeps them: shown
