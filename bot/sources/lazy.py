@@ -19,6 +19,7 @@ from bot.models import PRListing, PRRef, PRSnapshot, Window
 
 if TYPE_CHECKING:
     from bot.sources.github import GitHubSource
+    from bot.sources.github_releases import GitHubReleases
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,10 @@ class GitHubOnFirstUse:
 
     def user_name(self, login: str) -> str | None:
         return self._connected().user_name(login)
+
+    def releases(self) -> GitHubReleases:
+        """The release endpoints through the same client (made now: a release command asks at once)."""
+        return self._connected().releases()
 
     def rate_limit_remaining(self) -> int:
         """As GitHubSource's; LookupError while nothing has been asked of GitHub (nothing said yet)."""
