@@ -35,6 +35,7 @@ T = TypeVar("T")
 # Seconds a call waits for another process's write lock before it counts as failed. Writes here
 # take microseconds; a long wait means the other process is stuck, and the cache must not stall us.
 BUSY_TIMEOUT = 5.0
+OPEN_RETRY_SECONDS = 0.01  # between tries of a new file's setup that another process holds
 SCHEMA_VERSION = 1  # PRAGMA user_version: a later layout reads its own version and migrates
 
 _SCHEMA = """
@@ -97,7 +98,7 @@ def open_database(path: Path, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Con
     except sqlite3.Error as exc:
         raise ConfigError(f"{path}: the cache cannot be opened ({exc})") from None
     try:
-        _prepare(connection)
+        _prepare_within(connection, busy_timeout)
     except sqlite3.DatabaseError as exc:
         connection.close()
         if "not a database" in str(exc) or "malformed" in str(exc):
@@ -106,6 +107,24 @@ def open_database(path: Path, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Con
             ) from None
         raise ConfigError(f"{path}: the cache cannot be opened ({type(exc).__name__}: {exc})") from None
     return connection
+
+
+def _prepare_within(connection: sqlite3.Connection, busy_timeout: float) -> None:
+    """_prepare, tried again while another process holds the file, for up to `busy_timeout`.
+
+    SQLite answers "database is locked" at once, without its busy handler, to a connection that
+    asks for WAL mode while another one is making the same new file (two terminals started
+    together): a wait the timeout would give anywhere else is given here by hand.
+    """
+    deadline = time.monotonic() + busy_timeout
+    while True:
+        try:
+            _prepare(connection)
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(OPEN_RETRY_SECONDS)
 
 
 def _prepare(connection: sqlite3.Connection) -> None:

@@ -124,3 +124,38 @@ def test_a_locked_file_misses_when_open_and_fails_closed_when_strict(tmp_path: P
         holder.communicate(timeout=10)  # closes its stdin (it lets go) and its stdout
     assert kv.set_nx("claim", b"x", ttl_ms=1000) and not kv.degraded
     kv.close()
+
+
+# One opener: waits for the start file, then opens a file no one has made yet and claims a key.
+OPENER = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from bot.store.sqlite_kv import SqliteKV
+
+    go = Path(sys.argv[2])
+    print("ready", flush=True)
+    while not go.exists():
+        time.sleep(0.0005)
+    kv = SqliteKV.open(Path(sys.argv[1]))
+    print(kv.set_nx("claim", sys.argv[3].encode(), ttl_ms=60_000), kv.degraded, flush=True)
+    """
+)
+
+
+def test_processes_that_make_the_file_at_once_all_open_it_and_one_claims(tmp_path: Path) -> None:
+    path, go = tmp_path / "new" / "cache.sqlite3", tmp_path / "go"
+    openers = []
+    for name in ("a", "b", "c", "d"):
+        opener = subprocess.Popen(
+            [sys.executable, "-c", OPENER, str(path), str(go), name],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert opener.stdout is not None and opener.stdout.readline().strip() == "ready"
+        openers.append(opener)
+    go.touch()
+    said = [opener.communicate(timeout=60) for opener in openers]
+    assert [err for _, err in said if err] == []
+    assert sorted(out.strip() for out, _ in said) == ["False False"] * 3 + ["True False"]
