@@ -98,11 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
     digest.add_argument(
         "--team", metavar="T…", help="OAuth mode: the workspace of --post's channel (default: home_team)"
     )
+    digest.add_argument("--no-cache", action="store_true", help="keep nothing: the store in memory for this run only")
 
     card = command("card", "the card of one pull request")
     card.add_argument("ref", metavar="OWNER/REPO#N", help="owner/repo#123 or a PR URL")
     card.add_argument("--format", choices=("text", "json"), default="text")
     card.add_argument("--lang", choices=get_args(Language))
+    card.add_argument("--no-cache", action="store_true", help="keep nothing: the store in memory for this run only")
 
     ask = command("ask", "ask a question about one pull request, or a repository's recent ones")
     ask.add_argument(
@@ -114,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question", nargs="+", metavar="QUESTION", help='such as "what changed in the workflow?"')
     ask.add_argument("--format", choices=("text", "json"), default="text")
     ask.add_argument("--lang", choices=get_args(Language), help="language of the answer (default: config language)")
+    ask.add_argument("--no-cache", action="store_true", help="keep nothing: the store in memory for this run only")
 
     release = command("release", "a release's PRs with their cards, and what to know before upgrading")
     release.add_argument("repo", metavar="OWNER/REPO")

@@ -353,6 +353,10 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
         limit_arenas()  # before any thread: long-running and threaded (bot/allocator.py)
     from bot.wiring.process import build_process
 
+    if getattr(args, "no_cache", False):
+        from bot.wiring.store import without_cache
+
+        settings = without_cache(settings)
     built = build_process(settings)
     try:
         if args.command == "digest":

@@ -10,8 +10,9 @@ is sanitized (core/sanitize.py) before it is stored or handed out.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from bot import telemetry
 from bot.core.context import build_context
@@ -49,6 +50,11 @@ QUEUE_STEP_SECONDS = 0.1
 QUEUE_STEP_MAX_SECONDS = 1.0
 # A PR's read from GitHub: a few requests, each retried within the source's own timeouts.
 SNAPSHOT_LEASE_SECONDS = 60.0
+# A window that ended this long ago is final: no PR can still be merged into it, and GitHub's
+# search index, which lists older days, has caught up with its merges (it lags by seconds to
+# minutes). Its list is then kept (store/cards.py), and a past day's digest run again asks GitHub
+# nothing at all.
+FINAL_AFTER = timedelta(hours=1)
 # A heuristic card weighs every listed file (names, sizes, workflow lines); no model budget
 # limits it, so its coverage is computed as if the budget were endless.
 HEURISTIC_BUDGET = 10_000_000
@@ -76,11 +82,13 @@ class CardResult:
 class CardTiming:
     """How CardService waits: its clock and sleep, how long a waiter waits for another writer's
     card (the card lease, lease_for the model's budget), and how long a card wanted now waits
-    for the queue's workers before it is made here."""
+    for the queue's workers before it is made here; and the wall clock that tells a final window
+    (FINAL_AFTER; None: every window's list is kept only briefly)."""
 
     pacing: Pacing = REAL_TIME
     lease_seconds: float = CARD_LEASE_SECONDS
     queue_wait_seconds: float = QUEUE_WAIT_SECONDS
+    now: Callable[[], datetime] | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,7 @@ class CardService:
         jobs: CardJobs | None = None,
         use: ModelUse = ModelUse(),
     ) -> None:
+        self._now = timing.now
         self._spending = use.spending
         self._skip_classes = use.skip_classes
         self._lease_seconds = timing.lease_seconds
@@ -166,7 +175,8 @@ class CardService:
 
     def merged(self, repo: str, window: Window) -> list[PRListing]:
         """The PRs of `repo` merged in `window`: read from GitHub once for every digest of that
-        window in the next few minutes, whichever process builds it."""
+        window in the next few minutes, whichever process builds it; once for good when the window
+        is final (FINAL_AFTER)."""
         return once(
             self._store,
             Lease(f"merged:{repo.lower()}:{window.start.isoformat()}:{window.end.isoformat()}", SNAPSHOT_LEASE_SECONDS),
@@ -178,7 +188,8 @@ class CardService:
 
     def _list(self, repo: str, window: Window) -> list[PRListing]:
         listings = self._source.list_merged(repo, window)
-        self._store.put_merged(repo, window, listings)
+        final = self._now is not None and window.end <= self._now() - FINAL_AFTER
+        self._store.put_merged(repo, window, listings, final=final)
         return listings
 
     def _fetch(self, listing: PRListing) -> PRSnapshot:

@@ -14,8 +14,9 @@ from bot import words
 from bot.services.tenant import Tenant
 from bot.settings import Settings, load_settings
 from bot.store.kv import KV
-from bot.wiring.process import EMBEDDED_STORE_NOTE, Process, build_process
+from bot.wiring.process import Process, build_process
 from bot.wiring.slack import wire_slack
+from bot.wiring.store import MEMORY_STORE_NOTE
 from bot.wiring.timing import Timing
 
 REPO = "vllm-project/vllm"
@@ -81,7 +82,7 @@ def _note_pattern(key: str) -> str:
 # none was found), and the store's note without Redis.
 ONCE_A_RUN = re.compile(
     f"prdigest: (?:{_note_pattern('cli.config_file')}|{_note_pattern('cli.no_config_file')}"
-    f"|{re.escape(EMBEDDED_STORE_NOTE)})"
+    f"|{re.escape(MEMORY_STORE_NOTE)})"
 )
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from bot import waiting
 from bot.cli import main
-from bot.wiring.process import EMBEDDED_STORE_NOTE
+from bot.wiring.store import MEMORY_STORE_NOTE
 from tests.integration.conftest import REPO, day, told
 
 CONTRACT_ITEM_KEYS = {"repo", "number", "url", "title", "author", "merged_at", "card"}
@@ -60,7 +60,7 @@ def test_digest_json_follows_the_contract(env: FakeGitHub, capsys: pytest.Captur
         assert item["card"].keys() >= CONTRACT_CARD_KEYS
         assert {"files_total", "files_read", "skipped", "files_unlisted"} <= item["card"]["coverage"].keys()
         assert item["url"] == f"https://github.com/{REPO}/pull/{item['number']}"
-    assert err.count(EMBEDDED_STORE_NOTE) == 1
+    assert err.count(MEMORY_STORE_NOTE) == 1
 
 
 def test_digest_text_is_readable(env: FakeGitHub, capsys: pytest.CaptureFixture[str]) -> None:
