@@ -601,7 +601,7 @@ WORDS: dict[str, str] = {
     "reply.across_span_release": "in {release}",
     "reply.across_span_releases": "in the range {first}...{last}",
     "reply.across_release_unknown": "{repo} has no release {said}; ask about one of its tags, such as the latest",
-    "reply.in_release": "{pr} is in {tag} (released {day}).",
+    "reply.in_release": "{pr} shipped in {tag}, published {day}.",
     "reply.not_released": "{pr} is not in a release yet: the latest is {latest}.",
     "reply.no_releases": "{repo} has published no release yet, so {pr} is in none.",
 }

@@ -129,7 +129,7 @@ def test_release_questions_are_answered_from_the_range_and_the_cache(
     monkeypatch.setenv("REDIS_URL", redis_url)
     assert main(["ask", REPO, "which release has #42?"]) == 0
     assert (
-        "#42 (https://github.com/vllm-project/vllm/pull/42) is in v0.2.0 (released 2026-09-14)."
+        "#42 (https://github.com/vllm-project/vllm/pull/42) shipped in v0.2.0, published 2026-09-14."
         in capsys.readouterr().out
     )
     assert main(["ask", REPO, "is #323 in a release?"]) == 0
