@@ -1,7 +1,13 @@
 """GitHubSource: merged PRs from the GitHub REST API (through PyGithub) as our own values.
 
-Owns the request budget: list pages, then two requests per PR (files, review comments), and
-one per account whose display name is asked for (`user_name`).
+Owns the request budget. A day costs its list pages (pulls list, or issue search for older days),
+one files request per PR (more only past 100 files), and a few pages of the repository's review
+comments for the PRs a digest said it would fetch (sources/github_reviews.py); a PR fetched on its
+own reads its review comments in one more request. Without a token, every PR's files come before
+any review-comment page, which take what is left of the hour's 60. List pages go out with the
+ETag of the page last seen (sources/github_pages.py): a 304 costs an authorized client nothing.
+A search result carries no merge SHA: such a PR's cards and snapshots are keyed by its head SHA,
+which its files give (their contents_url's ref), instead of one more GET per PR.
 Reads only attributes that list items carry, since any other one costs a hidden GET.
 Every PyGithub and requests error becomes one of bot.errors through `_translated`, which maps
 them with sources/github_errors.py and remembers a spent rate limit.
@@ -10,18 +16,28 @@ them with sources/github_errors.py and remembers a spent rate limit.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from github import Auth, Github, GithubRetry
+from github.Issue import Issue
+from github.PullRequest import PullRequest
+from github.PullRequestComment import PullRequestComment
 
 from bot import telemetry
-from bot.errors import NotFound, RateLimited
+from bot.errors import NotFound, RateLimited, SourceError
 from bot.models import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.redact import redact_url
 from bot.sources.github_errors import github_errors
+from bot.sources.github_pages import PageMemory, Pages
+from bot.sources.github_reviews import Batch, Batches
+
+log = logging.getLogger(__name__)
 
 # GitHub's largest page (docs: "per_page ... max 100").
 PER_PAGE = 100
@@ -32,6 +48,8 @@ RECENT_WINDOW = timedelta(days=3)
 MAX_RATE_LIMIT_WAIT = 60.0
 # GitHub's best practice is few concurrent requests; its secondary limit starts at 100.
 DEFAULT_CONCURRENCY = 4
+# With a token, a batch's review comments stop after this many pages (10,000 comments).
+MAX_REVIEW_PAGES = 100
 
 
 class _CountedRetry(GithubRetry):
@@ -89,8 +107,12 @@ class GitHubSource:
         api_url: str,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         concurrency: int = DEFAULT_CONCURRENCY,
+        pages: PageMemory | None = None,
     ) -> None:
         self._gh = client
+        self._pages = Pages(client, pages, api_url=api_url)
+        self._batches = Batches()
+        self._concurrency = concurrency
         self._authenticated = authenticated
         self._api_url = redact_url(api_url)  # only ever shown in messages: no credentials in them
         self._now = now
@@ -143,7 +165,8 @@ class GitHubSource:
     def _list_recent(self, repo: str, window: Window) -> list[PRListing]:
         # Merging updates a PR, so updated_at >= merged_at: walking by update time, newest
         # first, we may stop at the first PR last updated before the window opened.
-        pulls = self._gh.get_repo(repo).get_pulls(state="closed", sort="updated", direction="desc")
+        parameters = {"state": "closed", "sort": "updated", "direction": "desc", "per_page": str(PER_PAGE)}
+        pulls = self._pages.items(PullRequest, f"/repos/{repo}/pulls", parameters)
         found: list[PRListing] = []
         for pr in pulls:
             updated_at = pr.updated_at
@@ -155,22 +178,21 @@ class GitHubSource:
         return found
 
     def _search(self, repo: str, window: Window) -> list[PRListing]:
-        # Search finds nothing (or answers 422) for a missing repository; ask for it by name
-        # first so that a typo is reported as such, not as a quiet day.
-        repository = self._gh.get_repo(repo)
-        repository.private  # noqa: B018 - reading it is the request
-        # That answer also gives GitHub's spelling of the name, for every key of these PRs.
-        repo = _same_repo(repository.full_name, repo)
+        # A repository that does not exist (or that this client may not see) is answered 422,
+        # which github_errors reports as not found: a typo is not taken for a quiet day.
         start = window.start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         end = window.end.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        results = self._gh.search_issues(f"repo:{repo} is:pr is:merged merged:{start}..{end}")
+        query = f"repo:{repo} is:pr is:merged merged:{start}..{end}"
+        parameters = {"q": query, "per_page": str(PER_PAGE)}
         found: list[PRListing] = []
-        for issue in results:
+        for issue in self._pages.items(Issue, "/search/issues", parameters, key="items"):
             merged_at = issue.pull_request.merged_at if issue.pull_request else None
             # GitHub's range is inclusive at both ends; our window is half-open.
             if merged_at is not None and window.contains(_utc(merged_at)):
-                # Search results do not carry the merge SHA: fetch() completes it.
-                found.append(_listing(repo, issue, merged_at=_utc(merged_at), merge_sha=None, head_sha=None))
+                # GitHub's spelling of the name (its repository_url), for every key of these PRs.
+                named = _same_repo((issue.repository_url or "").rpartition("/repos/")[2] or None, repo)
+                # No merge SHA in a search result: fetch() takes the head SHA from the files.
+                found.append(_listing(named, issue, merged_at=_utc(merged_at), merge_sha=None, head_sha=None))
         found.sort(key=lambda item: item.merged_at or window.end, reverse=True)
         return found
 
@@ -211,25 +233,106 @@ class GitHubSource:
             pr = self._gh.get_repo(ref.repo).get_pull(ref.number)
             return self._listing_from_pull(_full_name(pr, ref.repo), pr)
 
+    def expect(self, window: Window, listings: Iterable[PRListing]) -> None:
+        """A digest of `window` is about to fetch these PRs: read their review comments together,
+        a few pages of the repository's listing instead of one request per PR. Costs nothing now."""
+        by_repo: dict[str, tuple[str, list[int]]] = {}
+        for listing in listings:
+            by_repo.setdefault(listing.repo.lower(), (listing.repo, []))[1].append(listing.number)
+        for repo, numbers in by_repo.values():
+            self._batches.expect(repo, window, numbers)
+
     def fetch(self, listing: PRListing) -> PRSnapshot:
-        """Files with patches and review comments: two requests for most PRs."""
+        """Files with patches and review comments: one request for the files of most PRs, and the
+        review comments from the batch's listing (`expect`), or one more request for a PR alone."""
         ref = listing.ref
-        with self._slots, self._translated(str(ref)):
-            pr = self._gh.get_repo(ref.repo).get_pull(ref.number)
+        batch = self._batches.take(ref)
+        with self._translated(str(ref)), self._slots:
+            pr = self._gh.get_repo(ref.repo).get_pull(ref.number)  # lazy: no request
+            head: str | None = None
+            files: list[FileChange] = []
+            for item in pr.get_files():
+                head = head or _ref_of(item.contents_url)
+                files.append(_file_change(item))
             reported: int | None = None
-            if listing.merge_sha is None and listing.merged_at is not None:
-                # A search result: one GET gives the merge SHA (the cache key) and the file count.
-                listing = self._listing_from_pull(_full_name(pr, ref.repo), pr)
-                reported = pr.changed_files
-            files = tuple(_file_change(item) for item in pr.get_files())
-            if reported is None and len(files) >= GITHUB_FILE_LIST_CAP:
+            if len(files) >= GITHUB_FILE_LIST_CAP:
                 # GitHub stops listing at 3,000 files; the PR itself says how many there are.
                 reported = pr.changed_files
-            comments = tuple(
-                Comment(author=c.user.login if c.user else "ghost", body=c.body or "", path=c.path)
-                for c in pr.get_review_comments()
-            )
-        return PRSnapshot(listing=listing, files=files, comments=comments, files_reported=reported)
+            comments = None if batch is not None else tuple(_comment(c) for c in pr.get_review_comments())
+        if batch is not None:
+            comments = self._batch_comments(batch).get(ref.number, ())
+        if listing.merge_sha is None and listing.merged_at is not None and listing.head_sha is None:
+            # A search result: its cards are keyed by the head commit the files were read at.
+            listing = replace(listing, head_sha=head)
+        return PRSnapshot(listing=listing, files=tuple(files), comments=comments or (), files_reported=reported)
+
+    def _batch_comments(self, batch: Batch) -> dict[int, tuple[Comment, ...]]:
+        with batch.lock:
+            if batch.comments is None:
+                batch.comments = self._read_reviews(batch)
+            return batch.comments
+
+    def _read_reviews(self, batch: Batch) -> dict[int, tuple[Comment, ...]]:
+        """The batch's review comments, as many pages as the budget allows: a digest without
+        them is complete, one without files is not. A failure keeps what was read."""
+        parameters = {
+            "sort": "updated",
+            "direction": "asc",
+            "since": batch.since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "per_page": str(PER_PAGE),
+        }
+        found: dict[int, list[tuple[datetime, Comment]]] = {}
+        pages = self._pages.pages(f"/repos/{batch.repo}/pulls/comments", parameters)
+        read = 0
+        try:
+            with self._slots, self._translated(f"{batch.repo} review comments"):
+                while self._may_read_reviews(read):
+                    page = next(pages, None)
+                    read += 1
+                    if not isinstance(page, list) or not self._file_reviews(page, batch.window, found):
+                        break
+        except SourceError as exc:
+            log.warning("review comments of %s stopped after %d pages: %s", batch.repo, read, type(exc).__name__)
+        return {number: tuple(c for _, c in sorted(items, key=lambda x: x[0])) for number, items in found.items()}
+
+    def _file_reviews(self, page: list[Any], window: Window, found: dict[int, list[tuple[datetime, Comment]]]) -> bool:
+        """File a page's comments under their PR numbers; False once the listing passed the window."""
+        for raw in page:
+            item = self._gh.create_from_raw_data(PullRequestComment, raw)
+            updated = _utc(item.updated_at) if item.updated_at else window.start
+            if updated >= window.end:
+                return False  # sorted by update: every later one was updated after the window
+            number = _number_of(item.pull_request_url)
+            if number is not None:
+                created = _utc(item.created_at) if item.created_at else updated
+                found.setdefault(number, []).append((created, _comment(item)))
+        return len(page) >= PER_PAGE
+
+    def _may_read_reviews(self, read: int) -> bool:
+        if self._authenticated:
+            return read < MAX_REVIEW_PAGES
+        # Without a token, each PR still to be fetched needs its files request, and the others'
+        # requests in flight have not been counted in the last X-RateLimit-Remaining yet.
+        remaining, limit = self._gh.requester.rate_limiting
+        if limit < 0:
+            return True
+        return remaining - self._batches.pending() - (self._concurrency - 1) > 0
+
+
+def _comment(item: Any) -> Comment:
+    return Comment(author=item.user.login if item.user else "ghost", body=item.body or "", path=item.path)
+
+
+def _number_of(url: str | None) -> int | None:
+    """The PR number at the end of a comment's pull_request_url (…/pulls/{number})."""
+    tail = (url or "").rstrip("/").rpartition("/")[2]
+    return int(tail) if tail.isdigit() else None
+
+
+def _ref_of(contents_url: str | None) -> str | None:
+    """The commit a PR file's contents_url names (?ref=SHA): the PR's head."""
+    refs = parse_qs(urlsplit(contents_url or "").query).get("ref")
+    return refs[0] if refs else None
 
 
 def _full_name(pr: Any, asked: str) -> str:

@@ -65,8 +65,10 @@ class CardStore:
         return codec.load_snapshot(raw) if raw else None
 
     def put_snapshot(self, snapshot: PRSnapshot) -> None:
-        """Keep a complete snapshot of a merged PR; anything else is never cached."""
-        revision = snapshot.listing.merge_sha
+        """Keep a complete snapshot of a merged PR; anything else is never cached. Its revision is
+        the merge SHA, or for a PR found through search (which gives none) the head SHA."""
+        listing = snapshot.listing
+        revision = listing.revision if listing.merged_at is not None else None
         if not snapshot.complete or revision is None:
             return
         self.kv.set(snapshot_key(snapshot.ref, revision), codec.dump_snapshot(snapshot), SNAPSHOT_TTL)

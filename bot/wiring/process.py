@@ -38,6 +38,7 @@ from bot.store.facts import FactStore
 from bot.store.kv import KV
 from bot.store.memory import MemoryKV
 from bot.store.modes import ModeMemory
+from bot.store.pages import PageStore
 from bot.store.redis_store import RedisKV
 from bot.store.tokens import TokenStore
 from bot.wiring.timing import Timing
@@ -95,9 +96,15 @@ def redis_kv(url: str) -> RedisKV:
 
 
 def github_source(
-    settings: Settings, timing: Timing, *, retries: int | None = None, rate_limit_wait: float | None = None
+    settings: Settings,
+    timing: Timing,
+    *,
+    retries: int | None = None,
+    rate_limit_wait: float | None = None,
+    kv: KV | None = None,
 ) -> GitHubSource:
-    """GitHub through its own client (the caller closes it)."""
+    """GitHub through its own client (the caller closes it); with `kv`, list pages are kept with
+    their ETags there and asked for again conditionally."""
     client = build_github(
         settings.github_api_url,
         settings.github_token,
@@ -108,7 +115,13 @@ def github_source(
         ),
     )
     authenticated = settings.github_token is not None
-    return GitHubSource(client, authenticated=authenticated, api_url=settings.github_api_url, now=timing.now)
+    return GitHubSource(
+        client,
+        authenticated=authenticated,
+        api_url=settings.github_api_url,
+        now=timing.now,
+        pages=PageStore(kv) if kv is not None else None,
+    )
 
 
 def model_of(settings: Settings, timeout: float) -> ModelOnFirstUse | None:
@@ -151,7 +164,7 @@ def build_process(
             warn(EMBEDDED_STORE_NOTE)
             kv = MemoryKV()
     config = settings.config
-    source = github_source(settings, timing)
+    source = github_source(settings, timing, kv=kv)
     closers.append(source.close)
     facts = FactStore(kv)
     timeout = timing.model_timeout if timing.model_timeout is not None else settings.defaults.model_timeout
