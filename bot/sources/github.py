@@ -50,6 +50,9 @@ MAX_RATE_LIMIT_WAIT = 60.0
 DEFAULT_CONCURRENCY = 4
 # With a token, a batch's review comments stop after this many pages (10,000 comments).
 MAX_REVIEW_PAGES = 100
+# Callers keep a repository's visibility in the store for longer (services/visibility.py); this
+# only joins the threads that ask at one moment, so that one request answers them all.
+VISIBILITY_MEMO = timedelta(seconds=10)
 
 
 class _CountedRetry(GithubRetry):
@@ -112,7 +115,6 @@ class GitHubSource:
         self._gh = client
         self._pages = Pages(client, pages, api_url=api_url)
         self._batches = Batches()
-        self._concurrency = concurrency
         self._authenticated = authenticated
         self._api_url = redact_url(api_url)  # only ever shown in messages: no credentials in them
         self._now = now
@@ -120,6 +122,11 @@ class GitHubSource:
         # Once the limit is spent, further requests would only be refused: fail them here
         # until the reset, so that concurrent workers stop at once.
         self._exhausted: RateLimited | None = None
+        self._remaining_lock = threading.Lock()
+        self._remaining: tuple[int, int] | None = None  # (reset, lowest remaining seen)
+        self._visibility_lock = threading.Lock()
+        self._visibility: dict[str, threading.Lock] = {}
+        self._visible: dict[str, tuple[bool, datetime]] = {}
 
     @contextlib.contextmanager
     def _translated(self, what: str) -> Iterator[None]:
@@ -207,9 +214,18 @@ class GitHubSource:
         )
 
     def is_private(self, repo: str) -> bool:
-        """The repository's visibility as GitHub states it (1 request)."""
-        with self._slots, self._translated(repo):
-            return bool(self._gh.get_repo(repo).private)
+        """The repository's visibility as GitHub states it (1 request). Asked at once by several
+        threads (ten channels of one repository posting at their common time), it is asked once."""
+        with self._visibility_lock:
+            asking = self._visibility.setdefault(repo.lower(), threading.Lock())
+        with asking:
+            known = self._visible.get(repo.lower())
+            if known is not None and self._now() - known[1] < VISIBILITY_MEMO:
+                return known[0]
+            with self._slots, self._translated(repo):
+                private = bool(self._gh.get_repo(repo).private)
+            self._visible[repo.lower()] = (private, self._now())
+            return private
 
     def user_name(self, login: str) -> str | None:
         """The display name on `login`'s profile (1 request: GET /users/{login}).
@@ -247,18 +263,22 @@ class GitHubSource:
         review comments from the batch's listing (`expect`), or one more request for a PR alone."""
         ref = listing.ref
         batch = self._batches.take(ref)
-        with self._translated(str(ref)), self._slots:
-            pr = self._gh.get_repo(ref.repo).get_pull(ref.number)  # lazy: no request
-            head: str | None = None
-            files: list[FileChange] = []
-            for item in pr.get_files():
-                head = head or _ref_of(item.contents_url)
-                files.append(_file_change(item))
-            reported: int | None = None
-            if len(files) >= GITHUB_FILE_LIST_CAP:
-                # GitHub stops listing at 3,000 files; the PR itself says how many there are.
-                reported = pr.changed_files
-            comments = None if batch is not None else tuple(_comment(c) for c in pr.get_review_comments())
+        try:
+            with self._translated(str(ref)), self._slots:
+                pr = self._gh.get_repo(ref.repo).get_pull(ref.number)  # lazy: no request
+                head: str | None = None
+                files: list[FileChange] = []
+                for item in pr.get_files():
+                    head = head or _ref_of(item.contents_url)
+                    files.append(_file_change(item))
+                reported: int | None = None
+                if len(files) >= GITHUB_FILE_LIST_CAP:
+                    # GitHub stops listing at 3,000 files; the PR itself says how many there are.
+                    reported = pr.changed_files
+                comments = None if batch is not None else tuple(_comment(c) for c in pr.get_review_comments())
+        finally:
+            self._batches.read(batch)
+            self._note_remaining()
         if batch is not None:
             comments = self._batch_comments(batch).get(ref.number, ())
         if listing.merge_sha is None and listing.merged_at is not None and listing.head_sha is None:
@@ -289,6 +309,7 @@ class GitHubSource:
                 while self._may_read_reviews(read):
                     page = next(pages, None)
                     read += 1
+                    self._note_remaining()
                     if not isinstance(page, list) or not self._file_reviews(page, batch.window, found):
                         break
         except SourceError as exc:
@@ -311,12 +332,24 @@ class GitHubSource:
     def _may_read_reviews(self, read: int) -> bool:
         if self._authenticated:
             return read < MAX_REVIEW_PAGES
-        # Without a token, each PR still to be fetched needs its files request, and the others'
-        # requests in flight have not been counted in the last X-RateLimit-Remaining yet.
+        # Without a token, one request must be left for the files of each PR not read yet. A
+        # fetch in flight has either been counted by GitHub already (its answer not seen yet)
+        # or not been sent: one request, not two.
+        self._note_remaining()
+        with self._remaining_lock:
+            remaining = self._remaining
+        return remaining is None or remaining[1] - self._batches.unread() > 0
+
+    def _note_remaining(self) -> None:
+        """Keep the lowest X-RateLimit-Remaining of this reset: answers read by several threads
+        may be processed out of order, and the last one seen is not always the latest."""
         remaining, limit = self._gh.requester.rate_limiting
         if limit < 0:
-            return True
-        return remaining - self._batches.pending() - (self._concurrency - 1) > 0
+            return
+        reset = self._gh.requester.rate_limiting_resettime
+        with self._remaining_lock:
+            if self._remaining is None or self._remaining[0] != reset or remaining < self._remaining[1]:
+                self._remaining = (reset, remaining)
 
 
 def _comment(item: Any) -> Comment:

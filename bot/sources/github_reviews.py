@@ -49,29 +49,50 @@ class Batches:
         self._clock = clock
         self._lock = threading.Lock()
         self._of: dict[tuple[str, int], Batch] = {}
+        self._batches: dict[tuple[str, Window], Batch] = {}
+        self._reading = 0  # fetches of batch PRs between `take` and `read`
 
     def expect(self, repo: str, window: Window, numbers: Iterable[int]) -> None:
-        batch = Batch(repo, window, set(numbers), self._clock())
+        """`numbers` join the batch of (repo, window): ten channels' digests of one repository
+        and day, built at once, read its review comments once."""
         with self._lock:
             self._drop_old()
-            for number in batch.pending:
+            batch = self._batches.get((repo.lower(), window))
+            if batch is None or batch.comments is not None:
+                batch = Batch(repo, window, set(), self._clock())
+                self._batches[(repo.lower(), window)] = batch
+            for number in numbers:
+                known = self._of.get((repo.lower(), number))
+                if known is batch and number not in batch.pending:
+                    continue  # fetched already, by another digest of this batch
+                batch.pending.add(number)
                 self._of[(repo.lower(), number)] = batch
 
     def take(self, ref: PRRef) -> Batch | None:
-        """The batch `ref` belongs to, no longer pending (its fetch starts now); None: on its own."""
+        """The batch `ref` belongs to, its fetch started (call `read` once its files are in);
+        None: on its own."""
         with self._lock:
             self._drop_old()
             batch = self._of.get((ref.repo.lower(), ref.number))
             if batch is not None:
                 batch.pending.discard(ref.number)
+                self._reading += 1
             return batch
 
-    def pending(self) -> int:
-        """PRs of every live batch whose files have not been asked for yet."""
+    def read(self, batch: Batch | None) -> None:
+        """A fetch `take` started has its files (or failed)."""
+        if batch is not None:
+            with self._lock:
+                self._reading -= 1
+
+    def unread(self) -> int:
+        """PRs of every live batch whose files are not in yet: not asked for, or in flight."""
         with self._lock:
-            return sum(len(batch.pending) for batch in {id(b): b for b in self._of.values()}.values())
+            return self._reading + sum(len(batch.pending) for batch in self._batches.values())
 
     def _drop_old(self) -> None:
         now = self._clock()
         for key in [key for key, batch in self._of.items() if now - batch.born > BATCH_SECONDS]:
             del self._of[key]
+        for name in [name for name, batch in self._batches.items() if now - batch.born > BATCH_SECONDS]:
+            del self._batches[name]
