@@ -260,6 +260,8 @@ class CardService:
         snapshot = None
         if job.merge_sha is not None:
             snapshot = self._store.get_snapshot(job.ref, job.merge_sha)
+            if snapshot is None and job.payer is not None:
+                snapshot = self._digests_snapshot(job.ref, job.merge_sha)
         snapshot = snapshot or self.cached_by_ref(job.ref)
         if snapshot is None or (job.for_merge and snapshot.listing.merged_at is None):
             try:
@@ -272,6 +274,22 @@ class CardService:
                 return None
             snapshot = self.snapshot(listing)
         return self.card(snapshot, job.language, here=True, payer=Payer(job.payer or WORKER, job.workspace))
+
+    def _digests_snapshot(self, ref: PRRef, merge_sha: str) -> PRSnapshot | None:
+        """The snapshot a digest is reading now, waited for in the store. A job with a payer and
+        a merge SHA comes from a digest (the poller's and the webhook's have no payer), which
+        reads its PRs from GitHub together (one request each, their review comments in a few
+        pages): asking GitHub here would cost this PR a GET of its own, and its comments another.
+        None when it has not come within SNAPSHOT_LEASE_SECONDS (the digest failed on it)."""
+        deadline = self._clock() + SNAPSHOT_LEASE_SECONDS
+        step = QUEUE_STEP_SECONDS
+        while self._clock() < deadline:
+            snapshot = self._store.get_snapshot(ref, merge_sha)
+            if snapshot is not None:
+                return snapshot
+            self._sleep(step)
+            step = min(step * 2, QUEUE_STEP_MAX_SECONDS)
+        return None
 
     def workers_alive(self) -> bool:
         """Whether cards asked of the queue now would be made by a worker."""

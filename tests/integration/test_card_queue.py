@@ -140,3 +140,24 @@ def test_a_worker_started_while_redis_is_away_takes_jobs_once_it_answers(
         wait_for(lambda: model.calls == 1, timeout=30)
     finally:
         worker.stop()
+
+
+def test_a_digest_whose_cards_workers_make_asks_github_once_per_pr(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
+) -> None:
+    # `serve` with its own worker, as the scheduler and `/pr digest` run: the workers take the
+    # digest's jobs at once, while the digest is still reading the day's PRs from GitHub.
+    add_prs(github, 12)
+    model.responder = good_card
+    github.latency = 0.02
+    services = make_services(settings_for(github, model, redis_url))
+    worker = start_worker(services, 8)
+    try:
+        wait_for(lambda: services.queue is not None and services.queue.workers_alive())
+        digest = services.digests.build((REPO,), WINDOW)
+    finally:
+        worker.stop()
+    assert digest.shown == 12 and all(item.card.source == "llm" for item in digest.items)
+    counts = github.counts_by_kind()
+    # The files of each PR, once; no GET of a PR for its listing, no per-PR review comments.
+    assert counts.get("files") == 12 and "pull" not in counts and "comments" not in counts, counts
