@@ -14,7 +14,7 @@ SCENARIOS = (
     "prdigest --help",
     "cold digest",
     "warm digest",
-    "GitHub requests per PR",
+    "GitHub requests per PR, 24-hour path",
     "memory: digest",
     "speed-up over a naive digest loop",
     "token budget",
@@ -34,6 +34,7 @@ SCENARIOS = (
     "the poller already carded",
     "webhook → card ready",
     "3 workers vs 1",
+    "GitHub requests per PR, --date path",
 )
 
 
