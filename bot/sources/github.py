@@ -16,8 +16,8 @@ them with sources/github_errors.py and remembers a spent rate limit.
 from __future__ import annotations
 
 import contextlib
-import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -27,17 +27,14 @@ from urllib.parse import parse_qs, urlsplit
 from github import Auth, Github, GithubRetry
 from github.Issue import Issue
 from github.PullRequest import PullRequest
-from github.PullRequestComment import PullRequestComment
 
 from bot import telemetry
-from bot.errors import NotFound, RateLimited, SourceError
-from bot.models import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
+from bot.errors import NotFound, RateLimited
+from bot.models import GITHUB_FILE_LIST_CAP, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.redact import redact_url
 from bot.sources.github_errors import github_errors
 from bot.sources.github_pages import PageMemory, Pages
-from bot.sources.github_reviews import Batch, Batches
-
-log = logging.getLogger(__name__)
+from bot.sources.github_reviews import Reviews, comment_of
 
 # GitHub's largest page (docs: "per_page ... max 100").
 PER_PAGE = 100
@@ -48,11 +45,9 @@ RECENT_WINDOW = timedelta(days=3)
 MAX_RATE_LIMIT_WAIT = 60.0
 # GitHub's best practice is few concurrent requests; its secondary limit starts at 100.
 DEFAULT_CONCURRENCY = 4
-# With a token, a batch's review comments stop after this many pages (10,000 comments).
-MAX_REVIEW_PAGES = 100
 # Callers keep a repository's visibility in the store for longer (services/visibility.py); this
 # only joins the threads that ask at one moment, so that one request answers them all.
-VISIBILITY_MEMO = timedelta(seconds=10)
+VISIBILITY_MEMO = 10.0  # seconds
 
 
 class _CountedRetry(GithubRetry):
@@ -114,7 +109,7 @@ class GitHubSource:
     ) -> None:
         self._gh = client
         self._pages = Pages(client, pages, api_url=api_url)
-        self._batches = Batches()
+        self._reviews = Reviews(client, self._pages, authenticated=authenticated, guard=self._guarded)
         self._authenticated = authenticated
         self._api_url = redact_url(api_url)  # only ever shown in messages: no credentials in them
         self._now = now
@@ -122,11 +117,9 @@ class GitHubSource:
         # Once the limit is spent, further requests would only be refused: fail them here
         # until the reset, so that concurrent workers stop at once.
         self._exhausted: RateLimited | None = None
-        self._remaining_lock = threading.Lock()
-        self._remaining: tuple[int, int] | None = None  # (reset, lowest remaining seen)
         self._visibility_lock = threading.Lock()
         self._visibility: dict[str, threading.Lock] = {}
-        self._visible: dict[str, tuple[bool, datetime]] = {}
+        self._visible: dict[str, tuple[bool, float]] = {}
 
     @contextlib.contextmanager
     def _translated(self, what: str) -> Iterator[None]:
@@ -142,6 +135,12 @@ class GitHubSource:
         except RateLimited as exc:
             self._exhausted = exc
             raise
+
+    @contextlib.contextmanager
+    def _guarded(self, what: str) -> Iterator[None]:
+        """One of the few requests at a time, its errors translated."""
+        with self._slots, self._translated(what):
+            yield
 
     def rate_limit(self) -> tuple[int, int]:
         """Requests left this hour, and the hour's limit (free: /rate_limit does not count)."""
@@ -220,11 +219,12 @@ class GitHubSource:
             asking = self._visibility.setdefault(repo.lower(), threading.Lock())
         with asking:
             known = self._visible.get(repo.lower())
-            if known is not None and self._now() - known[1] < VISIBILITY_MEMO:
+            # The process's own clock: an injected `now` may stand still in a test or a replay.
+            if known is not None and time.monotonic() - known[1] < VISIBILITY_MEMO:
                 return known[0]
             with self._slots, self._translated(repo):
                 private = bool(self._gh.get_repo(repo).private)
-            self._visible[repo.lower()] = (private, self._now())
+            self._visible[repo.lower()] = (private, time.monotonic())
             return private
 
     def user_name(self, login: str) -> str | None:
@@ -256,13 +256,13 @@ class GitHubSource:
         for listing in listings:
             by_repo.setdefault(listing.repo.lower(), (listing.repo, []))[1].append(listing.number)
         for repo, numbers in by_repo.values():
-            self._batches.expect(repo, window, numbers)
+            self._reviews.expect(repo, window, numbers)
 
     def fetch(self, listing: PRListing) -> PRSnapshot:
         """Files with patches and review comments: one request for the files of most PRs, and the
         review comments from the batch's listing (`expect`), or one more request for a PR alone."""
         ref = listing.ref
-        batch = self._batches.take(ref)
+        batch = self._reviews.take(ref)
         try:
             with self._translated(str(ref)), self._slots:
                 pr = self._gh.get_repo(ref.repo).get_pull(ref.number)  # lazy: no request
@@ -275,91 +275,15 @@ class GitHubSource:
                 if len(files) >= GITHUB_FILE_LIST_CAP:
                     # GitHub stops listing at 3,000 files; the PR itself says how many there are.
                     reported = pr.changed_files
-                comments = None if batch is not None else tuple(_comment(c) for c in pr.get_review_comments())
+                comments = None if batch is not None else tuple(comment_of(c) for c in pr.get_review_comments())
         finally:
-            self._batches.read(batch)
-            self._note_remaining()
+            self._reviews.read(batch)
         if batch is not None:
-            comments = self._batch_comments(batch).get(ref.number, ())
+            comments = self._reviews.comments(batch).get(ref.number, ())
         if listing.merge_sha is None and listing.merged_at is not None and listing.head_sha is None:
             # A search result: its cards are keyed by the head commit the files were read at.
             listing = replace(listing, head_sha=head)
         return PRSnapshot(listing=listing, files=tuple(files), comments=comments or (), files_reported=reported)
-
-    def _batch_comments(self, batch: Batch) -> dict[int, tuple[Comment, ...]]:
-        with batch.lock:
-            if batch.comments is None:
-                batch.comments = self._read_reviews(batch)
-            return batch.comments
-
-    def _read_reviews(self, batch: Batch) -> dict[int, tuple[Comment, ...]]:
-        """The batch's review comments, as many pages as the budget allows: a digest without
-        them is complete, one without files is not. A failure keeps what was read."""
-        parameters = {
-            "sort": "updated",
-            "direction": "asc",
-            "since": batch.since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "per_page": str(PER_PAGE),
-        }
-        found: dict[int, list[tuple[datetime, Comment]]] = {}
-        pages = self._pages.pages(f"/repos/{batch.repo}/pulls/comments", parameters)
-        read = 0
-        try:
-            with self._slots, self._translated(f"{batch.repo} review comments"):
-                while self._may_read_reviews(read):
-                    page = next(pages, None)
-                    read += 1
-                    self._note_remaining()
-                    if not isinstance(page, list) or not self._file_reviews(page, batch.window, found):
-                        break
-        except SourceError as exc:
-            log.warning("review comments of %s stopped after %d pages: %s", batch.repo, read, type(exc).__name__)
-        return {number: tuple(c for _, c in sorted(items, key=lambda x: x[0])) for number, items in found.items()}
-
-    def _file_reviews(self, page: list[Any], window: Window, found: dict[int, list[tuple[datetime, Comment]]]) -> bool:
-        """File a page's comments under their PR numbers; False once the listing passed the window."""
-        for raw in page:
-            item = self._gh.create_from_raw_data(PullRequestComment, raw)
-            updated = _utc(item.updated_at) if item.updated_at else window.start
-            if updated >= window.end:
-                return False  # sorted by update: every later one was updated after the window
-            number = _number_of(item.pull_request_url)
-            if number is not None:
-                created = _utc(item.created_at) if item.created_at else updated
-                found.setdefault(number, []).append((created, _comment(item)))
-        return len(page) >= PER_PAGE
-
-    def _may_read_reviews(self, read: int) -> bool:
-        if self._authenticated:
-            return read < MAX_REVIEW_PAGES
-        # Without a token, one request must be left for the files of each PR not read yet. A
-        # fetch in flight has either been counted by GitHub already (its answer not seen yet)
-        # or not been sent: one request, not two.
-        self._note_remaining()
-        with self._remaining_lock:
-            remaining = self._remaining
-        return remaining is None or remaining[1] - self._batches.unread() > 0
-
-    def _note_remaining(self) -> None:
-        """Keep the lowest X-RateLimit-Remaining of this reset: answers read by several threads
-        may be processed out of order, and the last one seen is not always the latest."""
-        remaining, limit = self._gh.requester.rate_limiting
-        if limit < 0:
-            return
-        reset = self._gh.requester.rate_limiting_resettime
-        with self._remaining_lock:
-            if self._remaining is None or self._remaining[0] != reset or remaining < self._remaining[1]:
-                self._remaining = (reset, remaining)
-
-
-def _comment(item: Any) -> Comment:
-    return Comment(author=item.user.login if item.user else "ghost", body=item.body or "", path=item.path)
-
-
-def _number_of(url: str | None) -> int | None:
-    """The PR number at the end of a comment's pull_request_url (…/pulls/{number})."""
-    tail = (url or "").rstrip("/").rpartition("/")[2]
-    return int(tail) if tail.isdigit() else None
 
 
 def _ref_of(contents_url: str | None) -> str | None:
