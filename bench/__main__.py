@@ -2,6 +2,7 @@
 
 make bench                      # the full run (a few minutes)
 .venv/bin/python -m bench --smoke   # seconds: keeps the benchmark working (CI runs it)
+.venv/bin/python -m bench --only requests   # the digest rows and GitHub's requests per PR
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bench.cache import past_day_row
 from bench.deployed import worker_ack_rows
 from bench.env import REPO_ROOT, Latencies, world
 from bench.globs import match_row, saved_ack_row
+from bench.past_day import date_path_row
 from bench.queue import premade_digest_row, webhook_row, workers_row
 from bench.scenarios import (
     Options,
@@ -77,6 +79,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--model-latency", type=float, help="seconds per model call (default 2.0)")
     parser.add_argument("--github-latency", type=float, help="seconds per GitHub request (default 0.05)")
     parser.add_argument("--slack-latency", type=float, help="seconds per Slack call (default 0.03)")
+    parser.add_argument(
+        "--only", choices=["requests"], help="requests: only the digest rows, GitHub's requests per PR among them"
+    )
     return parser.parse_args(argv)
 
 
@@ -135,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
         with_bytecode()
         with world(options.prs, options.latencies, workdir, args.dataset) as bench_world:
+            if args.only == "requests":
+                rows.extend(digest_rows(bench_world, options, workdir)[0])
+                rows.append(date_path_row(bench_world, workdir))
+                return report(rows, options, started, args.smoke)
             rows.append(startup_row(options))
             digest, cold_median = digest_rows(bench_world, options, workdir)
             rows.extend(digest)
@@ -154,6 +163,12 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(premade_digest_row(bench_world, options))
             rows.append(webhook_row(bench_world, options, options.webhook_deliveries))
             rows.append(workers_row(bench_world, options, options.backlog, options.backlog_model_latency))
+            # Last: it adds a repository to the fake GitHub and flushes Redis.
+            rows.append(date_path_row(bench_world, workdir))
+    return report(rows, options, started, args.smoke)
+
+
+def report(rows: list[Row], options: Options, started: float, smoke: bool) -> int:
     latency = options.latencies
     print(
         f"prdigest benchmark · {datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {platform.machine()}, "
@@ -166,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         if row.error:
             print(f"ERROR {row.scenario}: {row.error}")
     print(f"({time.monotonic() - started:.0f} s)")
-    return status(rows, args.smoke)
+    return status(rows, smoke)
 
 
 def _cores() -> int:

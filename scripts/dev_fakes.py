@@ -94,10 +94,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-# GitHub's primary limit for unauthenticated requests, per hour.
-ANONYMOUS_LIMIT = 60
-
-
 def shifted(rows: list[dict[str, Any]], delta: timedelta) -> list[dict[str, Any]]:
     def move(row: dict[str, Any]) -> dict[str, Any]:
         moment = dataset.parse_time(row["merged_at"]) + delta
@@ -145,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     model = FakeOpenAI(latency=args.model_latency, port=args.openai_port, responder=card_for)
     dataset.populate(github, rows, repo=args.repo)
     if args.anonymous:
-        github.rate_limit = ANONYMOUS_LIMIT
+        github.anonymous()  # GitHub's 60 an hour, stated in X-RateLimit-Limit as GitHub states it
 
     stop = threading.Event()
 

@@ -45,6 +45,9 @@ class CardJob:
     # Queued because a merge was announced (the webhook, whose payload only claims it): dropped
     # when GitHub says the PR is not merged. A person's /pr may ask for an open PR's card.
     for_merge: bool = False
+    # Queued by a digest that reads the PR from GitHub itself, with the day's other PRs: the
+    # worker waits for that snapshot in the store rather than ask GitHub again.
+    read_by_asker: bool = False
 
     @property
     def ref(self) -> PRRef:
@@ -68,6 +71,8 @@ class CardJob:
             data["for_merge"] = True  # likewise
         if self.workspace is not None:
             data["workspace"] = self.workspace
+        if self.read_by_asker:
+            data["read_by_asker"] = True  # likewise
         return data
 
     @classmethod
@@ -94,4 +99,9 @@ class CardJob:
         workspace = data.get("workspace")
         if workspace is not None and (not isinstance(workspace, str) or not _TEAM.fullmatch(workspace)):
             raise ValueError("a card job's workspace is a Slack team id")
-        return cls(repo, checked, language, sha, payer, for_merge=for_merge, workspace=workspace)
+        read_by_asker = data.get("read_by_asker", False)
+        if not isinstance(read_by_asker, bool):
+            raise ValueError("a card job's read_by_asker is true or false")  # noqa: TRY004 - one error for any bad job
+        return cls(
+            repo, checked, language, sha, payer, for_merge=for_merge, workspace=workspace, read_by_asker=read_by_asker
+        )

@@ -5,6 +5,7 @@ Protocols only: no vendor, no service, no store here, so adapters and services m
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol
 
 from bot.models import PRListing, PRRef, PRSnapshot, Window
@@ -14,6 +15,11 @@ class Source(Protocol):
     def list_merged(self, repo: str, window: Window) -> list[PRListing]: ...
 
     def get_listing(self, ref: PRRef) -> PRListing: ...
+
+    def expect(self, window: Window, listings: Iterable[PRListing]) -> None:
+        """These PRs of `window` are about to be fetched, together (a digest): the source may read
+        what they share in a few requests rather than one per PR. Costs no request."""
+        ...
 
     def fetch(self, listing: PRListing) -> PRSnapshot: ...
 

@@ -271,6 +271,8 @@ class CardService:
         snapshot = None
         if job.merge_sha is not None:
             snapshot = self._store.get_snapshot(job.ref, job.merge_sha)
+            if snapshot is None and job.read_by_asker:
+                snapshot = self._digests_snapshot(job.ref, job.merge_sha)
         snapshot = snapshot or self.cached_by_ref(job.ref)
         if snapshot is None or (job.for_merge and snapshot.listing.merged_at is None):
             try:
@@ -284,14 +286,32 @@ class CardService:
             snapshot = self.snapshot(listing)
         return self.card(snapshot, job.language, here=True, payer=Payer(job.payer or WORKER, job.workspace))
 
+    def _digests_snapshot(self, ref: PRRef, merge_sha: str) -> PRSnapshot | None:
+        """The snapshot the digest that queued the job is reading now, waited for in the store.
+        A digest reads its PRs from GitHub together (one request each, their review comments in a
+        few pages): asking GitHub here would cost this PR a GET of its own, and its comments
+        another. None when it has not come within SNAPSHOT_LEASE_SECONDS (the digest failed on it)."""
+        deadline = self._clock() + SNAPSHOT_LEASE_SECONDS
+        step = QUEUE_STEP_SECONDS
+        while self._clock() < deadline:
+            snapshot = self._store.get_snapshot(ref, merge_sha)
+            if snapshot is not None:
+                return snapshot
+            self._sleep(step)
+            step = min(step * 2, QUEUE_STEP_MAX_SECONDS)
+        return None
+
     def workers_alive(self) -> bool:
         """Whether cards asked of the queue now would be made by a worker."""
         return self._writer is not None and self._jobs is not None and self._jobs.workers_alive()
 
-    def queue(self, listings: Iterable[PRListing], language: Language, payer: Payer | None = None) -> int:
+    def queue(
+        self, listings: Iterable[PRListing], language: Language, payer: Payer | None = None, *, reading: bool = False
+    ) -> int:
         """Queue the cards of `listings` that the store lacks, so that workers start on all of
         them at once (a digest, before it waits for them one by one); how many were queued.
-        `payer` None: the poller's or the webhook's, the home workspace's `worker`."""
+        `payer` None: the poller's or the webhook's, the home workspace's `worker`. `reading`: the
+        caller reads the PRs' snapshots from GitHub itself (a digest), so workers wait for them."""
         jobs = self._jobs
         if self._writer is None or jobs is None or not jobs.workers_alive():
             return 0
@@ -302,7 +322,7 @@ class CardService:
             if snapshot is not None and self._cached(self.key(snapshot, language), snapshot, workspace) is not None:
                 continue
             try:
-                queued += jobs.submit(_job(listing, language, payer))
+                queued += jobs.submit(_job(listing, language, payer, reading=reading and snapshot is None))
             except StoreError:
                 return queued  # no queue: each card is made where it is wanted
         return queued
@@ -391,9 +411,9 @@ class CardService:
         return CardResult(card, snapshot)
 
 
-def _job(listing: PRListing, language: Language, payer: Payer | None) -> CardJob:
+def _job(listing: PRListing, language: Language, payer: Payer | None, *, reading: bool = False) -> CardJob:
     name, workspace = (payer.name, payer.workspace) if payer is not None else (None, None)
-    return CardJob(listing.repo, listing.number, language, listing.merge_sha, name, workspace)
+    return CardJob(listing.repo, listing.number, language, listing.merge_sha, name, workspace, read_by_asker=reading)
 
 
 def _sanitized(card: Card, listing: PRListing) -> Card:

@@ -88,7 +88,12 @@ class DigestService:
         if not filters.paths:
             # Workers start on every missing card at once; with path filters, only on the cards
             # of PRs whose files pass them (asked for one by one below).
-            self._cards.queue(wanted, language, payer)
+            self._cards.queue(wanted, language, payer, reading=True)
+        # The PRs GitHub will be asked for: the source reads what they share (their review
+        # comments) in a few requests for all of them. Nothing is said, or imported, on a warm day.
+        unread = [listing for listing in wanted if self._cards.cached_snapshot(listing) is None]
+        if unread:
+            self._source.expect(window, unread)
         run = _Run(lock=threading.Lock(), unreadable=[])
         done = 0
 

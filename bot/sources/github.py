@@ -1,7 +1,13 @@
 """GitHubSource: merged PRs from the GitHub REST API (through PyGithub) as our own values.
 
-Owns the request budget: list pages, then two requests per PR (files, review comments), and
-one per account whose display name is asked for (`user_name`).
+Owns the request budget. A day costs its list pages (pulls list, or issue search for older days),
+one files request per PR (more only past 100 files), and a few pages of the repository's review
+comments for the PRs a digest said it would fetch (sources/github_reviews.py); a PR fetched on its
+own reads its review comments in one more request. Without a token, every PR's files come before
+any review-comment page, which take what is left of the hour's 60. List pages go out with the
+ETag of the page last seen (sources/github_pages.py): a 304 costs an authorized client nothing.
+A search result carries no merge SHA: such a PR's cards and snapshots are keyed by its head SHA,
+which its files give (their contents_url's ref), instead of one more GET per PR.
 Reads only attributes that list items carry, since any other one costs a hidden GET.
 Every PyGithub and requests error becomes one of bot.errors through `_translated`, which maps
 them with sources/github_errors.py and remembers a spent rate limit.
@@ -11,18 +17,25 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from github import Auth, Github, GithubRetry
+from github.Issue import Issue
+from github.PullRequest import PullRequest
 
 from bot import telemetry
 from bot.errors import NotFound, RateLimited
-from bot.models import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
+from bot.models import GITHUB_FILE_LIST_CAP, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.redact import redact_url
 from bot.sources.github_errors import github_errors
+from bot.sources.github_pages import PageMemory, Pages
 from bot.sources.github_releases import GitHubReleases
+from bot.sources.github_reviews import Reviews, comment_of
 
 # GitHub's largest page (docs: "per_page ... max 100").
 PER_PAGE = 100
@@ -33,6 +46,9 @@ RECENT_WINDOW = timedelta(days=3)
 MAX_RATE_LIMIT_WAIT = 60.0
 # GitHub's best practice is few concurrent requests; its secondary limit starts at 100.
 DEFAULT_CONCURRENCY = 4
+# Callers keep a repository's visibility in the store for longer (services/visibility.py); this
+# only joins the threads that ask at one moment, so that one request answers them all.
+VISIBILITY_MEMO = 10.0  # seconds
 
 
 class _CountedRetry(GithubRetry):
@@ -90,8 +106,11 @@ class GitHubSource:
         api_url: str,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         concurrency: int = DEFAULT_CONCURRENCY,
+        pages: PageMemory | None = None,
     ) -> None:
         self._gh = client
+        self._pages = Pages(client, pages, api_url=api_url)
+        self._reviews = Reviews(client, self._pages, authenticated=authenticated, guard=self._guarded)
         self._authenticated = authenticated
         self._api_url = redact_url(api_url)  # only ever shown in messages: no credentials in them
         self._now = now
@@ -99,6 +118,9 @@ class GitHubSource:
         # Once the limit is spent, further requests would only be refused: fail them here
         # until the reset, so that concurrent workers stop at once.
         self._exhausted: RateLimited | None = None
+        self._visibility_lock = threading.Lock()
+        self._visibility: dict[str, threading.Lock] = {}
+        self._visible: dict[str, tuple[bool, float]] = {}
 
     @contextlib.contextmanager
     def _translated(self, what: str) -> Iterator[None]:
@@ -114,6 +136,12 @@ class GitHubSource:
         except RateLimited as exc:
             self._exhausted = exc
             raise
+
+    @contextlib.contextmanager
+    def _guarded(self, what: str) -> Iterator[None]:
+        """One of the few requests at a time, its errors translated."""
+        with self._slots, self._translated(what):
+            yield
 
     def rate_limit(self) -> tuple[int, int]:
         """Requests left this hour, and the hour's limit (free: /rate_limit does not count)."""
@@ -148,7 +176,8 @@ class GitHubSource:
     def _list_recent(self, repo: str, window: Window) -> list[PRListing]:
         # Merging updates a PR, so updated_at >= merged_at: walking by update time, newest
         # first, we may stop at the first PR last updated before the window opened.
-        pulls = self._gh.get_repo(repo).get_pulls(state="closed", sort="updated", direction="desc")
+        parameters = {"state": "closed", "sort": "updated", "direction": "desc", "per_page": str(PER_PAGE)}
+        pulls = self._pages.items(PullRequest, f"/repos/{repo}/pulls", parameters)
         found: list[PRListing] = []
         for pr in pulls:
             updated_at = pr.updated_at
@@ -160,22 +189,21 @@ class GitHubSource:
         return found
 
     def _search(self, repo: str, window: Window) -> list[PRListing]:
-        # Search finds nothing (or answers 422) for a missing repository; ask for it by name
-        # first so that a typo is reported as such, not as a quiet day.
-        repository = self._gh.get_repo(repo)
-        repository.private  # noqa: B018 - reading it is the request
-        # That answer also gives GitHub's spelling of the name, for every key of these PRs.
-        repo = _same_repo(repository.full_name, repo)
+        # A repository that does not exist (or that this client may not see) is answered 422,
+        # which github_errors reports as not found: a typo is not taken for a quiet day.
         start = window.start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         end = window.end.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        results = self._gh.search_issues(f"repo:{repo} is:pr is:merged merged:{start}..{end}")
+        query = f"repo:{repo} is:pr is:merged merged:{start}..{end}"
+        parameters = {"q": query, "per_page": str(PER_PAGE)}
         found: list[PRListing] = []
-        for issue in results:
+        for issue in self._pages.items(Issue, "/search/issues", parameters, key="items"):
             merged_at = issue.pull_request.merged_at if issue.pull_request else None
             # GitHub's range is inclusive at both ends; our window is half-open.
             if merged_at is not None and window.contains(_utc(merged_at)):
-                # Search results do not carry the merge SHA: fetch() completes it.
-                found.append(_listing(repo, issue, merged_at=_utc(merged_at), merge_sha=None, head_sha=None))
+                # GitHub's spelling of the name (its repository_url), for every key of these PRs.
+                named = _same_repo((issue.repository_url or "").rpartition("/repos/")[2] or None, repo)
+                # No merge SHA in a search result: fetch() takes the head SHA from the files.
+                found.append(_listing(named, issue, merged_at=_utc(merged_at), merge_sha=None, head_sha=None))
         found.sort(key=lambda item: item.merged_at or window.end, reverse=True)
         return found
 
@@ -190,9 +218,19 @@ class GitHubSource:
         )
 
     def is_private(self, repo: str) -> bool:
-        """The repository's visibility as GitHub states it (1 request)."""
-        with self._slots, self._translated(repo):
-            return bool(self._gh.get_repo(repo).private)
+        """The repository's visibility as GitHub states it (1 request). Asked at once by several
+        threads (ten channels of one repository posting at their common time), it is asked once."""
+        with self._visibility_lock:
+            asking = self._visibility.setdefault(repo.lower(), threading.Lock())
+        with asking:
+            known = self._visible.get(repo.lower())
+            # The process's own clock: an injected `now` may stand still in a test or a replay.
+            if known is not None and time.monotonic() - known[1] < VISIBILITY_MEMO:
+                return known[0]
+            with self._slots, self._translated(repo):
+                private = bool(self._gh.get_repo(repo).private)
+            self._visible[repo.lower()] = (private, time.monotonic())
+            return private
 
     def user_name(self, login: str) -> str | None:
         """The display name on `login`'s profile (1 request: GET /users/{login}).
@@ -216,25 +254,47 @@ class GitHubSource:
             pr = self._gh.get_repo(ref.repo).get_pull(ref.number)
             return self._listing_from_pull(_full_name(pr, ref.repo), pr)
 
+    def expect(self, window: Window, listings: Iterable[PRListing]) -> None:
+        """A digest of `window` is about to fetch these PRs: read their review comments together,
+        a few pages of the repository's listing instead of one request per PR. Costs nothing now."""
+        by_repo: dict[str, tuple[str, list[int]]] = {}
+        for listing in listings:
+            by_repo.setdefault(listing.repo.lower(), (listing.repo, []))[1].append(listing.number)
+        for repo, numbers in by_repo.values():
+            self._reviews.expect(repo, window, numbers)
+
     def fetch(self, listing: PRListing) -> PRSnapshot:
-        """Files with patches and review comments: two requests for most PRs."""
+        """Files with patches and review comments: one request for the files of most PRs, and the
+        review comments from the batch's listing (`expect`), or one more request for a PR alone."""
         ref = listing.ref
-        with self._slots, self._translated(str(ref)):
-            pr = self._gh.get_repo(ref.repo).get_pull(ref.number)
-            reported: int | None = None
-            if listing.merge_sha is None and listing.merged_at is not None:
-                # A search result: one GET gives the merge SHA (the cache key) and the file count.
-                listing = self._listing_from_pull(_full_name(pr, ref.repo), pr)
-                reported = pr.changed_files
-            files = tuple(_file_change(item) for item in pr.get_files())
-            if reported is None and len(files) >= GITHUB_FILE_LIST_CAP:
-                # GitHub stops listing at 3,000 files; the PR itself says how many there are.
-                reported = pr.changed_files
-            comments = tuple(
-                Comment(author=c.user.login if c.user else "ghost", body=c.body or "", path=c.path)
-                for c in pr.get_review_comments()
-            )
-        return PRSnapshot(listing=listing, files=files, comments=comments, files_reported=reported)
+        batch = self._reviews.take(ref)
+        try:
+            with self._translated(str(ref)), self._slots:
+                pr = self._gh.get_repo(ref.repo).get_pull(ref.number)  # lazy: no request
+                head: str | None = None
+                files: list[FileChange] = []
+                for item in pr.get_files():
+                    head = head or _ref_of(item.contents_url)
+                    files.append(_file_change(item))
+                reported: int | None = None
+                if len(files) >= GITHUB_FILE_LIST_CAP:
+                    # GitHub stops listing at 3,000 files; the PR itself says how many there are.
+                    reported = pr.changed_files
+                comments = None if batch is not None else tuple(comment_of(c) for c in pr.get_review_comments())
+        finally:
+            self._reviews.read(batch)
+        if batch is not None:
+            comments = self._reviews.comments(batch).get(ref.number, ())
+        if listing.merge_sha is None and listing.merged_at is not None and listing.head_sha is None:
+            # A search result: its cards are keyed by the head commit the files were read at.
+            listing = replace(listing, head_sha=head)
+        return PRSnapshot(listing=listing, files=tuple(files), comments=comments or (), files_reported=reported)
+
+
+def _ref_of(contents_url: str | None) -> str | None:
+    """The commit a PR file's contents_url names (?ref=SHA): the PR's head."""
+    refs = parse_qs(urlsplit(contents_url or "").query).get("ref")
+    return refs[0] if refs else None
 
 
 def _full_name(pr: Any, asked: str) -> str:

@@ -56,7 +56,7 @@ def source_error(
     # RateLimitExceededException first: GitHub sends a spent limit as a 403 (primary) or a 429.
     if isinstance(exc, RateLimitExceededException):
         return RateLimited(_reset_time(exc.headers), authenticated)
-    if isinstance(exc, UnknownObjectException):
+    if isinstance(exc, UnknownObjectException) or _unsearchable(exc):
         return NotFound("error.github_not_found", what=what)
     if isinstance(exc, GithubException):
         # A 4xx web page (github.com's own 404 page for /repos/…); a 5xx page is a proxy's
@@ -90,6 +90,18 @@ def _is_web_page(exc: GithubException) -> bool:
     """An error answer whose body was no JSON (PyGithub keeps it as {"data": text})."""
     content_type = str((exc.headers or {}).get("content-type", ""))
     return _is_wrapped_text(exc.data) or content_type.startswith("text/html")
+
+
+def _unsearchable(exc: GithubException | requests.RequestException) -> bool:
+    """Search's answer for a `repo:` it cannot show (GitHub: 422, "The listed users and
+    repositories cannot be searched either because the resources do not exist or you do not have
+    permission to view them."): the repository is not found, as GET /repos would say."""
+    if not isinstance(exc, GithubException) or exc.status != 422 or not isinstance(exc.data, dict):
+        return False
+    errors = exc.data.get("errors")
+    return isinstance(errors, list) and any(
+        isinstance(error, dict) and "cannot be searched" in str(error.get("message", "")) for error in errors
+    )
 
 
 def _reset_time(headers: Mapping[str, Any] | None) -> datetime | None:

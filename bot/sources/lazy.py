@@ -10,7 +10,7 @@ first request needs it. No vendor here.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -19,6 +19,7 @@ from bot.models import PRListing, PRRef, PRSnapshot, Window
 
 if TYPE_CHECKING:
     from bot.sources.github import GitHubSource
+    from bot.sources.github_pages import PageMemory
     from bot.sources.github_releases import GitHubReleases
 
 
@@ -32,6 +33,7 @@ class GitHubEndpoint:
     backoff: float
     rate_limit_wait: float | None  # None: the source's own (sources/github.py MAX_RATE_LIMIT_WAIT)
     now: Callable[[], datetime]
+    pages: PageMemory | None = None  # list pages kept with their ETags (store/pages.py), or none
 
 
 def connect(endpoint: GitHubEndpoint) -> GitHubSource:
@@ -42,7 +44,13 @@ def connect(endpoint: GitHubEndpoint) -> GitHubSource:
     client = build_github(
         endpoint.api_url, endpoint.token, retries=endpoint.retries, backoff=endpoint.backoff, max_rate_limit_wait=wait
     )
-    return GitHubSource(client, authenticated=endpoint.token is not None, api_url=endpoint.api_url, now=endpoint.now)
+    return GitHubSource(
+        client,
+        authenticated=endpoint.token is not None,
+        api_url=endpoint.api_url,
+        now=endpoint.now,
+        pages=endpoint.pages,
+    )
 
 
 class GitHubOnFirstUse:
@@ -73,6 +81,11 @@ class GitHubOnFirstUse:
 
     def get_listing(self, ref: PRRef) -> PRListing:
         return self._connected().get_listing(ref)
+
+    def expect(self, window: Window, listings: Iterable[PRListing]) -> None:
+        expected = list(listings)
+        if expected:  # nothing to fetch (every snapshot in the store): nothing to connect for
+            self._connected().expect(window, expected)
 
     def fetch(self, listing: PRListing) -> PRSnapshot:
         return self._connected().fetch(listing)

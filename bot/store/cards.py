@@ -1,8 +1,10 @@
 """CardStore: snapshots, cards and card leases, on any KV (Redis or memory).
 
 Keys (relative to the KV's prefix) and why they live as long as they do:
-- snapshot:{repo}#{n}:{merge_sha}  30 days: merged PRs never change; a month stays answerable.
-- revision:{repo}#{n}              90 days: the merge SHA of a merged PR, for look-ups by number.
+- snapshot:{repo}#{n}:{revision}   30 days: merged PRs never change; a month stays answerable.
+- revision:{repo}#{n}              90 days: a merged PR's revision, for look-ups by number: its
+                                   merge SHA, or its head SHA when it was found through search
+                                   (which gives no merge SHA; the files name the head).
 - card:{repo}#{n}:{sha}:{prompt}:{model}:{lang}  30 days (a fallback card: as long as asked).
 - merged:{repo}:{start}:{end}      10 minutes: a window's merged PRs, for the other channels
                                    whose digests of the same window start at the same time;
@@ -69,8 +71,10 @@ class CardStore:
         return codec.load_snapshot(raw) if raw else None
 
     def put_snapshot(self, snapshot: PRSnapshot) -> None:
-        """Keep a complete snapshot of a merged PR; anything else is never cached."""
-        revision = snapshot.listing.merge_sha
+        """Keep a complete snapshot of a merged PR; anything else is never cached. Its revision is
+        the merge SHA, or for a PR found through search (which gives none) the head SHA."""
+        listing = snapshot.listing
+        revision = listing.revision if listing.merged_at is not None else None
         if not snapshot.complete or revision is None:
             return
         self.kv.set(snapshot_key(snapshot.ref, revision), codec.dump_snapshot(snapshot), SNAPSHOT_TTL)

@@ -38,6 +38,7 @@ from bot.store.cards import CardStore
 from bot.store.facts import FactStore
 from bot.store.kv import KV
 from bot.store.modes import ModeMemory
+from bot.store.pages import PageStore
 from bot.store.redis_store import RedisKV
 from bot.store.tokens import TokenStore
 from bot.wiring.store import choose_store
@@ -97,9 +98,15 @@ def redis_kv(url: str) -> RedisKV:
 
 
 def github_endpoint(
-    settings: Settings, timing: Timing, *, retries: int | None = None, rate_limit_wait: float | None = None
+    settings: Settings,
+    timing: Timing,
+    *,
+    retries: int | None = None,
+    rate_limit_wait: float | None = None,
+    kv: KV | None = None,
 ) -> GitHubEndpoint:
-    """How this process asks GitHub: the settings' server and token, the timing's retries."""
+    """How this process asks GitHub: the settings' server and token, the timing's retries; with
+    `kv`, list pages are kept with their ETags there and asked for again conditionally."""
     return GitHubEndpoint(
         settings.github_api_url,
         settings.github_token,
@@ -107,6 +114,7 @@ def github_endpoint(
         backoff=timing.github_backoff,
         rate_limit_wait=rate_limit_wait if rate_limit_wait is not None else timing.github_rate_limit_wait,
         now=timing.now,
+        pages=PageStore(kv) if kv is not None else None,
     )
 
 
@@ -155,7 +163,7 @@ def build_process(
             closers.append(chosen.close)
         kv = chosen.kv
     config = settings.config
-    source = GitHubOnFirstUse.of(github_endpoint(settings, timing))
+    source = GitHubOnFirstUse.of(github_endpoint(settings, timing, kv=kv))
     closers.append(source.close)
     facts = FactStore(kv)
     timeout = timing.model_timeout if timing.model_timeout is not None else settings.defaults.model_timeout

@@ -7,7 +7,7 @@ the model endpoint and Slack themselves are faked on loopback (devkit/fakes/), n
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from bot.core.usage import Tally
@@ -41,6 +41,7 @@ class FakeSource:
         self.window = window
         self.lookups = lookups
         self.fetched: list[PRRef] = []
+        self.expected: list[PRRef] = []  # the PRs a digest said it would fetch (`expect`)
         self.looked_up: list[PRRef] = []
         self.people = dict(people or {})
         self.named: list[str] = []  # the logins whose display name was asked for, in order
@@ -63,6 +64,10 @@ class FakeSource:
         with self._lock:
             self.looked_up.append(ref)
         return self._snapshot(ref).listing
+
+    def expect(self, window: Window, listings: Iterable[PRListing]) -> None:
+        with self._lock:
+            self.expected.extend(listing.ref for listing in listings)
 
     def fetch(self, listing: PRListing) -> PRSnapshot:
         with self._lock:

@@ -14,7 +14,7 @@ SCENARIOS = (
     "prdigest --help",
     "cold digest",
     "warm digest",
-    "GitHub requests per PR",
+    "GitHub requests per PR, 24-hour path",
     "memory: digest",
     "warm digest of a past day",
     "speed-up over a naive digest loop",
@@ -35,6 +35,7 @@ SCENARIOS = (
     "the poller already carded",
     "webhook → card ready",
     "3 workers vs 1",
+    "GitHub requests per PR, --date path",
 )
 
 

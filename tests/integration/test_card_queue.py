@@ -17,6 +17,7 @@ from devkit.redis_server import RedisServer
 
 from bot.core.jobs import CardJob
 from bot.models import Window
+from bot.services.spending import Payer
 from bot.wiring.process import start_worker
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import wait_for
@@ -138,5 +139,44 @@ def test_a_worker_started_while_redis_is_away_takes_jobs_once_it_answers(
         assert wait_for(queue.workers_alive, timeout=20)
         assert queue.submit(CardJob(REPO, 1, "en"))
         wait_for(lambda: model.calls == 1, timeout=30)
+    finally:
+        worker.stop()
+
+
+def test_a_digest_whose_cards_workers_make_asks_github_once_per_pr(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
+) -> None:
+    # `serve` with its own worker, as the scheduler and `/pr digest` run: the workers take the
+    # digest's jobs at once, while the digest is still reading the day's PRs from GitHub.
+    add_prs(github, 12)
+    model.responder = good_card
+    github.latency = 0.02
+    services = make_services(settings_for(github, model, redis_url))
+    worker = start_worker(services, 8)
+    try:
+        wait_for(lambda: services.queue is not None and services.queue.workers_alive())
+        digest = services.digests.build((REPO,), WINDOW)
+    finally:
+        worker.stop()
+    assert digest.shown == 12 and all(item.card.source == "llm" for item in digest.items)
+    counts = github.counts_by_kind()
+    # The files of each PR, once; no GET of a PR for its listing, no per-PR review comments.
+    assert counts.get("files") == 12 and "pull" not in counts and "comments" not in counts, counts
+
+
+def test_a_job_of_an_asker_that_reads_nothing_is_made_at_once(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
+) -> None:
+    # An answer across days queues the cards of PRs it has no card for, and reads nothing from
+    # GitHub itself: the worker reads the PR, it does not wait for a snapshot nobody is reading.
+    add_prs(github, 3)
+    model.responder = good_card
+    services = make_services(settings_for(github, model, redis_url))
+    listings = services.source.list_merged(REPO, WINDOW)
+    worker = start_worker(services, 3)
+    try:
+        wait_for(lambda: services.queue is not None and services.queue.workers_alive())
+        assert services.cards.queue(listings, "en", Payer("C0123456789")) == 3
+        assert wait_for(lambda: model.calls == 3, timeout=15)
     finally:
         worker.stop()

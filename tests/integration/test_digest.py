@@ -60,7 +60,10 @@ def test_cold_then_warm_digest_makes_no_model_call_and_no_per_pr_request(
     assert cold.total_merged == 6 and cold.shown == 6
     assert all(item.card.source == "llm" for item in cold.items)
     assert model.calls == 6
-    assert github.count(r"/files$") == 6 and github.count(r"/comments$") == 6
+    # One request per PR for its files; the review comments of all six in one page of the
+    # repository's listing (sources/github_reviews.py).
+    assert github.count(r"/files$") == 6 and github.count(r"/pulls/comments$") == 1
+    assert github.count(r"/pulls/\d+/comments$") == 0
 
     github.reset_requests()
     warm = make_services(settings).digests.build((REPO,), WINDOW)  # a new process, same Redis
@@ -256,7 +259,7 @@ def test_pr_data_is_fenced_under_a_random_marker(
 
 def test_no_token_rate_limit_still_completes_from_titles(github: FakeGitHub, make_services: ServicesFactory) -> None:
     populate(github)
-    github.rate_limit = 1 + 4  # the list page, then two PRs' worth of requests
+    github.rate_limit = 1 + 2  # the list page, then two PRs' files
     services = make_services(settings_for(github, GITHUB_TOKEN=""))
     digest = services.digests.build((REPO,), WINDOW)
     assert digest.shown == 6

@@ -9,6 +9,7 @@ from typing import Any
 import openai
 import pydantic
 import pytest
+import requests
 from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import DEFAULT_CARD, FakeOpenAI
@@ -347,3 +348,64 @@ def test_responder_and_fifo_faults(llm: FakeOpenAI) -> None:
 def _count_lines(patch: str) -> tuple[int, int]:
     lines = patch.splitlines()
     return sum(1 for x in lines if x.startswith("+")), sum(1 for x in lines if x.startswith("-"))
+
+
+def test_a_repositorys_review_comments_page_by_update_from_since(fake: FakeGitHub, gh: Github) -> None:
+    # GitHub's "List review comments in a repository": sort, direction, since (updated at or after).
+    for number in (1, 2, 3):
+        fake.add_pr(
+            "o/r",
+            number,
+            title="t",
+            merged_at=T0,
+            review_comments=[
+                {"author": "bob", "body": f"{number}-{i}", "path": "a.py", "created_at": T0 - timedelta(hours=i)}
+                for i in range(60)
+            ],
+        )
+    since = T0 - timedelta(hours=30)
+    listed = list(gh.get_repo("o/r").get_pulls_comments(sort="updated", direction="asc", since=since))
+    assert len(listed) == 3 * 31  # hours 0..30 before T0, each on three PRs
+    assert [c.updated_at for c in listed] == sorted(c.updated_at for c in listed)
+    assert all(c.updated_at >= since for c in listed)
+    assert {c.pull_request_url.rsplit("/", 1)[1] for c in listed} == {"1", "2", "3"}
+    assert fake.count(r"/pulls/comments$") == 1  # PyGithub asked for 100 a page: one page of 93
+    fake.reset_requests()
+    assert len(list(gh.get_repo("o/r").get_pulls_comments())) == 180
+    assert fake.count(r"/pulls/comments$") == 2  # by Link rel="next"
+
+
+def test_an_etag_held_gets_304_free_with_a_token_and_counted_without(fake: FakeGitHub) -> None:
+    fake.add_pr("o/r", 1, title="t", merged_at=T0)
+    fake.rate_limit = 10
+    url = f"{fake.url}/repos/o/r/pulls?state=closed"
+    first = requests.get(url, timeout=5)
+    etag = first.headers["etag"]
+    again = requests.get(url, headers={"If-None-Match": etag, "Authorization": "token x"}, timeout=5)
+    assert (again.status_code, again.content) == (304, b"")
+    assert fake.rate_limit == 9  # GitHub: an authorized 304 does not count
+    anonymous = requests.get(url, headers={"If-None-Match": etag}, timeout=5)
+    assert anonymous.status_code == 304 and fake.rate_limit == 8
+    fake.add_pr("o/r", 2, title="t2", merged_at=T0)
+    changed = requests.get(url, headers={"If-None-Match": etag, "Authorization": "token x"}, timeout=5)
+    assert changed.status_code == 200 and changed.headers["etag"] != etag
+
+
+def test_anonymous_is_60_an_hour_with_githubs_403(fake: FakeGitHub) -> None:
+    fake.add_pr("o/r", 1, title="t", merged_at=T0)
+    fake.anonymous()
+    answers = [requests.get(f"{fake.url}/repos/o/r/pulls/1", timeout=5) for _ in range(61)]
+    assert answers[0].headers["x-ratelimit-limit"] == "60"
+    assert answers[59].status_code == 200 and answers[59].headers["x-ratelimit-remaining"] == "0"
+    refused = answers[60]
+    assert refused.status_code == 403 and refused.json()["message"].startswith("API rate limit exceeded")
+
+
+def test_the_data_sets_busiest_day_has_a_few_hundred_review_comments(fake: FakeGitHub, gh: Github) -> None:
+    day = dataset.merged_on(shared_rows(), "2026-08-05")
+    dataset.populate(fake, day)
+    start = datetime(2026, 8, 4, tzinfo=UTC)
+    listed = list(gh.get_repo("vllm-project/vllm").get_pulls_comments(sort="updated", direction="asc", since=start))
+    assert 200 <= len(listed) <= 400
+    assert fake.count(r"/pulls/comments$") >= 3  # pages of 100
+    assert len({c.pull_request_url for c in listed}) >= 40

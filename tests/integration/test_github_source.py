@@ -81,7 +81,7 @@ def test_fetch_reads_every_file_page_and_review_comments(github: FakeGitHub, mak
     assert len(github.requests) == 4
 
 
-def test_search_listing_gets_its_merge_sha_with_one_more_request(
+def test_a_search_listing_is_keyed_by_the_head_its_files_name_at_no_extra_request(
     github: FakeGitHub, make_services: ServicesFactory
 ) -> None:
     github.add_pr(
@@ -90,15 +90,23 @@ def test_search_listing_gets_its_merge_sha_with_one_more_request(
         title="Old",
         merged_at=day(3),
         merge_commit_sha="b" * 40,
+        head_sha="c" * 40,
         files=[{"path": "a.py", "additions": 1, "deletions": 0}],
     )
     services = make_services(settings_for(github), now=LATER)
     (listing,) = services.source.list_merged(REPO, WINDOW)
     assert listing.merge_sha is None
+    assert [request.path for request in github.requests] == ["/search/issues"]  # no GET of the repository
     github.reset_requests()
     snapshot = services.source.fetch(listing)
-    assert snapshot.listing.merge_sha == "b" * 40
-    assert len(github.requests) == 3
+    assert snapshot.listing.merge_sha is None
+    assert snapshot.listing.revision == "c" * 40
+    assert snapshot.additions == 1
+    # The files and the PR's own review comments (fetched alone: no digest said it was coming).
+    assert [request.path for request in github.requests] == [
+        f"/repos/{REPO}/pulls/9/files",
+        f"/repos/{REPO}/pulls/9/comments",
+    ]
 
 
 def test_unknown_repo_and_pr_are_clear_errors(github: FakeGitHub, make_services: ServicesFactory) -> None:

@@ -2,7 +2,9 @@
 
 Rows follow /work/shared/data/README.md: number, title, merged_at, author, body,
 files[{path, additions, deletions, binary?, old_path?}], additions, deletions, commit.
-The data set has no diff text, so patches are synthesised with `synth_patch`. Its `author` is a
+The data set has no diff text, so patches are synthesised with `synth_patch`; nor review comments,
+so `review_comments` writes a few per PR (about five: the 52-PR day has a few hundred, which
+GitHub's repository listing of review comments spreads over several pages of 100). Its `author` is a
 git author name, not a GitHub login: `login_of` gives each author the login the fake GitHub knows
 them by, and `populate` registers the author as that account's display name.
 """
@@ -202,9 +204,52 @@ def row_files(row: dict[str, Any]) -> list[dict[str, Any]]:
     return files
 
 
+# What reviewers write on a diff line; no digits, mentions or links, so that a card or a question
+# never finds a figure or a reference here that the PR itself does not hold.
+_REVIEW_BODIES = (
+    "Could this branch get a test of its own?",
+    "nit: the name reads oddly here.",
+    "Is this still needed after the refactor?",
+    "Why copy the tensor here instead of viewing it?",
+    "This lock looks wider than it needs to be.",
+    "Can we keep the old behaviour behind a flag?",
+    "Please add a short comment on why this is safe.",
+    "Looks good to me once CI is green.",
+    "Does this path run on ROCm as well?",
+    "Should this be logged at debug level instead?",
+)
+_REVIEWERS = ("reviewer-a", "reviewer-b", "reviewer-c", "maintainer")
+# Review comments per PR, cycled through by PR number: five on average.
+_REVIEWS_PER_PR = (0, 2, 3, 4, 5, 6, 7, 8, 10)
+# The fake opens each PR this long before its merge (FakeGitHub.add_pr's default); its review
+# comments fall in between.
+_OPEN_FOR = timedelta(days=1)
+
+
+def review_comments(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """A few review comments on the row's files, written while the PR was open (deterministic)."""
+    paths = [f["path"] for f in row["files"] if not f.get("binary")]
+    if not paths:
+        return []
+    rng = random.Random(row["number"])
+    merged_at = parse_time(row["merged_at"])
+    count = _REVIEWS_PER_PR[row["number"] % len(_REVIEWS_PER_PR)]
+    moments = sorted(merged_at - _OPEN_FOR * rng.uniform(0.02, 0.98) for _ in range(count))
+    return [
+        {
+            "author": rng.choice(_REVIEWERS),
+            "body": rng.choice(_REVIEW_BODIES),
+            "path": rng.choice(paths),
+            "created_at": moment.replace(microsecond=0),
+        }
+        for moment in moments
+    ]
+
+
 def populate(fake: FakeGitHub, rows: Iterable[dict[str, Any]], repo: str = "vllm-project/vllm") -> int:
     """Add `repo` and every row as a merged PR by its author's login (`login_of`), with the author
-    as that account's display name; returns the number of PRs added."""
+    as that account's display name and a few review comments (`review_comments`); returns the
+    number of PRs added."""
     fake.add_repo(repo)
     added = 0
     for row in rows:
@@ -221,6 +266,7 @@ def populate(fake: FakeGitHub, rows: Iterable[dict[str, Any]], repo: str = "vllm
             updated_at=merged_at,
             merge_commit_sha=row["commit"],
             files=row_files(row),
+            review_comments=review_comments(row),
         )
         added += 1
     return added

@@ -1,12 +1,14 @@
 """A fake GitHub REST API, close enough that the real PyGithub client works against it.
 
 Only what prdigest reads is emulated: repos, pull lists, single pulls, their files, review
-comments and reviews, issue search, public users (/users/{login}) and /rate_limit, with GitHub's
-pagination (Link headers), its 3,000-file cap, rate-limit headers and 403 when the budget runs
-out. Objects carry the fields the real API sends for each endpoint and no more: notably the pulls
-*list* has no additions/deletions/changed_files/merged, so code that reads them there pays a
-request per PR, as it would against github.com; and a PR's `user` has no display name, which only
-/users/{login} gives.
+comments (per PR, and for a whole repository with `since`) and reviews, issue search, public users
+(/users/{login}) and /rate_limit, with GitHub's pagination (Link headers), its 3,000-file cap,
+rate-limit headers and 403 when the budget runs out, and ETags: a GET that sends the ETag of an
+unchanged answer in If-None-Match gets 304, free when the request carried a token. Objects carry
+the fields the real API sends for each endpoint and no more: notably the pulls *list* has no
+additions/deletions/changed_files/merged, so code that reads them there pays a request per PR, as
+it would against github.com; and a PR's `user` has no display name, which only /users/{login}
+gives.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ RATE_LIMIT_MESSAGE = (
 MAX_FILES = 3000  # GitHub lists at most this many files of a PR
 MAX_SEARCH_RESULTS = 1000  # and at most this many search results
 CORE_LIMIT, SEARCH_LIMIT = 5000, 30
+# GitHub's primary limit for unauthenticated requests, per hour ("Rate limits for the REST API").
+ANONYMOUS_LIMIT = 60
 _DEFAULT_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 
 
@@ -110,6 +114,8 @@ class FakeGitHub(LoopbackServer):
         # pages on that host (GitHub's docs, "REST API endpoints for GitHub Enterprise Server").
         self.enterprise = enterprise
         self.rate_limit: int | None = None  # remaining core requests; None = unlimited
+        # The hour's limit the X-RateLimit-Limit header states (`anonymous()` makes it GitHub's 60).
+        self.core_limit = CORE_LIMIT
         self.rate_limit_reset_in: float = 3600.0
         self._data_lock = threading.RLock()
         self._repos: dict[str, _Repo] = {}  # keyed by lower-cased full name: GitHub ignores case
@@ -312,6 +318,12 @@ class FakeGitHub(LoopbackServer):
 
     # -- serving ---------------------------------------------------------------------------
 
+    def anonymous(self) -> None:
+        """GitHub as a client without a token sees it: 60 requests an hour, then 403 until the reset."""
+        with self._data_lock:
+            self.core_limit = ANONYMOUS_LIMIT
+            self.rate_limit = ANONYMOUS_LIMIT
+
     def handle(self, request: RecordedRequest) -> Response:
         path = request.path
         if self.enterprise:
@@ -328,16 +340,41 @@ class FakeGitHub(LoopbackServer):
                     return self._rate_limited(resource)
                 self.rate_limit -= 1
             self._used += 1
-            fault = self._take_fault(path)
-            if fault is not None:
-                body = fault.body or {"message": _reason(fault.status), "documentation_url": DOCS}
-                return self._json(body, resource, fault.status, fault.headers)
-            if request.method != "GET":
-                return self._not_found(resource)
-            match = _ROUTE_BY_KIND[kind].fullmatch(path) if kind != "other" else None
-            if match is None:
-                return self._not_found(resource)
-            return self._route(kind, match.groupdict(), request, resource)
+            response = self._answer(kind, path, request, resource)
+            if response.status == 200 and request.method == "GET":
+                response = self._conditional(request, response)
+            # GitHub's best practices ("Use conditional requests if appropriate"): "Making a
+            # conditional request does not count against your primary rate limit if a 304
+            # response is returned and the request was made while correctly authorized with an
+            # Authorization header."
+            if response.status == 304 and "authorization" in request.headers:
+                if self.rate_limit is not None:
+                    self.rate_limit += 1
+                self._used -= 1
+                response.headers.update(self._headers(resource))
+            return response
+
+    def _answer(self, kind: str, path: str, request: RecordedRequest, resource: str) -> Response:
+        fault = self._take_fault(path)
+        if fault is not None:
+            body = fault.body or {"message": _reason(fault.status), "documentation_url": DOCS}
+            return self._json(body, resource, fault.status, fault.headers)
+        if request.method != "GET":
+            return self._not_found(resource)
+        match = _ROUTE_BY_KIND[kind].fullmatch(path) if kind != "other" else None
+        if match is None:
+            return self._not_found(resource)
+        return self._route(kind, match.groupdict(), request, resource)
+
+    def _conditional(self, request: RecordedRequest, response: Response) -> Response:
+        """The answer with its ETag, or 304 and no body when the client holds that ETag already."""
+        etag = f'W/"{hashlib.sha1(response.body).hexdigest()}"'
+        response.headers["etag"] = etag
+        held = {tag.strip() for tag in request.headers.get("if-none-match", "").split(",")}
+        if etag in held or etag.removeprefix("W/") in held:
+            headers = {k: v for k, v in response.headers.items() if k not in ("content-type", "link")}
+            return Response(304, headers, b"")
+        return response
 
     def _route(self, kind: str, params: dict[str, str], request: RecordedRequest, resource: str) -> Response:
         if kind == "search":
@@ -359,6 +396,8 @@ class FakeGitHub(LoopbackServer):
             return self._history_route(kind, repo, params, request, resource)
         if kind == "pulls":
             return self._list_pulls(repo, request)
+        if kind == "repo_comments":
+            return self._repo_comments(repo, request)
         pr = repo.pulls.get(int(params["number"]))
         if pr is None:
             return self._not_found(resource)
@@ -369,8 +408,8 @@ class FakeGitHub(LoopbackServer):
         if kind == "files":
             return self._page(pr.files[:MAX_FILES], lambda f: self._file_object(pr, f), request, resource)
         if kind == "comments":
-            comments = list(enumerate(pr.review_comments))
-            return self._page(comments, lambda c: self._comment_object(pr, *c), request, resource)
+            comments = [(pr, index, comment) for index, comment in enumerate(pr.review_comments)]
+            return self._page(comments, lambda c: self._comment_object(*c), request, resource)
         reviews = list(enumerate(pr.reviews))
         return self._page(reviews, lambda r: self._review_object(pr, *r), request, resource)
 
@@ -433,6 +472,37 @@ class FakeGitHub(LoopbackServer):
         pulls.sort(key=key, reverse=direction == "desc")
         return self._page(pulls, lambda p: self._pull_object(p, full=False), request, "core")
 
+    def _repo_comments(self, repo: _Repo, request: RecordedRequest) -> Response:
+        """GET /repos/{owner}/{repo}/pulls/comments ("List review comments in a repository").
+
+        GitHub's docs: "By default, review comments are in ascending order by ID"; `sort` is
+        created or updated, `direction` asc or desc ("Ignored without sort parameter"), `since`
+        keeps the comments last updated at or after the given time. The fake's ids are hashes, so
+        its id order is creation order.
+        """
+        since_text = request.query.get("since")
+        try:
+            since = _utc(datetime.fromisoformat(since_text)) if since_text else None
+        except ValueError:
+            return self._json(
+                {"message": "Invalid value for parameter 'since'", "documentation_url": DOCS}, "core", 422
+            )
+        found = [
+            (pr, index, comment)
+            for pr in repo.pulls.values()
+            for index, comment in enumerate(pr.review_comments)
+            if since is None or _comment_time(pr, comment, "updated_at") >= since
+        ]
+        sort = request.query.get("sort")
+        if sort in ("created", "updated"):
+            found.sort(
+                key=lambda c: (_comment_time(c[0], c[2], f"{sort}_at"), c[0].number, c[1]),
+                reverse=request.query.get("direction", "desc") == "desc",
+            )
+        else:
+            found.sort(key=lambda c: (_comment_time(c[0], c[2], "created_at"), c[0].number, c[1]))
+        return self._page(found, lambda c: self._comment_object(*c), request, "core")
+
     def _search(self, request: RecordedRequest) -> Response:
         query = request.query.get("q", "")
         try:
@@ -440,6 +510,26 @@ class FakeGitHub(LoopbackServer):
         except ValueError as exc:
             return self._json(
                 {"message": "Validation Failed", "errors": [{"message": str(exc)}], "documentation_url": DOCS},
+                "search",
+                422,
+            )
+        unknown = [name for name in _repos_named(query) if name.lower() not in self._repos]
+        if unknown:
+            # What github.com answers for a repo: qualifier naming no repository it can show.
+            return self._json(
+                {
+                    "message": "Validation Failed",
+                    "errors": [
+                        {
+                            "message": "The listed users and repositories cannot be searched either because the "
+                            "resources do not exist or you do not have permission to view them.",
+                            "resource": "Search",
+                            "field": "q",
+                            "code": "invalid",
+                        }
+                    ],
+                    "documentation_url": f"{DOCS}/search/search#search-issues-and-pull-requests",
+                },
                 "search",
                 422,
             )
@@ -488,7 +578,7 @@ class FakeGitHub(LoopbackServer):
         return {"resources": {"core": core, "search": search}, "rate": core}
 
     def _rate(self, resource: str) -> dict[str, Any]:
-        limit = SEARCH_LIMIT if resource == "search" else CORE_LIMIT
+        limit = SEARCH_LIMIT if resource == "search" else self.core_limit
         # Unlimited (None): report a budget that never quite runs out.
         remaining = self.rate_limit if self.rate_limit is not None else max(limit - self._used, 1)
         reset = self._reset_at if remaining > 0 else int(time.time() + self.rate_limit_reset_in)
@@ -716,7 +806,8 @@ class FakeGitHub(LoopbackServer):
 
     def _comment_object(self, pr: _PR, index: int, comment: dict[str, Any]) -> dict[str, Any]:
         comment_id = _fake_id(f"{pr.repo}#{pr.number}:comment:{index}")
-        created = _ts(comment.get("created_at") or pr.updated_at)
+        created = _ts(_comment_time(pr, comment, "created_at"))
+        updated = _ts(_comment_time(pr, comment, "updated_at"))
         return {
             "id": comment_id,
             "url": f"{self._api(pr.repo)}/pulls/comments/{comment_id}",
@@ -731,7 +822,7 @@ class FakeGitHub(LoopbackServer):
             "commit_id": pr.head_sha,
             "author_association": "MEMBER",
             "created_at": created,
-            "updated_at": created,
+            "updated_at": updated,
         }
 
     def _review_object(self, pr: _PR, index: int, review: dict[str, Any]) -> dict[str, Any]:
@@ -756,6 +847,7 @@ _ROUTES: list[tuple[str, re.Pattern[str]]] = [
     ("repo", re.compile(_REPO)),
     ("pulls", re.compile(_REPO + r"/pulls")),
     ("pull", re.compile(_REPO + r"/pulls/(?P<number>\d+)")),
+    ("repo_comments", re.compile(_REPO + r"/pulls/comments")),
     ("files", re.compile(_REPO + r"/pulls/(?P<number>\d+)/files")),
     ("comments", re.compile(_REPO + r"/pulls/(?P<number>\d+)/comments")),
     ("reviews", re.compile(_REPO + r"/pulls/(?P<number>\d+)/reviews")),
@@ -776,6 +868,19 @@ _IS_CHECKS: dict[str, Callable[[_PR], bool]] = {
     "closed": lambda p: p.state == "closed",
     "open": lambda p: p.state == "open",
 }
+
+
+def _comment_time(pr: _PR, comment: dict[str, Any], field: str) -> datetime:
+    """A review comment's created_at or updated_at; unset, it was written at the PR's last update
+    (and an unset updated_at is its created_at: never edited)."""
+    created = _utc(comment.get("created_at")) or pr.updated_at
+    if field == "created_at":
+        return created
+    return _utc(comment.get("updated_at")) or created
+
+
+def _repos_named(query: str) -> list[str]:
+    return [token.partition(":")[2] for token in query.split() if token.lower().startswith("repo:")]
 
 
 def _author_is(login: str) -> Callable[[_PR], bool]:

@@ -1,0 +1,77 @@
+"""List pages read through PyGithub's requester, conditionally when a page was seen before.
+
+PyGithub's PaginatedList cannot send If-None-Match, so the list endpoints (the pulls list, issue
+search, a repository's review comments) are walked here: one request per page, following GitHub's
+Link header (rel="next"), through the client's own requester, so its counted retry and its
+exceptions (translated by sources/github_errors.py) apply as to every other request. A page kept
+in `PageMemory` goes out with its ETag; a 304 answer gives the kept page back. Items come out as
+PyGithub objects built from the page's JSON (no request: they hold what the list sends).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any, Protocol, TypeVar
+from urllib.parse import urlencode
+
+from github import Github
+from github.GithubObject import GithubObject
+
+from bot.store.pages import KeptPage
+
+T = TypeVar("T", bound=GithubObject)
+
+# GitHub's pagination guide: follow the URL of the Link header's rel="next" until there is none.
+_NEXT = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
+
+
+class PageMemory(Protocol):
+    def get(self, url: str) -> KeptPage | None: ...
+
+    def put(self, url: str, page: KeptPage) -> None: ...
+
+
+class Pages:
+    """Walks list endpoints; `memory` None: every page is asked for in full."""
+
+    def __init__(self, client: Github, memory: PageMemory | None, *, api_url: str) -> None:
+        self._gh = client
+        self._memory = memory
+        self._api_url = api_url.rstrip("/")  # a page is kept per API host: paths alone would mix them
+        self.not_modified = 0  # pages GitHub answered 304 (for tests and logs)
+
+    def items(self, klass: type[T], path: str, parameters: dict[str, str], *, key: str | None = None) -> Iterator[T]:
+        """Each item of every page of `path` as a `klass`; `key` names the list inside an
+        envelope ("items" of a search answer)."""
+        for page in self.pages(path, parameters):
+            rows = page[key] if key is not None and isinstance(page, dict) else page
+            for raw in rows if isinstance(rows, list) else []:
+                yield self._gh.create_from_raw_data(klass, raw)
+
+    def pages(self, path: str, parameters: dict[str, str]) -> Iterator[Any]:
+        url: str | None = f"{path}?{urlencode(parameters)}"
+        while url is not None:
+            body, link = self._page(url)
+            yield body
+            match = _NEXT.search(link)
+            url = match.group(1) if match else None
+
+    def _page(self, url: str) -> tuple[Any, str]:
+        requester = self._gh.requester
+        name = f"{self._api_url}{url}" if url.startswith("/") else url
+        kept = self._memory.get(name) if self._memory is not None else None
+        headers = {"If-None-Match": kept.etag} if kept is not None else None
+        status, response_headers, text = requester.requestJson("GET", url, headers=headers)
+        if status == 304 and kept is not None:
+            self.not_modified += 1
+            return json.loads(kept.body), kept.link
+        data = json.loads(text) if text else None
+        if status >= 400:
+            raise requester.createException(status, response_headers, data if isinstance(data, dict) else {})
+        link = str(response_headers.get("link") or "")
+        etag = response_headers.get("etag")
+        if self._memory is not None and etag:
+            self._memory.put(name, KeptPage(str(etag), link, text))
+        return data, link

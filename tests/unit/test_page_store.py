@@ -1,0 +1,29 @@
+"""PageStore keeps a list page with its ETag for a day; what it cannot read is a miss."""
+
+from __future__ import annotations
+
+import hashlib
+
+from bot.store.memory import MemoryKV
+from bot.store.pages import PAGE_TTL, KeptPage, PageStore
+
+URL = "https://api.github.com/repos/o/r/pulls?state=closed"
+
+
+def test_a_kept_page_comes_back_by_its_url_for_a_day() -> None:
+    store = PageStore(MemoryKV())
+    page = KeptPage('W/"abc"', '<https://api.github.com/x?page=2>; rel="next"', '[{"number": 1}]')
+    store.put(URL, page)
+    assert store.get(URL) == page
+    assert store.get("https://ghe.example/api/v3/repos/o/r/pulls?state=closed") is None  # another host
+    assert PAGE_TTL == 24 * 3600
+
+
+def test_a_page_another_version_wrote_is_a_miss() -> None:
+    kv = MemoryKV()
+    store = PageStore(kv)
+    store.put(URL, KeptPage("e", "", "[]"))
+    key = f"page:{hashlib.sha256(URL.encode()).hexdigest()}"  # the family's documented key
+    assert kv.get(key) is not None
+    kv.set(key, b'{"etag": 1}', 60)
+    assert store.get(URL) is None
