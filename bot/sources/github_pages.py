@@ -67,7 +67,12 @@ class Pages:
         if status == 304 and kept is not None:
             self.not_modified += 1
             return json.loads(kept.body), kept.link
-        data = json.loads(text) if text else None
+        try:
+            data = json.loads(text) if text else None
+        except ValueError:
+            # No JSON: a web page (an Enterprise host asked without /api/v3), raised as PyGithub
+            # raises any answer whose body it could not read, so github_errors.py tells it.
+            raise requester.createException(status, response_headers, {"data": text}) from None
         if status >= 400:
             raise requester.createException(status, response_headers, data if isinstance(data, dict) else {})
         link = str(response_headers.get("link") or "")
