@@ -6,7 +6,6 @@ the read waiting until the server answers; shutdown() ends it at once. So the co
 openai client opens (through httpx2 and httpcore2) are made here, each kept until it is closed,
 and `cancel()` shuts every one down and refuses new ones: a request in flight fails at once,
 the server sees its client go (vLLM and OpenAI stop generating then), and none starts after.
-Closing the client shuts its connections down the same way.
 """
 
 from __future__ import annotations
@@ -63,6 +62,10 @@ class Connections(httpcore2.NetworkBackend):
             stream.shut()
 
     @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    @property
     def open_count(self) -> int:
         with self._lock:
             return len(self._open)
@@ -99,9 +102,10 @@ class _Kept(httpcore2.NetworkStream):
         self._stream.write(buffer, timeout)
 
     def close(self) -> None:
-        # Shut down first: the client closed while a request waits on this connection (a stopped
-        # command closes its clients as it ends) must end that wait too, as cancel() does.
-        self.shut()
+        if self._owner.cancelled:
+            # A stopped command closes its clients while cancel() may still be shutting their
+            # connections down: a socket closed first would leave its reader waiting.
+            self.shut()
         self._owner._forget(self)
         self._stream.close()
 
