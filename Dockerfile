@@ -1,5 +1,5 @@
 # prdigest: the Slack app over HTTP on port 3000 (POST /slack/events, GET /healthz).
-#   docker compose up -d          # with Redis; see docker-compose.yml and the README
+#   docker compose up -d          # with Redis; see docker-compose.yml and docs/deployment.md
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -26,4 +26,6 @@ USER prdigest
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:3000/healthz', timeout=3)"]
+# Inside a container, loopback cannot be reached from outside it: the command binds every interface
+# (`serve` alone listens on 127.0.0.1), and compose publishes the port on the host's 127.0.0.1 only.
 CMD ["prdigest", "serve", "--http", "--host", "0.0.0.0", "--port", "3000"]

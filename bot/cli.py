@@ -77,6 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--format", choices=("text", "json"), default="text")
     ask.add_argument("--lang", choices=get_args(Language), help="language of the answer (default: config language)")
 
+    release = commands.add_parser("release", help="a release's PRs with their cards, and what to know before upgrading")
+    release.add_argument("repo", metavar="OWNER/REPO")
+    release.add_argument("tag", nargs="?", metavar="TAG", help="the release's tag (default: the latest release)")
+    release.add_argument("--since", metavar="TAG", help="start after this tag (default: the release before TAG)")
+    release.add_argument("--format", choices=("text", "json"), default="text")
+    release.add_argument("--lang", choices=get_args(Language), help="language of the cards (default: config language)")
+
     serve = commands.add_parser("serve", help="run the Slack app and the daily scheduler")
     mode = serve.add_mutually_exclusive_group()
     mode.add_argument("--http", action="store_true", help="serve POST /slack/events (the default)")

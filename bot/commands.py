@@ -64,7 +64,7 @@ class _ProgressBar:
 
 
 # Commands that Ctrl-C stops at once (bot/stopping.py): a person waits for them in a terminal.
-STOPPED_AT_ONCE = ("digest", "card", "ask")
+STOPPED_AT_ONCE = ("digest", "card", "ask", "release")
 
 
 def _stopped_line(built: Process, language: Language, done: int | None, total: int | None) -> str:
@@ -348,7 +348,7 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _stoppable(args: argparse.Namespace, built: Process) -> int:
-    """digest, card or ask, which Ctrl-C (or SIGTERM) stops at once (bot/stopping.py): 0, or once
+    """digest, card, ask or release, which Ctrl-C (or SIGTERM) stops at once (bot/stopping.py): 0, or once
     stopped, its line said and the process ended with the signal's exit code."""
     from bot.stopping import TerminalStop
 
@@ -360,8 +360,12 @@ def _stoppable(args: argparse.Namespace, built: Process) -> int:
                 _run_digest(args, built, stop)
             elif args.command == "card":
                 _run_card(args, built)
-            else:
+            elif args.command == "ask":
                 _run_ask(args, built)
+            else:
+                from bot.release_cli import run_release
+
+                run_release(args, built, language, _colour(built.settings))
         except Stopped as exc:
             stop.say(_stopped_line(built, language, exc.done, exc.total))
             if stop.signal is not None:

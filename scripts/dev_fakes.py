@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import signal
 import sys
+import tempfile
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -61,11 +62,18 @@ def card_for(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _day(text: str) -> str:
+    try:
+        return datetime.strptime(text, "%Y-%m-%d").strftime("%Y-%m-%d")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a day as YYYY-MM-DD: {text!r}") from None
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dataset", type=Path, default=dataset.DATASET_PATH, help="JSONL rows (default: %(default)s)")
     parser.add_argument("--repo", default="vllm-project/vllm", help="repository the PRs belong to")
-    parser.add_argument("--date", help="YYYY-MM-DD: serve only PRs merged by the end of this UTC day")
+    parser.add_argument("--date", type=_day, help="YYYY-MM-DD: serve only PRs merged by the end of this UTC day")
     parser.add_argument(
         "--ends-now",
         action="store_true",
@@ -80,7 +88,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--openai-port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--github-latency", type=float, default=0.05, help="seconds per GitHub request")
     parser.add_argument("--model-latency", type=float, default=2.0, help="seconds per model request")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.ends_now and not args.date:
+        parser.error("--ends-now moves the day given by --date: add --date YYYY-MM-DD")
+    return args
 
 
 # GitHub's primary limit for unauthenticated requests, per hour.
@@ -95,6 +106,18 @@ def shifted(rows: list[dict[str, Any]], delta: timedelta) -> list[dict[str, Any]
     return [move(row) for row in rows]
 
 
+def banner(rows: list[dict[str, Any]], repo: str, day: str | None, ends_now: bool) -> str:
+    """What the fake GitHub serves, counted on the data set's own days (before --ends-now moves them)."""
+    days = sorted({row["merged_at"][:10] for row in rows})
+    span = f"{days[0]} to {days[-1]}" if days else "no day"
+    line = f"# fake GitHub: {len(rows)} merged PRs of {repo} over {len(days)} days ({span})"
+    if day:
+        line += f", {len(dataset.merged_on(rows, day))} of them merged on {day}"
+        if ends_now:
+            line += ", moved into the 24 hours that end now"
+    return line
+
+
 def report_slack(slack: FakeSlack) -> None:
     messages = slack.all_messages()
     threads = sum(1 for message in messages if message["thread_ts"])
@@ -106,12 +129,17 @@ def report_slack(slack: FakeSlack) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    rows = dataset.load_rows(args.dataset)
+    try:
+        rows = dataset.load_rows(args.dataset)
+    except dataset.DatasetMissing as exc:
+        print(f"dev_fakes: {exc}", file=sys.stderr)
+        return 2
     if args.date:
         end = datetime.strptime(args.date, "%Y-%m-%d").replace(tzinfo=UTC) + timedelta(days=1)
         rows = [row for row in rows if dataset.parse_time(row["merged_at"]) < end]
-        if args.ends_now:
-            rows = shifted(rows, datetime.now(UTC) - end)
+    heading = banner(rows, args.repo, args.date, args.ends_now)
+    if args.date and args.ends_now:
+        rows = shifted(rows, datetime.now(UTC) - end)
 
     github = FakeGitHub(latency=args.github_latency, port=args.github_port)
     model = FakeOpenAI(latency=args.model_latency, port=args.openai_port, responder=card_for)
@@ -130,17 +158,22 @@ def main(argv: list[str] | None = None) -> int:
     slack = FakeSlack()
     slack.enforce_pacing = args.slack_pacing
 
-    with github, model, contextlib.ExitStack() as stack:
+    with (
+        github,
+        model,
+        contextlib.ExitStack() as stack,
+        tempfile.TemporaryDirectory(prefix="prdigest-fakes-") as cache_dir,
+    ):
         if args.slack:
             stack.enter_context(slack)
-        print(f"# fake GitHub: {len(rows)} merged PRs of {args.repo}", end="")
-        if args.date:
-            print(f", {len(dataset.merged_on(rows, args.date))} of them merged on {args.date}", end="")
-        print()
+        print(heading)
         print(f"export GITHUB_API_URL={github.url}")
         print("unset GITHUB_TOKEN" if args.anonymous else "export GITHUB_TOKEN=test")
         print(f"export OPENAI_BASE_URL={model.url}/v1")
         print("export OPENAI_API_KEY=test")
+        # A cache of the trial's own: the fake's PRs carry vLLM's real merge SHAs, so the fake
+        # model's cards must not land in the cache a real run reads.
+        print(f"export PRDIGEST_CACHE={cache_dir}/cache.sqlite3")
         if args.slack:
             print(f"export SLACK_API_URL={slack.api_url}")
             print(f"export SLACK_BOT_TOKEN={slack.bot_token}")

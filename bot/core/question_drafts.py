@@ -76,19 +76,30 @@ def reading_prompt(question: str, today: date, repos: tuple[str, ...], marker: s
     return Prompt(system=system, user=user)
 
 
-def reading_from_draft(draft: ReadingDraft, today: date, repos: frozenset[str]) -> Reading:
+def reading_from_draft(draft: ReadingDraft, question: str, today: date, repos: frozenset[str]) -> Reading:
     """The draft as a Reading, through the rules' own checks: a repository the asker may not see
-    is dropped (never named back), days must be real and not ahead of today, words are words."""
+    is dropped (never named back), days must be real and not ahead of today, words are words.
+
+    A topic word, or a word of a person's name, is kept only where the question says it (in any
+    case, spacing or punctuation: "kimi k3" says "Kimi-K3"): a small model fills slots it was not asked for (a
+    person "user", a topic "prs"), and a reading built on those would answer another question.
+    """
+    said = _letters(question[:MAX_QUESTION_CHARS])
     repo = draft.repository if draft.repository and draft.repository.lower() in repos else None
     topic = tuple(
         dict.fromkeys(
-            word.lower()
+            word.strip().lower()
             for word in draft.topic[:MAX_TOPIC_WORDS]
-            if isinstance(word, str) and _WORD.fullmatch(word.strip())
+            if isinstance(word, str) and _WORD.fullmatch(word.strip()) and _letters(word) in said
         )
     )
     person = draft.person.strip() if draft.person else None
-    if person is not None and (len(person) > MAX_PERSON_CHARS or not _PERSON.fullmatch(person)):
+    if person is not None and (
+        len(person) > MAX_PERSON_CHARS
+        or not _PERSON.fullmatch(person)
+        # One of the name's words will do: "what has nick been up to" may well mean Nick Hill.
+        or not any(_letters(part) in said for part in person.split())
+    ):
         person = None
     span, problem = _days(draft.first_day, draft.last_day, today)
     intent: Literal["list", "count", "biggest"] = draft.wants if draft.wants in ("list", "count", "biggest") else "list"
@@ -102,6 +113,11 @@ def reading_from_draft(draft: ReadingDraft, today: date, repos: frozenset[str]) 
         intent=intent,
         listing=True,
     )
+
+
+def _letters(text: str) -> str:
+    """`text` as letters and digits only, case-folded: how a word is looked for in a question."""
+    return "".join(char for char in text.casefold() if char.isalnum()) or "\0"
 
 
 def _days(first: str | None, last: str | None, today: date) -> tuple[Span | None, DayProblem | None]:

@@ -18,6 +18,16 @@ from bot.models.feedback import Boost, Vote
 from bot.models.note import Language, Note
 from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.models.reading import Reading
+from bot.models.release import (
+    Commit,
+    Release,
+    ReleaseDigest,
+    ReleaseGroup,
+    ReleasePR,
+    Upgrade,
+    UpgradeKind,
+    UpgradeNote,
+)
 from bot.models.replies import (
     CardReply,
     Choose,
@@ -50,6 +60,7 @@ __all__ = [
     "CardSource",
     "Choose",
     "Comment",
+    "Commit",
     "Coverage",
     "DayProblem",
     "Digest",
@@ -78,6 +89,10 @@ __all__ = [
     "Question",
     "QuietDays",
     "Reading",
+    "Release",
+    "ReleaseDigest",
+    "ReleaseGroup",
+    "ReleasePR",
     "Reply",
     "Rule",
     "RuleKind",
@@ -88,6 +103,9 @@ __all__ = [
     "SpanKind",
     "Turn",
     "Unavailable",
+    "Upgrade",
+    "UpgradeKind",
+    "UpgradeNote",
     "Verdict",
     "Vote",
     "Why",

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from bot.core.followups import Answered
 from bot.core.links import CrossLink
-from bot.models import Digest, Language
+from bot.models import Digest, Language, ReleaseDigest
 from bot.ports.slack import Message
 
 
@@ -34,4 +34,16 @@ class DigestMessages(Protocol):
 
     def reply(self, item: CrossLink, url: str, headline: str, language: Language) -> str:
         """The reply in the earlier digest's thread: which later PR (at `url`) refers to its PR."""
+        ...
+
+
+class ReleaseMessages(Protocol):
+    """The messages of one release's post (render/release_blocks.py implements it)."""
+
+    def lead(self, release: ReleaseDigest) -> Message:
+        """The channel message: the release's counts, must-reads and what to know before upgrading."""
+        ...
+
+    def thread(self, release: ReleaseDigest) -> list[Message]:
+        """The release's cards by area, the same list for the same release."""
         ...

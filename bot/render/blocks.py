@@ -88,7 +88,7 @@ def strings(value: Any) -> Iterator[str]:
             yield from strings(item)
 
 
-def _message(text: str, blocks: Sequence[dict[str, Any]]) -> Message:
+def as_message(text: str, blocks: Sequence[dict[str, Any]]) -> Message:
     # The packers below keep to these; a breach is a bug here, better raised than sent.
     if len(blocks) > MAX_BLOCKS or message_chars(blocks) > MAX_MESSAGE_CHARS:
         raise ValueError(f"message over Slack's limits: {len(blocks)} blocks, {message_chars(blocks)} characters")
@@ -100,15 +100,15 @@ def _mrkdwn(text: str) -> MarkdownTextObject:
     return MarkdownTextObject(text=clip(text, MAX_TEXT_CHARS) or ELLIPSIS, verbatim=True)
 
 
-def _section(text: str) -> dict[str, Any]:
+def section_block(text: str) -> dict[str, Any]:
     return SectionBlock(text=_mrkdwn(text)).to_dict()
 
 
-def _context(text: str) -> dict[str, Any]:
+def context_block(text: str) -> dict[str, Any]:
     return ContextBlock(elements=[_mrkdwn(text)]).to_dict()
 
 
-def _header(text: str) -> dict[str, Any]:
+def header_block(text: str) -> dict[str, Any]:
     return HeaderBlock(text=PlainTextObject(text=clip(text, MAX_HEADER_CHARS))).to_dict()
 
 
@@ -159,7 +159,7 @@ def _card_context(listing: PRListing, card: Card) -> str:
 
 def card_blocks(listing: PRListing, card: Card) -> list[dict[str, Any]]:
     """A card as a section (verdict, headline, points) and a context line (PR, author, coverage)."""
-    return [_section(_card_text(listing, card)), _context(_card_context(listing, card))]
+    return [section_block(_card_text(listing, card)), context_block(_card_context(listing, card))]
 
 
 def feedback_block(listing: PRListing, language: Language) -> dict[str, Any]:
@@ -229,7 +229,7 @@ def read_share_value(value: str) -> ShareRequest | None:
 def card_message(listing: PRListing, card: Card, *, share_for: str | None = None, intro: str | None = None) -> Message:
     """One card (for /pr and answers); `share_for` (the asker's user id) adds the button that
     posts it to the channel, for that person only; `intro` is a line of already-safe mrkdwn shown above it."""
-    blocks = ([_section(intro)] if intro else []) + card_blocks(listing, card)
+    blocks = ([section_block(intro)] if intro else []) + card_blocks(listing, card)
     if share_for is not None:
         button = ButtonElement(
             text=PlainTextObject(text=words.text(card.language, "card.share")),
@@ -239,7 +239,7 @@ def card_message(listing: PRListing, card: Card, *, share_for: str | None = None
         )
         blocks.append(ActionsBlock(elements=[button]).to_dict())
     text = f"{escape(verdict_label(card))} · {_card_fallback(listing, card, with_repo=True)}"
-    return _message(f"{intro}\n{text}" if intro else text, blocks)
+    return as_message(f"{intro}\n{text}" if intro else text, blocks)
 
 
 def _digest_title(digest: Digest) -> str:
@@ -251,10 +251,10 @@ def _notes(digest: Digest) -> list[dict[str, Any]]:
     if not digest.notes:
         return []
     lines = (f":warning: {escape(words.said(digest.language, note))}" for note in digest.notes)
-    return [_context(clip("\n".join(lines), MAX_NOTES_CHARS))]
+    return [context_block(clip("\n".join(lines), MAX_NOTES_CHARS))]
 
 
-def _lead_text(digest: Digest) -> str:
+def lead_text(digest: Digest) -> str:
     reads = [item for item in digest.items if item.card.verdict == "read"]
     with_repo = len(digest.repos) > 1
     lines = [escape(counts_line(digest))]
@@ -280,17 +280,17 @@ def lead_message(digest: Digest, links: Sequence[CrossLink] = ()) -> Message:
     if not digest.items:
         return quiet_message(digest)
     title = _digest_title(digest)
-    blocks = [_header(title), _section(_lead_text(digest)), *_notes(digest)]
+    blocks = [header_block(title), section_block(lead_text(digest)), *_notes(digest)]
     if reverts := lead_revert_lines([item.listing for item in digest.items], links, digest.language):
-        blocks.insert(2, _section(reverts))
-    blocks.append(_context(escape(words.text(digest.language, "digest.thread"))))
-    return _message(f"{escape(title)}: {escape(counts_line(digest))}", blocks)
+        blocks.insert(2, section_block(reverts))
+    blocks.append(context_block(escape(words.text(digest.language, "digest.thread"))))
+    return as_message(f"{escape(title)}: {escape(counts_line(digest))}", blocks)
 
 
 def quiet_message(digest: Digest) -> Message:
     """A digest with no card: one line saying whether nothing merged or nothing matched the filters."""
     line = f"*{escape(_digest_title(digest))}* · {escape(quiet_line(digest))}"
-    return _message(line, [_section(line), *_notes(digest)])
+    return as_message(line, [section_block(line), *_notes(digest)])
 
 
 def _thread_message(batch: Sequence[tuple[DigestItem, list[dict[str, Any]]]], with_repo: bool) -> Message:
@@ -300,7 +300,7 @@ def _thread_message(batch: Sequence[tuple[DigestItem, list[dict[str, Any]]]], wi
             blocks.append(dict(_DIVIDER))
         blocks.extend(item_blocks)
     text = "\n".join(_card_fallback(item.listing, item.card, with_repo) for item, _ in batch)
-    return _message(text, blocks)
+    return as_message(text, blocks)
 
 
 def thread_messages(
@@ -319,7 +319,7 @@ def thread_messages(
         extra.append(card_followup_lines(item.listing, answered, digest.language))
         if lines := [line for line in extra if line]:
             # One context block for both: a card's blocks stay four at most.
-            blocks.append(_context(clip("\n".join(lines), MAX_TEXT_CHARS)))
+            blocks.append(context_block(clip("\n".join(lines), MAX_TEXT_CHARS)))
         blocks.append(feedback_block(item.listing, digest.language))
         size = message_chars(blocks)
         if batch and (count + 1 + len(blocks) > MAX_BLOCKS or chars + _DIVIDER_CHARS + size > MAX_MESSAGE_CHARS):
@@ -340,9 +340,9 @@ def help_message(command: str, language: Language) -> Message:
     line = escape(words.text(language, "help.slack", cmd=command))
     follow = escape(words.text(language, "subs.help", cmd=command))
     watch = escape(words.text(language, "watch.help", cmd=command))
-    return _message(f"{line}\n{follow}\n{watch}", [_section(line), _section(follow), _section(watch)])
+    return as_message(f"{line}\n{follow}\n{watch}", [section_block(line), section_block(follow), section_block(watch)])
 
 
 def text_message(text: str) -> Message:
     """A section of mrkdwn that is already safe (answers from mrkdwn.answer_text, refusals)."""
-    return _message(text, [_section(text)])
+    return as_message(text, [section_block(text)])

@@ -67,8 +67,32 @@ class DigestService:
     ) -> Digest:
         """The digest; `payer` (the channel it is for, or the CLI, in its workspace) is who spends
         the tokens of the cards made for it (services/spending.py)."""
-        filters = filters or Filters()
         listings = [listing for repo in repos for listing in self._cards.merged(repo, window)]
+        return self._of(repos, window, listings, language, filters or Filters(), progress, payer)
+
+    def of(
+        self,
+        repos: tuple[str, ...],
+        window: Window,
+        listings: list[PRListing],
+        *,
+        language: Language = "en",
+        progress: Progress | None = None,
+        payer: Payer = CLI_PAYER,
+    ) -> Digest:
+        """The digest of PRs listed elsewhere (a release's), unfiltered, over `window`."""
+        return self._of(repos, window, listings, language, Filters(), progress, payer)
+
+    def _of(
+        self,
+        repos: tuple[str, ...],
+        window: Window,
+        listings: list[PRListing],
+        language: Language,
+        filters: Filters,
+        progress: Progress | None,
+        payer: Payer,
+    ) -> Digest:
         wanted = [listing for listing in listings if keeps_listing(filters, listing)]
         if not filters.paths:
             # Workers start on every missing card at once; with path filters, only on the cards

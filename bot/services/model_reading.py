@@ -47,6 +47,6 @@ class ModelReader:
             except SummarizerError as exc:
                 log.info("the model gave no reading of a question: %s", type(exc).__name__)
                 return None
-            return reading_from_draft(parsed.value, today, audience.repos)
+            return reading_from_draft(parsed.value, question, today, audience.repos)
         log.info("the model gave no reading of a question: it takes none of the output modes")
         return None

@@ -13,7 +13,7 @@ it is given for them and posts them as they come, so it never imports render.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,6 +149,27 @@ class Publisher:
         self._ledger.record(channel, day, "done", "1")
         # Once per digest: by the run that completes it (an earlier run's parts included).
         telemetry.count("digests_posted_total")
+        return PublishResult(lead_ts, posted, already)
+
+    def publish_parts(
+        self, channel: str, key: str, parts: Sequence[Message], *, before_post: Callable[[], None]
+    ) -> PublishResult:
+        """Post `parts` (a lead, then its thread) once under the ledger's `key`, as a digest's
+        parts are (a release: "release:{repo}:{base}...{tag}"); an earlier run's are not posted again."""
+        entries = self._ledger.entries(channel, key) or self._recover(channel, key)
+        if "done" in entries:
+            return PublishResult(entries.get("part:0"), 0, sum(name.startswith("part:") for name in entries))
+        posted = already = 0
+        lead_ts: str | None = None
+        for part, message in enumerate(parts):
+            if f"part:{part}" in entries:
+                already += 1
+                lead_ts = lead_ts or entries[f"part:{part}"]
+                continue
+            ts, new = self._post_part(channel, key, part, message, lead_ts, entries, before_post)
+            lead_ts = lead_ts or ts
+            posted, already = posted + new, already + (not new)
+        self._ledger.record(channel, key, "done", "1")
         return PublishResult(lead_ts, posted, already)
 
     def _post_part(

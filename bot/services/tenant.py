@@ -23,6 +23,8 @@ from bot.services.posting import DigestPosting
 from bot.services.publisher import Publisher
 from bot.services.qa import QAService
 from bot.services.refs import GITHUB_WEB
+from bot.services.release_posting import ReleasePosting
+from bot.services.releases import ReleaseDigests
 from bot.services.spending import Payer, Spending
 from bot.services.subscriptions import Subscriptions
 from bot.services.watch_dms import WatchDMs
@@ -57,6 +59,8 @@ class Tenant:
     # Where the followed repositories' PRs are seen in a browser: github.com, or an Enterprise
     # server's host (services/refs.github_web_base). Only links there are unfurled.
     github_web: str = GITHUB_WEB
+    releases: ReleaseDigests | None = None  # a release's PRs and cards (`/pr release`), shared
+    release_posting: ReleasePosting | None = None  # a release posted once in a channel
 
     @property
     def workspace(self) -> str | None:

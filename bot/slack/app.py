@@ -28,7 +28,7 @@ from bot.slack.deps import SlackDeps
 from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
 from bot.slack.httpd import WsgiApp
-from bot.slack.listeners import actions, commands, direct, feedback, installs, questions, unfurls
+from bot.slack.listeners import actions, commands, direct, feedback, installs, questions, release, unfurls
 from bot.slack.listeners import home as home_tab
 from bot.slack.listeners import settings as channel_settings
 from bot.slack.oauth import oauth_parts
@@ -128,7 +128,7 @@ def build_app(parts: AppParts, *, socket_mode: bool = False) -> SlackParts:
     # The Messages tab's listeners first: Bolt runs the first listener that accepts an event,
     # and the App Home's and the questions' accept every app_home_opened and message.
     direct.register(app, deps)
-    for listeners in (questions, commands, actions, feedback, home_tab, channel_settings):
+    for listeners in (questions, commands, actions, release, feedback, home_tab, channel_settings):
         listeners.register(app, deps)
     if settings.config.slack.unfurl:
         unfurls.register(app, deps)

@@ -22,6 +22,7 @@ from bot.errors import NotFound, RateLimited
 from bot.models import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.redact import redact_url
 from bot.sources.github_errors import github_errors
+from bot.sources.github_releases import GitHubReleases
 
 # GitHub's largest page (docs: "per_page ... max 100").
 PER_PAGE = 100
@@ -130,6 +131,10 @@ class GitHubSource:
 
     def close(self) -> None:
         self._gh.close()
+
+    def releases(self) -> GitHubReleases:
+        """The release endpoints, through this source's client (its pool and its retries)."""
+        return GitHubReleases(self._gh, authenticated=self._authenticated, api_url=self._api_url)
 
     # -- discovery -------------------------------------------------------------------------
 

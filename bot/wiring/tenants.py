@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from bot.ports.slack import SlackPort
 from bot.render.digest_messages import DigestBlocks
+from bot.render.release_blocks import ReleaseBlocks
 from bot.render.watches import watch_dm_message
 from bot.services.access import AccessPolicy
 from bot.services.across import AcrossDays, Known
@@ -24,6 +25,7 @@ from bot.services.people import PeopleLanguages
 from bot.services.posting import DigestPosting, PostingScope, PostTiming
 from bot.services.publisher import PACE_SECONDS, PostPace, Publisher
 from bot.services.qa import QAService
+from bot.services.release_posting import ReleasePosting
 from bot.services.spending import Account
 from bot.services.subscriptions import Subscriptions, workspace_subscriptions
 from bot.services.tenant import Tenant
@@ -39,6 +41,7 @@ from bot.store.subscriptions import SubscriptionStore
 from bot.store.threads import ThreadStore
 from bot.store.watches import WatchStore
 from bot.wiring.process import Process
+from bot.wiring.releases import release_digests
 
 
 class Tenants:
@@ -47,6 +50,7 @@ class Tenants:
         self.scopes = scopes
         self._slack_of = slack_of
         self._finder = WatchFinder(process.source, process.cards)
+        self._releases = release_digests(process)
         self._lock = threading.Lock()
         self._built: dict[str | None, Tenant] = {}
 
@@ -131,6 +135,10 @@ class Tenants:
             defaults=settings.defaults,
             command=settings.config.slack.command,
             github_web=process.web_base,
+            releases=self._releases,
+            release_posting=ReleasePosting(
+                self._releases, publisher, (ledger, threads), ReleaseBlocks(), access.refusal, workspace=scope
+            ),
         )
 
     def _subscriptions(self, scope: str | None) -> Subscriptions:

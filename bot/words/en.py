@@ -565,4 +565,25 @@ WORDS: dict[str, str] = {
     "reply.dm_which_repo_none": (
         "#{number} does not say which repository. Ask again with its name, such as `owner/repo#{number}`."
     ),
+    # -- releases (services/release_ranges.py, render/releases.py) --------------------------------
+    "error.not_a_tag": "{text} is not a tag; give one such as v0.12.0",
+    "error.release_none": "{repo} has published no release yet",
+    "error.release_first": "{tag} is the first release of {repo}; say where it starts with --since TAG",
+    "error.release_unknown": "{repo} has no release {tag}; give a tag it has, with --since TAG if it is not a release",
+    "error.release_range_unknown": "{repo}: GitHub knows no range {base}...{tag}; check both tags",
+    "release.title": "{repo} {tag} (since {base})",
+    "release.empty": "No merged pull request between these tags.",
+    "release.unnamed": "{n} commits of the range came in without a pull request and are not listed.",
+    "release.unnamed_one": "1 commit of the range came in without a pull request and is not listed.",
+    "release.upgrade": "Before you upgrade",
+    "release.area": "{area} ({n})",
+    "release.skips": "  To skip ({n}):",
+    "release.kind.breaking": "Breaking",
+    "release.kind.removed": "Removed",
+    "release.kind.default": "New default",
+    "release.kind.deprecated": "Deprecated",
+    "release.kind.migration": "Migration",
+    "release.usage": "Say `release`, then a repository, a tag, or both, such as `release vllm-project/vllm v0.12.0`",
+    "release.which_repo": "Which repository? Say `release owner/repo`, or `release owner/repo TAG`",
+    "release.unavailable": "GitHub could not give the release of {repo} just now; try again in a minute",
 }

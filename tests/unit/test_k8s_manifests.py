@@ -206,9 +206,27 @@ def test_every_environment_variable_is_one_prdigest_reads() -> None:
                 assert "secretKeyRef" in item.get("valueFrom", {}), f"{item['name']} must come from the Secret"
 
 
-def test_the_secret_template_holds_only_placeholders() -> None:
+# The one-workspace install's bot token: optional to the pods only because OAuth mode replaces it
+# with its three keys (settings refuse both at once), so the template, made for one workspace,
+# asks for it and shows OAuth mode's keys commented out.
+ONE_WORKSPACE_TOKEN = "SLACK_BOT_TOKEN"
+
+
+def test_the_secret_template_holds_placeholders_for_the_required_secrets_only() -> None:
+    """A deployer who fills every REPLACE_ME ships no optional key as the text REPLACE_ME (a
+    GITHUB_TOKEN of "REPLACE_ME" is a token GitHub refuses, not the keyless limit)."""
     assert "data" not in SECRET_TEMPLATE
     assert set(SECRET_TEMPLATE["stringData"].values()) == {PLACEHOLDER}
+    required = {
+        ref["key"] for d in deployments() for ref in env_refs(container(d), "secretKeyRef") if not ref.get("optional")
+    }
+    assert set(SECRET_TEMPLATE["stringData"]) == required | {ONE_WORKSPACE_TOKEN}
+    optional = {
+        ref["key"] for d in deployments() for ref in env_refs(container(d), "secretKeyRef") if ref.get("optional")
+    }
+    template = (K8S / "secret.example.yaml").read_text(encoding="utf-8")
+    for key in optional - {ONE_WORKSPACE_TOKEN}:
+        assert re.search(rf"^  # {key}: {PLACEHOLDER}\b", template, flags=re.MULTILINE), f"{key} is not commented out"
 
 
 def config_path(deployment: Doc) -> Path:

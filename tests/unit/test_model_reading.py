@@ -48,27 +48,44 @@ def test_only_the_repositories_the_asker_may_see_are_listed_to_the_model() -> No
 
 
 def test_a_repository_the_asker_may_not_see_is_dropped() -> None:
-    reading = reading_from_draft(ReadingDraft(repository=SECRET, topic=["billing"]), TODAY, SEEN)
+    reading = reading_from_draft(
+        ReadingDraft(repository=SECRET, topic=["billing"]), "billing in acme/secret?", TODAY, SEEN
+    )
     assert reading.repo is None and reading.topic == ("billing",)
-    kept = reading_from_draft(ReadingDraft(repository="VLLM-project/vllm"), TODAY, SEEN)
+    kept = reading_from_draft(ReadingDraft(repository="VLLM-project/vllm"), "vllm?", TODAY, SEEN)
     assert kept.repo == "VLLM-project/vllm"
 
 
 def test_days_ahead_or_reversed_or_unreadable_are_not_taken_as_given() -> None:
-    future = reading_from_draft(ReadingDraft(first_day="2026-09-01"), TODAY, SEEN)
+    future = reading_from_draft(ReadingDraft(first_day="2026-09-01"), "what merged then?", TODAY, SEEN)
     assert future.span is None and future.problem == DayProblem("future", "2026-09-01")
-    backwards = reading_from_draft(ReadingDraft(first_day="2026-08-12", last_day="2026-08-10"), TODAY, SEEN)
+    backwards = reading_from_draft(
+        ReadingDraft(first_day="2026-08-12", last_day="2026-08-10"), "what merged then?", TODAY, SEEN
+    )
     assert backwards.span is None and backwards.problem is not None and backwards.problem.kind == "reversed"
-    garbage = reading_from_draft(ReadingDraft(first_day="last tuesday"), TODAY, SEEN)
+    garbage = reading_from_draft(ReadingDraft(first_day="last tuesday"), "what merged then?", TODAY, SEEN)
     assert garbage.span is None and garbage.problem is None
-    since = reading_from_draft(ReadingDraft(first_day="2026-08-10"), TODAY, SEEN)
+    since = reading_from_draft(ReadingDraft(first_day="2026-08-10"), "what merged then?", TODAY, SEEN)
     assert since.span == Span("since", date(2026, 8, 10))
 
 
 def test_words_that_are_no_words_and_a_paragraph_for_a_name_are_dropped() -> None:
     draft = ReadingDraft(topic=["ok", "<@U123>", "a" * 80, "vllm/v1/attention"], person="x" * 100)
-    reading = reading_from_draft(draft, TODAY, SEEN)
+    question = f"ok <@U123> {'a' * 80} vllm/v1/attention {'x' * 100}"
+    reading = reading_from_draft(draft, question, TODAY, SEEN)
     assert reading.topic == ("ok", "vllm/v1/attention") and reading.author is None
+
+
+def test_a_word_or_person_the_question_does_not_say_is_not_taken() -> None:
+    """What a 270M model gave for "which of yesterday's deserve attention?": a person "user", a
+    topic "prs", a verdict and a count. Only what the question says is kept, and a reading with
+    nothing said to act on is no reading: the help is given instead."""
+    draft = ReadingDraft(topic=["prs", "Kimi-K3", "注意力"], person="user", verdict="read", wants="count")
+    reading = reading_from_draft(draft, "anything on kimi k3 worth attention? 注意力 相关", TODAY, SEEN)
+    assert reading.topic == ("kimi-k3", "注意力") and reading.author is None
+    read, _ = reader(ReadingDraft(topic=["prs"], person="user", verdict="read", wants="count"))
+    nothing = read.read("which of these deserve attention?", AUDIENCE, TODAY)
+    assert nothing is not None and not (nothing.span or nothing.problem or nothing.author or nothing.terms)
 
 
 def test_a_mode_the_endpoint_refuses_is_followed_by_the_next() -> None:

@@ -22,7 +22,7 @@ from bot.render.replies import not_allowed_text, say
 from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
-from bot.slack.listeners import subscribe, watch
+from bot.slack.listeners import release, subscribe, watch
 from bot.slack.teams import team_of
 from bot.slack.web import web_of
 
@@ -96,6 +96,9 @@ def register(app: App, all_deps: SlackDeps) -> None:
             return
         if text.split()[0].lower() in watch.SUBCOMMANDS:
             watch.handle(deps, ack, command, respond, language)
+            return
+        if text.split()[0].lower() in release.SUBCOMMANDS:
+            release.handle(deps, ack, command, respond, language)
             return
         try:
             ref = parse_ref(text, deps.tenant.directory.default_repo(channel))

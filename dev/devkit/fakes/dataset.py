@@ -13,6 +13,7 @@ import hashlib
 import itertools
 import json
 import math
+import os
 import random
 import re
 import unicodedata
@@ -26,13 +27,31 @@ if TYPE_CHECKING:
     from devkit.fakes.github import FakeGitHub
 
 # <repo root>/../shared/data: the shared folder sits beside the work tree (and beside CI's clone).
-DATASET_PATH = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "vllm-prs.jsonl"
+# PRDIGEST_DATA names another folder holding vllm-prs.jsonl (and seed-prs.json).
+DATA_ENV = "PRDIGEST_DATA"
+DEFAULT_DATA_DIR = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+DATASET_PATH = Path(os.environ.get(DATA_ENV) or DEFAULT_DATA_DIR) / "vllm-prs.jsonl"
+
+
+class DatasetMissing(FileNotFoundError):
+    """The data set is not where it is looked for; the message says where, and how to point elsewhere."""
+
+
+def missing_message(path: Path) -> str:
+    return (
+        f"the vLLM data set is not at {path}: put the shared folder beside the repository "
+        f"(../shared/data) or set {DATA_ENV} to the folder that holds vllm-prs.jsonl"
+    )
 
 
 def load_rows(path: str | Path | None = None) -> list[dict[str, Any]]:
     """All rows of the JSONL data set, in file (merge) order."""
-    with open(path or DATASET_PATH, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    where = Path(path or DATASET_PATH)
+    try:
+        with open(where, encoding="utf-8") as fh:
+            return [json.loads(line) for line in fh if line.strip()]
+    except FileNotFoundError as exc:
+        raise DatasetMissing(missing_message(where)) from exc
 
 
 def merged_on(rows: Iterable[dict[str, Any]], day: str) -> list[dict[str, Any]]:

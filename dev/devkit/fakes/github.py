@@ -24,6 +24,14 @@ from typing import Any, TypeVar
 from urllib.parse import quote, unquote, urlencode
 
 from devkit.fakes.dataset import synth_patch
+from devkit.fakes.github_releases import (
+    UNPAGED_COMPARE_LIMIT,
+    FakeRelease,
+    History,
+    HistoryCommit,
+    commit_object,
+    release_object,
+)
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
 T = TypeVar("T")
@@ -107,6 +115,11 @@ class FakeGitHub(LoopbackServer):
         self._repos: dict[str, _Repo] = {}  # keyed by lower-cased full name: GitHub ignores case
         self._users: dict[str, _User] = {}  # keyed by lower-cased login: GitHub ignores case there too
         self._faults: list[_Fault] = []
+        # Releases, pushes and merge-commit PRs per repository (lower-cased): the branch history
+        # is built from them and the merged PRs (devkit/fakes/github_releases.py).
+        self._releases: dict[str, list[tuple[str, datetime, bool, bool]]] = {}
+        self._pushes: dict[str, list[tuple[datetime, str]]] = {}
+        self._merge_commits: dict[str, set[int]] = {}
         self._used = 0
         self._reset_at = int(time.time()) + 3600
 
@@ -193,6 +206,60 @@ class FakeGitHub(LoopbackServer):
             # A PR's author is an account GitHub can show; add_user gives it a display name.
             if author.lower() not in self._users:
                 self._users[author.lower()] = _User(author, None, author_type)
+
+    def add_release(self, repo: str, tag: str, at: datetime, *, draft: bool = False, prerelease: bool = False) -> None:
+        """A release tagging the branch's newest commit at `at` (published then, unless a draft)."""
+        with self._data_lock:
+            self._repo(repo, create=True)
+            self._releases.setdefault(repo.lower(), []).append((tag, _utc(at) or at, draft, prerelease))
+
+    def add_push(self, repo: str, at: datetime, message: str) -> None:
+        """A commit pushed to the branch directly, with no PR ("Bump the version to 0.12.0")."""
+        with self._data_lock:
+            self._pushes.setdefault(repo.lower(), []).append((_utc(at) or at, message))
+
+    def merge_with_commit(self, repo: str, number: int) -> None:
+        """PR `number` came in by a merge commit (its branch's two commits under it), not squashed."""
+        with self._data_lock:
+            self._merge_commits.setdefault(repo.lower(), set()).add(number)
+
+    def history(self, repo: str) -> History:
+        """The branch's commits and the releases on them, as the repository holds them now."""
+        key = repo.lower()
+        with self._data_lock:
+            pulls = [pr for pr in self._repo(repo).pulls.values() if pr.merged_at is not None]
+            entries: list[tuple[datetime, str, int | None, str]] = [
+                (pr.merged_at, f"{pr.title} (#{pr.number})", pr.number, pr.merge_commit_sha or "")
+                for pr in pulls
+                if pr.merged_at is not None
+            ]
+            entries += [(at, message, None, "") for at, message in self._pushes.get(key, [])]
+            entries.sort(key=lambda entry: (entry[0], entry[2] or 0))
+            merged_by_commit = self._merge_commits.get(key, set())
+            history = History()
+            previous = _fake_sha(f"{key}:root")
+            history.commits.append(HistoryCommit(previous, (), "Initial commit", _DEFAULT_EPOCH, None))
+            for at, subject, number, merge_sha in entries:
+                sha = merge_sha or _fake_sha(f"{key}:{at.isoformat()}:{subject}")
+                message = subject
+                parents: tuple[str, ...] = (previous,)
+                if number is not None and number in merged_by_commit:
+                    # The PR's own branch: two commits off the previous tip, under a merge commit.
+                    first = HistoryCommit(_fake_sha(f"{sha}:b1"), (previous,), "Address review", at, None, False)
+                    second = HistoryCommit(
+                        _fake_sha(f"{sha}:b2"), (first.sha,), f"wip (#{number + 1})", at, None, False
+                    )
+                    history.commits += [first, second]
+                    parents = (previous, second.sha)
+                    message = f"Merge pull request #{number} from someone/branch-{number}\n\n{subject}"
+                history.commits.append(HistoryCommit(sha, parents, message, at, number))
+                previous = sha
+            chain = history.first_parents()
+            for index, (tag, at, draft, prerelease) in enumerate(self._releases.get(key, [])):
+                tip = [commit for commit in chain if commit.at <= at] or chain[:1]
+                release = FakeRelease(tag, tip[-1].sha, None if draft else at, draft, prerelease, 1000 + index)
+                history.releases.append(release)
+            return history
 
     def _repo(self, full_name: str, create: bool = False) -> _Repo:
         key = full_name.lower()
@@ -288,6 +355,8 @@ class FakeGitHub(LoopbackServer):
             return self._not_found(resource)
         if kind == "repo":
             return self._json(self._repo_object(repo), resource)
+        if kind in ("releases", "compare", "commit_pulls"):
+            return self._history_route(kind, repo, params, request, resource)
         if kind == "pulls":
             return self._list_pulls(repo, request)
         pr = repo.pulls.get(int(params["number"]))
@@ -304,6 +373,42 @@ class FakeGitHub(LoopbackServer):
             return self._page(comments, lambda c: self._comment_object(pr, *c), request, resource)
         reviews = list(enumerate(pr.reviews))
         return self._page(reviews, lambda r: self._review_object(pr, *r), request, resource)
+
+    def _history_route(
+        self, kind: str, repo: _Repo, params: dict[str, str], request: RecordedRequest, resource: str
+    ) -> Response:
+        history = self.history(repo.full_name)
+        api, web = self._api(repo.full_name), f"{self.web_url}/{repo.full_name}"
+        if kind == "releases":
+            newest = sorted(history.releases, key=lambda release: release.id, reverse=True)
+            return self._page(newest, lambda release: release_object(api, web, release), request, resource)
+        if kind == "commit_pulls":
+            commit = next((c for c in history.commits if c.sha.startswith(params["sha"])), None)
+            if commit is None:
+                return self._json(
+                    {"message": "No commit found for SHA: " + params["sha"], "documentation_url": DOCS}, resource, 422
+                )
+            pulls = [repo.pulls[commit.pr]] if commit.pr is not None and commit.pr in repo.pulls else []
+            return self._json([self._pull_object(pr, full=False) for pr in pulls], resource)
+        base, _, head = unquote(params["basehead"]).partition("...")
+        base_sha, head_sha = history.sha_of(base), history.sha_of(head)
+        if not head or base_sha is None or head_sha is None:
+            return self._not_found(resource)
+        commits = history.between(base_sha, head_sha)
+        envelope: dict[str, Any] = {
+            "url": f"{api}/compare/{base}...{head}",
+            "html_url": f"{web}/compare/{base}...{head}",
+            "status": "ahead" if commits else "identical",
+            "ahead_by": len(commits),
+            "behind_by": 0,
+            "total_commits": len(commits),
+            "files": [],
+        }
+        if "per_page" not in request.query and "page" not in request.query:
+            # No paging asked: the newest 250 commits, the rest silently left out (GitHub's docs).
+            shown = commits[-UNPAGED_COMPARE_LIMIT:]
+            return self._json({**envelope, "commits": [commit_object(api, c) for c in shown]}, resource)
+        return self._page(commits, lambda c: commit_object(api, c), request, resource, envelope, key="commits")
 
     def _take_fault(self, path: str) -> _Fault | None:
         for fault in self._faults:
@@ -422,6 +527,7 @@ class FakeGitHub(LoopbackServer):
         request: RecordedRequest,
         resource: str,
         envelope: dict[str, Any] | None = None,
+        key: str = "items",
     ) -> Response:
         """One page of `items` (per_page default 30, max 100) with GitHub's Link header.
 
@@ -438,7 +544,7 @@ class FakeGitHub(LoopbackServer):
                 query = {**request.query, "per_page": str(per_page), "page": str(target)}
                 links.append(f'<{self.url}{request.path}?{urlencode(query)}>; rel="{rel}"')
         headers = {"link": ", ".join(links)} if links else {}
-        body: Any = {**envelope, "items": chunk} if envelope is not None else chunk
+        body: Any = {**envelope, key: chunk} if envelope is not None else chunk
         return self._json(body, resource, headers=headers)
 
     # -- GitHub-shaped objects -------------------------------------------------------------
@@ -655,6 +761,9 @@ _ROUTES: list[tuple[str, re.Pattern[str]]] = [
     ("reviews", re.compile(_REPO + r"/pulls/(?P<number>\d+)/reviews")),
     ("issue", re.compile(_REPO + r"/issues/(?P<number>\d+)")),
     ("user", re.compile(r"/users/(?P<login>[^/]+)")),
+    ("releases", re.compile(_REPO + r"/releases")),
+    ("compare", re.compile(_REPO + r"/compare/(?P<basehead>[^/]+)")),
+    ("commit_pulls", re.compile(_REPO + r"/commits/(?P<sha>[0-9a-f]{7,40})/pulls")),
 ]
 _ROUTE_BY_KIND = dict(_ROUTES)
 

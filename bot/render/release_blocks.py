@@ -1,0 +1,182 @@
+"""A release digest as Slack messages (pure): the lead (title, counts, must-reads, "before you
+upgrade", and for `/pr release` a Share button), and the thread, one message per area or more
+when an area outgrows Slack's limits: read-worthy cards in full, skips one line each.
+
+A 500-PR release is tens of messages, not hundreds, and every one keeps Block Kit's limits
+(render/blocks.py owns them: 50 blocks, 3,000 characters a section).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from slack_sdk.models.blocks import ActionsBlock, ButtonElement, PlainTextObject
+
+from bot import words
+from bot.models import DigestItem, Language, ReleaseDigest, ReleaseGroup, Upgrade
+from bot.ports.slack import Message
+from bot.render.blocks import (
+    MAX_BLOCKS,
+    MAX_BUTTON_VALUE,
+    MAX_FALLBACK_LINE_CHARS,
+    MAX_MESSAGE_CHARS,
+    MAX_TEXT_CHARS,
+    as_message,
+    card_blocks,
+    context_block,
+    header_block,
+    lead_text,
+    message_chars,
+    section_block,
+)
+from bot.render.mrkdwn import clip, escape, link
+from bot.render.releases import release_title
+
+SHARE_RELEASE_ACTION = "share_release"
+# "Before you upgrade" points shown in the lead; the rest are in the thread's own section.
+LEAD_UPGRADE_POINTS = 15
+
+
+@dataclass(frozen=True)
+class ReleaseShare:
+    """What a release's Share button says: which release, and who asked for it."""
+
+    repo: str
+    tag: str
+    base: str
+    requester: str
+
+
+def share_release_value(release: ReleaseDigest, requester: str) -> str:
+    return json.dumps(
+        {"repo": release.repo, "tag": release.tag, "since": release.base, "by": requester}, separators=(",", ":")
+    )
+
+
+def read_share_release_value(value: str) -> ReleaseShare | None:
+    """The release a Share button's value stands for; None for any value not written above."""
+    if len(value) > MAX_BUTTON_VALUE:
+        return None
+    try:
+        data = json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    fields = [data.get(name) for name in ("repo", "tag", "since", "by")]
+    if not all(isinstance(field, str) and field for field in fields):
+        return None
+    repo, tag, base, requester = (str(field) for field in fields)
+    return ReleaseShare(repo, tag, base, requester)
+
+
+def _upgrade_line(upgrade: Upgrade, language: Language) -> str:
+    listing = upgrade.item.listing
+    kind = words.text(language, f"release.kind.{upgrade.note.kind}")
+    said = clip(escape(upgrade.note.said), MAX_FALLBACK_LINE_CHARS)
+    return f"• *{escape(kind)}* {link(listing.url, f'#{listing.number}')} {said}"
+
+
+def _sections(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """Lines packed into as few sections as Slack's 3,000 characters a section allow."""
+    chunk: list[str] = []
+    size = 0
+    for line in lines:
+        if chunk and size + len(line) + 1 > MAX_TEXT_CHARS:
+            yield section_block("\n".join(chunk))
+            chunk, size = [], 0
+        chunk.append(line)
+        size += len(line) + 1
+    if chunk:
+        yield section_block("\n".join(chunk))
+
+
+def release_lead(release: ReleaseDigest, *, share_for: str | None = None) -> Message:
+    """The channel message (or, with `share_for`, the asker's preview with its Share button)."""
+    digest = release.digest
+    language = digest.language
+    title = release_title(release)
+    body = lead_text(digest) if digest.items else escape(words.text(language, "release.empty"))
+    blocks = [header_block(title), section_block(body)]
+    if release.upgrade:
+        shown = release.upgrade[:LEAD_UPGRADE_POINTS]
+        lines = [f"*{escape(words.text(language, 'release.upgrade'))}*"]
+        lines += [_upgrade_line(upgrade, language) for upgrade in shown]
+        if len(release.upgrade) > len(shown):
+            lines.append(escape(words.text(language, "digest.more", n=len(release.upgrade) - len(shown))))
+        blocks.extend(list(_sections(lines))[:3])
+    if digest.items:
+        blocks.append(context_block(escape(words.text(language, "digest.thread"))))
+    if share_for is not None:
+        button = ButtonElement(
+            text=PlainTextObject(text=words.text(language, "card.share")),
+            action_id=SHARE_RELEASE_ACTION,
+            value=share_release_value(release, share_for),
+            style="primary",
+        )
+        blocks.append(ActionsBlock(elements=[button]).to_dict())
+    return as_message(f"{title}: {body.splitlines()[0]}", blocks)
+
+
+def _group_units(group: ReleaseGroup, lang: Language) -> list[list[dict[str, Any]]]:
+    """The area's parts, each kept whole in one message: its title, each read-worthy card, its skips."""
+    title = f"*{escape(words.text(lang, 'release.area', area=group.area, n=len(group.items)))}*"
+    units: list[list[dict[str, Any]]] = [[section_block(title)]]
+    skips: list[DigestItem] = []
+    for item in group.items:
+        if item.card.verdict == "skip":
+            skips.append(item)
+        else:
+            units.append(card_blocks(item.listing, item.card))
+    if skips:
+        heading = escape(words.text(lang, "release.skips", n=len(skips)).strip())
+        lines = [heading] + [_skip_line(item) for item in skips]
+        units.extend([section] for section in _sections(lines))
+    return units
+
+
+def _skip_line(item: DigestItem) -> str:
+    headline = clip(escape(item.card.headline), MAX_FALLBACK_LINE_CHARS)
+    return f"• {link(item.listing.url, f'#{item.listing.number}')} {headline}"
+
+
+def release_thread(release: ReleaseDigest) -> list[Message]:
+    """The thread: every "before you upgrade" point when the lead could not show them all, then
+    each area in a message of its own (or more, when it outgrows one); parts packed while they fit."""
+    language = release.digest.language
+    parts: list[tuple[str, list[list[dict[str, Any]]]]] = []
+    if len(release.upgrade) > LEAD_UPGRADE_POINTS:
+        lines = [f"*{escape(words.text(language, 'release.upgrade'))}*"]
+        lines += [_upgrade_line(upgrade, language) for upgrade in release.upgrade]
+        parts.append((words.text(language, "release.upgrade"), [[section] for section in _sections(lines)]))
+    parts += [(_fallback(group), _group_units(group, language)) for group in release.groups]
+    messages: list[Message] = []
+    for fallback, units in parts:
+        blocks: list[dict[str, Any]] = []
+        for unit in units:
+            if blocks and (
+                len(blocks) + len(unit) > MAX_BLOCKS or message_chars(blocks) + message_chars(unit) > MAX_MESSAGE_CHARS
+            ):
+                messages.append(as_message(fallback, blocks))
+                blocks = []
+            blocks.extend(unit)
+        if blocks:
+            messages.append(as_message(fallback, blocks))
+    return messages
+
+
+def _fallback(group: ReleaseGroup) -> str:
+    return f"{group.area}: " + ", ".join(f"#{item.listing.number}" for item in group.items[:40])
+
+
+class ReleaseBlocks:
+    """ReleaseMessages (ports/messages.py) as Slack shows them."""
+
+    def lead(self, release: ReleaseDigest) -> Message:
+        return release_lead(release)
+
+    def thread(self, release: ReleaseDigest) -> list[Message]:
+        return release_thread(release)

@@ -1,0 +1,53 @@
+"""ReleaseStore: what a repository's releases are, and which PRs a tag range holds.
+
+- releases:{owner/repo}              10 minutes: the release list; a new release is seen within
+                                     that long (the webhook's `release` event does not wait).
+- release:{owner/repo}:{base}...{tag} 90 days: the range's PRs (number and merge SHA). A tag
+                                     names one commit for good, so what lies between two tags
+                                     never changes: it is read from GitHub once.
+
+Caches: they stay open without Redis (a miss, and GitHub is asked again).
+"""
+
+from __future__ import annotations
+
+from pydantic import TypeAdapter, ValidationError
+
+from bot.models import Release, ReleasePR
+from bot.store.kv import DAY, KV
+
+RELEASES_TTL = 600
+RANGE_TTL = 90 * DAY
+
+_RELEASES = TypeAdapter(list[Release])
+# The range's PRs, and how many of its first-parent commits no PR could be found for.
+_RANGE = TypeAdapter(tuple[list[ReleasePR], int])
+
+
+def range_key(repo: str, base: str, tag: str) -> str:
+    return f"release:{repo.lower()}:{base}...{tag}"
+
+
+class ReleaseStore:
+    def __init__(self, kv: KV) -> None:
+        self._kv = kv
+
+    def releases(self, repo: str) -> list[Release] | None:
+        raw = self._kv.get(f"releases:{repo.lower()}")
+        try:
+            return _RELEASES.validate_json(raw) if raw else None
+        except ValidationError:
+            return None  # written by another version: asked again
+
+    def remember_releases(self, repo: str, releases: list[Release]) -> None:
+        self._kv.set(f"releases:{repo.lower()}", _RELEASES.dump_json(releases), RELEASES_TTL)
+
+    def range(self, repo: str, base: str, tag: str) -> tuple[list[ReleasePR], int] | None:
+        raw = self._kv.get(range_key(repo, base, tag))
+        try:
+            return _RANGE.validate_json(raw) if raw else None
+        except ValidationError:
+            return None
+
+    def remember_range(self, repo: str, base: str, tag: str, prs: list[ReleasePR], unnamed: int) -> None:
+        self._kv.set(range_key(repo, base, tag), _RANGE.dump_json((prs, unnamed)), RANGE_TTL)

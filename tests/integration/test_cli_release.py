@@ -1,0 +1,123 @@
+"""`prdigest release` as a user runs it, against a fake GitHub that answers releases, compare and
+commits/{sha}/pulls as GitHub's REST docs describe (pagination, and the 250-commit cut without it):
+every PR of the range and none outside it, with verdicts and "before you upgrade"; a second run
+asks GitHub nothing."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import requests
+from devkit.fakes.github import FakeGitHub
+
+from bot.cli import main
+from tests.integration.conftest import REPO
+
+START = datetime(2026, 9, 1, tzinfo=UTC)
+V1_PRS = range(1, 21)  # before v1
+V2_PRS = range(21, 321)  # 300 PRs: more than one unpaged compare shows
+AFTER = range(321, 326)  # merged after v2
+
+
+def at(number: int) -> datetime:
+    return START + timedelta(hours=number)
+
+
+@pytest.fixture
+def releases(github: FakeGitHub, monkeypatch: pytest.MonkeyPatch) -> FakeGitHub:
+    monkeypatch.setenv("GITHUB_API_URL", github.url)
+    for number in (*V1_PRS, *V2_PRS, *AFTER):
+        title = f"[Core] Change {number}"
+        if number == 42:
+            title = "[Frontend] Remove the deprecated --disable-log-requests"
+        github.add_pr(
+            REPO,
+            number,
+            title=title,
+            merged_at=at(number),
+            files=[{"path": f"vllm/core/part_{number % 7}.py", "additions": number, "deletions": 1}],
+        )
+    github.merge_with_commit(REPO, 100)  # one PR merged with a merge commit: its branch is not the release's
+    github.add_push(REPO, at(200) + timedelta(minutes=30), "Bump the version to 0.2.0.dev")
+    github.add_release(REPO, "v1", at(20) + timedelta(minutes=1))
+    github.add_release(REPO, "v2rc1", at(150) + timedelta(minutes=1), prerelease=True)
+    github.add_release(REPO, "v2", at(320) + timedelta(minutes=1))
+    github.add_release(REPO, "v3-draft", at(325) + timedelta(minutes=1), draft=True)
+    return github
+
+
+def numbers(out: str) -> list[int]:
+    return sorted(item["number"] for item in json.loads(out)["items"])
+
+
+def test_a_release_of_300_prs_holds_every_pr_of_its_range_and_none_outside(
+    releases: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["release", REPO, "v2", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["tag"] == "v2" and data["since"] == "v1"  # the pre-release between is passed over
+    assert numbers(json.dumps(data)) == list(V2_PRS)
+    assert data["unnamed_commits"] == 1  # the version bump
+    assert [point["number"] for point in data["before_you_upgrade"]] == [42]
+    assert data["counts"]["read"] + data["counts"]["skim"] + data["counts"]["skip"] == 300
+    # The compare went page by page (GitHub cuts an unpaged one at 250 commits).
+    compares = [r for r in releases.requests if "/compare/" in r.path]
+    assert len(compares) >= 3 and all(r.query.get("per_page") == "100" for r in compares)
+
+
+def test_without_a_tag_the_latest_full_release_is_shown_and_since_names_the_start(
+    releases: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["release", REPO, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tag"] == "v2"
+    assert main(["release", REPO, "v2", "--since", "v2rc1", "--format", "json"]) == 0
+    assert numbers(capsys.readouterr().out) == list(range(151, 321))
+
+
+def test_the_text_says_counts_areas_and_what_to_know_before_upgrading(
+    releases: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["release", REPO, "v2rc1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{REPO} v2rc1 (since v1)\n130 merged")
+    # Said in the card's headline (from metadata here: the title without its tag).
+    assert "Before you upgrade\n  - Removed: Remove the deprecated --disable-log-requests (#42)" in out
+    assert "[Core] (" in out
+
+
+def test_a_second_run_asks_github_nothing(
+    releases: FakeGitHub, redis_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    assert main(["release", REPO, "v2rc1", "--format", "json"]) == 0
+    first = capsys.readouterr().out
+    before = len(releases.requests)
+    assert main(["release", REPO, "v2rc1", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["items"] == json.loads(first)["items"]
+    assert len(releases.requests) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["release", REPO, "v1"], "v1' is the first release"),
+        (["release", REPO, "v9"], "has no release 'v9'"),
+        (["release", REPO, "v2", "--since", "nope"], "no range 'nope'...'v2'"),
+        (["release", REPO, "v..2"], "is not a tag"),
+    ],
+)
+def test_a_tag_that_cannot_be_a_release_is_one_line(
+    releases: FakeGitHub, capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    (line,) = [line for line in err.splitlines() if "REDIS_URL is not set" not in line]
+    assert said in line and "Traceback" not in err
+
+
+def test_the_fake_cuts_an_unpaged_compare_at_250_commits_as_github_does(releases: FakeGitHub) -> None:
+    body = requests.get(f"{releases.url}/repos/{REPO}/compare/v1...v2", timeout=10).json()
+    assert body["total_commits"] > 250 and len(body["commits"]) == 250
+    assert body["commits"][-1]["commit"]["message"].startswith("[Core] Change 320")

@@ -1,0 +1,93 @@
+"""Which PRs a release holds: from the compare once, then from the store (services/release_ranges.py)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.errors import NotFound, UsageError
+from bot.models import Commit, Release, ReleasePR
+from bot.services.release_ranges import MAX_UNNAMED_LOOKUPS, ReleaseRanges
+from bot.store.memory import MemoryKV
+from bot.store.releases import ReleaseStore
+
+REPO = "acme/widgets"
+
+
+def _day(day: int) -> datetime:
+    return datetime(2026, 11, day, tzinfo=UTC)
+
+
+class Releases:
+    """A code host holding three releases and the commits between them, counting what is asked."""
+
+    def __init__(self, commits: list[Commit], pulls: dict[str, list[int]] | None = None) -> None:
+        self.commits = commits
+        self.pulls = pulls or {}
+        self.asked: list[str] = []
+
+    def releases(self, repo: str) -> list[Release]:
+        self.asked.append("releases")
+        return [Release("v1", _day(1)), Release("v2-rc", _day(5), prerelease=True), Release("v2", _day(9))]
+
+    def compare(self, repo: str, base: str, head: str) -> tuple[list[Commit], str]:
+        self.asked.append(f"compare {base}...{head}")
+        if head == "nope":
+            raise NotFound("error.github_not_found", what=head)
+        return self.commits, self.commits[-1].sha
+
+    def pulls_of_commit(self, repo: str, sha: str) -> list[int]:
+        self.asked.append(f"pulls {sha}")
+        return self.pulls.get(sha, [])
+
+
+COMMITS = [
+    Commit("a", ("base",), "One (#1)"),
+    Commit("b", ("a",), "Rebased without a number"),
+    Commit("c", ("b",), "Bump the version"),
+    Commit("d", ("c",), "Merge pull request #4 from x/y"),
+]
+
+
+def ranges(source: Releases) -> ReleaseRanges:
+    return ReleaseRanges(source, ReleaseStore(MemoryKV()))
+
+
+def test_a_release_runs_from_the_full_release_before_it_and_is_read_once() -> None:
+    source = Releases(COMMITS, pulls={"b": [2]})
+    found = ranges(source)
+    first = found.range(REPO, "v2")
+    assert first.base == "v1" and first.prs == (ReleasePR(1, "a"), ReleasePR(4, "d"), ReleasePR(2, "b"))
+    assert first.unnamed == 1  # "Bump the version": a commit no PR brought
+    again = found.range(REPO, "v2")
+    assert again == first
+    assert source.asked == ["releases", "compare v1...v2", "pulls b", "pulls c"]
+
+
+def test_since_names_the_start_and_a_bare_tag_is_fine() -> None:
+    source = Releases(COMMITS[:1])
+    assert ranges(source).range(REPO, "main-2026-11-30", since="v1").prs == (ReleasePR(1, "a"),)
+
+
+def test_the_first_release_an_unknown_tag_and_a_range_github_does_not_know_are_one_line_each() -> None:
+    found = ranges(Releases(COMMITS))
+    with pytest.raises(UsageError, match="first release"):
+        found.range(REPO, "v1")
+    with pytest.raises(UsageError, match="no release 'v9'"):
+        found.range(REPO, "v9")
+    with pytest.raises(UsageError, match=re.escape("no range 'v1'...'nope'")):
+        found.range(REPO, "nope", since="v1")
+
+
+def test_the_latest_release_is_the_newest_full_one() -> None:
+    assert ranges(Releases(COMMITS)).latest(REPO).tag == "v2"
+
+
+def test_commits_without_a_number_are_looked_up_at_most_so_many_times() -> None:
+    many = [Commit(f"s{i}", (f"s{i - 1}",), "pushed") for i in range(MAX_UNNAMED_LOOKUPS + 5)]
+    source = Releases(many)
+    found = ranges(source).range(REPO, "v2")
+    assert found.unnamed == MAX_UNNAMED_LOOKUPS + 5
+    assert sum(asked.startswith("pulls") for asked in source.asked) == MAX_UNNAMED_LOOKUPS
