@@ -3,7 +3,7 @@ handed a stop as a value (Process.stop, a threading.Event) and never import sign
 
 - serve and worker drain on the first signal: the jobs in hand are finished or left to another
   process, so a digest is still posted exactly once. Once draining, a SIGINT exits at once.
-- a terminal command (digest, card, ask) stops on the first: `TerminalStop`. A second SIGINT
+- a terminal command (digest, card, ask, release) stops on the first: `TerminalStop`. A second SIGINT
   exits at once.
 
 Main thread only: tests run servers in threads, and signals belong to the main thread.
@@ -86,6 +86,7 @@ class TerminalStop:
         self._read = self._write = -1
         self._before: tuple[int, object, object] | None = None
         self._watcher: threading.Thread | None = None
+        self._ending: threading.Timer | None = None
 
     @property
     def exit_code(self) -> int:
@@ -115,6 +116,8 @@ class TerminalStop:
         signal.set_wakeup_fd(wakeup)
         os.write(self._write, bytes([_QUIT]))
         self._watcher.join()
+        if self._ending is not None:  # the command ended on its own (done as the signal came)
+            self._ending.cancel()
         os.close(self._write)
         os.close(self._read)
         self._before = None
@@ -147,9 +150,9 @@ class TerminalStop:
                     continue
                 if self.signal is None:
                     self.signal = signum
-                    ending = threading.Timer(self._grace, self._end)
-                    ending.daemon = True
-                    ending.start()
+                    self._ending = threading.Timer(self._grace, self._end)
+                    self._ending.daemon = True
+                    self._ending.start()
                     self._stop()
                 elif signum == signal.SIGINT:
                     self._end()
