@@ -60,6 +60,14 @@ def _noted(signum: int, frame: FrameType | None) -> None:
     """The Python-level handler of a TerminalStop: nothing, as the wakeup fd carries the news."""
 
 
+def _take(signum: signal.Signals) -> object:
+    """Note `signum` on the wakeup fd from now on, unless it is ignored; what handled it before."""
+    before = signal.getsignal(signum)
+    if before != signal.SIG_IGN:
+        signal.signal(signum, _noted)
+    return before
+
+
 class TerminalStop:
     """Ctrl-C (or SIGTERM) in a terminal command: the first stops the run at once, a second SIGINT
     ends the process at once.
@@ -74,6 +82,8 @@ class TerminalStop:
 
     `with TerminalStop(stop):` takes SIGINT and SIGTERM over while inside (main thread only) and
     gives them back after, so a command run in-process (the tests) leaves its caller's handlers.
+    A signal ignored when the command started stays ignored, as Python itself leaves SIGINT: a
+    script's background job (`prdigest digest … &`) is not for the terminal's Ctrl-C.
     """
 
     def __init__(self, stop: Callable[[], None], grace: float = STOP_GRACE_SECONDS) -> None:
@@ -100,7 +110,7 @@ class TerminalStop:
         self._read, self._write = os.pipe()
         os.set_blocking(self._write, False)  # set_wakeup_fd's rule: a full pipe must not block
         wakeup = signal.set_wakeup_fd(self._write, warn_on_full_buffer=False)
-        self._before = (wakeup, signal.signal(signal.SIGINT, _noted), signal.signal(signal.SIGTERM, _noted))
+        self._before = (wakeup, _take(signal.SIGINT), _take(signal.SIGTERM))
         self._watcher = threading.Thread(target=self._watch, name="stop", daemon=True)
         self._watcher.start()
         return self

@@ -85,9 +85,18 @@ def environment(github: FakeGitHub, model: FakeOpenAI, redis_url: str | None = N
     return env
 
 
+# `python -m bot.cli`, with Ctrl-C as a terminal delivers it. A test run started in the background
+# by a script ignores SIGINT, its children inherit that, and prdigest, as Python itself, leaves an
+# ignored SIGINT ignored; so the child first takes back Python's own handler.
+CLI = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('bot.cli', run_name='__main__', alter_sys=True)"
+)
+
+
 def prdigest(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", *args],
+        [sys.executable, "-c", CLI, *args],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -139,3 +139,14 @@ def test_a_terminal_stop_gives_the_signals_back_when_its_command_is_over() -> No
         assert signal.getsignal(signal.SIGINT) is not before[0]
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
     assert signal.set_wakeup_fd(-1) == -1  # nor is a wakeup fd left behind
+
+
+def test_an_ignored_ctrl_c_stays_ignored() -> None:
+    # A script's background job starts with SIGINT ignored: the terminal's Ctrl-C is not for it.
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with TerminalStop(lambda: None):
+            assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) != signal.SIG_DFL  # SIGTERM still stops it
+    finally:
+        signal.signal(signal.SIGINT, before)
