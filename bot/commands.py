@@ -369,6 +369,7 @@ def _stoppable(args: argparse.Namespace, built: Process) -> int:
         except Stopped as exc:
             stop.say(_stopped_line(built, language, exc.done, exc.total))
             if stop.signal is not None:
+                stop.settle()
                 built.close()
                 stop.end()
             return stop.exit_code

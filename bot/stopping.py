@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from types import FrameType, TracebackType
 from typing import NoReturn, Self
@@ -24,6 +25,9 @@ log = logging.getLogger(__name__)
 
 # A terminal command ends this long after the stop at the latest, whatever it is waiting for.
 STOP_GRACE_SECONDS = 1.0
+# How long a stopped command waits for its threads to end: a card the stop cut lets go of its
+# lease as it ends (milliseconds), so that a run started at once does not wait for that lease.
+SETTLE_SECONDS = 0.5
 # What a shell reports for a command ended by a signal: 128 + its number (130 for Ctrl-C).
 SIGNALLED = 128
 # The line a stopped command is told to say, overwriting a progress bar on a terminal.
@@ -131,6 +135,17 @@ class TerminalStop:
         os.close(self._write)
         os.close(self._read)
         self._before = None
+
+    def settle(self, seconds: float = SETTLE_SECONDS) -> None:
+        """Wait up to `seconds` for the command's other threads to end (those the stop cut end in
+        milliseconds, letting go of their leases; a GitHub request in flight is not waited for)."""
+        deadline = time.monotonic() + seconds
+        for thread in threading.enumerate():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            if thread is not threading.current_thread() and not thread.daemon:
+                thread.join(left)
 
     def end(self) -> NoReturn:
         """End the stopped process now, its line said and its clients closed by the caller.

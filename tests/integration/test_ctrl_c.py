@@ -141,6 +141,8 @@ def test_ctrl_c_stops_a_digest_at_once_and_keeps_the_cards_done(day_of_prs: Fake
     client = redis.Redis.from_url(redis_url)
     try:
         assert len(client.keys("prdigest:v1:card:*")) == QUICK
+        # Nor is a lease of theirs held: a run started at once makes them without waiting.
+        assert client.keys("prdigest:v1:lock:*") == []
     finally:
         client.close()
 
