@@ -17,6 +17,7 @@ from pathlib import Path
 
 from devkit.tables import table
 
+from bench.cache import past_day_row
 from bench.deployed import worker_ack_rows
 from bench.env import REPO_ROOT, Latencies, world
 from bench.globs import match_row, saved_ack_row
@@ -137,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(startup_row(options))
             digest, cold_median = digest_rows(bench_world, options, workdir)
             rows.extend(digest)
+            rows.append(past_day_row(bench_world, options, workdir))
             rows.append(naive_row(bench_world, options, cold_median))
             rows.append(token_budget_row(bench_world, workdir))
             acks, thread_ts = ack_rows(bench_world, options)

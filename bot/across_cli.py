@@ -12,11 +12,13 @@ import json
 from dataclasses import replace
 
 from bot.errors import SourceError, UsageError, quoted
-from bot.models import AcrossRefused, Audience, Language
-from bot.render.across import across_data, across_terminal
+from bot.models import AcrossRefused, Audience, InRelease, Language
+from bot.render.across import across_data, across_terminal, in_release_data, in_release_terminal
 from bot.services.across import AcrossDays, Known
+from bot.services.release_questions import ReleaseQuestions
 from bot.services.spending import CLI
 from bot.wiring.process import Process
+from bot.wiring.releases import release_digests
 
 
 def ask_across(args: argparse.Namespace, built: Process, repo: str, language: Language) -> None:
@@ -28,7 +30,11 @@ def ask_across(args: argparse.Namespace, built: Process, repo: str, language: La
         built.cards,
         now=built.timing.now,
         zone_of=lambda _: zone,
-        known=Known(lambda: (repo,), people=built.authors.names),
+        known=Known(
+            lambda: (repo,),
+            people=built.authors.names,
+            releases=ReleaseQuestions(release_digests(built), built.cards, built.web_base),
+        ),
         # A PR known only by its reference (a revert's target) links to the GitHub read.
         web_base=built.web_base,
     )
@@ -42,8 +48,9 @@ def ask_across(args: argparse.Namespace, built: Process, repo: str, language: La
     if isinstance(reply, AcrossRefused):
         if reply.reason in {"unavailable", "not_found"}:
             raise SourceError(f"reply.across_{reply.reason}", repo=reply.repo)
-        raise UsageError(f"reply.across_{reply.reason}", max=reply.days, said=reply.said)
-    if args.format == "json":
-        print(json.dumps(across_data(reply), ensure_ascii=False, indent=2))
+        raise UsageError(f"reply.across_{reply.reason}", max=reply.days, said=reply.said, repo=reply.repo)
+    if isinstance(reply, InRelease):
+        data, said = in_release_data(reply), in_release_terminal(reply, language)
     else:
-        print(across_terminal(reply, language))
+        data, said = across_data(reply), across_terminal(reply, language)
+    print(json.dumps(data, ensure_ascii=False, indent=2) if args.format == "json" else said)

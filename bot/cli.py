@@ -9,14 +9,19 @@ mistyped option answer at once.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn, get_args
+from typing import TYPE_CHECKING, NoReturn, get_args
 
 from bot.errors import PrdigestError, one_line, quoted
 from bot.models import Language
 from bot.words import text
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,18 +43,51 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="prdigest", description="Which merged pull requests deserve a careful read, and why.")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
+class _Version(argparse.Action):
+    """--version: the installed package's version, looked up only when asked (importlib.metadata
+    reads the installed files: not a cost for every --help)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("prdigest")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            found = "unknown (not installed)"
+        sys.stdout.write(f"prdigest {found}\n")  # on stdout, as argparse's own "version" action
+        parser.exit(0)
+
+
+def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+    """--debug and --log-format, before the command (`defaults`) and after it too. After it, they
+    have no default of their own, so one given before is not undone by the command's parser."""
+    debug_default: object = False if defaults else argparse.SUPPRESS
+    format_default: object = "plain" if defaults else argparse.SUPPRESS
+    parser.add_argument("--debug", action="store_true", default=debug_default, help="show tracebacks and debug logs")
     parser.add_argument(
         "--log-format",
         choices=("plain", "json"),
-        default="plain",
-        help="log lines as text, or one JSON object each with a request id (default: %(default)s)",
+        default=format_default,
+        help="log lines as text, or one JSON object each with a request id (default: plain)",
     )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="prdigest", description="Which merged pull requests deserve a careful read, and why.")
+    parser.add_argument("--version", action=_Version)
+    _global_options(parser, defaults=True)
+    after = _Parser(add_help=False)
+    _global_options(after, defaults=False)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    digest = commands.add_parser("digest", help="the digest of one or more repositories")
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        # Each command's parser also takes the global options (`prdigest digest … --debug`).
+        return commands.add_parser(name, help=help, parents=[after])
+
+    digest = command("digest", "the digest of one or more repositories")
     digest.add_argument("repos", nargs="+", metavar="OWNER/REPO")
     when = digest.add_mutually_exclusive_group()
     when.add_argument("--since", metavar="DURATION", help="window back from now: 90m, 24h, 7d (default: config window)")
@@ -60,13 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
     digest.add_argument(
         "--team", metavar="T…", help="OAuth mode: the workspace of --post's channel (default: home_team)"
     )
+    digest.add_argument("--no-cache", action="store_true", help="keep nothing: the store in memory for this run only")
 
-    card = commands.add_parser("card", help="the card of one pull request")
+    card = command("card", "the card of one pull request")
     card.add_argument("ref", metavar="OWNER/REPO#N", help="owner/repo#123 or a PR URL")
     card.add_argument("--format", choices=("text", "json"), default="text")
     card.add_argument("--lang", choices=get_args(Language))
+    card.add_argument("--no-cache", action="store_true", help="keep nothing: the store in memory for this run only")
 
-    ask = commands.add_parser("ask", help="ask a question about one pull request, or a repository's recent ones")
+    ask = command("ask", "ask a question about one pull request, or a repository's recent ones")
     ask.add_argument(
         "ref",
         metavar="OWNER/REPO#N",
@@ -76,19 +116,24 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question", nargs="+", metavar="QUESTION", help='such as "what changed in the workflow?"')
     ask.add_argument("--format", choices=("text", "json"), default="text")
     ask.add_argument("--lang", choices=get_args(Language), help="language of the answer (default: config language)")
+    ask.add_argument("--no-cache", action="store_true", help="keep nothing: the store in memory for this run only")
 
-    release = commands.add_parser("release", help="a release's PRs with their cards, and what to know before upgrading")
+    release = command("release", "a release's PRs with their cards, and what to know before upgrading")
     release.add_argument("repo", metavar="OWNER/REPO")
     release.add_argument("tag", nargs="?", metavar="TAG", help="the release's tag (default: the latest release)")
     release.add_argument("--since", metavar="TAG", help="start after this tag (default: the release before TAG)")
     release.add_argument("--format", choices=("text", "json"), default="text")
     release.add_argument("--lang", choices=get_args(Language), help="language of the cards (default: config language)")
 
-    serve = commands.add_parser("serve", help="run the Slack app and the daily scheduler")
+    serve = command("serve", "run the Slack app and the daily scheduler")
     mode = serve.add_mutually_exclusive_group()
     mode.add_argument("--http", action="store_true", help="serve POST /slack/events (the default)")
     mode.add_argument("--socket", action="store_true", help="Socket Mode with SLACK_APP_TOKEN (development)")
-    serve.add_argument("--host", default="0.0.0.0", help="HTTP address to bind (default: %(default)s)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="HTTP address to bind (default: %(default)s, this machine only; 0.0.0.0 for every interface)",
+    )
     serve.add_argument("--port", type=_port, default=3000, help="HTTP port, 0 for any free one (default: %(default)s)")
     serve.add_argument(
         "--no-worker", action="store_true", help="serve Slack only; card jobs are left to `prdigest worker` processes"
@@ -100,16 +145,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve GET /metrics and /healthz on this port, at --host (without it, no /metrics at all)",
     )
 
-    worker = commands.add_parser("worker", help="make cards from the shared queue, without the Slack server")
+    worker = command("worker", "make cards from the shared queue, without the Slack server")
     worker.add_argument("--metrics-port", type=_port, metavar="P", help="serve GET /metrics and /healthz on this port")
     worker.add_argument("--threads", type=int, metavar="N", help="cards made at once (default: [queue] worker_threads)")
 
-    doctor = commands.add_parser("doctor", help="check config, Redis, GitHub, the model endpoint and Slack")
+    doctor = command("doctor", "check config, Redis, GitHub, the model endpoint and Slack")
     doctor.add_argument(
         "--team", metavar="T…", help="OAuth mode: check this workspace's token with auth.test and show its own tokens"
     )
 
-    following = commands.add_parser("following", help="every channel's subscriptions, their sources and changes")
+    following = command("following", "every channel's subscriptions, their sources and changes")
     following.add_argument("--format", choices=("text", "json"), default="text")
     following.add_argument("--team", metavar="T…", help="OAuth mode: this workspace's channels")
     return parser
@@ -117,15 +162,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _configure_logging(debug: bool, log_format: str = "plain") -> None:
     # Logs only: errors told to the user (main below) stay one plain line in either format.
-    from bot.logs import JsonFormatter, PlainFormatter
+    from bot.logs import JsonFormatter, PlainFormatter, quiet_libraries
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else PlainFormatter())
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler])
+    # Library chatter (retries, connection pools) is for --debug only.
+    quiet_libraries(debug)
     if not debug:
-        # Library chatter (retries, connection pools) is for --debug only.
-        for name in ("github", "urllib3", "openai", "httpx2", "httpcore2"):
-            logging.getLogger(name).setLevel(logging.ERROR)
         logging.getLogger("slack_bolt.App").addFilter(_not_bolt_token_note)
         handler.addFilter(_not_queue_reconnects)
 
@@ -145,8 +189,42 @@ def _not_bolt_token_note(record: logging.LogRecord) -> bool:
     return "`token` will be unused" not in record.getMessage()
 
 
+# What a shell reports for a program stopped by SIGPIPE (128 + 13), as `yes | head -1` ends.
+EXIT_STDOUT_CLOSED = 141
+
+
+def _stdout_closed() -> int:
+    """The reader of stdout went away: end quietly, as a program killed by SIGPIPE would.
+
+    Python ignores SIGPIPE, so the write raised; the rest of what is buffered would raise again
+    when the interpreter flushes at exit ("Exception ignored … BrokenPipeError"), so stdout is
+    pointed at /dev/null first (the recipe of Python's signal module documentation)."""
+    with contextlib.suppress(OSError, ValueError):  # ValueError: a stdout with no file (tests)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return EXIT_STDOUT_CLOSED
+
+
+def _say_config(settings: Settings, language: Language) -> None:
+    """The config file in use, or where none was found: once per run, on stderr. Run outside the
+    checkout, config/prdigest.toml is not there, and its channels and defaults silently were not."""
+    from bot.settings import DEFAULT_CONFIG_PATH
+
+    if settings.config_path is not None:
+        line = text(language, "cli.config_file", path=os.path.abspath(settings.config_path))
+    else:
+        line = text(language, "cli.no_config_file", path=os.path.abspath(DEFAULT_CONFIG_PATH))
+    print(f"prdigest: {line}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    if not arguments:  # bare `prdigest`: the help, as pip and docker give it, and success
+        parser.print_help()
+        return 0
+    args = parser.parse_args(arguments)
     _configure_logging(args.debug, args.log_format)
     # English until the config is read: a ConfigError is English anyway (bot/errors.py).
     language: Language = "en"
@@ -156,12 +234,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         settings = load_settings()
         language = language_of(args, settings)
-        return dispatch(args, settings)
+        _say_config(settings, language)
+        code = dispatch(args, settings)
+        sys.stdout.flush()  # a reader gone (`| head -1`) is found here, not in the interpreter's exit
+        return code
     except PrdigestError as exc:
         if args.debug:
             raise
         print(f"prdigest: {one_line(exc.in_language(language))}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        return _stdout_closed()
     except KeyboardInterrupt:
         print(f"prdigest: {text(language, 'cli.interrupted')}", file=sys.stderr)
         return 130

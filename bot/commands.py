@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -16,7 +18,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.errors import ConfigError, Stopped, StoreError, UsageError, quoted
-from bot.models import DigestOptions, Filters, Language, Note, Window
+from bot.models import DigestOptions, Filters, Language, Note, PRRef, Window
 from bot.render.data import answer_data, digest_data, item_data
 from bot.render.terminal import no_answer_line, render_answer, render_card, render_digest
 from bot.services.ask import ask_about_pr
@@ -27,6 +29,7 @@ from bot.waiting import Waiting, model_failed_line, model_host
 from bot.words import text
 
 if TYPE_CHECKING:
+    from bot.metrics import MetricsServer
     from bot.slack.app import SlackParts
     from bot.stopping import TerminalStop
     from bot.wiring.process import Process
@@ -112,6 +115,10 @@ def _post_digest(
     args: argparse.Namespace, built: Process, repos: tuple[str, ...], window: Window, asked_day: date | None
 ) -> None:
     settings = built.settings
+    from bot.core.config import is_channel_id
+
+    if not is_channel_id(args.post):  # as the config refuses it: a name is not where Slack posts
+        raise UsageError("error.post_not_a_channel", text=quoted(args.post))
     if not settings.slack_bot_token and not settings.oauth:
         raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…), or SLACK_CLIENT_ID for OAuth mode")
     if not settings.redis_url:
@@ -247,21 +254,26 @@ def _run_worker(args: argparse.Namespace, built: Process) -> None:
     """Card jobs until SIGTERM/SIGINT; the jobs in hand are finished (or left to another worker)."""
     if args.threads is not None and not 1 <= args.threads <= 64:
         raise UsageError("error.bad_threads", threads=args.threads)
-    from bot.metrics import MetricsServer
     from bot.stopping import stop_on_signals
-    from bot.wiring.metrics import install_metrics
     from bot.wiring.process import start_worker
 
+    language = built.settings.defaults.language
     stopped = threading.Event()
     built.warm()
-    worker = start_worker(built, args.threads)
-    metrics = (
-        MetricsServer(install_metrics(built), "0.0.0.0", args.metrics_port).start()
-        if args.metrics_port is not None
-        else None
-    )
+    # Bound before any job is taken: a port in use ends the worker in one line, holding no job.
+    metrics = _worker_metrics(args.metrics_port, built)
+    try:
+        worker = start_worker(built, args.threads)
+    except BaseException:
+        if metrics is not None:
+            metrics.stop()
+        raise
     stop_on_signals(stopped.set)
-    print(f"prdigest: {text(built.settings.defaults.language, 'cli.working', threads=worker.threads)}", file=sys.stderr)
+    if metrics is not None:  # the port it got, which --metrics-port 0 leaves to the system
+        url = f"http://0.0.0.0:{metrics.port}/metrics"
+        print(f"prdigest: {text(language, 'cli.serving_metrics', url=url)}", file=sys.stderr)
+    if not worker.waiting_for_redis:  # else the worker has said it waits, and says when Redis is back
+        print(f"prdigest: {text(language, 'cli.working', threads=worker.threads)}", file=sys.stderr)
     try:
         stopped.wait()
     finally:
@@ -270,8 +282,40 @@ def _run_worker(args: argparse.Namespace, built: Process) -> None:
             metrics.stop()
 
 
+def _worker_metrics(port: int | None, built: Process) -> MetricsServer | None:
+    """GET /metrics on every interface at `port` (a Prometheus scraper reaches the pod), or None."""
+    if port is None:
+        return None
+    from bot.metrics import MetricsServer
+    from bot.wiring.metrics import install_metrics
+
+    try:
+        return MetricsServer(install_metrics(built), "0.0.0.0", port).start()
+    except OSError as exc:
+        reason = {
+            errno.EADDRINUSE: f"port {port} is in use by another process",
+            errno.EACCES: f"port {port} needs privileges (ports below 1024 do)",
+        }.get(exc.errno or 0) or (os.strerror(exc.errno) if exc.errno else "the socket cannot be opened")
+        raise ConfigError(f"--metrics-port {port}: cannot serve on it: {reason}") from None
+
+
+def _ref(typed: str, settings: Settings) -> PRRef:
+    """A PR as typed; `#N` is a PR of the config's repository when it lists exactly one."""
+    repos = tuple(dict.fromkeys(repo for channel in settings.config.channels for repo in channel.repos))
+    try:
+        return parse_ref(typed, repos[0] if len(repos) == 1 else None)
+    except UsageError as exc:
+        if len(repos) < 2 or exc.note is None or exc.note.kind != "error.ref_no_repo":
+            raise
+        # Which repositories it could be: the config's, each a reference to copy.
+        digits = str(exc.note.values["digits"])
+        raise UsageError(
+            "error.ref_which_repo", text=quoted(typed), refs=", ".join(f"{repo}#{digits}" for repo in repos)
+        ) from None
+
+
 def _run_card(args: argparse.Namespace, built: Process) -> None:
-    ref = parse_ref(args.ref)
+    ref = _ref(args.ref, built.settings)
     language = language_of(args, built.settings)
     snapshot = built.cards.snapshot_by_ref(ref)
     with Waiting.for_model(built.settings, language, enabled=built.model is not None):
@@ -296,7 +340,7 @@ def _run_ask(args: argparse.Namespace, built: Process) -> None:
 
         ask_across(args, built, parse_repo(args.ref), language_of(args, built.settings))
         return
-    ref = parse_ref(args.ref)
+    ref = _ref(args.ref, built.settings)
     question = " ".join(args.question).strip()
     if not question:
         raise UsageError("error.empty_question")
@@ -326,6 +370,10 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
         limit_arenas()  # before any thread: long-running and threaded (bot/allocator.py)
     from bot.wiring.process import build_process
 
+    if getattr(args, "no_cache", False):
+        from bot.wiring.store import without_cache
+
+        settings = without_cache(settings)
     built = build_process(settings)
     try:
         if args.command in STOPPED_AT_ONCE:

@@ -54,7 +54,7 @@ def _config(settings: Settings) -> Check:
 
 def _redis(settings: Settings) -> Check:
     if not settings.redis_url:
-        return WARN, "redis", "REDIS_URL not set: in-memory store, nothing shared or kept between runs"
+        return _cache_file(settings)
     where = redact_url(settings.redis_url)
     from bot.wiring.process import redis_kv
 
@@ -66,8 +66,22 @@ def _redis(settings: Settings) -> Check:
     return FAIL, "redis", f"no answer at {where} (REDIS_URL); is redis-server running?"
 
 
+def _cache_file(settings: Settings) -> Check:
+    """Without REDIS_URL: the SQLite file the store is kept in (wiring/store.py), opened to see."""
+    if settings.cache is None:
+        return WARN, "store", "REDIS_URL not set and PRDIGEST_CACHE=off: in memory, nothing kept between runs"
+    from bot.errors import ConfigError
+    from bot.store.sqlite_kv import SqliteKV
+
+    try:
+        SqliteKV.open(settings.cache).close()
+    except ConfigError as exc:
+        return FAIL, "store", str(exc)
+    return OK, "store", f"{settings.cache} (REDIS_URL not set: one host only; several replicas need Redis)"
+
+
 def _github(settings: Settings) -> Check:
-    from bot.errors import NotFound, RateLimited, SourceRefused, SourceUnreachable
+    from bot.errors import NotFound, RateLimited, SourceNotAPI, SourceRefused, SourceUnreachable
     from bot.wiring.process import github_source
     from bot.wiring.timing import Timing
 
@@ -75,18 +89,32 @@ def _github(settings: Settings) -> Check:
     source = github_source(settings, Timing(), retries=0, rate_limit_wait=0)
     try:
         remaining, limit = source.rate_limit()
-    except SourceUnreachable as exc:
+    except SourceUnreachable as exc:  # no answer at all
         return FAIL, "github", f"cannot reach {where} ({exc.kind})"
+    except SourceNotAPI as exc:  # an answer, but a web page
+        return (
+            FAIL,
+            "github",
+            f"{where} answered with a web page, not GitHub's API; for GitHub Enterprise use {exc.suggested}",
+        )
     except (SourceRefused, NotFound) as exc:
         status = exc.status if isinstance(exc, SourceRefused) else 404
         return FAIL, "github", f"{where} answered {status}; check GITHUB_TOKEN"
     except RateLimited as exc:
         return FAIL, "github", f"{where}: {exc}"
-    except Exception as exc:  # anything else is a failed check too, not a crash
-        return FAIL, "github", f"cannot reach {where} ({type(exc).__name__})"
+    except Exception as exc:  # anything else is a failed check too, not a crash; the request was answered
+        suggested = SourceNotAPI.at(settings.github_api_url).suggested
+        return (
+            FAIL,
+            "github",
+            f"{where} answered, but not as GitHub's API does ({type(exc).__name__}); "
+            f"for GitHub Enterprise use {suggested}",
+        )
     finally:
         source.close()
     who = "token " + mask(settings.github_token) if settings.github_token else "anonymous (60 requests an hour)"
+    if remaining <= 0:  # every request until the reset would be refused: a digest now is titles only
+        return FAIL, "github", f"{where}, {who}, rate limit spent: 0/{limit} requests left until the hour resets"
     return OK, "github", f"{where}, {who}, {remaining}/{limit} requests left"
 
 
@@ -125,7 +153,8 @@ def _output_mode(settings: Settings, built: Process, model: ModelOnFirstUse) -> 
     from bot.errors import ModeRefused, SummarizerError
 
     pinned = settings.model_options.mode
-    learned = built.modes.recall() if settings.redis_url and pinned is None else None
+    kept = settings.redis_url or settings.cache is not None  # else nothing was remembered
+    learned = built.modes.recall() if kept and pinned is None else None
     if learned is not None:
         return OK, f"output mode {learned.mode} (remembered)"
     messages = card_prompt(PROBE_PR, "en").messages()
@@ -243,7 +272,7 @@ def _tokens(settings: Settings, team: str | None = None) -> list[Check]:
     """The model's tokens today and over the last 7 days: in total, per repository, per channel or
     surface, with the estimated cost from the config's prices; and the daily budget. One
     workspace's only: the home one's, or with --team another installed one's (services/spending.py)."""
-    if not settings.redis_url:
+    if not settings.redis_url and settings.cache is None:
         return [(WARN, "tokens", "REDIS_URL not set: tokens are counted in each process only, none to show here")]
     from bot.render.tokens import doctor_lines
     from bot.services.workspaces import Scopes

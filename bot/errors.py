@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import datetime
+from urllib.parse import urlsplit
 
 from bot.models import Language, Note, OutputMode
 from bot.words import said
@@ -187,6 +188,27 @@ class SourceUnreachable(SourceError):
     def __init__(self, what: str, url: str, kind: str) -> None:
         super().__init__("error.github_unreachable", what=what, url=url, error=kind)
         self.kind = kind
+
+
+class SourceNotAPI(SourceError):
+    """GITHUB_API_URL answered, but not as GitHub's API does: a web page (an Enterprise server's
+    host without /api/v3, github.com itself). `suggested` is the API URL an Enterprise server
+    would have on that host."""
+
+    def __init__(self, suggested: str) -> None:
+        super().__init__("error.github_not_api", suggested=suggested)
+        self.suggested = suggested
+
+    @classmethod
+    def at(cls, api_url: str) -> SourceNotAPI:
+        """For GITHUB_API_URL `api_url`: suggesting api.github.com for github.com, else the
+        Enterprise server's API on that host (https://HOST/api/v3)."""
+        parts = urlsplit(api_url)
+        host = parts.hostname or "HOST"
+        if host in ("github.com", "www.github.com", "api.github.com"):
+            return cls("https://api.github.com")
+        netloc = host if parts.port is None else f"{host}:{parts.port}"
+        return cls(f"{parts.scheme or 'https'}://{netloc}/api/v3")
 
 
 class SourceRefused(SourceError):

@@ -4,7 +4,8 @@ The request id says which unit of work a line belongs to: a Slack delivery (slac
 card job (queue/broker.py), a scheduled digest (services/posting.py). It lives in a contextvar, so
 work handed to a thread pool carries it only when submitted with `carried` (or a context copy:
 slack/executor.py). Every line, in either format, goes through redact.scrub: no token reaches a log.
-Vendor-free: the services may call `carried` and `request_id`.
+Vendor-free: the services may call `carried` and `request_id`. Libraries' loggers are ours too
+(`adopt`): their lines reach our one handler, once, at the level the command chose.
 """
 
 from __future__ import annotations
@@ -24,6 +25,31 @@ T = TypeVar("T")
 
 _REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("prdigest_request_id", default=None)
 PLAIN_FORMAT = "prdigest: %(message)s"
+# Libraries whose own lines (retries, pools, backoffs) are for --debug only: each says what it
+# does on every request, and our own one-line notes say what it means for the run.
+QUIET_LIBRARIES = ("github", "urllib3", "requests", "openai", "httpx2", "httpcore2")
+# The level chosen for them; NOTSET until a command chooses, so the root's level decides.
+_LIBRARY_LEVEL = {"level": logging.NOTSET}
+
+
+def quiet_libraries(debug: bool) -> None:
+    """Library chatter at ERROR and up, unless --debug (then everything, through our handler)."""
+    _LIBRARY_LEVEL["level"] = logging.DEBUG if debug else logging.ERROR
+    for name in QUIET_LIBRARIES:
+        adopt(name)
+
+
+def adopt(name: str) -> None:
+    """The library logger `name` as the command set it: no handler of its own, at our level.
+
+    For a library that configures logging when imported, called right after its import:
+    PyGithub's import sets its logger to INFO and gives it a stderr handler of its own, so every
+    line it logged was printed twice (bare, then through ours), and INFO got through."""
+    logger = logging.getLogger(name)
+    for handler in list(logger.handlers):
+        if not isinstance(handler, logging.NullHandler):
+            logger.removeHandler(handler)
+    logger.setLevel(_LIBRARY_LEVEL["level"])
 
 
 def current_request_id() -> str | None:

@@ -49,6 +49,8 @@ DEFAULT_CONFIG_PATH = "config/prdigest.toml"
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
 DEFAULT_OPENAI_URL = "https://api.openai.com/v1"  # when OPENAI_BASE_URL is not set
+CACHE_FILE = Path("prdigest") / "cache.sqlite3"  # under the user's cache directory
+CACHE_OFF = "off"  # PRDIGEST_CACHE=off: memory only
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,10 @@ class Settings:
     slack_oauth: SlackOAuth | None = None
     # GITHUB_WEBHOOK_SECRET: verifies POST /github/webhook (None: the endpoint is off).
     github_webhook_secret: str | None = field(default=None, repr=False)
+    # Without REDIS_URL, the store's SQLite file (None: memory only), and whether PRDIGEST_CACHE
+    # named it (a file asked for by name must open; the default one may fall back to memory).
+    cache: Path | None = None
+    cache_named: bool = False
 
     @property
     def oauth(self) -> bool:
@@ -167,6 +173,21 @@ def _check_redis_url(url: str | None) -> str | None:
     return url
 
 
+def _check_github_api_url(url: str) -> str:
+    """GITHUB_API_URL, checked as PyGithub will read it (an http(s) URL with a host), so a typo is
+    one line at start and not a traceback from inside the client. Never repeated: it may hold a
+    password (a proxy's)."""
+    example = f"use {DEFAULT_GITHUB_API_URL}, or https://HOST/api/v3 for GitHub Enterprise"
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # read for its check: a port that is no number, or above 65535
+    except ValueError:
+        raise ConfigError(f"GITHUB_API_URL has a host or port that cannot be read; {example}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"GITHUB_API_URL is not an http(s) URL with a host; {example}")
+    return url.rstrip("/")
+
+
 # What the app asks for when SLACK_SCOPES is not set: the bot scopes of config/manifest.yml
 # (a test keeps the two the same).
 DEFAULT_BOT_SCOPES = (
@@ -247,6 +268,23 @@ def _oauth(env: Mapping[str, str], config: FileConfig) -> SlackOAuth | None:
     )
 
 
+def _cache(env: Mapping[str, str]) -> tuple[Path | None, bool]:
+    """The embedded store's file and whether PRDIGEST_CACHE named it: that file, none for `off`,
+    else $XDG_CACHE_HOME/prdigest/cache.sqlite3, else ~/.cache/prdigest/cache.sqlite3 (the XDG Base
+    Directory spec: a relative XDG_CACHE_HOME is invalid and ignored). None without either, as in an
+    environment handed in whole (the tests', the benchmark's): memory then."""
+    named = env.get("PRDIGEST_CACHE", "").strip()
+    if named.lower() == CACHE_OFF:
+        return None, True
+    if named:
+        return Path(named).expanduser(), True
+    xdg = env.get("XDG_CACHE_HOME", "")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / CACHE_FILE, False
+    home = env.get("HOME")
+    return (Path(home) / ".cache" / CACHE_FILE if home else None), False
+
+
 def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     env = os.environ if environ is None else environ
     explicit = _blank_to_none(env.get("PRDIGEST_CONFIG"))
@@ -255,11 +293,12 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         config, config_path = load_file_config(path), path
     else:
         config, config_path = FileConfig(), None
+    cache, cache_named = _cache(env)
     return Settings(
         config=config,
         config_path=config_path,
         github_token=_blank_to_none(env.get("GITHUB_TOKEN")),
-        github_api_url=(env.get("GITHUB_API_URL") or DEFAULT_GITHUB_API_URL).rstrip("/"),
+        github_api_url=_check_github_api_url(env.get("GITHUB_API_URL") or DEFAULT_GITHUB_API_URL),
         openai_api_key=_blank_to_none(env.get("OPENAI_API_KEY")),
         openai_base_url=_blank_to_none(env.get("OPENAI_BASE_URL")),
         model=env.get("PRDIGEST_MODEL") or config.defaults.model,
@@ -271,4 +310,6 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         no_color="NO_COLOR" in env,
         slack_oauth=_oauth(env, config),
         github_webhook_secret=_blank_to_none(env.get("GITHUB_WEBHOOK_SECRET")),
+        cache=cache,
+        cache_named=cache_named,
     )

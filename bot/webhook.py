@@ -1,4 +1,5 @@
-"""POST /github/webhook: GitHub's `pull_request` event, a merge queued as card jobs at once.
+"""POST /github/webhook: GitHub's `pull_request` event, a merge queued as card jobs at once; its
+`release` event, a published full release posted where channels asked (`releases = "post"`).
 
 Checked in GitHub's order: the signature (`X-Hub-Signature-256`, HMAC-SHA256 of the body with
 GITHUB_WEBHOOK_SECRET) first, 401 when missing or wrong, before anything is read; then the
@@ -6,7 +7,9 @@ delivery id (`X-GitHub-Delivery`): a redelivery is answered 200 and queues nothi
 merge (`closed` with `merged: true`) of a repository some channel follows queues anything: one job
 per language those channels read, marked `for_merge` so that the worker drops it when GitHub says
 otherwise. A merge whose PR number GitHub could not have given is answered 422 and queues nothing.
-`ping` (sent when the hook is made) is answered.
+`ping` (sent when the hook is made) is answered. A `release` with action `published` (not a
+draft, not a pre-release) is answered 202 at once and posted on a thread of its own: GitHub waits
+10 seconds for an answer, and a release of hundreds of PRs takes longer to post at Slack's pace.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import hmac
 import json
 import logging
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -43,11 +47,14 @@ class GitHubWebhook:
         kv: KV,
         jobs: CardJobs | None,
         payers: Callable[[str], Mapping[Language, str | None]],
+        released: Callable[[str, str], int] | None = None,
     ) -> None:
         self._secret = secret.encode()
         self._strict = kv.strict()
         self._jobs = jobs
         self._payers = payers
+        # A new release posted in the channels that asked (services/release_watch.py).
+        self._released = released
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         status, answer = self._handle(environ)
@@ -72,6 +79,8 @@ class GitHubWebhook:
             payload = json.loads(body)
         except (ValueError, RecursionError):
             return "400 Bad Request", {"error": "the body is not JSON"}
+        if event == "release" and isinstance(payload, dict):
+            return self._release(payload, delivery)
         if event != "pull_request" or not isinstance(payload, dict):
             return "200 OK", {"ignored": event}
         merged = _merged(payload)
@@ -103,6 +112,30 @@ class GitHubWebhook:
         log.info("%s#%d merged: %d card jobs queued (delivery %s)", repo, number, queued, delivery)
         return "202 Accepted", {"queued": queued}
 
+    def _release(self, payload: dict[str, Any], delivery: str) -> tuple[str, dict[str, Any]]:
+        published = _published(payload)
+        if published is None:
+            return "200 OK", {"ignored": "not a published full release"}
+        if self._released is None:
+            return "200 OK", {"ignored": "releases are not posted here"}
+        repo, tag = published
+        try:
+            if not self._strict.set_nx(f"delivery:{delivery}", b"1", DELIVERY_TTL_MS):
+                return "200 OK", {"duplicate": delivery}
+        except StoreError:
+            return "503 Service Unavailable", {"error": "redis unreachable"}
+        released = self._released
+
+        def post() -> None:
+            try:
+                released(repo, tag)
+            except Exception:  # the poll of the next ticks posts what this could not
+                log.exception("posting release %s %s failed", repo, tag)
+
+        threading.Thread(target=post, name=f"release-{tag[:20]}", daemon=True).start()
+        log.info("%s released %s (delivery %s): posting where asked", repo, tag, delivery)
+        return "202 Accepted", {"release": tag}
+
     def _signed(self, body: bytes, header: str) -> bool:
         if not header.startswith("sha256="):
             return False
@@ -123,3 +156,19 @@ def _merged(payload: dict[str, Any]) -> tuple[str, object, str | None] | None:
         return None
     sha = pull.get("merge_commit_sha")
     return repo, number, sha if isinstance(sha, str) and _SHA.fullmatch(sha) else None
+
+
+# A tag is a git ref: GitHub allows up to 255 bytes; anything else is not one we post.
+_TAG = re.compile(r"[^\s~^:?*\[\\]{1,255}")
+
+
+def _published(payload: dict[str, Any]) -> tuple[str, str] | None:
+    """(repository, tag) of a published full release; None for anything else."""
+    release = payload.get("release")
+    repository = payload.get("repository")
+    if payload.get("action") != "published" or not isinstance(release, dict) or not isinstance(repository, dict):
+        return None
+    repo, tag = repository.get("full_name"), release.get("tag_name")
+    if release.get("draft") or release.get("prerelease") or not isinstance(repo, str) or "/" not in repo:
+        return None
+    return (repo, tag) if isinstance(tag, str) and _TAG.fullmatch(tag) and ".." not in tag else None

@@ -49,6 +49,11 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv(name, raising=False)
     # No config file unless a test writes one.
     monkeypatch.setenv("PRDIGEST_CONFIG", "")
+    # The store in memory, as every test was written for (each run starts empty); the tests of
+    # the cache file unset it. And a cache directory of the test's own, so that even a process
+    # started without PRDIGEST_CACHE never writes to the developer's ~/.cache.
+    monkeypatch.setenv("PRDIGEST_CACHE", "off")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.chdir(tmp_path)
 
 

@@ -17,10 +17,10 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationIn
 from pydantic_core import PydanticCustomError
 
 from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, first_problem
-from bot.core.parsing import REPO_PATTERN, parse_duration, parse_time_of_day, parse_timezone
+from bot.core.parsing import REPO_PATTERN, parse_duration, parse_time_of_day, parse_timezone, parse_weekday
 from bot.core.usage import Price
 from bot.errors import quoted
-from bot.models import Language, OutputMode, QuietDays, SkipClass
+from bot.models import Cadence, Language, OutputMode, QuietDays, ReleasesMode, SkipClass
 
 T = TypeVar("T")
 
@@ -41,6 +41,7 @@ def _from_text(parse: Callable[[str], T]) -> BeforeValidator:
 TimeZone = Annotated[ZoneInfo, _from_text(parse_timezone)]
 TimeOfDay = Annotated[time, _from_text(parse_time_of_day)]
 Duration = Annotated[timedelta, _from_text(parse_duration)]
+Weekday = Annotated[int, _from_text(parse_weekday)]  # Monday is 0
 
 
 class _Strict(BaseModel):
@@ -185,6 +186,12 @@ class SlackConfig(_Strict):
         return value
 
 
+def is_channel_id(value: str) -> bool:
+    """A Slack channel id as conversations.* return them: C (public), G (private), D (a DM), then
+    upper-case letters and digits (C0123456789)."""
+    return re.fullmatch(r"[CGD][A-Z0-9]{6,}", value) is not None
+
+
 class ChannelConfig(_Strict):
     id: str
     repos: tuple[str, ...] = Field(min_length=1)
@@ -197,11 +204,14 @@ class ChannelConfig(_Strict):
     labels_include: tuple[str, ...] = ()
     labels_exclude: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
+    cadence: Cadence | None = None  # daily | weekly | both (default daily)
+    weekly_on: Weekday | None = None  # the weekly roll-up's day, at post_at (default Mon)
+    releases: ReleasesMode | None = None  # off | post: each new release of its repositories
 
     @field_validator("id")
     @classmethod
     def _channel_id(cls, value: str) -> str:
-        if not re.fullmatch(r"[CGD][A-Z0-9]{6,}", value):
+        if not is_channel_id(value):
             raise ValueError(f"{quoted(value)} is not a Slack channel id (it looks like C0123456789)")
         return value
 

@@ -51,6 +51,20 @@ def parse_time_of_day(text: str) -> time:
     return time(int(match.group(1)), int(match.group(2)))
 
 
+# Monday is 0, as date.weekday() counts; English names and their three-letter forms, any case.
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def parse_weekday(text: str) -> int:
+    """'Mon' or 'monday' -> 0 … 'Sun' -> 6. Raises ValueError like parse_duration."""
+    said = text.strip().lower()
+    for index, (short, name) in enumerate(zip(WEEKDAYS, _WEEKDAY_NAMES, strict=True)):
+        if said in (short, name):
+            return index
+    raise ValueError(f"{quoted(text)} is not a weekday; use Mon, Tue, Wed, Thu, Fri, Sat or Sun")
+
+
 def parse_timezone(text: str) -> ZoneInfo:
     """An IANA name such as 'Asia/Shanghai' -> ZoneInfo. Raises ValueError like parse_duration."""
     try:

@@ -30,6 +30,12 @@ def pr_of_subject(subject: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def title_of(subject: str) -> str:
+    """A squash commit's subject is its PR's title and "(#N)"; a merge commit's says no title."""
+    first = subject.splitlines()[0] if subject else ""
+    return "" if _MERGED.match(first) else _SQUASHED.sub("", first).strip()
+
+
 def first_parent(commits: Sequence[Commit], head: str) -> list[Commit]:
     """The commits of `commits` on the first-parent chain from `head`, oldest first.
 
@@ -57,7 +63,7 @@ def release_prs(commits: Sequence[Commit], head: str) -> tuple[list[ReleasePR], 
             unnamed.append(commit)
         elif number not in seen:
             seen.add(number)
-            prs.append(ReleasePR(number, commit.sha))
+            prs.append(ReleasePR(number, commit.sha, title_of(commit.subject)))
     return prs, unnamed
 
 

@@ -7,13 +7,23 @@ value; every name is re-exported here, so `from bot.models import X` is how the 
 
 from __future__ import annotations
 
-from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, DayProblem, Span, SpanKind
+from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, DayProblem, InRelease, Span, SpanKind
 from bot.models.asked import Asked, NoAnswer
 from bot.models.audience import Audience
 from bot.models.audit import AuditEntry
 from bot.models.card import VERDICT_ORDER, Card, CardKey, CardSource, Coverage, NoModel, SkipClass, SkippedFile, Verdict
 from bot.models.chat import OUTPUT_MODES, Message, OutputMode, Question, Turn
-from bot.models.digest import Digest, DigestItem, DigestOptions, DigestRun, DigestThread, Filters, QuietDays
+from bot.models.digest import (
+    Cadence,
+    Digest,
+    DigestItem,
+    DigestOptions,
+    DigestRun,
+    DigestThread,
+    Filters,
+    QuietDays,
+    ReleasesMode,
+)
 from bot.models.feedback import Boost, Vote
 from bot.models.note import Language, Note
 from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
@@ -54,6 +64,7 @@ __all__ = [
     "Audience",
     "AuditEntry",
     "Boost",
+    "Cadence",
     "Card",
     "CardKey",
     "CardReply",
@@ -74,6 +85,7 @@ __all__ = [
     "FilterKind",
     "Filters",
     "Help",
+    "InRelease",
     "Language",
     "Message",
     "NoAnswer",
@@ -93,6 +105,7 @@ __all__ = [
     "ReleaseDigest",
     "ReleaseGroup",
     "ReleasePR",
+    "ReleasesMode",
     "Reply",
     "Rule",
     "RuleKind",

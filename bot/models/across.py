@@ -12,7 +12,18 @@ from bot.models.card import Card
 from bot.models.pr import PRListing
 
 SpanKind = Literal[
-    "today", "yesterday", "day", "range", "week", "last_week", "month", "last_month", "days", "since", "digest"
+    "today",
+    "yesterday",
+    "day",
+    "range",
+    "week",
+    "last_week",
+    "month",
+    "last_month",
+    "days",
+    "since",
+    "digest",
+    "release",
 ]
 
 
@@ -26,6 +37,7 @@ class Span:
     end: date | None = None
     days: int = 0
     unreadable: str = ""  # "since 2026-13-45": what was typed, which is no date (refused)
+    release: str = ""  # kind "release": the tag ("v0.12.0"), or the range ("v0.11.0...v0.12.0")
 
 
 DayProblemKind = Literal["not_a_date", "ambiguous", "future", "reversed", "too_long"]
@@ -78,7 +90,16 @@ class AcrossMatches:
 
 
 RefusedReason = Literal[
-    "too_long", "future", "not_a_date", "ambiguous", "reversed", "unavailable", "not_found", "no_repo", "not_allowed"
+    "too_long",
+    "future",
+    "not_a_date",
+    "ambiguous",
+    "reversed",
+    "unavailable",
+    "not_found",
+    "no_repo",
+    "not_allowed",
+    "release_unknown",
 ]
 
 
@@ -98,9 +119,22 @@ class AcrossRefused:
         "not_found",
         "no_repo",
         "not_allowed",
+        "release_unknown",
     ]
     repo: str = ""
     days: int = 0  # "too_long": the most days a question may span
-    said: str = ""  # "not_a_date", "future", "reversed", "ambiguous": the days as typed
+    said: str = ""  # "not_a_date", "future", "reversed", "ambiguous": the days as typed; a tag
     readings: tuple[str, ...] = ()  # "ambiguous": the dates it may be (YYYY-MM-DD)
     kind: ClassVar[str] = "across_refused"
+
+
+@dataclass(frozen=True)
+class InRelease:
+    """Which release a PR is in: the first full release whose range holds it (`tag` None: none
+    of the recent ones, `latest` the newest there is, None when the repository has none)."""
+
+    pr: PRListing
+    tag: str | None
+    published: date | None = None
+    latest: str | None = None
+    kind: ClassVar[str] = "in_release"

@@ -17,6 +17,10 @@ from bot.models.pr import PRListing, Window
 
 # What a channel is sent on a day without merged PRs: a short note, or nothing.
 QuietDays = Literal["note", "silent"]
+# How often a channel hears of its repositories: a digest a day, a roll-up a week, or both.
+Cadence = Literal["daily", "weekly", "both"]
+# Whether a channel gets each new release of its repositories posted.
+ReleasesMode = Literal["off", "post"]
 
 
 @dataclass(frozen=True)

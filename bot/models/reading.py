@@ -72,8 +72,8 @@ class Reading:
     def across(self) -> bool:
         """Whether this asks about the PRs of days (or of a person, or by their title's words),
         rather than about one PR named outright or about a digest as a whole."""
-        if self.target is not None:
-            return True
+        if self.target is not None or self.release is not None:
+            return True  # a release is answered from its PRs, and "which release has #N" too
         if self.named:
             return False  # "what did #123 change this week?": the PR named is the question's
         if self.problem is not None:

@@ -42,6 +42,7 @@ class ReleasePR:
 
     number: int
     sha: str
+    title: str = ""  # the squash commit's subject without its "(#N)": the PR's title, for free
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot.models.across import AcrossMatches, AcrossRefused, Span
+from bot.models.across import AcrossMatches, AcrossRefused, InRelease, Span
 from bot.models.card import Card
 from bot.models.pr import PRListing, PRRef, Window
 from bot.models.rules import Rule
@@ -113,4 +113,5 @@ Reply = (
     (PRAnswer | DigestAnswer | DigestMatches | Choose | CardReply | NotAllowed | PRNotFound | Unavailable | Help | Why)
     | AcrossMatches
     | AcrossRefused
+    | InRelease
 )

@@ -36,6 +36,10 @@ class DigestMessages(Protocol):
         """The reply in the earlier digest's thread: which later PR (at `url`) refers to its PR."""
         ...
 
+    def weekly(self, digest: Digest, areas: Sequence[tuple[str, int]], answered: Sequence[Answered]) -> Message:
+        """The week's roll-up in one message: counts, must-reads, PRs per area, reverts, follow-ups answered."""
+        ...
+
 
 class ReleaseMessages(Protocol):
     """The messages of one release's post (render/release_blocks.py implements it)."""

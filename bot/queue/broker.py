@@ -92,6 +92,11 @@ class RunningWorker:
         self._thread.start()
         return self
 
+    @property
+    def waiting_for_redis(self) -> bool:
+        """Whether Redis did not answer the last heartbeat (the outage is logged once)."""
+        return self._silent
+
     def _beating(self) -> None:
         while not self._stopped.wait(HEARTBEAT_SECONDS):
             self._beat_once()

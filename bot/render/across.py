@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.core.text import clean_line
-from bot.models import AcrossItem, AcrossMatches, AcrossRefused, Language, PRListing, Span
+from bot.models import AcrossItem, AcrossMatches, AcrossRefused, InRelease, Language, PRListing, Span
 from bot.ports.slack import Message
 from bot.render.blocks import text_message, title_text
 from bot.render.labels import verdict_label
@@ -35,6 +35,11 @@ def span_text(span: Span, language: Language) -> str:
         case "range":
             last = span.end - timedelta(days=1) if span.end is not None else span.start
             return text(language, "reply.across_span_range", first=span.start.isoformat(), last=last.isoformat())
+        case "release":
+            since, _, tag = span.release.partition("...")
+            if tag:
+                return text(language, "reply.across_span_releases", first=escape(since), last=escape(tag))
+            return text(language, "reply.across_span_release", release=escape(since))
         case _:
             return text(language, f"reply.across_span_{span.kind}")
 
@@ -145,6 +150,28 @@ def across_terminal(reply: AcrossMatches, language: Language) -> str:
     return "\n".join([*lines, *_footer(reply, language)])
 
 
+def in_release_terminal(reply: InRelease, language: Language) -> str:
+    """`prdigest ask OWNER/REPO "is #N in a release?"`: one line, the PR's URL in full."""
+    pr = f"#{reply.pr.number} ({clean_line(reply.pr.url)})"
+    if reply.tag is not None:
+        day = reply.published.isoformat() if reply.published else ""
+        return text(language, "reply.in_release", pr=pr, tag=clean_line(reply.tag), day=day)
+    if reply.latest is None:
+        return text(language, "reply.no_releases", pr=pr, repo=clean_line(reply.pr.repo))
+    return text(language, "reply.not_released", pr=pr, latest=clean_line(reply.latest))
+
+
+def in_release_data(reply: InRelease) -> dict[str, object]:
+    return {
+        "repo": reply.pr.repo,
+        "number": reply.pr.number,
+        "url": reply.pr.url,
+        "release": reply.tag,
+        "published": reply.published.isoformat() if reply.published else None,
+        "latest": reply.latest,
+    }
+
+
 def across_data(reply: AcrossMatches) -> dict[str, object]:
     """`prdigest ask OWNER/REPO --format json`: the matches, each as `digest --format json` names its fields."""
     return {
@@ -153,6 +180,7 @@ def across_data(reply: AcrossMatches) -> dict[str, object]:
             "kind": reply.span.kind,
             "start": reply.span.start.isoformat(),
             "end": reply.span.end.isoformat() if reply.span.end else None,
+            "release": reply.span.release or None,
         },
         "topic": list(reply.topic),
         "merged": reply.merged,
@@ -200,3 +228,16 @@ def across_refused_message(reply: AcrossRefused, language: Language) -> Message:
             return text_message(text(language, "reply.across_no_repo"))
         case "not_allowed":
             return text_message(text(language, "reply.not_allowed", repo=repo))
+        case "release_unknown":
+            return text_message(text(language, "reply.across_release_unknown", repo=repo, said=escape(reply.said)))
+
+
+def in_release_message(reply: InRelease, language: Language) -> Message:
+    """ "#50912 is in v0.12.0 (released 2026-11-22)", or not in a release yet."""
+    pr = link(reply.pr.url, f"#{reply.pr.number}")
+    if reply.tag is not None:
+        day = reply.published.isoformat() if reply.published else ""
+        return text_message(text(language, "reply.in_release", pr=pr, tag=escape(reply.tag), day=day))
+    if reply.latest is None:
+        return text_message(text(language, "reply.no_releases", pr=pr, repo=escape(reply.pr.repo)))
+    return text_message(text(language, "reply.not_released", pr=pr, latest=escape(reply.latest)))

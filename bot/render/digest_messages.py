@@ -15,6 +15,7 @@ from bot.models import Digest, Language
 from bot.ports.slack import Message
 from bot.render.blocks import lead_message, quiet_message, thread_messages
 from bot.render.links import reply_text
+from bot.render.weekly import weekly_message
 
 
 class DigestBlocks:
@@ -31,3 +32,6 @@ class DigestBlocks:
 
     def reply(self, item: CrossLink, url: str, headline: str, language: Language) -> str:
         return reply_text(item, url, headline, language)
+
+    def weekly(self, digest: Digest, areas: Sequence[tuple[str, int]], answered: Sequence[Answered]) -> Message:
+        return weekly_message(digest, areas, answered)

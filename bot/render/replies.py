@@ -20,6 +20,7 @@ from bot.models import (
     DigestAnswer,
     DigestMatches,
     Help,
+    InRelease,
     Language,
     NotAllowed,
     PRAnswer,
@@ -32,7 +33,7 @@ from bot.models import (
     Window,
 )
 from bot.ports.slack import Message
-from bot.render.across import across_message, across_refused_message, span_text
+from bot.render.across import across_message, across_refused_message, in_release_message, span_text
 from bot.render.blocks import card_message, help_message, text_message, title_text
 from bot.render.mrkdwn import answer_text, escape, link
 from bot.words import text
@@ -124,6 +125,8 @@ def reply_message(
             return text_message(not_allowed_text(language, named(repo)))
         case AcrossRefused():
             return across_refused_message(reply, language)
+        case InRelease():
+            return in_release_message(reply, language)
     assert_never(reply)
 
 

@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.core.links import KnownPR, find_links
+from bot.core.release_words import WHICH_RELEASE
 from bot.core.spelling import one_edit, stem
 from bot.core.usage import Tally
 from bot.errors import NotFound, SourceError
@@ -32,6 +33,7 @@ from bot.models import (
     Audience,
     DayProblem,
     DigestThread,
+    InRelease,
     Language,
     PRListing,
     PRRef,
@@ -43,8 +45,9 @@ from bot.services.authors import matches_person
 from bot.services.cards import CardService
 from bot.services.model_reading import ModelReader
 from bot.services.questions import words
-from bot.services.reading import read_question
+from bot.services.reading import BARE, read_question
 from bot.services.refs import GITHUB_WEB, pr_url
+from bot.services.release_questions import ReleaseQuestions
 from bot.services.spans import MAX_SPAN_DAYS, recent_span, revert_span, span_problem, span_window
 from bot.store.history import DigestHistory
 
@@ -68,6 +71,7 @@ class Known:
     repos: Callable[[], Iterable[str]] = tuple
     history: DigestHistory | None = None
     people: Callable[[Iterable[str]], Mapping[str, str | None]] | None = None
+    releases: ReleaseQuestions | None = None  # a release's PRs, and which release holds a PR
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,7 @@ class AcrossDays:
         self._known_repos = known.repos
         self._history = known.history
         self._people = known.people
+        self._releases = known.releases
         self._now = now
         # The asking channel's timezone: "today" and "since Monday" are its days.
         self._zone_of = zone_of
@@ -132,8 +137,10 @@ class AcrossDays:
         known = frozenset(repo.lower() for repo in self._known_repos()) | allowed
         return read_question(question, today, known, allowed, audience.default_repo)
 
-    def answer(self, asked: Reading, audience: Audience) -> AcrossMatches | AcrossRefused:
+    def answer(self, asked: Reading, audience: Audience) -> AcrossMatches | AcrossRefused | InRelease:
         repo = asked.repo or audience.default_repo
+        if asked.release is not None:
+            return self._about_release(asked, audience, repo)
         if asked.problem is not None:
             return _refused_days(asked.problem, repo or "")
         if repo is None:
@@ -158,6 +165,29 @@ class AcrossDays:
         known = [(listing, self._cards.cached_snapshot(listing)) for listing in listings]
         target = self._target(PRRef(repo, asked.target), listings, channel, today) if asked.target else None
         return self._matched(asked, audience, Asked(repo, span, known, target))
+
+    def _about_release(
+        self, asked: Reading, audience: Audience, repo: str | None
+    ) -> AcrossMatches | AcrossRefused | InRelease:
+        """A release's PRs that fit the question, or which release holds the PR named."""
+        release = asked.release or ""
+        named = asked.named[0] if asked.named else None
+        if named is not None and named.repo != BARE:
+            repo = named.repo
+        if repo is None:
+            return AcrossRefused("no_repo")
+        if not audience.may_see(repo):
+            return AcrossRefused("not_allowed", repo)
+        if self._releases is None:
+            return AcrossRefused("unavailable", repo)
+        if release == WHICH_RELEASE and named is not None:
+            return self._releases.which(PRRef(repo, named.number))
+        today = self._now().astimezone(audience.zone or self._zone_of(audience.channel)).date()
+        found = self._releases.among(repo, release, today)
+        if isinstance(found, AcrossRefused):
+            return found
+        span, known = found
+        return self._matched(asked, audience, Asked(repo, span, known))
 
     def answer_digest(self, asked: Reading, audience: Audience, thread: DigestThread) -> AcrossMatches:
         """A question about the PRs of a digest's thread ("which of these touch .buildkite?",

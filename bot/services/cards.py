@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from bot import telemetry
 from bot.core.context import build_context
@@ -55,6 +56,11 @@ QUEUE_STEP_SECONDS = 0.1
 QUEUE_STEP_MAX_SECONDS = 1.0
 # A PR's read from GitHub: a few requests, each retried within the source's own timeouts.
 SNAPSHOT_LEASE_SECONDS = 60.0
+# A window that ended this long ago is final: no PR can still be merged into it, and GitHub's
+# search index, which lists older days, has caught up with its merges (it lags by seconds to
+# minutes). Its list is then kept (store/cards.py), and a past day's digest run again asks GitHub
+# nothing at all.
+FINAL_AFTER = timedelta(hours=1)
 # A heuristic card weighs every listed file (names, sizes, workflow lines); no model budget
 # limits it, so its coverage is computed as if the budget were endless.
 HEURISTIC_BUDGET = 10_000_000
@@ -81,13 +87,15 @@ class CardResult:
 @dataclass(frozen=True)
 class CardTiming:
     """How CardService waits: its clock and sleep, how long a waiter waits for another writer's
-    card (the card lease, lease_for the model's budget), how long a card wanted now waits
-    for the queue's workers before it is made here, and the event that ends every wait (a
-    stopped run: none when None)."""
+    card (the card lease, lease_for the model's budget), and how long a card wanted now waits
+    for the queue's workers before it is made here; the wall clock that tells a final window
+    (FINAL_AFTER; None: every window's list is kept only briefly); and the event that ends every
+    wait (a stopped run: none when None)."""
 
     pacing: Pacing = REAL_TIME
     lease_seconds: float = CARD_LEASE_SECONDS
     queue_wait_seconds: float = QUEUE_WAIT_SECONDS
+    now: Callable[[], datetime] | None = None
     stopping: threading.Event | None = None
 
 
@@ -112,6 +120,7 @@ class CardService:
         use: ModelUse = ModelUse(),
     ) -> None:
         self._stopping = timing.stopping if timing.stopping is not None else threading.Event()
+        self._now = timing.now
         self._spending = use.spending
         self._skip_classes = use.skip_classes
         self._lease_seconds = timing.lease_seconds
@@ -179,7 +188,8 @@ class CardService:
 
     def merged(self, repo: str, window: Window) -> list[PRListing]:
         """The PRs of `repo` merged in `window`: read from GitHub once for every digest of that
-        window in the next few minutes, whichever process builds it."""
+        window in the next few minutes, whichever process builds it; once for good when the window
+        is final (FINAL_AFTER)."""
         return once(
             self._store,
             Lease(f"merged:{repo.lower()}:{window.start.isoformat()}:{window.end.isoformat()}", SNAPSHOT_LEASE_SECONDS),
@@ -210,7 +220,8 @@ class CardService:
     def _list(self, repo: str, window: Window) -> list[PRListing]:
         self._check()
         listings = self._source.list_merged(repo, window)
-        self._store.put_merged(repo, window, listings)
+        final = self._now is not None and window.end <= self._now() - FINAL_AFTER
+        self._store.put_merged(repo, window, listings, final=final)
         return listings
 
     def _fetch(self, listing: PRListing) -> PRSnapshot:

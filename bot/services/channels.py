@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from bot.core.config import ChannelConfig, Defaults, FileConfig
 from bot.errors import StoreError
-from bot.models import Filters, Language, QuietDays
+from bot.models import Cadence, Filters, Language, QuietDays, ReleasesMode
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,17 @@ class ChannelPlan:
     filters: Filters
     # The workspace posted in (OAuth mode); None: the single or home workspace, as the file's.
     team: str | None = None
+    cadence: Cadence = "daily"
+    weekly_on: int = 0  # the weekly roll-up's weekday (Monday 0), at post_at
+    releases: ReleasesMode = "off"
+
+    @property
+    def daily(self) -> bool:
+        return self.cadence in ("daily", "both")
+
+    @property
+    def weekly(self) -> bool:
+        return self.cadence in ("weekly", "both")
 
 
 def _or(value: T | None, default: T) -> T:
@@ -58,6 +69,9 @@ def plan_for(config: ChannelConfig, defaults: Defaults) -> ChannelPlan:
             labels_exclude=config.labels_exclude,
             paths=config.paths,
         ),
+        cadence=_or(config.cadence, "daily"),
+        weekly_on=_or(config.weekly_on, 0),
+        releases=_or(config.releases, "off"),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -21,6 +22,7 @@ from bot.services.digest import DigestService
 from bot.services.feedback import rank, tally
 from bot.services.lease import POST_LEASE_SECONDS, PostLease
 from bot.services.publisher import DigestTies, Publisher, PublishResult
+from bot.services.releases import group_area
 from bot.services.spending import Payer
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
@@ -52,6 +54,17 @@ def next_post(plan: ChannelPlan, now: datetime) -> datetime:
     # Against `now`, not `local`: two datetimes of one zone compare by wall clock, so in the hour
     # a fall back repeats, the 01:30 already posted would still be "next".
     return due if due > now else datetime.combine(local.date() + timedelta(days=1), plan.post_at, plan.timezone)
+
+
+def weekly_window(plan: ChannelPlan, now: datetime) -> tuple[Window, str] | None:
+    """The week a channel's roll-up covers, and its ledger key, on the plan's weekday (None on
+    any other day): the seven days back from that day's post time. A replica down all that day
+    leaves the week unposted, as a day's digest is left on the next day."""
+    local = now.astimezone(plan.timezone)
+    if local.weekday() != plan.weekly_on:
+        return None
+    end = datetime.combine(local.date(), plan.post_at, tzinfo=plan.timezone)
+    return Window(end - timedelta(days=7), end), f"week:{local.date().isoformat()}"
 
 
 def _utc_now() -> datetime:
@@ -223,7 +236,52 @@ class DigestPosting:
             stopping=stopping,
         )
 
+    def weekly_due(self, plan: ChannelPlan) -> bool:
+        """Whether the plan's weekly roll-up is due now (its day, past its time, not yet posted)."""
+        if not plan.weekly:
+            return False
+        found = weekly_window(plan, self._now())
+        return found is not None and self._now() >= found[0].end and not self.done(plan.id, found[1])
+
+    def run_weekly(self, plan: ChannelPlan, stopping: threading.Event | None = None) -> PublishResult | None:
+        """Post the plan's weekly roll-up, by one process (None: another holds the lease, or it
+        is not the plan's day). The week's cards are the daily digests' (cached) or made now."""
+        found = weekly_window(plan, self._now())
+        if found is None:
+            return None
+        window, key = found
+        channel = plan.id
+        with request_id(f"{channel}:{key}"), PostLease(self._ledger, channel, key, self._lease_seconds) as lease:
+            if not lease.acquire():
+                log.info("roll-up of %s for %s: another process holds the lease", channel, key)
+                return None
+
+            def before_post() -> None:
+                lease.check()
+                if stopping is not None and stopping.is_set():
+                    raise PublishError("error.shutting_down", channel=channel)
+
+            repos = tuple(repo for repo in plan.repos if self._refusal(channel, repo) is None)
+            if not repos:
+                raise PublishError(
+                    "error.nothing_to_post", channel=channel, reasons=tuple(self.refusals(channel, plan.repos).values())
+                )
+            digest = self._digests.build(
+                repos, window, language=plan.language, filters=plan.filters, payer=Payer(channel, self._workspace)
+            )
+            if self._feedback is not None:
+                digest = rank(digest, tally(self._feedback.votes(channel)))
+            if not digest.items and plan.quiet_days == "silent":
+                self._ledger.record(channel, key, "done", "1")
+                return PublishResult(None, 0, 0)
+            areas = Counter(group_area(item) for item in digest.items).most_common()
+            result = self._publisher.publish_weekly(channel, key, digest, areas, before_post=before_post)
+            log.info("roll-up of %s for %s: %d PRs, %d messages posted", channel, key, digest.shown, result.posted)
+            return result
+
     def due(self, plan: ChannelPlan) -> bool:
+        if not plan.daily:
+            return False
         now = self._now()
         window, day = scheduled_window(plan, now)
         # The moment the window ends, not the wall clock's reading: a post_at that a spring

@@ -151,6 +151,27 @@ class Publisher:
         telemetry.count("digests_posted_total")
         return PublishResult(lead_ts, posted, already)
 
+    def publish_weekly(
+        self,
+        channel: str,
+        key: str,
+        digest: Digest,
+        areas: Sequence[tuple[str, int]],
+        *,
+        before_post: Callable[[], None],
+    ) -> PublishResult:
+        """The week's roll-up, one message posted once under `key` ("week:{day}"); a quiet week
+        as the channel's quiet days say (`quiet_days` "silent": nothing). Its thread answers
+        questions about the week's PRs, like a digest's."""
+        answered = self.watch.find(digest) if digest.items else ()
+        message = self._messages.weekly(digest, areas, answered)
+        result = self.publish_parts(channel, key, [message], before_post=before_post)
+        if result.thread_ts is not None and digest.items:
+            self._threads.save_digest(
+                DigestThread(channel, result.thread_ts, key, digest.repos, digest.language, digest.items, digest.window)
+            )
+        return result
+
     def publish_parts(
         self, channel: str, key: str, parts: Sequence[Message], *, before_post: Callable[[], None]
     ) -> PublishResult:

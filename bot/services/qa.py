@@ -31,6 +31,7 @@ from bot.models import (
     DigestMatches,
     DigestThread,
     Help,
+    InRelease,
     NotAllowed,
     PRAnswer,
     PRListing,
@@ -207,7 +208,11 @@ class QAService:
         return self._across.reading(question, audience) if self._across is not None else None
 
     def _finished(
-        self, reply: AcrossMatches | AcrossRefused, question: str, audience: Audience, sink: AnswerSink | None
+        self,
+        reply: AcrossMatches | AcrossRefused | InRelease,
+        question: str,
+        audience: Audience,
+        sink: AnswerSink | None,
     ) -> Reply:
         """Matches as they are answered: a count as counted, any other list written by the model
         from the matches' cards where one is configured."""

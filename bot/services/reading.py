@@ -15,6 +15,7 @@ import re
 from datetime import date
 
 from bot.core.dates import days_and_rest
+from bot.core.release_words import WHICH_RELEASE, release_said
 from bot.core.spelling import one_edit
 from bot.models import DayProblem, PRRef, Reading, Verdict
 from bot.models.reading import Intent, Relation
@@ -362,9 +363,13 @@ def read_question(
     (default: every known one) whose name it is, `preferred` (the channel's own) first.
     """
     question = question[:MAX_READ_CHARS]
-    days, rest = days_and_rest(question, today)
+    # A release first: "0.12.0" is a version, not a day, and "release" no topic.
+    release, unreleased = release_said(question)
+    days, rest = days_and_rest(unreleased, today)
     target, relation, repo = _asked_link(question)
     refs = tuple(ref for ref in refs_said(question, BARE) if target is None or ref.number != target)
+    if release == WHICH_RELEASE and not refs:
+        release = None  # "what was released yesterday": days, and no PR to place in a release
     author = _author(rest)  # days blanked out: "the PR from Aug 4" names no person "Aug"
     intent: Intent = "count" if _COUNT.search(question) else "biggest" if _BIGGEST.search(question) else "list"
     if (
@@ -422,6 +427,7 @@ def read_question(
         listing=_LISTING.search(question) is not None,
         plural=_PLURAL.search(question) is not None,
         here=_HERE.search(question) is not None,
+        release=release,
     )
 
 

@@ -20,6 +20,9 @@ _SHORT = re.compile(r"#?(\d+)")
 # github.com or a GitHub Enterprise host; anything after the number (/files, #discussion) is fine.
 _URL = re.compile(rf"https?://[^/\s]+/({_NAME}/{_NAME})/pull/(\d+)(?:[/?#].*)?")
 _REPO = re.compile(rf"{_NAME}/{_NAME}")
+# A repository's page on github.com or an Enterprise host, as a browser's address bar or a clone
+# URL gives it (a trailing slash, .git, a query or a fragment).
+_REPO_URL = re.compile(rf"https?://[^/\s]+/({_NAME})/({_NAME})/?(?:[?#].*)?")
 
 # Numbers people may type: int() of a few thousand digits raises ValueError (CPython's
 # int_max_str_digits), and no repository has a billion pull requests.
@@ -44,9 +47,16 @@ def parse_ref(text: str, default_repo: str | None = None) -> PRRef:
 
 
 def parse_repo(text: str) -> str:
-    if not _REPO.fullmatch(text):
-        raise UsageError("error.not_a_repo", text=quoted(text))
-    return text
+    """owner/repo, as typed or from the repository's URL."""
+    if _REPO.fullmatch(text):
+        return text
+    # Slack sends a pasted link as <URL> or <URL|what was shown>.
+    match = _REPO_URL.fullmatch(text.strip().strip("<>").split("|", 1)[0])
+    if match:
+        name = match.group(2).removesuffix(".git")
+        if name:
+            return f"{match.group(1)}/{name}"
+    raise UsageError("error.not_a_repo", text=quoted(text))
 
 
 GITHUB_WEB = "https://github.com"

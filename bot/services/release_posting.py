@@ -63,21 +63,25 @@ class ReleasePosting:
         self._workspace = workspace
         self.lease_seconds = POST_LEASE_SECONDS
 
+    def done(self, channel: str, key: str) -> bool:
+        return "done" in self._ledger.entries(channel, key)
+
     def run(self, asked: ReleaseAsked, stopping: threading.Event | None = None) -> PublishResult | None:
         """Post the release unless another process is posting it (None then). PublishError when
         the channel may not be shown the repository; UsageError for a tag the repository lacks."""
         refused = self._refusal(asked.channel, asked.repo)
         if refused is not None:
             raise PublishError("error.nothing_to_post", channel=asked.channel, reasons=(refused,))
-        found = self._releases.build(
-            asked.repo, asked.tag, asked.since, language=asked.language, payer=Payer(asked.channel, self._workspace)
-        )
-        key = release_key(asked.repo, found.base, asked.tag)
+        span = self._releases.range(asked.repo, asked.tag, asked.since)
+        key = release_key(asked.repo, span.base, asked.tag)
         channel = asked.channel
+        if self.done(channel, key):
+            return PublishResult(self._ledger.entries(channel, key).get("part:0"), 0, 0)
         with request_id(f"{channel}:{key}"), PostLease(self._ledger, channel, key, self.lease_seconds) as lease:
             if not lease.acquire():
                 log.info("release %s in %s: another process holds the lease", key, channel)
                 return None
+            found = self._releases.of(span, language=asked.language, payer=Payer(channel, self._workspace))
 
             def before_post() -> None:
                 lease.check()

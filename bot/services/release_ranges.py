@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.release_range import latest_release, previous_release, release_prs
+from bot.core.release_range import latest_release, previous_release, release_prs, title_of
 from bot.errors import NotFound, UsageError, quoted
 from bot.models import Release, ReleasePR
 from bot.ports.releases import ReleaseSource
@@ -75,6 +75,6 @@ class ReleaseRanges:
             numbers = [number for number in self._source.pulls_of_commit(repo, commit.sha) if number not in seen]
             orphans += not numbers
             seen.update(numbers)
-            prs.extend(ReleasePR(number, commit.sha) for number in numbers)
+            prs.extend(ReleasePR(number, commit.sha, title_of(commit.subject)) for number in numbers)
         self._store.remember_range(repo, since, tag, prs, orphans)
         return ReleaseRange(repo, tag, since, tuple(prs), unnamed=orphans, release=release)

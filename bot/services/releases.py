@@ -22,6 +22,7 @@ from bot.models import (
     Language,
     PRListing,
     PRRef,
+    Release,
     ReleaseDigest,
     ReleaseGroup,
     ReleasePR,
@@ -51,6 +52,14 @@ class ReleaseDigests:
         """The tag of the newest full release (UsageError when there is none)."""
         return self._ranges.latest(repo).tag
 
+    def releases(self, repo: str) -> list[Release]:
+        """The repository's releases (from the store for a few minutes, else GitHub)."""
+        return self._ranges.releases(repo)
+
+    def range(self, repo: str, tag: str, since: str | None = None) -> ReleaseRange:
+        """Which PRs the release holds (from the store once read): no card is read or made."""
+        return self._ranges.range(repo, tag, since)
+
     def build(
         self,
         repo: str,
@@ -61,17 +70,29 @@ class ReleaseDigests:
         progress: Progress | None = None,
         payer: Payer = CLI_PAYER,
     ) -> ReleaseDigest:
-        found = self._ranges.range(repo, tag, since)
+        return self.of(self._ranges.range(repo, tag, since), language=language, progress=progress, payer=payer)
+
+    def of(
+        self,
+        found: ReleaseRange,
+        *,
+        language: Language = "en",
+        progress: Progress | None = None,
+        payer: Payer = CLI_PAYER,
+    ) -> ReleaseDigest:
+        """The digest of a range already read: its PRs' cards, grouped, and what to know before upgrading."""
         listings = self._listings(found)
         digest = self._digests.of(
-            (repo,), _window(listings), listings, language=language, progress=progress, payer=payer
+            (found.repo,), _window(listings), listings, language=language, progress=progress, payer=payer
         )
         upgrade = tuple(
             Upgrade(item, note)
             for item in digest.items
             for note in upgrade_notes(item.card.caveats, item.listing.title, item.listing.labels, item.card.headline)
         )
-        return ReleaseDigest(repo, tag, found.base, digest, groups(digest.items), upgrade, unnamed=found.unnamed)
+        return ReleaseDigest(
+            found.repo, found.tag, found.base, digest, groups(digest.items), upgrade, unnamed=found.unnamed
+        )
 
     def _listings(self, found: ReleaseRange) -> list[PRListing]:
         """Each PR's listing: from its stored snapshot (keyed by the merge SHA the compare gave),

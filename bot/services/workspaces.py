@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from bot.errors import StoreError
 from bot.models import Language
 from bot.services.channels import ChannelPlan
 from bot.services.poller import MergePoller
+from bot.services.release_watch import ReleaseWatch
 from bot.services.spending import background_workspace
 from bot.services.tenant import Tenant
 from bot.services.watch_dms import WatchDMs
@@ -66,12 +68,15 @@ class Workspaces:
         *,
         kv: KV,
         poller: MergePoller | None = None,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.scopes = scopes
         self._tenant = tenant
         self._installed = installed
         self._kv = kv
         self._poller = poller
+        # New releases posted where channels asked for them (`releases = "post"`).
+        self.releases = ReleaseWatch(self.all_plans, tenant, now)
 
     def _others(self) -> list[str]:
         """The installed workspaces besides the home one (OAuth mode; StoreError: Redis is away)."""
@@ -126,6 +131,10 @@ class Workspaces:
         if self._poller is None:
             return 0
         return self._poller.poll(self.background_payers())
+
+    def poll(self) -> int:
+        """The scheduler's poll: merged PRs whose cards to make ahead, and new releases to post."""
+        return self.poll_merged() + self.releases.poll()
 
     def forget(self, workspace: str) -> int:
         """A workspace that uninstalled the app: its installation and every key of its own go.

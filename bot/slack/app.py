@@ -147,7 +147,7 @@ def build_app(parts: AppParts, *, socket_mode: bool = False) -> SlackParts:
         tick=TICK_SECONDS if tick is None else tick,
         for_team=lambda team: parts.tenants(team).digests,
         watch_dms=workspaces.all_watch_dms,
-        poll=workspaces.poll_merged,
+        poll=workspaces.poll,
     )
     verifier = SignatureVerifier(signing_secret)
     return SlackParts(

@@ -1,6 +1,7 @@
-"""Scheduler: posts each channel's digest at its local time, and each watcher's DM at 09:00 of
-theirs (services/watch_dms.py), in every replica; and polls followed repositories for merged PRs whose
-cards the workers should make before they are due (services/poller.py).
+"""Scheduler: posts each channel's digest at its local time (and its weekly roll-up on its day),
+and each watcher's DM at 09:00 of theirs (services/watch_dms.py), in every replica; and polls
+followed repositories for merged PRs whose cards the workers should make before they are due
+(services/poller.py).
 
 Each plan is posted by its own workspace's DigestPosting (`for_team`): that workspace's client
 and ledger. Every replica runs one; the post lease and the ledger make sure exactly one of them posts a
@@ -106,23 +107,26 @@ class Scheduler:
             return
         self._set_problem(None)
         for plan in self._plans():
-            if self._stop.is_set():
-                return
-            with self._lock:
-                if plan.id in self._running or time.monotonic() < self._retry_at.get(plan.id, 0.0):
-                    continue
-            try:
-                due = self._of(plan).due(plan)
-            except StoreError:
-                self._set_problem(REDIS_UNREACHABLE)
-                return
-            except Exception:  # a bad tick must not end the loop
-                log.exception("could not check whether %s is due", plan.id)
-                continue
-            if due:
+            # A day's digest under the channel's id, its weekly roll-up under "{id}:week".
+            for key, weekly in ((plan.id, False), (f"{plan.id}:week", True)):
+                if self._stop.is_set():
+                    return
                 with self._lock:
-                    self._running.add(plan.id)
-                self._pool.submit(self._run, plan)
+                    if key in self._running or time.monotonic() < self._retry_at.get(key, 0.0):
+                        continue
+                try:
+                    posting = self._of(plan)
+                    due = posting.weekly_due(plan) if weekly else posting.due(plan)
+                except StoreError:
+                    self._set_problem(REDIS_UNREACHABLE)
+                    return
+                except Exception:  # a bad tick must not end the loop
+                    log.exception("could not check whether %s is due", key)
+                    continue
+                if due:
+                    with self._lock:
+                        self._running.add(key)
+                    self._pool.submit(self._run, plan, key, weekly)
         self._tick_alerts()
         self._tick_poll()
 
@@ -199,27 +203,34 @@ class Scheduler:
             log.warning("Redis answers again: due digests are posted now")
         self._problem = problem
 
-    def _run(self, plan: ChannelPlan) -> None:
+    def _run(self, plan: ChannelPlan, key: str, weekly: bool) -> None:
+        what = "roll-up" if weekly else "digest"
         try:
-            result = self._of(plan).run_scheduled(plan, stopping=self._stop)
+            posting = self._of(plan)
+            if weekly:
+                result = posting.run_weekly(plan, stopping=self._stop)
+            else:
+                result = posting.run_scheduled(plan, stopping=self._stop)
             if result is not None:
-                log.info("digest for %s: %d messages posted, %d already there", plan.id, result.posted, result.already)
+                log.info(
+                    "%s for %s: %d messages posted, %d already there", what, plan.id, result.posted, result.already
+                )
         except (StoreError, LeaseLost) as exc:
             # Not the channel's fault: the next tick that reaches Redis and finds the lease free
             # finishes the digest from the ledger.
             if isinstance(exc, StoreError):
                 self._set_problem(REDIS_UNREACHABLE)
-            log.warning("digest for %s paused: %s", plan.id, exc)
+            log.warning("%s for %s paused: %s", what, plan.id, exc)
         except Exception as exc:
             if self._stop.is_set():
                 # Clients are closed under a digest that was running at shutdown: not a bug.
-                log.warning("digest for %s interrupted by shutdown; the next run finishes it", plan.id)
+                log.warning("%s for %s interrupted by shutdown; the next run finishes it", what, plan.id)
             elif isinstance(exc, PrdigestError):
-                log.warning("digest for %s failed, retrying in %.0f s: %s", plan.id, RETRY_SECONDS, exc)
-                self._retry_at[plan.id] = time.monotonic() + RETRY_SECONDS
+                log.warning("%s for %s failed, retrying in %.0f s: %s", what, plan.id, RETRY_SECONDS, exc)
+                self._retry_at[key] = time.monotonic() + RETRY_SECONDS
             else:
-                log.exception("digest for %s failed", plan.id)
-                self._retry_at[plan.id] = time.monotonic() + RETRY_SECONDS
+                log.exception("%s for %s failed", what, plan.id)
+                self._retry_at[key] = time.monotonic() + RETRY_SECONDS
         finally:
             with self._lock:
-                self._running.discard(plan.id)
+                self._running.discard(key)

@@ -2,7 +2,8 @@
 
 Used by GitHubSource and by doctor's GitHub check. Messages name what we were doing and GitHub's
 status, or the transport failure's kind; never the library's text (it quotes GitHub's JSON, and
-requests' may quote a URL with its credentials).
+requests' may quote a URL with its credentials). A host that answers with web pages instead of
+the API's JSON is told as such (SourceNotAPI), whatever PyGithub tripped over.
 """
 
 from __future__ import annotations
@@ -10,13 +11,27 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from http import HTTPStatus
 from typing import Any
 
 import requests
 from github import GithubException
 from github.GithubException import RateLimitExceededException, UnknownObjectException
+from github.GithubObject import GithubObject
 
-from bot.errors import NotFound, RateLimited, SourceError, SourceRefused, SourceUnreachable
+from bot.errors import NotFound, RateLimited, SourceError, SourceNotAPI, SourceRefused, SourceUnreachable
+from bot.logs import adopt
+
+# PyGithub's import (above) gave its logger a stderr handler and the level INFO: take it back.
+adopt("github")
+
+# What PyGithub raises, or makes our reading of its objects raise, when a 2xx or 3xx answer was
+# no JSON: it keeps such a body as {"data": "<html>…"} (Requester.__structuredFromJson), and a
+# list page then yields the string "data" as an item (TypeError: string indices must be
+# integers), an object comes out with every attribute unset (None.split, `for … in None`).
+# They are told as "not GitHub's API" only when that body is found among the failing frames'
+# values: any other TypeError is a bug, and goes through as one.
+_READ_A_PAGE = (TypeError, AttributeError, KeyError)
 
 
 @contextmanager
@@ -29,6 +44,10 @@ def github_errors(what: str, *, api_url: str, authenticated: bool) -> Iterator[N
         yield
     except (GithubException, requests.RequestException) as exc:
         raise source_error(exc, what, api_url=api_url, authenticated=authenticated) from exc
+    except _READ_A_PAGE as exc:
+        if not _read_from_a_page(exc):
+            raise
+        raise SourceNotAPI.at(api_url) from exc
 
 
 def source_error(
@@ -40,9 +59,37 @@ def source_error(
     if isinstance(exc, UnknownObjectException):
         return NotFound("error.github_not_found", what=what)
     if isinstance(exc, GithubException):
+        # A 4xx web page (github.com's own 404 page for /repos/…); a 5xx page is a proxy's
+        # outage page in front of a real API, told as GitHub's status.
+        if exc.status < HTTPStatus.INTERNAL_SERVER_ERROR and _is_web_page(exc):
+            return SourceNotAPI.at(api_url)
         return SourceRefused(what, exc.status)
     # ConnectionError, ReadTimeout, SSLError, RetryError…
     return SourceUnreachable(what, api_url, type(exc).__name__)
+
+
+def _read_from_a_page(exc: BaseException) -> bool:
+    """Whether a frame `exc` went through held what PyGithub makes of a body that was no JSON:
+    the {"data": text} itself (a list page), or an object built from it."""
+    trace = exc.__traceback__
+    while trace is not None:
+        for value in trace.tb_frame.f_locals.values():
+            raw = value._rawData if isinstance(value, GithubObject) else value
+            if _is_wrapped_text(raw):
+                return True
+        trace = trace.tb_next
+    return False
+
+
+def _is_wrapped_text(value: object) -> bool:
+    # PyGithub adds the request's "url" to a GET's answer (Requester.__postProcess).
+    return isinstance(value, dict) and isinstance(value.get("data"), str) and set(value) <= {"data", "url"}
+
+
+def _is_web_page(exc: GithubException) -> bool:
+    """An error answer whose body was no JSON (PyGithub keeps it as {"data": text})."""
+    content_type = str((exc.headers or {}).get("content-type", ""))
+    return _is_wrapped_text(exc.data) or content_type.startswith("text/html")
 
 
 def _reset_time(headers: Mapping[str, Any] | None) -> datetime | None:

@@ -5,7 +5,9 @@ Keys (relative to the KV's prefix) and why they live as long as they do:
 - revision:{repo}#{n}              90 days: the merge SHA of a merged PR, for look-ups by number.
 - card:{repo}#{n}:{sha}:{prompt}:{model}:{lang}  30 days (a fallback card: as long as asked).
 - merged:{repo}:{start}:{end}      10 minutes: a window's merged PRs, for the other channels
-                                   whose digests of the same window start at the same time.
+                                   whose digests of the same window start at the same time;
+                                   30 days once the window is final (services/cards.py): a past
+                                   day's digest run again then asks GitHub nothing.
 - lock:{name}                      a lease: single flight across processes.
 Repository names in keys are lower-cased: GitHub ignores their case, so `ACME/Widgets#5` and
 `acme/widgets#5` must find one snapshot and one card (values keep GitHub's own spelling).
@@ -28,6 +30,8 @@ CARD_TTL = 30 * DAY
 # Long enough for every channel due at one post time; short enough that a PR GitHub's search
 # listed late is seen by the next digest of the window (`/pr digest` run again, a retry).
 MERGED_TTL = 600
+# A final window's list never changes: kept as long as the snapshots it leads to.
+MERGED_FINAL_TTL = SNAPSHOT_TTL
 _LISTINGS = TypeAdapter(list[PRListing])
 
 
@@ -85,8 +89,10 @@ class CardStore:
         except ValidationError:
             return None  # written by another version: read again
 
-    def put_merged(self, repo: str, window: Window, listings: list[PRListing]) -> None:
-        self.kv.set(merged_key(repo, window), _LISTINGS.dump_json(listings), MERGED_TTL)
+    def put_merged(self, repo: str, window: Window, listings: list[PRListing], *, final: bool = False) -> None:
+        """Keep a window's list: briefly, or for a month when `final` (no merge can join it now)."""
+        ttl = MERGED_FINAL_TTL if final else MERGED_TTL
+        self.kv.set(merged_key(repo, window), _LISTINGS.dump_json(listings), ttl)
 
     def get_card(self, key: CardKey) -> Card | None:
         raw = self.kv.get(card_key(key))

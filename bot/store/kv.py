@@ -1,8 +1,8 @@
 """The key-value port every store is built on: the few Redis operations prdigest needs.
 
-RedisKV (shared by every replica) and MemoryKV (one process) implement it; the stores in
-this package (cards, threads, ledgers) are written once against it. Keys passed in are
-relative: the implementation adds the versioned prefix.
+RedisKV (shared by every replica), SqliteKV (one host's processes, one file) and MemoryKV (one
+process) implement it; the stores in this package (cards, threads, ledgers) are written once
+against it. Keys passed in are relative: the implementation adds the versioned prefix.
 
 When the backend is away, a KV either stays open or fails closed, and each store picks per key
 family (the README lists which):
@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import Protocol
 
 DAY = 24 * 3600  # seconds: TTLs are written in days
+# Every key of every backend lives under it; a layout that changes its values takes v2.
+PREFIX = "prdigest:v1:"
 
 
 class KV(Protocol):

@@ -18,10 +18,11 @@ from typing import TypeVar
 import redis
 
 from bot.errors import ConfigError, StoreError
+from bot.store.kv import PREFIX
 
 log = logging.getLogger(__name__)
 
-PREFIX = "prdigest:v1:"
+__all__ = ["PREFIX", "RedisKV", "store_error"]  # PREFIX: the tests read keys by their full name
 
 # Delete a lease only if it still holds our token (one that expired may be someone else's).
 _DELETE_IF_SCRIPT = """

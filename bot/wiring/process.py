@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from bot.core.deadline import DEFAULT_RETRIES, Budget
 from bot.core.jobs import CardJob
@@ -32,18 +33,19 @@ from bot.services.spending import Spending
 from bot.services.visibility import Visibility
 from bot.services.writer import ModelCardWriter, ModelFit
 from bot.settings import DEFAULT_OPENAI_URL, Settings
-from bot.sources.github import MAX_RATE_LIMIT_WAIT, GitHubSource, build_github
+from bot.sources.lazy import GitHubEndpoint, GitHubOnFirstUse, connect
 from bot.store.authors import AuthorStore
 from bot.store.cards import CardStore
 from bot.store.facts import FactStore
 from bot.store.kv import KV
-from bot.store.memory import MemoryKV
 from bot.store.modes import ModeMemory
 from bot.store.redis_store import RedisKV
 from bot.store.tokens import TokenStore
+from bot.wiring.store import choose_store
 from bot.wiring.timing import Timing
 
-EMBEDDED_STORE_NOTE = "REDIS_URL is not set: using an in-memory store, so nothing is cached between runs."
+if TYPE_CHECKING:
+    from bot.sources.github import GitHubSource
 
 
 def _stderr(message: str) -> None:
@@ -57,7 +59,7 @@ class Process:
     kv: KV
     store: CardStore
     facts: FactStore  # the single or home workspace's (visibility answers from it)
-    source: GitHubSource
+    source: GitHubOnFirstUse  # PyGithub is imported at the first request (sources/lazy.py)
     visibility: Visibility
     authors: Authors  # PR authors' display names, from GitHub's profiles, cached for a week
     model: ModelOnFirstUse | None  # None without OPENAI_API_KEY: cards then come from metadata
@@ -105,21 +107,25 @@ def redis_kv(url: str) -> RedisKV:
     return RedisKV.from_url(url)
 
 
-def github_source(
+def github_endpoint(
     settings: Settings, timing: Timing, *, retries: int | None = None, rate_limit_wait: float | None = None
-) -> GitHubSource:
-    """GitHub through its own client (the caller closes it)."""
-    client = build_github(
+) -> GitHubEndpoint:
+    """How this process asks GitHub: the settings' server and token, the timing's retries."""
+    return GitHubEndpoint(
         settings.github_api_url,
         settings.github_token,
         retries=timing.github_retries if retries is None else retries,
         backoff=timing.github_backoff,
-        max_rate_limit_wait=next(
-            wait for wait in (rate_limit_wait, timing.github_rate_limit_wait, MAX_RATE_LIMIT_WAIT) if wait is not None
-        ),
+        rate_limit_wait=rate_limit_wait if rate_limit_wait is not None else timing.github_rate_limit_wait,
+        now=timing.now,
     )
-    authenticated = settings.github_token is not None
-    return GitHubSource(client, authenticated=authenticated, api_url=settings.github_api_url, now=timing.now)
+
+
+def github_source(
+    settings: Settings, timing: Timing, *, retries: int | None = None, rate_limit_wait: float | None = None
+) -> GitHubSource:
+    """GitHub through its own client, made now (the caller closes it): for `doctor`."""
+    return connect(github_endpoint(settings, timing, retries=retries, rate_limit_wait=rate_limit_wait))
 
 
 def model_of(settings: Settings, timeout: float) -> ModelOnFirstUse | None:
@@ -149,20 +155,18 @@ def build_process(
     warn: Callable[[str], None] = _stderr,
 ) -> Process:
     """Every shared part, from the settings. `kv`: a store handed in (tests share one MemoryKV
-    between replicas); else REDIS_URL's, or memory (and `warn` says nothing is kept)."""
+    between replicas); else REDIS_URL's, or the cache file, or memory (wiring/store.py; `warn`
+    says which when it is not Redis)."""
     timing = timing or Timing()
     closers: list[Callable[[], None]] = []
     handed = kv is not None
     if kv is None:
-        if settings.redis_url:
-            redis = redis_kv(settings.redis_url)
-            closers.append(redis.close)
-            kv = redis
-        else:
-            warn(EMBEDDED_STORE_NOTE)
-            kv = MemoryKV()
+        chosen = choose_store(settings, warn)
+        if chosen.close is not None:
+            closers.append(chosen.close)
+        kv = chosen.kv
     config = settings.config
-    source = github_source(settings, timing)
+    source = GitHubOnFirstUse.of(github_endpoint(settings, timing))
     closers.append(source.close)
     facts = FactStore(kv)
     timeout = timing.model_timeout if timing.model_timeout is not None else settings.defaults.model_timeout
@@ -204,7 +208,7 @@ def build_process(
         source,
         store,
         writer,
-        timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout), stopping=stopping),
+        timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout), now=timing.now, stopping=stopping),
         jobs=queue,
         use=ModelUse(spending, settings.defaults.skip_model_for),
     )

@@ -125,9 +125,13 @@ def wire_slack(process: Process) -> SlackWiring:
             clients.drop(team)
 
         installed = Installed(lambda: [listed.workspace for listed in installations.listed()], forget)
-    workspaces = Workspaces(scopes, tenants.get, installed, kv=process.kv, poller=process.poller)
+    workspaces = Workspaces(scopes, tenants.get, installed, kv=process.kv, poller=process.poller, now=timing.now)
     secret = settings.github_webhook_secret
-    webhook = None if secret is None else GitHubWebhook(secret, process.kv, process.queue, workspaces.payers_for)
+    webhook = (
+        None
+        if secret is None
+        else GitHubWebhook(secret, process.kv, process.queue, workspaces.payers_for, workspaces.releases.published)
+    )
     return SlackWiring(process, clients, tenants, workspaces, oauth, webhook)
 
 

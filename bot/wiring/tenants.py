@@ -26,6 +26,7 @@ from bot.services.posting import DigestPosting, PostingScope, PostTiming
 from bot.services.publisher import PACE_SECONDS, PostPace, Publisher
 from bot.services.qa import QAService
 from bot.services.release_posting import ReleasePosting
+from bot.services.release_questions import ReleaseQuestions
 from bot.services.spending import Account
 from bot.services.subscriptions import Subscriptions, workspace_subscriptions
 from bot.services.tenant import Tenant
@@ -180,7 +181,12 @@ def across_days(process: Process, directory: ChannelDirectory, scope: str | None
         process.cards,
         now=process.timing.now,
         zone_of=zone_of,
-        known=Known(lambda: directory.all_repos, DigestHistory(process.kv, scope), process.authors.names),
+        known=Known(
+            lambda: directory.all_repos,
+            DigestHistory(process.kv, scope),
+            process.authors.names,
+            ReleaseQuestions(release_digests(process), process.cards, process.web_base),
+        ),
         web_base=process.web_base,
         reader=process.reader,
     )

@@ -268,6 +268,8 @@ WORDS: dict[str, str] = {
     "repo.private": "a private repository",
     # -- errors a person meets (bot/errors.py); `text` values arrive quoted (errors.quoted) ----
     "error.ref_no_repo": "{text} does not say which repository; write owner/repo#{digits}",
+    "error.ref_which_repo": "{text} does not say which repository the config means; write one of {refs}",
+    "error.post_not_a_channel": "--post: {text} is not a Slack channel id (it looks like C0123456789)",
     "error.not_a_ref": (
         "{text} is not a pull request reference; use owner/repo#123, #123 or https://github.com/owner/repo/pull/123"
     ),
@@ -284,6 +286,9 @@ WORDS: dict[str, str] = {
     "error.github_not_found": "{what}: not found on GitHub (or the token cannot see it)",
     "error.github_refused": "{what}: GitHub refused the request ({status}); check GITHUB_TOKEN",
     "error.github_status": "{what}: GitHub answered {status}",
+    "error.github_not_api": (
+        "GITHUB_API_URL answered with a web page, not GitHub's API; for GitHub Enterprise use {suggested}"
+    ),
     "error.github_unreachable": "{what}: cannot reach GitHub at {url} ({error})",
     "error.rate_limited_until": "GitHub's rate limit is used up until {time}.",
     "error.rate_limited_until_anonymous": (
@@ -295,6 +300,7 @@ WORDS: dict[str, str] = {
         "GitHub's rate limit is used up; try again later. "
         "Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
     ),
+    "error.cache_unusable": "the cache file cannot be used ({error})",
     "error.redis_unreachable": "Redis cannot be reached ({error})",
     "error.slack_unreachable": "Slack could not be reached ({error})",
     "error.slack_answered": "Slack answered {error}",
@@ -327,6 +333,8 @@ WORDS: dict[str, str] = {
     ),
     "cli.posted": "{channel} {day}: {posted} messages posted, {already} already there",
     "cli.posting_elsewhere": "another process is posting the {day} digest in {channel}; nothing posted",
+    "cli.config_file": "config file {path}",
+    "cli.no_config_file": "no config file at {path} (PRDIGEST_CONFIG names one): built-in defaults",
     "cli.serving": "serving {url}",
     "cli.serving_metrics": "serving metrics at {url}",
     "error.metrics_port_is_slack_port": "--metrics-port {port} is --port too; give the metrics a port of their own",
@@ -586,4 +594,18 @@ WORDS: dict[str, str] = {
     "release.usage": "Say `release`, then a repository, a tag, or both, such as `release vllm-project/vllm v0.12.0`",
     "release.which_repo": "Which repository? Say `release owner/repo`, or `release owner/repo TAG`",
     "release.unavailable": "GitHub could not give the release of {repo} just now; try again in a minute",
+    # -- the weekly roll-up (render/weekly.py) ----------------------------------------------------
+    "weekly.title": "{repos} · the week of {first} to {last}",
+    "weekly.must_reads": "Worth a careful read",
+    "weekly.more": "… and {n} more",
+    "weekly.areas": "By area:",
+    "weekly.reverts": "Reverted this week",
+    "weekly.answered": "Follow-ups answered this week",
+    "weekly.thread": "Ask about any of the week's PRs in the thread",
+    "reply.across_span_release": "in {release}",
+    "reply.across_span_releases": "in the range {first}...{last}",
+    "reply.across_release_unknown": "{repo} has no release {said}; ask about one of its tags, such as the latest",
+    "reply.in_release": "{pr} is in {tag} (released {day}).",
+    "reply.not_released": "{pr} is not in a release yet: the latest is {latest}.",
+    "reply.no_releases": "{repo} has published no release yet, so {pr} is in none.",
 }

@@ -237,6 +237,8 @@ WORDS: dict[str, str] = {
     "repo.private": "某个私有仓库",
     # -- errors a person meets ---------------------------------------------------------------------
     "error.ref_no_repo": "{text} 没有指明仓库，请写成 owner/repo#{digits}",
+    "error.ref_which_repo": "{text} 没有指明配置中的哪个仓库，请写成以下之一：{refs}",
+    "error.post_not_a_channel": "--post：{text} 不是 Slack 频道 ID（形如 C0123456789）",
     "error.not_a_ref": "{text} 不是 PR 引用，请使用 owner/repo#123、#123 或 https://github.com/owner/repo/pull/123",
     "error.not_a_number": (
         "{text}：{digits} 不是有效的 PR 编号，请使用 owner/repo#123、#123 或 https://github.com/owner/repo/pull/123"
@@ -250,6 +252,7 @@ WORDS: dict[str, str] = {
     "error.github_not_found": "{what}：在 GitHub 上找不到（或令牌无权查看）",
     "error.github_refused": "{what}：GitHub 拒绝了请求（{status}），请检查 GITHUB_TOKEN",
     "error.github_status": "{what}：GitHub 返回了 {status}",
+    "error.github_not_api": "GITHUB_API_URL 返回的是网页，而不是 GitHub 的 API；GitHub Enterprise 请使用 {suggested}",
     "error.github_unreachable": "{what}：无法连接 GitHub（{url}，{error}）",
     "error.rate_limited_until": "GitHub 速率限制已用完，{time} 重置。",
     "error.rate_limited_until_anonymous": (
@@ -259,6 +262,7 @@ WORDS: dict[str, str] = {
     "error.rate_limited_anonymous": (
         "GitHub 速率限制已用完，请稍后再试。设置 GITHUB_TOKEN 可将上限从每小时 60 次提高到 5,000 次。"
     ),
+    "error.cache_unusable": "缓存文件无法使用（{error}）",
     "error.redis_unreachable": "无法连接 Redis（{error}）",
     "error.slack_unreachable": "无法连接 Slack（{error}）",
     "error.slack_answered": "Slack 返回错误 {error}",
@@ -286,6 +290,8 @@ WORDS: dict[str, str] = {
     ),
     "cli.posted": "{channel} {day}：发布了 {posted} 条消息，{already} 条已存在",
     "cli.posting_elsewhere": "另一个进程正在 {channel} 发布 {day} 的摘要，本次未发布",
+    "cli.config_file": "配置文件 {path}",
+    "cli.no_config_file": "{path} 没有配置文件（可用 PRDIGEST_CONFIG 指定）：使用内置默认值",
     "cli.serving": "已在 {url} 提供服务",
     "cli.serving_metrics": "已在 {url} 提供指标",
     "error.metrics_port_is_slack_port": "--metrics-port {port} 与 --port 相同；请给指标另用一个端口",
@@ -514,4 +520,18 @@ WORDS: dict[str, str] = {
     "release.usage": "请在 `release` 后写仓库、标签或两者，例如 `release vllm-project/vllm v0.12.0`",
     "release.which_repo": "哪个仓库？请写 `release owner/repo` 或 `release owner/repo TAG`",
     "release.unavailable": "GitHub 暂时无法给出 {repo} 的版本；请过一分钟再试",
+    # -- 每周汇总 --------------------------------------------------------------------------------
+    "weekly.title": "{repos} · {first} 至 {last} 这一周",
+    "weekly.must_reads": "值得精读",
+    "weekly.more": "……另有 {n} 个",
+    "weekly.areas": "按领域：",
+    "weekly.reverts": "本周的回滚",
+    "weekly.answered": "本周得到回应的后续事项",
+    "weekly.thread": "可在本消息的讨论串里询问本周任何 PR",
+    "reply.across_span_release": "在 {release} 中",
+    "reply.across_span_releases": "在 {first}...{last} 范围内",
+    "reply.across_release_unknown": "{repo} 没有版本 {said}；请问它已有的标签，例如最新的版本",
+    "reply.in_release": "{pr} 在 {tag} 中（{day} 发布）。",
+    "reply.not_released": "{pr} 还没有进入任何版本：最新的是 {latest}。",
+    "reply.no_releases": "{repo} 还没有发布过版本，所以 {pr} 不在任何版本中。",
 }

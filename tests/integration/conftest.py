@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -9,11 +10,13 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
+from bot import words
 from bot.services.tenant import Tenant
 from bot.settings import Settings, load_settings
 from bot.store.kv import KV
 from bot.wiring.process import Process, build_process
 from bot.wiring.slack import wire_slack
+from bot.wiring.store import MEMORY_STORE_NOTE
 from bot.wiring.timing import Timing
 
 REPO = "vllm-project/vllm"
@@ -66,6 +69,26 @@ def make_services() -> Iterator[ServicesFactory]:
     yield factory
     for services in built:
         services.close()
+
+
+def _note_pattern(key: str) -> str:
+    before, after = (re.escape(part) for part in words.CATALOGUES["en"][key].split("{path}"))
+    patterns = [f"{before}.+{after}"]
+    before, after = (re.escape(part) for part in words.CATALOGUES["zh-CN"][key].split("{path}"))
+    return "|".join([*patterns, f"{before}.+{after}"])
+
+
+# The lines every CLI run says once on stderr, whatever it does: the config file in use (or where
+# none was found), and the store's note without Redis.
+ONCE_A_RUN = re.compile(
+    f"prdigest: (?:{_note_pattern('cli.config_file')}|{_note_pattern('cli.no_config_file')}"
+    f"|{re.escape(MEMORY_STORE_NOTE)})"
+)
+
+
+def told(err: str) -> list[str]:
+    """What a CLI run told on stderr besides what every run says once (ONCE_A_RUN), blank lines left out."""
+    return [line for line in err.splitlines() if line.strip() and not ONCE_A_RUN.fullmatch(line)]
 
 
 def day(offset_hours: float = 0.0) -> datetime:

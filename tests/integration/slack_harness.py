@@ -143,7 +143,13 @@ class SlackHarness:
         return hook, self.signed(body, "application/x-www-form-urlencoded")
 
     def action_form(
-        self, value: str, channel: str = DIGEST_CHANNEL, *, user: str = HUMAN, response_url: str | None = None
+        self,
+        value: str,
+        channel: str = DIGEST_CHANNEL,
+        *,
+        user: str = HUMAN,
+        response_url: str | None = None,
+        action_id: str = "share_card",
     ) -> tuple[str, bytes]:
         """A click on the Share button as Slack would sign it, and the id of its response_url."""
         response_url = response_url or self.slack.new_response_url()
@@ -156,7 +162,7 @@ class SlackHarness:
             "trigger_id": self.trigger_id(),
             "actions": [
                 {
-                    "action_id": "share_card",
+                    "action_id": action_id,
                     "block_id": "b",
                     "value": value,
                     "type": "button",
@@ -221,10 +227,12 @@ def serve_harness(
     now: Callable[[], datetime] | None = None,
     webhook_secret: str | None = None,
     with_model: bool = True,
+    shared_slack: FakeSlack | None = None,
 ) -> Iterator[SlackHarness]:
     """Fake Slack and the app served on loopback, wired to the given fakes and Redis; closed on
-    exit. `with_model` False: the app is configured without a model (the fake is not asked)."""
-    with FakeSlack() as slack:
+    exit. `with_model` False: the app is configured without a model (the fake is not asked).
+    `shared_slack`: a fake Slack already serving (a second replica of the same workspace)."""
+    with contextlib.nullcontext(shared_slack) if shared_slack is not None else FakeSlack() as slack:
         config = config_dir / "prdigest.toml"
         # CONFIG read at each call: a test may patch it (test_chinese_channel.py does).
         config.write_text(CONFIG if config_text is None else config_text, encoding="utf-8")

@@ -16,6 +16,7 @@ SCENARIOS = (
     "warm digest",
     "GitHub requests per PR",
     "memory: digest",
+    "warm digest of a past day",
     "speed-up over a naive digest loop",
     "token budget",
     "acks under load",

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from bot import waiting
 from bot.cli import main
-from bot.wiring.process import EMBEDDED_STORE_NOTE
-from tests.integration.conftest import REPO, day
+from bot.wiring.store import MEMORY_STORE_NOTE
+from tests.integration.conftest import REPO, day, told
 
 CONTRACT_ITEM_KEYS = {"repo", "number", "url", "title", "author", "merged_at", "card"}
 CONTRACT_CARD_KEYS = {"headline", "verdict", "minutes", "why", "caveats", "watch", "source", "coverage"}
@@ -60,7 +60,7 @@ def test_digest_json_follows_the_contract(env: FakeGitHub, capsys: pytest.Captur
         assert item["card"].keys() >= CONTRACT_CARD_KEYS
         assert {"files_total", "files_read", "skipped", "files_unlisted"} <= item["card"]["coverage"].keys()
         assert item["url"] == f"https://github.com/{REPO}/pull/{item['number']}"
-    assert err.count(EMBEDDED_STORE_NOTE) == 1
+    assert err.count(MEMORY_STORE_NOTE) == 1
 
 
 def test_digest_text_is_readable(env: FakeGitHub, capsys: pytest.CaptureFixture[str]) -> None:
@@ -108,7 +108,7 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(
 ) -> None:
     assert main(argv) == 1
     err = capsys.readouterr().err
-    lines = [line for line in err.splitlines() if line and line != f"prdigest: {EMBEDDED_STORE_NOTE}"]
+    lines = told(err)
     assert len(lines) == 1 and lines[0].startswith(message)
     assert "Traceback" not in err
 
@@ -215,7 +215,7 @@ def test_card_from_a_model_that_never_answers_ends_within_model_timeout(
     out, err = capsys.readouterr()
     assert json.loads(out)["card"]["source"] == "heuristic"
     assert elapsed < 2 * budget + 2  # generous: about one budget, never one per attempt
-    lines = [line.strip() for line in err.splitlines() if line.strip() and EMBEDDED_STORE_NOTE not in line]
+    lines = [line.strip() for line in told(err)]
     assert lines == [
         f"prdigest: waiting for the model at {host} (up to 2 s)…",
         f"prdigest: the model at {host} gave no card: it is from metadata (--debug says why)",
@@ -247,7 +247,7 @@ def test_digest_with_the_model_down_says_so_in_one_line(env: FakeGitHub) -> None
         )
     assert done.returncode == 0, done.stderr
     assert "5 merged" in done.stdout
-    lines = [line for line in done.stderr.splitlines() if line != f"prdigest: {EMBEDDED_STORE_NOTE}"]
+    lines = told(done.stderr)
     assert lines == [
         f"prdigest: the model at 127.0.0.1:{port} gave no card for 5 of 5 PRs: "
         "their cards are from metadata (--debug says why)"
@@ -297,7 +297,7 @@ def test_whatever_is_typed_the_answer_is_a_result_or_one_line(
     except SystemExit as exit_info:  # argparse: --help (0) or a usage mistake (2)
         code = exit_info.code
     out, err = capsys.readouterr()
-    lines = [line for line in err.splitlines() if line != f"prdigest: {EMBEDDED_STORE_NOTE}"]
+    lines = told(err)
     assert "Traceback" not in err
     if code == 0:
         assert out and not lines, (argv, err)

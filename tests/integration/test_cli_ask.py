@@ -17,8 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.cli import main
-from bot.wiring.process import EMBEDDED_STORE_NOTE
-from tests.integration.conftest import REPO, day
+from tests.integration.conftest import REPO, day, told
 from tests.unit.test_catalogue import english_in
 
 NUMBER = 101
@@ -37,7 +36,7 @@ def diff_link(path: str) -> str:
 
 
 def stderr_lines(err: str) -> list[str]:
-    return [line for line in err.splitlines() if line and line != f"prdigest: {EMBEDDED_STORE_NOTE}"]
+    return told(err)
 
 
 @pytest.fixture

@@ -13,12 +13,12 @@ import requests
 from devkit.fakes.github import FakeGitHub
 
 from bot.cli import main
-from tests.integration.conftest import REPO
+from tests.integration.conftest import REPO, told
 
 START = datetime(2026, 9, 1, tzinfo=UTC)
-V1_PRS = range(1, 21)  # before v1
+V1_PRS = range(1, 21)  # before v0.1.0
 V2_PRS = range(21, 321)  # 300 PRs: more than one unpaged compare shows
-AFTER = range(321, 326)  # merged after v2
+AFTER = range(321, 326)  # merged after v0.2.0
 
 
 def at(number: int) -> datetime:
@@ -41,10 +41,10 @@ def releases(github: FakeGitHub, monkeypatch: pytest.MonkeyPatch) -> FakeGitHub:
         )
     github.merge_with_commit(REPO, 100)  # one PR merged with a merge commit: its branch is not the release's
     github.add_push(REPO, at(200) + timedelta(minutes=30), "Bump the version to 0.2.0.dev")
-    github.add_release(REPO, "v1", at(20) + timedelta(minutes=1))
-    github.add_release(REPO, "v2rc1", at(150) + timedelta(minutes=1), prerelease=True)
-    github.add_release(REPO, "v2", at(320) + timedelta(minutes=1))
-    github.add_release(REPO, "v3-draft", at(325) + timedelta(minutes=1), draft=True)
+    github.add_release(REPO, "v0.1.0", at(20) + timedelta(minutes=1))
+    github.add_release(REPO, "v0.2.0rc1", at(150) + timedelta(minutes=1), prerelease=True)
+    github.add_release(REPO, "v0.2.0", at(320) + timedelta(minutes=1))
+    github.add_release(REPO, "v0.3.0-draft", at(325) + timedelta(minutes=1), draft=True)
     return github
 
 
@@ -55,9 +55,9 @@ def numbers(out: str) -> list[int]:
 def test_a_release_of_300_prs_holds_every_pr_of_its_range_and_none_outside(
     releases: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["release", REPO, "v2", "--format", "json"]) == 0
+    assert main(["release", REPO, "v0.2.0", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["tag"] == "v2" and data["since"] == "v1"  # the pre-release between is passed over
+    assert data["tag"] == "v0.2.0" and data["since"] == "v0.1.0"  # the pre-release between is passed over
     assert numbers(json.dumps(data)) == list(V2_PRS)
     assert data["unnamed_commits"] == 1  # the version bump
     assert [point["number"] for point in data["before_you_upgrade"]] == [42]
@@ -71,17 +71,17 @@ def test_without_a_tag_the_latest_full_release_is_shown_and_since_names_the_star
     releases: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["release", REPO, "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["tag"] == "v2"
-    assert main(["release", REPO, "v2", "--since", "v2rc1", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tag"] == "v0.2.0"
+    assert main(["release", REPO, "v0.2.0", "--since", "v0.2.0rc1", "--format", "json"]) == 0
     assert numbers(capsys.readouterr().out) == list(range(151, 321))
 
 
 def test_the_text_says_counts_areas_and_what_to_know_before_upgrading(
     releases: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["release", REPO, "v2rc1"]) == 0
+    assert main(["release", REPO, "v0.2.0rc1"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"{REPO} v2rc1 (since v1)\n130 merged")
+    assert out.startswith(f"{REPO} v0.2.0rc1 (since v0.1.0)\n130 merged")
     # Said in the card's headline (from metadata here: the title without its tag).
     assert "Before you upgrade\n  - Removed: Remove the deprecated --disable-log-requests (#42)" in out
     assert "[Core] (" in out
@@ -91,10 +91,10 @@ def test_a_second_run_asks_github_nothing(
     releases: FakeGitHub, redis_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("REDIS_URL", redis_url)
-    assert main(["release", REPO, "v2rc1", "--format", "json"]) == 0
+    assert main(["release", REPO, "v0.2.0rc1", "--format", "json"]) == 0
     first = capsys.readouterr().out
     before = len(releases.requests)
-    assert main(["release", REPO, "v2rc1", "--format", "json"]) == 0
+    assert main(["release", REPO, "v0.2.0rc1", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["items"] == json.loads(first)["items"]
     assert len(releases.requests) == before
 
@@ -102,9 +102,9 @@ def test_a_second_run_asks_github_nothing(
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["release", REPO, "v1"], "v1' is the first release"),
-        (["release", REPO, "v9"], "has no release 'v9'"),
-        (["release", REPO, "v2", "--since", "nope"], "no range 'nope'...'v2'"),
+        (["release", REPO, "v0.1.0"], "v0.1.0' is the first release"),
+        (["release", REPO, "v0.9.0"], "has no release 'v0.9.0'"),
+        (["release", REPO, "v0.2.0", "--since", "nope"], "no range 'nope'...'v0.2.0'"),
         (["release", REPO, "v..2"], "is not a tag"),
     ],
 )
@@ -113,11 +113,31 @@ def test_a_tag_that_cannot_be_a_release_is_one_line(
 ) -> None:
     assert main(args) == 1
     err = capsys.readouterr().err
-    (line,) = [line for line in err.splitlines() if "REDIS_URL is not set" not in line]
+    (line,) = told(err)
     assert said in line and "Traceback" not in err
 
 
 def test_the_fake_cuts_an_unpaged_compare_at_250_commits_as_github_does(releases: FakeGitHub) -> None:
-    body = requests.get(f"{releases.url}/repos/{REPO}/compare/v1...v2", timeout=10).json()
+    body = requests.get(f"{releases.url}/repos/{REPO}/compare/v0.1.0...v0.2.0", timeout=10).json()
     assert body["total_commits"] > 250 and len(body["commits"]) == 250
     assert body["commits"][-1]["commit"]["message"].startswith("[Core] Change 320")
+
+
+def test_release_questions_are_answered_from_the_range_and_the_cache(
+    releases: FakeGitHub, redis_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    assert main(["ask", REPO, "which release has #42?"]) == 0
+    assert (
+        "#42 (https://github.com/vllm-project/vllm/pull/42) is in v0.2.0 (released 2026-09-14)."
+        in capsys.readouterr().out
+    )
+    assert main(["ask", REPO, "is #323 in a release?"]) == 0
+    assert "is not in a release yet: the latest is v0.2.0." in capsys.readouterr().out
+    # A release's PRs by a word of their titles, from the squash commits' subjects: no PR fetched.
+    releases.reset_requests()
+    assert main(["ask", REPO, "what's in v0.2.0 about the frontend?", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [item["number"] for item in data["items"]] == [42] and data["span"]["release"] == "v0.2.0"
+    assert not [r for r in releases.requests if "/pulls/" in r.path]
+    assert main(["ask", REPO, "v0.2.0 和 v0.9.0 之间有哪些改动？"]) == 1

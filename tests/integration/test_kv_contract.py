@@ -1,21 +1,29 @@
-"""The KV port's contract, held by both backends: what a store written once may rely on."""
+"""The KV port's contract, held by every backend (memory, Redis, a SQLite file): what a store
+written once may rely on."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from bot.store.kv import KV
 from bot.store.memory import MemoryKV
 from bot.store.redis_store import RedisKV
+from bot.store.sqlite_kv import SqliteKV
 
 
-@pytest.fixture(params=["memory", "redis"])
-def kv(request: pytest.FixtureRequest) -> Iterator[KV]:
+@pytest.fixture(params=["memory", "redis", "sqlite"])
+def kv(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[KV]:
     if request.param == "memory":
         yield MemoryKV()
+        return
+    if request.param == "sqlite":
+        embedded = SqliteKV.open(tmp_path / "cache.sqlite3")
+        yield embedded
+        embedded.close()
         return
     backend = RedisKV.from_url(request.getfixturevalue("redis_url"))
     yield backend

@@ -1,4 +1,4 @@
-"""The KV port's counter, held by both backends: it counts from one within a fixed window, which
+"""The KV port's counter, held by every backend: it counts from one within a fixed window, which
 its first call opens and nothing later extends (the install rate limit rests on that)."""
 
 from __future__ import annotations

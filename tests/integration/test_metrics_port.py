@@ -23,7 +23,7 @@ from devkit.slack_signing import signed_headers
 from bot.services.metric_labels import OTHER
 from bot.slack.server import metrics_served
 from bot.wiring.metrics import install_metrics
-from tests.integration.conftest import REPO, day
+from tests.integration.conftest import REPO, day, told
 from tests.integration.oauth_harness import HUMAN, SECOND, SECOND_CHANNEL, OAuthHarness
 from tests.integration.slack_harness import (
     CONFIG,
@@ -168,7 +168,7 @@ def test_a_busy_metrics_port_is_one_line_and_a_non_zero_exit(operator_env: dict[
         taken = busy.getsockname()[1]
         process = serve(operator_env, "--port", "0", "--metrics-port", str(taken))
         _out, err = process.communicate(timeout=60)
-    lines = err.decode().splitlines()
+    lines = told(err.decode())
     assert (process.returncode, len(lines)) == (1, 1), lines
     assert lines[0].startswith(f"prdigest: cannot serve on 127.0.0.1:{taken}: port {taken} is in use")
 
@@ -177,6 +177,6 @@ def test_the_metrics_port_may_not_be_the_slack_port(operator_env: dict[str, str]
     port = str(free_port())
     process = serve(operator_env, "--port", port, "--metrics-port", port)
     _out, err = process.communicate(timeout=60)
-    lines = err.decode().splitlines()
+    lines = told(err.decode())
     assert (process.returncode, len(lines)) == (1, 1), lines
     assert lines[0] == f"prdigest: --metrics-port {port} is --port too; give the metrics a port of their own"

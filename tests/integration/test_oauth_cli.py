@@ -10,7 +10,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
 from bot.cli import main
-from tests.integration.conftest import REPO
+from tests.integration.conftest import REPO, told
 from tests.integration.oauth_harness import (
     HOME,
     SECOND,
@@ -54,8 +54,9 @@ def test_a_workspace_that_never_installed_is_one_line(
     oauth_cli: OAuthHarness, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["digest", REPO, "--post", SECOND_CHANNEL, "--team", "T0NOBODY"]) == 1
-    err = capsys.readouterr().err
-    assert err == "prdigest: workspace T0NOBODY has not installed prdigest (or has removed it): nothing was posted\n"
+    assert told(capsys.readouterr().err) == [
+        "prdigest: workspace T0NOBODY has not installed prdigest (or has removed it): nothing was posted"
+    ]
     assert main(["digest", REPO, "--post", SECOND_CHANNEL, "--team", "general"]) == 1
     assert "'general' is not a Slack team id" in capsys.readouterr().err
 
@@ -85,7 +86,7 @@ def test_team_in_single_workspace_mode_is_refused(
     monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-test")
     monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
     assert main(["digest", REPO, "--post", "C0DIGEST01", "--team", SECOND]) == 1
-    assert capsys.readouterr().err.startswith("prdigest: --team is for OAuth mode")
+    assert told(capsys.readouterr().err)[0].startswith("prdigest: --team is for OAuth mode")
 
 
 @pytest.mark.parametrize(
@@ -106,7 +107,7 @@ def test_a_bad_oauth_environment_is_one_line(
         monkeypatch.setenv(name, value)
     assert main(["digest", REPO, "--post", "C0DIGEST01"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(said) and err.count("\n") == 1, err
+    assert told(err) == [told(err)[0]] and told(err)[0].startswith(said), err
     assert SECRET_KEY not in err
 
 
@@ -124,4 +125,4 @@ def test_config_channels_need_their_workspace_in_oauth_mode(
 
 def test_socket_mode_is_refused_in_oauth_mode(oauth_cli: OAuthHarness, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--socket"]) == 1
-    assert capsys.readouterr().err.startswith("prdigest: --socket is for one workspace")
+    assert told(capsys.readouterr().err)[0].startswith("prdigest: --socket is for one workspace")

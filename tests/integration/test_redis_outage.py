@@ -32,7 +32,7 @@ from bot.store.redis_store import RedisKV
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack
 from bot.wiring.timing import Timing
-from tests.integration.conftest import REPO, day
+from tests.integration.conftest import REPO, day, told
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, OTHER_REPO, app_settings, serve_harness, wait_for
 from tests.integration.test_reliability import DAY, WINDOW, add_prs, good_card
 
@@ -178,7 +178,7 @@ def test_post_with_redis_unreachable_posts_nothing_and_exits_non_zero(
     capsys.readouterr()
     own_redis.stop()
     assert main(argv) == 1
-    err = capsys.readouterr().err.strip().splitlines()
+    err = told(capsys.readouterr().err)
     assert len(err) == 1 and "Redis cannot be reached" in err[-1] and "nothing was posted" in err[-1]
     assert len(slack.all_messages()) == posted
 
@@ -240,4 +240,4 @@ def test_a_redis_url_option_redis_py_cannot_read_is_one_line_without_the_passwor
     monkeypatch.setenv("REDIS_URL", "redis://:s3cret-pw@127.0.0.1:6379/0?socket_timeout=abc")
     assert main(["digest", REPO, "--date", DAY]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "REDIS_URL" in err and "s3cret-pw" not in err
+    assert len(told(err)) == 1 and "REDIS_URL" in told(err)[0] and "s3cret-pw" not in err

@@ -26,7 +26,7 @@ from bot.settings import load_settings
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack
 from bot.wiring.timing import Timing
-from tests.integration.conftest import REPO, day
+from tests.integration.conftest import REPO, day, told
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, SECRET, wait_for
 
 
@@ -212,7 +212,7 @@ def test_serve_mistakes_are_one_line_and_a_non_zero_exit(
         except subprocess.TimeoutExpired:  # it serves (on 99999 modulo 65536, say) instead of refusing
             process.kill()
             _out, err = process.communicate()
-    lines = err.decode().splitlines()
+    lines = told(err.decode())
     assert (process.returncode, len(lines)) == (status, 1), lines
     assert lines[0].startswith("prdigest: " + message.format(port=port)), lines
 

@@ -141,9 +141,10 @@ def test_each_client_is_constructed_in_one_factory(constructor: str) -> None:
 
 
 def test_only_the_wiring_calls_the_factories() -> None:
-    # The model's client is made at its first request, by its own adapter (llm/lazy.py).
+    # The model's and GitHub's clients are made at their first request, by their own adapters
+    # (llm/lazy.py, sources/lazy.py); the store is chosen in wiring/store.py.
     callers = {name for name, tree in modules() if any(calls(tree, factory) for factory in FACTORIES)}
-    assert callers == {"wiring/process.py", "wiring/slack.py", "llm/lazy.py"}
+    assert callers == {"wiring/process.py", "wiring/store.py", "wiring/slack.py", "llm/lazy.py", "sources/lazy.py"}
 
 
 def test_the_wiring_imports_everything_at_its_top() -> None:

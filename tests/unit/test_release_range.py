@@ -29,13 +29,13 @@ def test_only_the_first_parent_chain_is_the_branchs_own() -> None:
     ]
     assert [commit.sha for commit in first_parent(commits, "c")] == ["a", "m", "b", "c"]
     prs, unnamed = release_prs(commits, "c")
-    assert prs == [ReleasePR(1, "a"), ReleasePR(2, "m"), ReleasePR(3, "b")]
+    assert prs == [ReleasePR(1, "a", "One"), ReleasePR(2, "m"), ReleasePR(3, "b", "Three")]
     assert [commit.sha for commit in unnamed] == ["c"]
 
 
 def test_a_pr_named_twice_is_listed_once() -> None:
     commits = [Commit("a", ("base",), "Fix (#5)"), Commit("b", ("a",), "Fix again (#5)")]
-    assert release_prs(commits, "b")[0] == [ReleasePR(5, "a")]
+    assert release_prs(commits, "b")[0] == [ReleasePR(5, "a", "Fix")]
 
 
 def _release(tag: str, day: int | None, *, draft: bool = False, pre: bool = False) -> Release:

@@ -59,7 +59,11 @@ def test_a_release_runs_from_the_full_release_before_it_and_is_read_once() -> No
     source = Releases(COMMITS, pulls={"b": [2]})
     found = ranges(source)
     first = found.range(REPO, "v2")
-    assert first.base == "v1" and first.prs == (ReleasePR(1, "a"), ReleasePR(4, "d"), ReleasePR(2, "b"))
+    assert first.base == "v1" and first.prs == (
+        ReleasePR(1, "a", "One"),
+        ReleasePR(4, "d"),
+        ReleasePR(2, "b", "Rebased without a number"),
+    )
     assert first.unnamed == 1  # "Bump the version": a commit no PR brought
     again = found.range(REPO, "v2")
     assert again == first
@@ -68,7 +72,7 @@ def test_a_release_runs_from_the_full_release_before_it_and_is_read_once() -> No
 
 def test_since_names_the_start_and_a_bare_tag_is_fine() -> None:
     source = Releases(COMMITS[:1])
-    assert ranges(source).range(REPO, "main-2026-11-30", since="v1").prs == (ReleasePR(1, "a"),)
+    assert ranges(source).range(REPO, "main-2026-11-30", since="v1").prs == (ReleasePR(1, "a", "One"),)
 
 
 def test_the_first_release_an_unknown_tag_and_a_range_github_does_not_know_are_one_line_each() -> None:

@@ -21,10 +21,19 @@ def write(tmp_path: Path, text: str) -> str:
 
 def test_checked_in_example_config_is_valid() -> None:
     settings = load_settings({"PRDIGEST_CONFIG": str(REPO_ROOT / "config" / "prdigest.toml")})
-    assert settings.config.channels[0].repos == ("vllm-project/vllm",)
+    assert settings.config.channels == ()  # posts nowhere until a real channel is set
     assert settings.defaults.token_budget == 12000
     assert settings.defaults.model_timeout == 120
     assert settings.defaults.watch_days == 30
+
+
+def test_the_example_channel_table_is_valid_once_uncommented(tmp_path: Path) -> None:
+    example = (REPO_ROOT / "config" / "prdigest.toml").read_text(encoding="utf-8")
+    start = example.index("# [[channels]]")
+    table, rest = example[start:].split("\n\n", 1)
+    uncommented = "\n".join(line.removeprefix("# ") for line in table.splitlines() if not line.startswith("#  "))
+    settings = load_settings({"PRDIGEST_CONFIG": write(tmp_path, example[:start] + uncommented + "\n\n" + rest)})
+    assert settings.config.channels[0].repos == ("vllm-project/vllm",)
 
 
 def test_unknown_key_is_named_with_the_file(tmp_path: Path) -> None:
@@ -278,3 +287,19 @@ def test_a_price_needs_both_directions(tmp_path: Path) -> None:
     price = models["a"].price
     assert price is not None and (price.input_per_million, price.output_per_million) == (0.15, 0.6)
     assert models["b"].price is None
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["garbage", "ftp://github.example.com/api/v3", "https://", "api.github.com", "https://gh.example.com:port/api/v3"],
+)
+def test_a_github_api_url_pygithub_cannot_read_is_one_line_with_an_example(url: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        load_settings({"GITHUB_API_URL": url})
+    assert str(error.value).startswith("GITHUB_API_URL ")
+    assert "https://HOST/api/v3" in str(error.value) and "https://api.github.com" in str(error.value)
+
+
+@pytest.mark.parametrize("url", ["https://api.github.com", "https://ghe.example.com/api/v3/", "http://127.0.0.1:9"])
+def test_github_api_urls_pygithub_reads_are_accepted(url: str) -> None:
+    assert load_settings({"GITHUB_API_URL": url}).github_api_url == url.rstrip("/")

@@ -1,0 +1,100 @@
+"""GitHub, connected at its first request.
+
+Importing PyGithub (and requests under it) takes a good part of a second; a digest of a past day
+whose listing, snapshots and cards are all in the store asks GitHub nothing, so it must not pay
+for the import either. This is where that laziness lives, as llm/lazy.py does for the model: the
+wiring builds a GitHubOnFirstUse like any other part, and sources/github.py is imported when the
+first request needs it. No vendor here.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from bot.models import PRListing, PRRef, PRSnapshot, Window
+
+if TYPE_CHECKING:
+    from bot.sources.github import GitHubSource
+    from bot.sources.github_releases import GitHubReleases
+
+
+@dataclass(frozen=True)
+class GitHubEndpoint:
+    """Where GitHub is and how it is asked: what `connect` needs to make the client."""
+
+    api_url: str
+    token: str | None = field(repr=False)
+    retries: int
+    backoff: float
+    rate_limit_wait: float | None  # None: the source's own (sources/github.py MAX_RATE_LIMIT_WAIT)
+    now: Callable[[], datetime]
+
+
+def connect(endpoint: GitHubEndpoint) -> GitHubSource:
+    """The source over PyGithub's client for `endpoint` (imports PyGithub: call it at the first request)."""
+    from bot.sources.github import MAX_RATE_LIMIT_WAIT, GitHubSource, build_github
+
+    wait = MAX_RATE_LIMIT_WAIT if endpoint.rate_limit_wait is None else endpoint.rate_limit_wait
+    client = build_github(
+        endpoint.api_url, endpoint.token, retries=endpoint.retries, backoff=endpoint.backoff, max_rate_limit_wait=wait
+    )
+    return GitHubSource(client, authenticated=endpoint.token is not None, api_url=endpoint.api_url, now=endpoint.now)
+
+
+class GitHubOnFirstUse:
+    """The source port (and the rate-limit gauge) over a GitHubSource made at the first request."""
+
+    def __init__(self, connect: Callable[[], GitHubSource]) -> None:
+        self._connect = connect
+        self._lock = threading.Lock()
+        self._source: GitHubSource | None = None
+
+    @classmethod
+    def of(cls, endpoint: GitHubEndpoint) -> GitHubOnFirstUse:
+        return cls(lambda: connect(endpoint))
+
+    def _connected(self) -> GitHubSource:
+        with self._lock:
+            if self._source is None:
+                self._source = self._connect()
+            return self._source
+
+    @property
+    def connected(self) -> bool:
+        """Whether a request was made (or asked for) in this process."""
+        return self._source is not None
+
+    def list_merged(self, repo: str, window: Window) -> list[PRListing]:
+        return self._connected().list_merged(repo, window)
+
+    def get_listing(self, ref: PRRef) -> PRListing:
+        return self._connected().get_listing(ref)
+
+    def fetch(self, listing: PRListing) -> PRSnapshot:
+        return self._connected().fetch(listing)
+
+    def is_private(self, repo: str) -> bool:
+        return self._connected().is_private(repo)
+
+    def user_name(self, login: str) -> str | None:
+        return self._connected().user_name(login)
+
+    def releases(self) -> GitHubReleases:
+        """The release endpoints through the same client (made now: a release command asks at once)."""
+        return self._connected().releases()
+
+    def rate_limit_remaining(self) -> int:
+        """As GitHubSource's; LookupError while nothing has been asked of GitHub (nothing said yet)."""
+        source = self._source
+        if source is None:
+            raise LookupError("GitHub has not been asked anything yet")
+        return source.rate_limit_remaining()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._source is not None:
+                self._source.close()

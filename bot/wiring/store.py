@@ -1,0 +1,62 @@
+"""The store a process keeps its state in: Redis when REDIS_URL names one, else one SQLite file
+on this host, else memory; said once on stderr when it is not Redis.
+
+Only the choice lives here; each store is its own module (store/redis_store.py, sqlite_kv.py,
+memory.py). A file PRDIGEST_CACHE names must open (one line and a non-zero exit if not: the user
+asked for it). The default file falls back to memory with one line saying why, so a read-only home
+directory (a container) still gives a digest, only one that is not kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from bot.errors import ConfigError
+from bot.settings import Settings
+from bot.store.kv import KV
+from bot.store.memory import MemoryKV
+from bot.store.redis_store import RedisKV
+from bot.store.sqlite_kv import SqliteKV
+
+MEMORY_STORE_NOTE = "the store is in memory (PRDIGEST_CACHE=off, or --no-cache): nothing is kept after this run."
+
+
+def file_store_note(where: str) -> str:
+    return f"REDIS_URL is not set: the cache is kept in {where} (PRDIGEST_CACHE names another file, or off)."
+
+
+def fallback_note(problem: str) -> str:
+    return (
+        f"{problem}: the store is in memory, nothing is kept after this run "
+        "(PRDIGEST_CACHE names another file, or off)."
+    )
+
+
+@dataclass(frozen=True)
+class Chosen:
+    kv: KV
+    close: Callable[[], None] | None  # None: nothing to close (memory)
+
+
+def choose_store(settings: Settings, warn: Callable[[str], None]) -> Chosen:
+    if settings.redis_url:
+        redis = RedisKV.from_url(settings.redis_url)
+        return Chosen(redis, redis.close)
+    if settings.cache is None:
+        warn(MEMORY_STORE_NOTE)
+        return Chosen(MemoryKV(), None)
+    try:
+        embedded = SqliteKV.open(settings.cache)
+    except ConfigError as exc:
+        if settings.cache_named:
+            raise
+        warn(fallback_note(str(exc)))
+        return Chosen(MemoryKV(), None)
+    warn(file_store_note(str(settings.cache)))
+    return Chosen(embedded, embedded.close)
+
+
+def without_cache(settings: Settings) -> Settings:
+    """`--no-cache`: this run keeps its state in memory only (no Redis, no file, no queue)."""
+    return replace(settings, redis_url=None, cache=None, cache_named=True)
