@@ -54,10 +54,18 @@ def cached(github: FakeGitHub, model: FakeOpenAI, monkeypatch: pytest.MonkeyPatc
     return tmp_path / "cache-home" / "prdigest" / "cache.sqlite3"
 
 
+# Every run also says which config file it read (or where it looked): not what these tests are about.
+CONFIG_LINE = re.compile(r"prdigest: (?:no config file at|config file) .*\n?")
+
+
+def _err(err: str) -> str:
+    return CONFIG_LINE.sub("", err)
+
+
 def _run(argv: list[str]) -> tuple[dict[str, bool | int], str, str]:
     command = [sys.executable, "-c", RUN, *argv]
     done = subprocess.run(command, check=False, env=dict(os.environ), capture_output=True, text=True, timeout=120)
-    *lines, last = done.stderr.strip().splitlines()
+    *lines, last = _err(done.stderr).strip().splitlines()
     return json.loads(last), done.stdout, "\n".join(lines)
 
 
@@ -107,7 +115,7 @@ def test_prdigest_cache_off_keeps_nothing(
     _add_prs(github, [day(1)])
     for _ in range(2):
         assert main(["digest", REPO, "--date", DAY]) == 0
-        assert capsys.readouterr().err == f"prdigest: {MEMORY_STORE_NOTE}\n"
+        assert _err(capsys.readouterr().err) == f"prdigest: {MEMORY_STORE_NOTE}\n"
     assert model.calls == 2 and github.counts_by_kind()["files"] == 2
     assert not cached.parent.exists()
 
@@ -118,7 +126,7 @@ def test_no_cache_is_memory_for_one_run(
     _add_prs(github, [day(1)])
     assert main(["card", f"{REPO}#101"]) == 0
     assert main(["card", f"{REPO}#101", "--no-cache"]) == 0
-    assert capsys.readouterr().err.splitlines()[-1] == f"prdigest: {MEMORY_STORE_NOTE}"
+    assert _err(capsys.readouterr().err).splitlines()[-1] == f"prdigest: {MEMORY_STORE_NOTE}"
     assert model.calls == 2 and github.counts_by_kind()["files"] == 2
     assert main(["card", f"{REPO}#101"]) == 0  # the file still holds the first run's card
     assert model.calls == 2 and github.counts_by_kind()["files"] == 2
@@ -141,7 +149,7 @@ def test_a_named_file_that_is_not_a_database_is_one_line_and_exit_1(
     notes.write_text("not a database\n" * 100)
     monkeypatch.setenv("PRDIGEST_CACHE", str(notes))
     assert main(["digest", REPO, "--date", DAY]) == 1
-    assert capsys.readouterr().err == (
+    assert _err(capsys.readouterr().err) == (
         f"prdigest: {notes}: not a SQLite database (delete it, or set PRDIGEST_CACHE to another file)\n"
     )
 
@@ -160,7 +168,7 @@ def test_a_cache_directory_that_cannot_be_made_leaves_memory_and_one_line(
     assert main(["digest", REPO, "--date", DAY]) == 0
     out, err = capsys.readouterr()
     assert "1 merged" in out
-    [line] = err.splitlines()
+    [line] = _err(err).splitlines()
     assert line.startswith(
         f"prdigest: {tmp_path / 'a-file' / 'prdigest' / 'cache.sqlite3'}: the cache cannot be made here"
     )
