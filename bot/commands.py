@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.errors import ConfigError, StoreError, UsageError, quoted
+from bot.errors import ConfigError, Stopped, StoreError, UsageError, quoted
 from bot.models import DigestOptions, Filters, Language, Note, PRRef, Window
 from bot.render.data import answer_data, digest_data, item_data
 from bot.render.terminal import no_answer_line, render_answer, render_card, render_digest
@@ -31,6 +31,7 @@ from bot.words import text
 if TYPE_CHECKING:
     from bot.metrics import MetricsServer
     from bot.slack.app import SlackParts
+    from bot.stopping import TerminalStop
     from bot.wiring.process import Process
     from bot.wiring.slack import SlackWiring
 
@@ -65,7 +66,21 @@ class _ProgressBar:
         sys.stderr.flush()
 
 
-def _run_digest(args: argparse.Namespace, built: Process) -> None:
+# Commands that Ctrl-C stops at once (bot/stopping.py): a person waits for them in a terminal.
+STOPPED_AT_ONCE = ("digest", "card", "ask", "release")
+
+
+def _stopped_line(built: Process, language: Language, done: int | None, total: int | None) -> str:
+    """What a stopped command says: how many cards were done, and whether the store keeps them."""
+    if done is None or total is None:
+        return f"prdigest: {text(language, 'cli.stopped')}"
+    from bot.store.memory import MemoryKV
+
+    key = "cli.stopped_done" if isinstance(built.kv, MemoryKV) else "cli.stopped_kept"
+    return f"prdigest: {text(language, key, done=done, total=total)}"
+
+
+def _run_digest(args: argparse.Namespace, built: Process, stop: TerminalStop | None = None) -> None:
     settings = built.settings
     repos = tuple(dict.fromkeys(parse_repo(repo) for repo in args.repos))
     now = datetime.now(UTC)
@@ -84,6 +99,8 @@ def _run_digest(args: argparse.Namespace, built: Process) -> None:
         def progress(done: int, total: int) -> None:
             waiting.output()
             bar(done, total)
+            if stop is not None:  # said if the process must end before the digest says it
+                stop.line = _stopped_line(built, language, done, total)
 
         digest = built.digests.build(repos, window, language=language, filters=Filters(), progress=progress)
     if digest.model_failures:
@@ -359,17 +376,9 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
         settings = without_cache(settings)
     built = build_process(settings)
     try:
-        if args.command == "digest":
-            _run_digest(args, built)
-        elif args.command == "card":
-            _run_card(args, built)
-        elif args.command == "ask":
-            _run_ask(args, built)
-        elif args.command == "release":
-            from bot.release_cli import run_release
-
-            run_release(args, built, language_of(args, settings), _colour(settings))
-        elif args.command == "following":
+        if args.command in STOPPED_AT_ONCE:
+            return _stoppable(args, built)
+        if args.command == "following":
             from bot.following import run_following
             from bot.wiring.slack import wire_slack
 
@@ -383,4 +392,33 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
             _run_serve(args, built)
     finally:
         built.close()
+    return 0
+
+
+def _stoppable(args: argparse.Namespace, built: Process) -> int:
+    """digest, card, ask or release, which Ctrl-C (or SIGTERM) stops at once (bot/stopping.py): 0, or once
+    stopped, its line said and the process ended with the signal's exit code."""
+    from bot.stopping import TerminalStop
+
+    language = language_of(args, built.settings)
+    with TerminalStop(built.stop) as stop:
+        stop.line = _stopped_line(built, language, None, None)
+        try:
+            if args.command == "digest":
+                _run_digest(args, built, stop)
+            elif args.command == "card":
+                _run_card(args, built)
+            elif args.command == "ask":
+                _run_ask(args, built)
+            else:
+                from bot.release_cli import run_release
+
+                run_release(args, built, language, _colour(built.settings))
+        except Stopped as exc:
+            stop.say(_stopped_line(built, language, exc.done, exc.total))
+            if stop.signal is not None:
+                stop.settle()
+                built.close()
+                stop.end()
+            return stop.exit_code
     return 0

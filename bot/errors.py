@@ -250,3 +250,17 @@ class SlackError(PublishError):
 
 class ChannelBusy(StoreError):
     """Another request is changing the channel and did not finish in time: ask again."""
+
+
+class Stopped(Exception):
+    """The run was stopped (Ctrl-C in a terminal): raised where a model call or a GitHub request
+    would start, and by one cut short, so that nothing starts after the stop.
+
+    Not a PrdigestError: nothing failed, so nothing may turn it into a fallback card or an error
+    line. A digest says how far it got: `done` of `total` cards were made (and stored).
+    """
+
+    def __init__(self, done: int | None = None, total: int | None = None) -> None:
+        self.done = done
+        self.total = total
+        super().__init__("stopped" if total is None else f"stopped: {done} of {total} cards done")

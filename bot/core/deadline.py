@@ -6,15 +6,19 @@ Here one budget, `[defaults] model_timeout`, covers a card's requests, its secon
 unsupported claims included, so a card waits for the model at most about that long however the
 model fails. This module keeps the time; how an attempt is bounded and which failures are
 retried is the model adapter's (llm/retry.py). The clock and the sleep are injected.
+
+A budget may also end early: a run stopped (Ctrl-C in a terminal) sets its `stopping` event, and
+no attempt starts after that (Stopped), nor does a pause between attempts go on.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.errors import ModelOutOfTime
+from bot.errors import ModelOutOfTime, Stopped
 
 # Same as core/config.DEFAULT_MODEL_TIMEOUT, for budgets made without settings (bench, tests).
 DEFAULT_TIMEOUT = 120.0
@@ -22,6 +26,9 @@ DEFAULT_RETRIES = 2
 # An attempt is not started with less than this share of the budget left: the answer would not
 # come in time, and the server would be asked for work nobody waits for.
 MIN_ATTEMPT_SHARE = 0.1
+# A pause between attempts (up to 8 s of backoff) looks at `stopping` this often: a stopped run's
+# threads end within it.
+STOP_CHECK_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,9 @@ class Budget:
 
     seconds: float = DEFAULT_TIMEOUT
     retries: int = DEFAULT_RETRIES
+    # Set when the process's run is stopped (wiring/process.py): every deadline started from this
+    # budget ends then. None: only time ends it.
+    stopping: threading.Event | None = None
 
     def start(
         self, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep
@@ -54,11 +64,24 @@ class Deadline:
     def left(self) -> float:
         return self.at - self.clock()
 
+    @property
+    def stopped(self) -> bool:
+        """Whether the run this deadline belongs to was stopped."""
+        stopping = self.budget.stopping
+        return stopping is not None and stopping.is_set()
+
+    def check(self) -> None:
+        """Stopped when the run was stopped; else nothing."""
+        if self.stopped:
+            raise Stopped
+
     def for_attempt(self) -> float:
-        """Seconds the next attempt may take; ModelOutOfTime when too little is left to start one.
+        """Seconds the next attempt may take; ModelOutOfTime when too little is left to start one,
+        Stopped when the run was stopped.
 
         Every ModelClient calls this before each request it makes.
         """
+        self.check()
         left = self.left()
         if left < self.least:
             raise ModelOutOfTime(f"no time left of the model's {self.budget.seconds:g} s")
@@ -67,3 +90,16 @@ class Deadline:
     def allows_pause(self, seconds: float) -> bool:
         """Whether an attempt could still be made after waiting `seconds`."""
         return self.left() - seconds >= self.least
+
+    def pause(self, seconds: float) -> None:
+        """Wait `seconds` between attempts; Stopped as soon as the run is stopped."""
+        if self.budget.stopping is None:
+            self.sleep(seconds)
+            return
+        left = seconds
+        while left > 0:
+            self.check()
+            step = min(left, STOP_CHECK_SECONDS)
+            self.sleep(step)
+            left -= step
+        self.check()

@@ -38,13 +38,16 @@ class Endpoint:
 
 def connect(endpoint: Endpoint) -> OpenAIModel:
     """The SDK's client for `endpoint` (imports the SDK: call it at the first request)."""
+    from bot.llm.connections import Connections
     from bot.llm.openai_model import OpenAIModel, Sampling, build_openai, limit_field
 
     url = endpoint.base_url
     sampling = Sampling(
         endpoint.max_output_tokens, limit_field(url), endpoint.temperature, endpoint.seed, endpoint.system_role
     )
-    return OpenAIModel(build_openai(endpoint.api_key, url, timeout=endpoint.timeout), endpoint.model, sampling)
+    connections = Connections()
+    client = build_openai(endpoint.api_key, url, timeout=endpoint.timeout, connections=connections)
+    return OpenAIModel(client, endpoint.model, sampling, connections)
 
 
 class ModelOnFirstUse:
@@ -60,6 +63,7 @@ class ModelOnFirstUse:
         self._connect = connect
         self._lock = threading.Lock()
         self._client: OpenAIModel | None = None
+        self._cancelled = False
 
     @classmethod
     def of(cls, endpoint: Endpoint) -> ModelOnFirstUse:
@@ -69,6 +73,8 @@ class ModelOnFirstUse:
         with self._lock:
             if self._client is None:
                 self._client = self._connect()
+                if self._cancelled:  # cancelled while connecting: cancel() did not see this client
+                    self._client.cancel()
             return self._client
 
     def warm(self) -> None:
@@ -98,6 +104,14 @@ class ModelOnFirstUse:
 
     def ping(self) -> None:
         self._connected().ping()
+
+    def cancel(self) -> None:
+        """Cut the requests in flight and refuse new ones (OpenAIModel.cancel). Without the lock:
+        the connect it guards takes half a second, and a stop must not wait for it."""
+        self._cancelled = True
+        client = self._client
+        if client is not None:
+            client.cancel()
 
     def close(self) -> None:
         with self._lock:

@@ -6,13 +6,16 @@ Speaks the SDK and nothing else: each output mode on the wire (a strict json_sch
 function call, json_object with the schema, plain text), requests within the caller's Deadline
 (llm/retry.py), the SDK's errors raised as ours (llm/errors.py, llm/refusals.py). Which mode to
 try and what to make of the answer is the services' (services/writer.py, services/answers.py).
+A stop (`cancel()`, Ctrl-C) cuts the requests in flight (llm/connections.py); a request cut so, or
+asked for after it, raises Stopped, never a model error.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
@@ -34,7 +37,8 @@ from bot.core.deadline import DEFAULT_TIMEOUT, Deadline
 from bot.core.extract import json_object_text
 from bot.core.text import estimate_tokens
 from bot.core.usage import Tally, Usage
-from bot.errors import ModelBadOutput, ModelFiltered, ModelTimeout
+from bot.errors import ModelBadOutput, ModelFiltered, ModelTimeout, Stopped
+from bot.llm.connections import Connections, Transport
 from bot.llm.errors import mapped_errors
 from bot.llm.refusals import mode_refusal
 from bot.llm.retry import call_within
@@ -58,14 +62,25 @@ T = TypeVar("T")
 
 
 def build_openai(
-    api_key: str, base_url: str | None, *, timeout: float = DEFAULT_TIMEOUT, max_retries: int = 0
+    api_key: str,
+    base_url: str | None,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_retries: int = 0,
+    connections: Connections | None = None,
 ) -> openai.OpenAI:
     # Always pass the URL: left to itself the SDK reads OPENAI_BASE_URL, and an empty one (an
     # unfilled line in a compose .env file) breaks every call. No SDK retries by default: they
     # would give each attempt the whole timeout again; cards and answers retry within one
     # budget instead (llm/retry.py), and `timeout` bounds any call made without one.
+    # With `connections`, over connections a stop can cut (llm/connections.py).
+    http_client = openai.DefaultHttpxClient(transport=Transport(connections)) if connections is not None else None
     return openai.OpenAI(
-        api_key=api_key, base_url=base_url or DEFAULT_OPENAI_URL, timeout=timeout, max_retries=max_retries
+        api_key=api_key,
+        base_url=base_url or DEFAULT_OPENAI_URL,
+        timeout=timeout,
+        max_retries=max_retries,
+        http_client=http_client,
     )
 
 
@@ -95,10 +110,25 @@ class Sampling:
 
 
 class OpenAIModel:
-    def __init__(self, client: openai.OpenAI, model: str, sampling: Sampling | None = None) -> None:
+    def __init__(
+        self,
+        client: openai.OpenAI,
+        model: str,
+        sampling: Sampling | None = None,
+        connections: Connections | None = None,
+    ) -> None:
         self._client = client
         self.model = model
         self._sampling = sampling or Sampling()
+        self._connections = connections  # the client's own, when build_openai was given them
+
+    def cancel(self) -> None:
+        """Cut every request in flight and refuse new ones (a stopped run: Ctrl-C in a terminal).
+
+        The deadlines of the requests cut must be stopped first, so that they end as Stopped
+        instead of being retried or taken for the model's failure."""
+        if self._connections is not None:
+            self._connections.cancel()
 
     def parse(
         self,
@@ -111,7 +141,7 @@ class OpenAIModel:
         wire = _wire(messages, system_role=self._sampling.system_role)
         # The strict schema (every field required, no others), as the SDK's own .parse sends it.
         tool = openai.pydantic_function_tool(schema, description=TOOL_DESCRIPTION)
-        with mapped_errors(mode):
+        with _stop_wins(deadline), mapped_errors(mode):
             completion = call_within(
                 deadline,
                 self._client,
@@ -193,7 +223,7 @@ class OpenAIModel:
 
     def complete(self, messages: Sequence[Message], deadline: Deadline, tally: Tally | None = None) -> str:
         wire = _wire(messages, system_role=self._sampling.system_role)
-        with mapped_errors():
+        with _stop_wins(deadline), mapped_errors():
             completion = call_within(
                 deadline, self._client, lambda client: _timed("answer", lambda: self._create(client, wire, "text"))
             )
@@ -226,7 +256,7 @@ class OpenAIModel:
         wire = _wire(messages, system_role=self._sampling.system_role)
         written: list[str] = []
         counted = closed = False
-        with mapped_errors():
+        with _stop_wins(deadline), mapped_errors():
             stream = call_within(
                 deadline, self._client, lambda client: _timed("answer", lambda: self._create_stream(client, wire))
             )
@@ -275,7 +305,7 @@ class OpenAIModel:
         window the model was trained with, not the server's (-c, 4096 by default), so it is not read.
         """
         left = deadline.for_attempt()
-        with mapped_errors():
+        with _stop_wins(deadline), mapped_errors():
             page = self._client.with_options(timeout=min(left, LIST_SECONDS), max_retries=0).models.list()
         for entry in page.data:
             if entry.id == self.model:
@@ -303,6 +333,18 @@ def _without_lengths(schema: Any) -> Any:
     if isinstance(schema, list):
         return [_without_lengths(value) for value in schema]
     return schema
+
+
+@contextlib.contextmanager
+def _stop_wins(deadline: Deadline) -> Iterator[None]:
+    """A request that fails once its run is stopped failed because of the stop (its connection
+    was cut: llm/connections.py), however it failed: Stopped, never a model error."""
+    try:
+        yield
+    except Exception as exc:
+        if deadline.stopped and not isinstance(exc, Stopped):
+            raise Stopped from exc
+        raise
 
 
 def _timed(kind: str, request: Callable[[], T]) -> T:

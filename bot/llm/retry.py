@@ -8,6 +8,8 @@
   long will not answer the next attempt sooner.
 - an answer that refuses the request's shape is never retried, whatever its status
   (llama-cpp-python refuses response_format json_schema with a 500): the caller's `final`.
+- a run that was stopped starts no attempt and ends its pause at once; an attempt that failed
+  because the stop closed its connection is Stopped, not a failure of the model.
 
 (httpx's read timeout bounds each wait for bytes, not the whole answer: a server that trickles
 an answer a byte at a time could stretch one attempt; model servers do not.) openai's errors
@@ -58,14 +60,16 @@ def call_within(
         try:
             return request(client.with_options(timeout=timeout, max_retries=0))
         except openai.APITimeoutError:
+            deadline.check()
             raise
         except (openai.APIConnectionError, openai.APIStatusError) as exc:
+            deadline.check()  # the stop closed this request (llm/connections.py): Stopped
             if isinstance(exc, openai.APIStatusError) and final(exc):
                 raise
             pause = _pause(exc, attempt)
             if attempt >= deadline.budget.retries or pause is None or not deadline.allows_pause(pause):
                 raise
-            deadline.sleep(pause)
+            deadline.pause(pause)
         attempt += 1
 
 

@@ -5,24 +5,30 @@ single-flight: concurrent requests for one card, in this process or another, mak
 call; the others wait for its result in the store. A model failure gives a heuristic card,
 kept only briefly so that a later run asks the model again. Every card, from the model or not,
 is sanitized (core/sanitize.py) before it is stored or handed out.
+
+Once the process's run is stopped (`stopping`, Ctrl-C in a terminal) no GitHub request and no
+card starts, and no wait goes on: Stopped. A card cut short by the stop is not stored, not even
+as a fallback: the next run makes it. Every card made before the stop was stored as it was made.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot import telemetry
 from bot.core.context import build_context
+from bot.core.deadline import STOP_CHECK_SECONDS
 from bot.core.heuristic import HEURISTIC_VERSION, headline, heuristic_card
 from bot.core.jobs import CardJob
 from bot.core.pacing import REAL_TIME, Pacing
 from bot.core.sanitize import repo_url, sanitize_card
 from bot.core.skipping import skip_class
 from bot.core.usage import Tally
-from bot.errors import NotFound, StoreError, SummarizerError
+from bot.errors import NotFound, Stopped, StoreError, SummarizerError
 from bot.models import Card, CardKey, Language, NoModel, PRListing, PRRef, PRSnapshot, SkipClass, Window
 from bot.ports import CardJobs, CardWriter, Source
 from bot.services.flight import LOCK_SECONDS, WAIT_STEP_SECONDS, Keeper, Lease, once
@@ -82,13 +88,15 @@ class CardResult:
 class CardTiming:
     """How CardService waits: its clock and sleep, how long a waiter waits for another writer's
     card (the card lease, lease_for the model's budget), and how long a card wanted now waits
-    for the queue's workers before it is made here; and the wall clock that tells a final window
-    (FINAL_AFTER; None: every window's list is kept only briefly)."""
+    for the queue's workers before it is made here; the wall clock that tells a final window
+    (FINAL_AFTER; None: every window's list is kept only briefly); and the event that ends every
+    wait (a stopped run: none when None)."""
 
     pacing: Pacing = REAL_TIME
     lease_seconds: float = CARD_LEASE_SECONDS
     queue_wait_seconds: float = QUEUE_WAIT_SECONDS
     now: Callable[[], datetime] | None = None
+    stopping: threading.Event | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,7 @@ class CardService:
         jobs: CardJobs | None = None,
         use: ModelUse = ModelUse(),
     ) -> None:
+        self._stopping = timing.stopping if timing.stopping is not None else threading.Event()
         self._now = timing.now
         self._spending = use.spending
         self._skip_classes = use.skip_classes
@@ -123,9 +132,10 @@ class CardService:
         self._source = source
         self._store = store
         self._writer = writer
-        self._pacing = timing.pacing
         self._sleep = timing.pacing.sleep
         self._clock = timing.pacing.clock
+        # Every wait here, and the leases' (flight.once), ends on a stop: Stopped.
+        self._pacing = Pacing(self._clock, self._pause)
 
     def daily_budget(self, workspace: str | None = None) -> int:
         """The day's token budget of `workspace` (None: the single or home one; 0: none)."""
@@ -145,7 +155,10 @@ class CardService:
         """A PR asked for by number: no GitHub request at all when it was read before."""
         revision = self._store.get_revision(ref)
         cached = self._store.get_snapshot(ref, revision) if revision is not None else None
-        return cached or self.snapshot(self._source.get_listing(ref))
+        if cached is not None:
+            return cached
+        self._check()
+        return self.snapshot(self._source.get_listing(ref))
 
     def cached_by_ref(self, ref: PRRef) -> PRSnapshot | None:
         """A PR's snapshot when it was read before; None, and no GitHub request, when not."""
@@ -186,13 +199,33 @@ class CardService:
             keeper=self._keeper,
         )
 
+    def _check(self) -> None:
+        """Stopped once the run is stopped: called before each GitHub request and each card."""
+        if self._stopping.is_set():
+            raise Stopped
+
+    def _pause(self, seconds: float) -> None:
+        """Sleep `seconds` between looks at the store, ending early (Stopped) on a stop."""
+        self._check()
+        if seconds <= STOP_CHECK_SECONDS:
+            self._sleep(seconds)
+            return
+        left = seconds
+        while left > 0:  # a longer wait (the queue's, up to a second) looks at the stop meanwhile
+            step = min(left, STOP_CHECK_SECONDS)
+            self._sleep(step)
+            left -= step
+            self._check()
+
     def _list(self, repo: str, window: Window) -> list[PRListing]:
+        self._check()
         listings = self._source.list_merged(repo, window)
         final = self._now is not None and window.end <= self._now() - FINAL_AFTER
         self._store.put_merged(repo, window, listings, final=final)
         return listings
 
     def _fetch(self, listing: PRListing) -> PRSnapshot:
+        self._check()
         snapshot = self._source.fetch(listing)
         self._store.put_snapshot(snapshot)
         return snapshot
@@ -275,6 +308,7 @@ class CardService:
                 snapshot = self._digests_snapshot(job.ref, job.merge_sha)
         snapshot = snapshot or self.cached_by_ref(job.ref)
         if snapshot is None or (job.for_merge and snapshot.listing.merged_at is None):
+            self._check()
             try:
                 listing = self._source.get_listing(job.ref)
             except NotFound:
@@ -349,7 +383,7 @@ class CardService:
                 # A card stored but not for this asker: the job was another workspace's, whose
                 # budget was spent. Waiting longer would find nothing better.
                 return None
-            self._sleep(step)
+            self._pacing.sleep(step)
             step = min(step * 2, QUEUE_STEP_MAX_SECONDS)
         log.warning("no worker made %s's card within %.0f s; making it here", listing.ref, self._queue_wait_seconds)
         return None
@@ -367,7 +401,7 @@ class CardService:
                     self._store.release(name, token)
             # Someone else is writing this card: wait for it to appear in the store.
             while self._store.lock_held(name) and self._clock() < deadline:
-                self._sleep(WAIT_STEP_SECONDS)
+                self._pacing.sleep(WAIT_STEP_SECONDS)
                 cached = self._cached(key, snapshot, payer.workspace)
                 if cached is not None:
                     return self._result(cached, snapshot)
@@ -396,10 +430,13 @@ class CardService:
             card = replace(self.fallback(snapshot, language), no_model="budget")
             self._store.put_card(key, card, ttl_seconds=FALLBACK_TTL_SECONDS)
             return CardResult(card, snapshot)
+        self._check()
         tally = Tally()
         try:
             card = _sanitized(self._writer.card(snapshot, language, tally), snapshot.listing)
-        except SummarizerError:
+        except SummarizerError as exc:
+            if self._stopping.is_set():  # cut short by the stop: the next run asks the model again
+                raise Stopped from exc
             card = self.fallback(snapshot, language)
             self._store.put_card(key, card, ttl_seconds=FALLBACK_TTL_SECONDS)
             return CardResult(card, snapshot, degraded=True)

@@ -2,17 +2,21 @@
 
 Counts are computed here, never by a model. A PR that GitHub will not give us (rate limit,
 gone) still gets a card from its list data, and the digest says so in its notes.
+
+A stopped run (`stopping`, Ctrl-C in a terminal) is not waited for: the cards not started are
+dropped, those in flight are cut by their own checks (services/cards.py), and build raises
+Stopped at once with how many cards were done (each stored as it was made).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 from bot.core.links import mentions
-from bot.errors import RateLimited, SourceError
+from bot.errors import RateLimited, SourceError, Stopped
 from bot.logs import carried
 from bot.models import VERDICT_ORDER, Digest, DigestItem, Filters, Language, Note, PRListing, PRSnapshot, Window
 from bot.ports import Source
@@ -26,6 +30,8 @@ Progress = Callable[[int, int], None]
 PATHS_KEPT = 300
 # GitHub asks for few concurrent requests (REST best practices); the source caps them too.
 FETCHERS = 4
+# How often the digest's waiting looks at `stopping`: a stop is answered within this.
+STOP_CHECK_SECONDS = 0.05
 
 
 @dataclass
@@ -41,10 +47,13 @@ class _Run:
 
 
 class DigestService:
-    def __init__(self, source: Source, cards: CardService, *, concurrency: int = 16) -> None:
+    def __init__(
+        self, source: Source, cards: CardService, *, concurrency: int = 16, stopping: threading.Event | None = None
+    ) -> None:
         self._source = source
         self._cards = cards
         self._concurrency = concurrency
+        self._stopping = stopping if stopping is not None else threading.Event()
 
     def build(
         self,
@@ -106,16 +115,30 @@ class DigestService:
                     progress(done, len(wanted))
             return item
 
+        def stopped() -> Stopped:
+            with run.lock:
+                return Stopped(done, len(wanted))
+
+        if self._stopping.is_set():
+            raise stopped()
         # GitHub reads run ahead on their own few threads, so a card writer rarely waits for
         # its PR's files: the digest then takes about as long as its model calls.
-        with (
-            ThreadPoolExecutor(max_workers=FETCHERS, thread_name_prefix="fetch") as fetchers,
-            ThreadPoolExecutor(max_workers=self._concurrency, thread_name_prefix="card") as writers,
-        ):
+        fetchers = ThreadPoolExecutor(max_workers=FETCHERS, thread_name_prefix="fetch")
+        writers = ThreadPoolExecutor(max_workers=self._concurrency, thread_name_prefix="card")
+        try:
             # Each task carries the run's context, so its log lines keep the run's request id.
             snapshots = [fetchers.submit(carried(self._snapshot), listing, run) for listing in wanted]
             made = [writers.submit(carried(one), pending) for pending in snapshots]
+            if not self._settled(made):
+                raise stopped()
             items = [item for future in made if (item := future.result()) is not None]
+        except Stopped:
+            raise stopped() from None
+        finally:
+            # Stopped: what has not started never will, and what is in flight is not waited for.
+            halt = self._stopping.is_set()
+            for pool in (writers, fetchers):
+                pool.shutdown(wait=not halt, cancel_futures=halt)
         items.sort(key=lambda item: (VERDICT_ORDER[item.card.verdict], -item.size, -item.listing.number))
         return Digest(
             repos=repos,
@@ -127,6 +150,15 @@ class DigestService:
             filters=filters,
             model_failures=run.degraded,
         )
+
+    def _settled(self, made: Sequence[Future[DigestItem | None]]) -> bool:
+        """Wait until every card is made (or one failed); False as soon as the run is stopped."""
+        pending = set(made)
+        while pending and not self._stopping.is_set():
+            finished, pending = wait(pending, timeout=STOP_CHECK_SECONDS, return_when=FIRST_EXCEPTION)
+            if any(future.exception() is not None for future in finished):
+                return not self._stopping.is_set()
+        return not self._stopping.is_set()
 
     def _item(
         self, snapshot: PRSnapshot, language: Language, filters: Filters, run: _Run, payer: Payer

@@ -11,8 +11,9 @@ terminal digest never imports Slack's libraries.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -74,6 +75,8 @@ class Process:
     poller: MergePoller | None  # None without a queue or with `[queue] poll_minutes = 0`
     web_base: str  # where PRs are seen in a browser: github.com or the Enterprise host
     closers: tuple[Callable[[], None], ...] = ()
+    # Set by stop(): the services given it start no model call or GitHub request after it.
+    stopping: threading.Event = field(default_factory=threading.Event)
 
     @property
     def model_timeout(self) -> float:
@@ -85,6 +88,14 @@ class Process:
         """What a long-running process pays before it serves rather than on its first request."""
         if self.model is not None:
             self.model.warm()
+
+    def stop(self) -> None:
+        """Stop this process's work at once (Ctrl-C in a terminal command): no model call or
+        GitHub request starts after this, and the model's requests in flight are cut. Not for
+        serve and worker, which drain instead (their jobs are finished or left to another)."""
+        self.stopping.set()  # first: a request cut below then ends as Stopped, not as a failure
+        if self.model is not None:
+            self.model.cancel()
 
     def close(self) -> None:
         """Close every client this process opened, newest first."""
@@ -171,7 +182,8 @@ def build_process(
     if model is not None:
         closers.append(model.close)
     modes = ModeMemory(kv, settings.openai_base_url or DEFAULT_OPENAI_URL, settings.model)
-    budget = Budget(timeout, DEFAULT_RETRIES if timing.model_retries is None else timing.model_retries)
+    stopping = threading.Event()
+    budget = Budget(timeout, DEFAULT_RETRIES if timing.model_retries is None else timing.model_retries, stopping)
     options = settings.model_options
     fit = ModelFit(options.mode, options.context_window, options.max_output_tokens)
     writer = answerer = reader = None
@@ -204,7 +216,7 @@ def build_process(
         source,
         store,
         writer,
-        timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout), now=timing.now),
+        timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout), now=timing.now, stopping=stopping),
         jobs=queue,
         use=ModelUse(spending, settings.defaults.skip_model_for),
     )
@@ -229,10 +241,11 @@ def build_process(
         spending,
         queue,
         cards,
-        DigestService(source, cards, concurrency=settings.defaults.concurrency),
+        DigestService(source, cards, concurrency=settings.defaults.concurrency, stopping=stopping),
         poller,
         github_web_base(settings.github_api_url),
         tuple(closers),
+        stopping,
     )
 
 

@@ -341,6 +341,10 @@ WORDS: dict[str, str] = {
     "cli.working": "making cards from the shared queue, {threads} at a time (Ctrl-C or SIGTERM stops)",
     "error.bad_threads": "--threads {threads} is not a number of cards at once; use 1 to 64",
     "cli.interrupted": "interrupted",
+    # Ctrl-C in a terminal command (bot/stopping.py): how far the run got, and what it kept.
+    "cli.stopped": "stopped",
+    "cli.stopped_kept": "stopped: {done} of {total} cards were done and are kept",
+    "cli.stopped_done": "stopped: {done} of {total} cards were done; an in-memory store keeps none of them",
     # -- `prdigest ask` (bot/commands.py): an answer, or the card and one line saying why -------
     "ask.files_cited": "Files cited:",
     "ask.no_model": "questions need a model (set OPENAI_API_KEY): here is the card instead",

@@ -298,6 +298,10 @@ WORDS: dict[str, str] = {
     "cli.working": "正在从共享队列生成卡片，每次 {threads} 张（Ctrl-C 或 SIGTERM 停止）",
     "error.bad_threads": "--threads {threads} 不是同时生成的卡片数；请用 1 到 64",
     "cli.interrupted": "已中断",
+    # 终端命令中的 Ctrl-C（bot/stopping.py）：完成了多少、保存了什么。
+    "cli.stopped": "已停止",
+    "cli.stopped_kept": "已停止：{total} 张卡片中已完成 {done} 张，均已保存",
+    "cli.stopped_done": "已停止：{total} 张卡片中已完成 {done} 张；内存存储不会保留它们",
     # -- `prdigest ask`（bot/commands.py）：回答，或者卡片加一行原因 ---------------------------
     "ask.files_cited": "引用的文件：",
     "ask.no_model": "回答问题需要模型（请设置 OPENAI_API_KEY），以下是这个 PR 的卡片",

@@ -21,6 +21,7 @@ BOT = Path(__file__).resolve().parents[2] / "bot"
 VENDORS = {
     "openai": ("llm/",),
     "httpx2": ("llm/",),
+    "httpcore2": ("llm/",),
     "github": ("sources/",),
     "requests": ("sources/",),
     "redis": ("store/redis_store.py", "queue/"),

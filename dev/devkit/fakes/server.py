@@ -33,6 +33,9 @@ class RecordedRequest:
     headers: dict[str, str]  # names lower-cased, as HTTP header names are case-insensitive
     body: bytes = b""
     raw_query: str = ""
+    # When it arrived, on time.monotonic(): the clock a test shares with the fakes it runs, and on
+    # Linux with the processes it starts (a test counts what arrived after it sent a signal).
+    at: float = field(default_factory=time.monotonic)
 
     def json(self) -> Any:
         return json.loads(self.body) if self.body else None
