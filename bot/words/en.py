@@ -331,6 +331,19 @@ WORDS: dict[str, str] = {
     "cli.serving_metrics": "serving metrics at {url}",
     "error.metrics_port_is_slack_port": "--metrics-port {port} is --port too; give the metrics a port of their own",
     "cli.working": "making cards from the shared queue, {threads} at a time (Ctrl-C or SIGTERM stops)",
+    "error.eval_not_json": "{file} line {line}: not a JSON object (one labelled PR or question per line)",
+    "error.eval_unknown_field": "{file} line {line}: unknown field {field}; the fields are {fields}",
+    "error.eval_bad_ref": "{file} line {line}: {ref} is not a PR reference; write owner/repo#123",
+    "error.eval_bad_verdict": "{file} line {line}: verdict {verdict} is not skip, skim or read",
+    "error.eval_bad_field": "{file} line {line}: field '{field}' is missing or not what eval/README.md describes",
+    "error.eval_empty": "{file} holds no labelled line",
+    "error.eval_unreadable": "cannot read {file}",
+    "error.eval_invented": (
+        "{count} invented figures reached a card (listed above): a card must state only what its PR states"
+    ),
+    "error.eval_nothing": "name at least one FILE of labelled PRs, or --answers FILE",
+    "error.eval_no_key": "--model needs OPENAI_API_KEY: the models are asked at the configured endpoint",
+    "error.eval_concurrency": "--concurrency {value} is not a number of cards at once; use 1 to 64",
     "error.bad_threads": "--threads {threads} is not a number of cards at once; use 1 to 64",
     "cli.interrupted": "interrupted",
     # -- `prdigest ask` (bot/commands.py): an answer, or the card and one line saying why -------
