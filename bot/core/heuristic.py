@@ -57,7 +57,7 @@ def heuristic_card(snapshot: PRSnapshot, coverage: Coverage, language: Language)
         points: list[str] = []
         notes = [texts("title_and_description" if not evidence.description.empty else "title_only")]
     else:
-        points = file_points(evidence.stats, judgement.verdict, texts)
+        points = file_points(evidence.stats, judgement.verdict, texts, evidence.title)
         notes = caveats(snapshot, evidence.title, evidence.stats, coverage, texts)
     return Card(
         headline=_headline(evidence.title, key, texts) or text(language, "card.untitled"),
