@@ -44,6 +44,9 @@ _MODEL_DIRS = ("vllm/model_executor/models/", "vllm/models/")
 _BUMP_WORD = re.compile(r"\b(?:bump|upgrade|pin)s?\b", re.IGNORECASE)
 _BUILD_DIRS = frozenset({"docker", "cmake"})
 _BUILD_NAMES = frozenset({"CMakeLists.txt", "setup.py", "versions.json", "Cargo.toml"})
+# What users call: the HTTP server and its routes, the command line's options.
+_API_PARTS = ("/entrypoints/", "/routes/", "/server/", "cli_args", "/api/")
+MIN_ADDED_LINES = 10  # below this, "adds only" says nothing a title would not
 REMOVAL_RATIO = 3  # deletions this many times the additions: the PR mostly takes code out
 MIN_REMOVED_LINES = 20
 
@@ -77,8 +80,8 @@ def file_points(stats: Stats, verdict: Verdict, texts: Texts, title: str = "") -
     if stats.only_dependencies():  # the dependency caveat names the files
         return [kind] if kind else []
     points = _area_points(stats, texts, named=kind or "")
-    if verdict == "skip":  # trivia: what kind, or where it is, at most
-        return [kind] if kind else points[:1]
+    if verdict == "skip":  # trivia: what kind, or where it is, and whether a test came with it
+        return ([kind] if kind else points[:1]) + _test_points(stats, texts)
     areas = stats.source_areas()
     if len(areas) >= CROSS_CUTTING_AREAS:  # the spread says more than the runner-up
         ranked = sorted(areas, key=lambda name: -sum(change.changes for change in areas[name]))
@@ -122,6 +125,13 @@ def change_kind(stats: Stats, title: str, texts: Texts) -> str | None:
         return texts("kind_removal", paths=_some(_largest(source), texts))
     if source and all(change.path.startswith(_MODEL_DIRS) for change in source):
         return texts("kind_model", paths=_some(_largest(source), texts))
+    if not source and stats.files and all(kind == "config" for kind in stats.kinds):
+        return texts("kind_data", paths=_some(_largest(stats.files), texts))
+    api = [change for change in source if any(part in f"/{change.path}" for part in _API_PARTS)]
+    if api:
+        return texts("kind_api", paths=_some(_largest(api), texts))
+    if sum(change.additions for change in source) >= MIN_ADDED_LINES and not any(c.deletions for c in source):
+        return texts("kind_additions", paths=_some(_largest(source), texts))
     return None
 
 
