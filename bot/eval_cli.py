@@ -82,7 +82,7 @@ def run_eval(args: argparse.Namespace, settings: Settings) -> int:
     """The report on stdout; 1 when an invented figure reached a card. Every input is checked
     before the process is built, so a bad line leaves no trace in the store."""
     labels, questions = read_inputs(args)
-    concurrency = args.concurrency or settings.defaults.concurrency
+    concurrency = settings.defaults.concurrency if args.concurrency is None else args.concurrency
     if not 1 <= concurrency <= MAX_CONCURRENCY:
         raise UsageError("error.eval_concurrency", value=concurrency)
     names = list(dict.fromkeys(args.model or []))

@@ -10,6 +10,7 @@ support (the faithfulness check's own reading) or a forbidden string: none may r
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -46,7 +47,7 @@ class CardRun:
     figures: tuple[str, ...]
     card: Card
     seconds: float
-    failed: bool  # the model failed and the card came from metadata
+    failed: str | None  # why the model gave no card ("timeout", "refused", …): it came from metadata
     invented: tuple[str, ...]  # unsupported claims and forbidden strings found in the card
 
     @property
@@ -68,6 +69,7 @@ class CardScore:
     seconds_median: float
     seconds_max: float
     failures: int
+    failure_kinds: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,8 @@ def score_cards(runs: Sequence[CardRun]) -> CardScore:
         files_total=sum(run.card.coverage.files_total for run in runs),
         seconds_median=statistics.median(seconds),
         seconds_max=max(seconds),
-        failures=sum(run.failed for run in runs),
+        failures=sum(run.failed is not None for run in runs),
+        failure_kinds=dict(Counter(run.failed for run in runs if run.failed is not None)),
     )
 
 

@@ -49,6 +49,12 @@ def _cost(report: ModelReport) -> str:
     return f"${report.cost:.4f}" if report.cost is not None else "no price"
 
 
+def _failures(count: int, kinds: dict[str, int]) -> str:
+    if not count:
+        return "0"
+    return f"{count} ({', '.join(f'{n} {kind}' for kind, n in sorted(kinds.items()))})"
+
+
 def card_rows(reports: Sequence[ModelReport]) -> str:
     rows = []
     for report in reports:
@@ -66,7 +72,7 @@ def card_rows(reports: Sequence[ModelReport]) -> str:
                 f"{report.usage.prompt}/{report.usage.completion}",
                 _cost(report),
                 f"{score.seconds_median:.2f}/{score.seconds_max:.2f}",
-                str(score.failures),
+                _failures(score.failures, score.failure_kinds),
             ]
         )
     headers = (

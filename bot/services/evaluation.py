@@ -8,6 +8,7 @@ surface (bot/eval_cli.py). The tally sees every response's tokens through `Count
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +20,7 @@ from bot.core.eval_scores import AnswerRun, CardRun, card_text, invented, ungrou
 from bot.core.faithfulness import SourceText, file_facts
 from bot.core.text import count_cjk
 from bot.core.usage import Tally
+from bot.errors import ContextTooLong, ModelBadOutput, ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
 from bot.models import Language, Message, OutputMode, PRRef, PRSnapshot
 from bot.ports import Answerer, ModelClient
 from bot.ports.model import Parsed, Schema
@@ -39,6 +41,18 @@ class CountedModel:
         self._inner = inner
         self.model = inner.model
         self.tally = Tally()
+        # The last failure of the card this thread is making, for the report's failure kinds.
+        self._failed = threading.local()
+
+    def last_failure(self) -> str | None:
+        """What the last request of this thread's card failed with ("timeout", "refused", …),
+        and forget it: the next card starts clean."""
+        kind: str | None = getattr(self._failed, "kind", None)
+        self._failed.kind = None
+        return kind
+
+    def _note(self, error: SummarizerError) -> None:
+        self._failed.kind = failure_kind(error)
 
     def _both(self, tally: Tally | None, mine: Tally) -> None:
         for model, usage in mine.by_model().items():
@@ -57,6 +71,9 @@ class CountedModel:
         mine = Tally()
         try:
             return self._inner.parse(messages, schema, deadline, mode, mine)
+        except SummarizerError as error:
+            self._note(error)
+            raise
         finally:
             self._both(tally, mine)
 
@@ -71,14 +88,31 @@ class CountedModel:
         return self._inner.context_window(deadline)
 
 
+def failure_kind(error: SummarizerError) -> str:
+    """A model failure as the report counts it."""
+    if isinstance(error, ModelTimeout):
+        return "timeout"
+    if isinstance(error, ContextTooLong):
+        return "too long"
+    if isinstance(error, ModelRejected):  # ModeRefused among them: no output mode taken
+        return "refused"
+    if isinstance(error, ModelBadOutput):
+        return "not a card"
+    if isinstance(error, ModelUnavailable):
+        return "unavailable"
+    return "failed"
+
+
 @dataclass(frozen=True)
 class EvalModel:
-    """One row of the table: None is no model (the heuristic)."""
+    """One row of the table: None is no model (the heuristic). `failure` tells what the last
+    request of the current thread's card failed with (CountedModel.last_failure)."""
 
     name: str | None
     cards: CardService
     answerer: Answerer | None = None
     tally: Tally = field(default_factory=Tally)
+    failure: Callable[[], str | None] = lambda: None
 
 
 def source_of(snapshot: PRSnapshot, language: Language) -> SourceText:
@@ -101,13 +135,13 @@ def card_runs(
 
     def run(label: Labelled) -> CardRun:
         snapshot = snapshots[label.ref]
+        model.failure()  # a failure left by this thread's previous card is not this card's
         start = clock()
         result = model.cards.card(snapshot, language)
         seconds = clock() - start
         found = invented(result.card, source_of(snapshot, language), label.forbidden)
-        return CardRun(
-            label.where, str(label.ref), label.verdict, label.figures, result.card, seconds, result.degraded, found
-        )
+        failed = (model.failure() or "failed") if result.degraded else None
+        return CardRun(label.where, str(label.ref), label.verdict, label.figures, result.card, seconds, failed, found)
 
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="eval") as pool:
         return list(pool.map(run, labels))

@@ -59,4 +59,4 @@ def named_model(process: Process, name: str) -> tuple[EvalModel, Callable[[], No
         timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout)),
         use=ModelUse(None, settings.defaults.skip_model_for),
     )
-    return EvalModel(name, cards, answerer, model.tally), inner.close
+    return EvalModel(name, cards, answerer, model.tally, model.last_failure), inner.close

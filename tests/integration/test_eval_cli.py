@@ -13,7 +13,7 @@ import pytest
 import redis
 from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
-from devkit.fakes.llm import DEFAULT_CARD, FakeOpenAI
+from devkit.fakes.llm import DEFAULT_CARD, INVALID_JSON, FakeOpenAI
 
 from bot.cli import main
 from tests.shared_data import shared_rows
@@ -163,3 +163,18 @@ def test_questions_are_scored_and_the_heuristic_says_no_does_not_say(
     # A card cannot say what a PR leaves out; what it states, it states from the PR.
     assert answers["not_stated_right"] == 0 and answers["ungrounded"] == 0
     assert answers["right"] >= 20
+
+
+def test_a_model_that_gives_no_card_is_counted_as_failures_by_kind(
+    vllm: FakeGitHub, model: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    monkeypatch.setenv("OPENAI_BASE_URL", model.url + "/v1")
+    model.responder = lambda request: INVALID_JSON  # asked twice per card, never a card
+    code, report, _ = _eval(capsys, str(EVAL / "seed.jsonl"), "--model", "broken", "--concurrency", "4")
+    assert code == 0
+    broken = report["models"][1]
+    assert broken["cards"]["failures"] == 8 and broken["cards"]["failure_kinds"] == {"not a card": 8}
+    # Each stood in by a card from metadata, as a digest would show it.
+    assert all(item["failed"] == "not a card" and item["card"]["source"] == "heuristic" for item in broken["items"])
+    assert report["models"][0]["cards"]["failures"] == 0
