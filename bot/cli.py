@@ -125,6 +125,13 @@ def build_parser() -> argparse.ArgumentParser:
     release.add_argument("--format", choices=("text", "json"), default="text")
     release.add_argument("--lang", choices=get_args(Language), help="language of the cards (default: config language)")
 
+    evaluate = command("eval", "card and answer quality on labelled PRs, one row per model")
+    evaluate.add_argument("files", nargs="*", metavar="FILE", help="JSON Lines of labelled PRs (eval/seed.jsonl)")
+    evaluate.add_argument("--answers", metavar="FILE", help="JSON Lines of questions and what a good answer says")
+    evaluate.add_argument("--model", action="append", metavar="NAME", help="a model of the endpoint (repeatable)")
+    evaluate.add_argument("--format", choices=("text", "json"), default="text")
+    evaluate.add_argument("--concurrency", type=int, metavar="N", help="cards at once (default: config concurrency)")
+
     serve = command("serve", "run the Slack app and the daily scheduler")
     mode = serve.add_mutually_exclusive_group()
     mode.add_argument("--http", action="store_true", help="serve POST /slack/events (the default)")

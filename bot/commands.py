@@ -364,6 +364,10 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from bot.doctor import run_doctor
 
         return run_doctor(settings, team=args.team)
+    if args.command == "eval":
+        from bot.eval_cli import run_eval
+
+        return run_eval(args, settings)
     if args.command in ("serve", "worker"):
         from bot.allocator import limit_arenas
 

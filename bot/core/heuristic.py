@@ -24,7 +24,7 @@ from bot.words import text
 
 # Part of a heuristic card's cache key, as PROMPT_VERSION is of a model card's: change it whenever
 # the rules here (or in signals, figures, sentences, file_points) would give a different card.
-HEURISTIC_VERSION = "heuristic-2026-12-01"
+HEURISTIC_VERSION = "heuristic-2026-12-02"
 # The card's headline limits (DESIGN.md, the card): CJK characters carry about twice the meaning.
 MAX_HEADLINE_CHARS = 120
 MAX_HEADLINE_CJK_CHARS = 60
@@ -36,6 +36,12 @@ MAX_QUOTE_CHARS = 220
 # and the title keeps at least this much when both do not fit.
 MIN_FIGURE_PHRASE_CHARS, MAX_FIGURE_PHRASE_CHARS = 36, 72
 MIN_TITLE_CHARS = 40
+# Leading tags that say what kind of PR it is, which the verdict and the points already say; every
+# other tag says where it applies ("[ROCm]", "[Kimi-K3]", "[CI]") and stays in the headline, or
+# "[ROCm]: Bump torch 2.12" reads like a bump of every build.
+KIND_TAGS = frozenset(
+    {"bugfix", "bug", "fix", "hotfix", "misc", "minor", "chore", "feature", "feat", "nit", "wip", "easy", "trivial"}
+)
 # Capitalise "fix the…" but not an identifier that opens a title ("llmd+vllm…", "kimi_k3: …").
 _PLAIN_FIRST_WORD = re.compile(r"[a-z][a-z'-]*[:,]?(?:\s|$)")
 
@@ -51,7 +57,7 @@ def heuristic_card(snapshot: PRSnapshot, coverage: Coverage, language: Language)
         points: list[str] = []
         notes = [texts("title_and_description" if not evidence.description.empty else "title_only")]
     else:
-        points = file_points(evidence.stats, judgement.verdict, texts)
+        points = file_points(evidence.stats, judgement.verdict, texts, evidence.title)
         notes = caveats(snapshot, evidence.title, evidence.stats, coverage, texts)
     return Card(
         headline=_headline(evidence.title, key, texts) or text(language, "card.untitled"),
@@ -89,9 +95,22 @@ def _title_figures(title: str) -> list[ResultFigure]:
 
 
 def headline(title: str) -> str:
-    """The title without its leading [Tags], first letter capitalised, cut to the card's length."""
+    """The title's scope tags, then its words, first letter capitalised, cut to the card's length."""
+    scope = scope_tags(title)
     rest = _title_text(title)
-    return _cut(rest, _limit(rest))
+    if not scope or not rest or scope == rest:
+        return _cut(rest, _limit(rest))
+    return f"{scope} {_cut(rest, _limit(rest) - len(scope) - 1)}"
+
+
+def scope_tags(title: str) -> str:
+    """The title's leading tags that say where the PR applies, as written: "[ROCm][MLA]"."""
+    line = clean_line(title, len(title))
+    match = LEADING_TAGS.match(line)
+    if not match or not line[match.end() :].strip():  # "[CI]" alone: the tag is the headline
+        return ""
+    kept = [tag.strip() for tag in TAG.findall(match.group()) if tag.strip() and tag.strip().lower() not in KIND_TAGS]
+    return "".join(f"[{tag}]" for tag in kept)
 
 
 def _title_text(title: str) -> str:
@@ -107,9 +126,12 @@ def _title_text(title: str) -> str:
 def _headline(title: str, key: ResultFigure | None, texts: Texts) -> str:
     """The title's headline, with the key figure's words after it when the title states no figure."""
     plain = headline(title)
+    scope = scope_tags(title)
     base = _title_text(title)
     if key is None or not base:
         return plain
+    if scope and scope != base:
+        base = f"{scope} {base}"
     figure = _figure_words(key, MAX_HEADLINE_CHARS - len(base), texts)
     if not figure:
         return plain

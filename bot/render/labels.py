@@ -53,7 +53,10 @@ def quiet_line(digest: Digest) -> str:
 def coverage_line(coverage: Coverage, language: Language) -> str:
     if not coverage.files_known:
         return text(language, "coverage.unknown")
-    parts = [text(language, "coverage.read", read=coverage.files_read, total=coverage.files_total)]
+    if coverage.files_total == 1:  # "read 1 of 1 files" reads wrong in English
+        parts = [text(language, "coverage.read_single" if coverage.files_read else "coverage.read_none_single")]
+    else:
+        parts = [text(language, "coverage.read", read=coverage.files_read, total=coverage.files_total)]
     if coverage.partial:
         parts.append(text(language, "coverage.partly", n=len(coverage.partial)))
     if coverage.skipped:

@@ -5,6 +5,7 @@ Colour only when asked (the CLI asks when stdout is a terminal and NO_COLOR is u
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, timedelta
 
 from bot.core.text import clean_line
@@ -34,7 +35,9 @@ def window_text(window: Window) -> str:
     return f"{start.astimezone(UTC).strftime(fmt)} – {end.astimezone(UTC).strftime(fmt)} UTC"
 
 
-def render_card(listing: PRListing, card: Card, *, colour: bool = False) -> str:
+def render_card(listing: PRListing, card: Card, *, colour: bool = False, source_note: bool = True) -> str:
+    """The card in full; `source_note` False in a digest, whose lead says once how many cards
+    come from metadata."""
     paint = _Paint(colour)
     language = card.language
     by = text(language, "card.by", author=listing.author)
@@ -50,25 +53,51 @@ def render_card(listing: PRListing, card: Card, *, colour: bool = False) -> str:
             lines.append(f"  {text(language, f'card.{name}')}:")
             lines.extend(f"    - {point}" for point in points)
     coverage = coverage_line(card.coverage, language)
-    source = "" if card.source == "llm" else f" · {text(language, 'card.heuristic')}"
+    source = "" if card.source == "llm" or not source_note else f" · {text(language, 'card.heuristic')}"
     lines.append(paint(f"  {text(language, 'card.coverage', coverage=coverage)}{source}", "dim"))
     return "\n".join(lines)
 
 
-def render_item(item: DigestItem, *, colour: bool = False) -> str:
-    return render_card(item.listing, item.card, colour=colour)
+def render_item(item: DigestItem, *, colour: bool = False, source_note: bool = True) -> str:
+    return render_card(item.listing, item.card, colour=colour, source_note=source_note)
 
 
 def render_digest(digest: Digest, *, colour: bool = False) -> str:
+    """The lead, every card worth reading or skimming in full, then the skips one line each under
+    their own heading (`--format json` keeps every field of every card)."""
     paint = _Paint(colour)
     header = f"{', '.join(digest.repos)} · {window_text(digest.window)}"
     lines = [paint(header, "bold")]
     lines.append(counts_line(digest) if digest.items else quiet_line(digest))
+    metadata = metadata_line(digest.items, digest.language)
+    if metadata:
+        lines.append(paint(metadata, "dim"))
     lines.extend(paint(f"! {said(digest.language, note)}", "skim") for note in digest.notes)
+    skips = [item for item in digest.items if item.card.verdict == "skip"]
     for item in digest.items:
+        if item.card.verdict != "skip":
+            lines.append("")
+            lines.append(render_item(item, colour=colour, source_note=False))
+    if skips:
         lines.append("")
-        lines.append(render_item(item, colour=colour))
+        lines.append(paint(text(digest.language, "digest.skip_heading", count=len(skips)), "bold"))
+        lines.extend(skip_line(item, paint) for item in skips)
     return "\n".join(lines) + "\n"
+
+
+def skip_line(item: DigestItem, paint: _Paint) -> str:
+    listing = item.listing
+    return f"  - {item.card.headline} {paint(f'· {listing.repo}#{listing.number}', 'dim')}"
+
+
+def metadata_line(items: Sequence[DigestItem], language: Language) -> str:
+    """How many cards come from metadata, said once for the digest: "" when none does."""
+    count = sum(1 for item in items if item.card.source != "llm")
+    if count == 0:
+        return ""
+    if count == len(items):
+        return text(language, "digest.metadata_single" if count == 1 else "digest.metadata_all", count=count)
+    return text(language, "digest.metadata_some", count=count, total=len(items))
 
 
 # The reason inside the ask.no_answer line, by why the model gave none ("no_model": a line of its own).

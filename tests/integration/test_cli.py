@@ -69,7 +69,10 @@ def test_digest_text_is_readable(env: FakeGitHub, capsys: pytest.CaptureFixture[
     assert out.startswith(f"{REPO} · 2026-08-05 (UTC)\n2 merged · ")
     assert "1.6us" in out
     assert f"https://github.com/{REPO}/pull/102" in out
-    assert "Coverage: read 1 of 1 files" in out
+    assert "Coverage: read its one file" in out
+    # Said once in the lead, not on every card; the skip is one line under its own heading.
+    assert out.count("summary from metadata") == 1 and "All 2 cards: summary from metadata, no model" in out
+    assert out.endswith("Skip (1): the headline says enough\n  - [CI] Bump the runner image · vllm-project/vllm#101\n")
 
 
 def test_card_by_url_as_json(env: FakeGitHub, capsys: pytest.CaptureFixture[str]) -> None:

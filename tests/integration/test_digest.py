@@ -300,7 +300,7 @@ def test_json_card_of_a_pr_by_number(github: FakeGitHub, make_services: Services
     data = json.loads(json.dumps(item_data(snapshot.listing, card)))
     assert (data["number"], data["url"]) == (1, f"https://github.com/{REPO}/pull/1")
     assert data["card"]["source"] == "heuristic"
-    assert data["card"]["headline"] == "Speed up step 1 by 2.5x"  # the title without its tag, figure kept
+    assert data["card"]["headline"] == "[Perf] Speed up step 1 by 2.5x"  # the title with its scope tag and figure
     assert data["card"]["coverage"]["files_total"] == 2
 
 

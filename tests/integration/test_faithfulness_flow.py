@@ -116,7 +116,7 @@ def test_a_headline_left_too_short_falls_back_to_the_title(
     add_decode_pr(github)
     model.responder = lambda request: answer("Saves 16 GiB")
     card = one_card(make_services, github, model)
-    assert card.headline == "Speed up decode by 2.5x"  # the heuristic headline of the title
+    assert card.headline == "[Perf] Speed up decode by 2.5x"  # the heuristic headline of the title, scope tag kept
     assert card.dropped == 1 and card.source == "llm"
 
 

@@ -120,7 +120,7 @@ def test_a_claim_still_unsupported_is_cut_and_unsupported_points_dropped() -> No
 def test_a_headline_cut_too_short_falls_back_to_the_title() -> None:
     model = ScriptedModel(draft(f"Saves {INVENTED}"), draft(f"Saves {INVENTED}"))
     card = writer_for(model).card(decode_pr(), "en")
-    assert card.headline == "Speed up decode by 2.5x"  # the heuristic headline of the title
+    assert card.headline == "[Perf] Speed up decode by 2.5x"  # the heuristic headline of the title, scope tag kept
     assert card.dropped == 1 and card.source == "llm"
 
 
@@ -128,7 +128,7 @@ def test_a_headline_cut_too_short_falls_back_to_the_title() -> None:
 def test_a_headline_without_a_word_gives_way_to_the_title(headline: str) -> None:
     # What Gemma 3 270M wrote for a vLLM PR: the card stays the model's, the headline says something.
     card = writer_for(ScriptedModel(draft(headline))).card(decode_pr(), "en")
-    assert card.headline == "Speed up decode by 2.5x" and card.source == "llm"
+    assert card.headline == "[Perf] Speed up decode by 2.5x" and card.source == "llm"
 
 
 def test_a_failed_second_request_cuts_the_first_answer() -> None:

@@ -58,7 +58,7 @@ def test_a_docs_only_change_is_skipped() -> None:
 def test_a_dependency_bump_is_skipped_with_the_files_named() -> None:
     card = card_for([("requirements/cuda.txt", 1, 1)], title="[CI/Build] Bump flashinfer to v0.6.8")
     assert card.verdict == "skip"
-    assert card.headline == "Bump flashinfer to v0.6.8"
+    assert card.headline == "[CI/Build] Bump flashinfer to v0.6.8"
     assert card.caveats == ("Dependency versions changed: requirements/cuda.txt",)
 
 
@@ -253,12 +253,12 @@ def test_zh_cn_path_lists_count_the_files_not_named() -> None:
 @pytest.mark.parametrize(
     ("title", "expected"),
     [
-        ("[Bugfix][Kimi-K3] fix 2-6x throughput regression", "Fix 2-6x throughput regression"),
+        ("[Bugfix][Kimi-K3] fix 2-6x throughput regression", "[Kimi-K3] Fix 2-6x throughput regression"),
         (
             "[Kimi K3 Perf] option to shard the shared expert, 16.98 GiB memory/GPU saved",
-            "Option to shard the shared expert, 16.98 GiB memory/GPU saved",
+            "[Kimi K3 Perf] Option to shard the shared expert, 16.98 GiB memory/GPU saved",
         ),
-        ("[CI] - stabilize GLM-5.2 PCP evaluation", "Stabilize GLM-5.2 PCP evaluation"),
+        ("[CI] - stabilize GLM-5.2 PCP evaluation", "[CI] Stabilize GLM-5.2 PCP evaluation"),
         ("[CI]", "CI"),
         ("[Doc][Misc]", "Doc, Misc"),
         ("llmd+vllm wide-ep for 2p2d", "llmd+vllm wide-ep for 2p2d"),
@@ -266,7 +266,7 @@ def test_zh_cn_path_lists_count_the_files_not_named() -> None:
         ("Fix<!-- hidden --> the\u200b sampler", "Fix the sampler"),
     ],
 )
-def test_headline_drops_leading_tags_and_keeps_figures(title: str, expected: str) -> None:
+def test_headline_keeps_scope_tags_drops_kind_tags_and_keeps_figures(title: str, expected: str) -> None:
     assert headline(title) == expected
 
 
@@ -276,7 +276,9 @@ def test_a_long_headline_is_cut_between_words_at_120_characters() -> None:
     assert len(cut) <= 120
     assert cut.endswith("…")
     assert cut[:-1] == cut[:-1].rstrip()
-    assert ("Speed up the scheduler " + "by batching the requests of every waiting queue " * 4).startswith(cut[:-1])
+    assert ("[Perf] Speed up the scheduler " + "by batching the requests of every waiting queue " * 4).startswith(
+        cut[:-1]
+    )
 
 
 def test_a_cut_never_splits_a_figure() -> None:
@@ -288,7 +290,7 @@ def test_a_mostly_cjk_headline_is_cut_at_60_characters() -> None:
     title = "[Perf] 新增非 MegaMoE 共享专家分片选项，单卡省 16.98 GiB 显存" + "，并且优化了调度器的批处理逻辑" * 4
     cut = headline(title)
     assert len(cut) <= 60
-    assert cut.startswith("新增非 MegaMoE 共享专家分片选项，单卡省 16.98 GiB 显存")
+    assert cut.startswith("[Perf] 新增非 MegaMoE 共享专家分片选项，单卡省 16.98 GiB 显存")
     assert cut.endswith("…")
 
 

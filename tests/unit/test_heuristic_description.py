@@ -139,18 +139,18 @@ def test_a_pr_whose_files_were_not_read_is_judged_from_its_title_and_description
     [
         (
             BENCHMARK_TABLE,
-            "Use a persistent grid for the FP8 block-scaled GEMM on Hopper — up to 1.61x speedup (batch 1)",
+            "[Perf] Use a persistent grid for the FP8 block-scaled GEMM on Hopper — up to 1.61x speedup (batch 1)",
         ),
         (
             MEMORY_SAVING,
-            "Release the sampler's logits buffer before CUDA graph capture — "
+            "[Core] Release the sampler's logits buffer before CUDA graph capture — "
             "reduces peak memory from 18.2 GiB to 12.1 GiB",
         ),
         (
             LATENCY_PERCENT,
-            "Overlap the scheduler with the model's forward pass — TTFT p50 drops 18% and TPOT p50 drops 7%",
+            "[Perf] Overlap the scheduler with the model's forward pass — TTFT p50 drops 18% and TPOT p50 drops 7%",
         ),
-        (CHINESE_BODY, "为 MoE 路由预先分配 workspace — 解码提速 1.8 倍"),
+        (CHINESE_BODY, "[Perf] 为 MoE 路由预先分配 workspace — 解码提速 1.8 倍"),
         (
             REVERT,
             'Revert "[Perf] Batch the detokenizer across requests" (#50123) — #50123 caused a 30% throughput '
@@ -165,7 +165,7 @@ def test_the_headline_carries_the_descriptions_key_figure(example: Example, head
 def test_a_title_with_its_own_figure_gets_no_second_one() -> None:
     body = "Also 1.2x faster prefill on H100."
     card = card_of(make_snapshot([("vllm/a.py", 50, 1)], title="[Perf] 2x faster decode", body=body))
-    assert card.headline == "2x faster decode"
+    assert card.headline == "[Perf] 2x faster decode"
 
 
 def test_a_long_title_is_cut_to_leave_room_for_the_figure_and_the_limit_holds() -> None:
@@ -184,7 +184,8 @@ def test_a_long_title_is_cut_to_leave_room_for_the_figure_and_the_limit_holds() 
 def test_a_zh_card_words_the_join_in_chinese_and_keeps_the_prs_words() -> None:
     card = card_of(MEMORY_SAVING, "zh-CN")
     assert card.headline == (
-        "Release the sampler's logits buffer before CUDA graph capture：reduces peak memory from 18.2 GiB to 12.1 GiB"
+        "[Core] Release the sampler's logits buffer before CUDA graph capture："
+        "reduces peak memory from 18.2 GiB to 12.1 GiB"
     )
     assert card_of(BENCHMARK_TABLE, "zh-CN").headline.endswith("：最高 1.61x speedup（batch 1）")
 

@@ -1,0 +1,134 @@
+"""`prdigest eval [FILE…] [--answers FILE] [--model NAME…]`: card (and answer) quality on labelled
+PRs, one row per model, no model (the heuristic) first.
+
+The files are read and checked before anything else (services/eval_labels.py): a bad line is one
+error naming the file and the line, and nothing is fetched or cached. Then the PRs are read once,
+and each model makes their cards as a digest would (services/evaluation.py). An invented figure
+that reached a card makes the exit non-zero, after the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+from bot.core.eval_scores import AnswerRun, CardRun, score_cards
+from bot.core.usage import Price, cost
+from bot.errors import ToldError, UsageError, quoted
+from bot.models import AcrossMatches, Audience, Language, PRRef, PRSnapshot
+from bot.render.evaluation import ModelReport, eval_data, render_eval
+from bot.services.across import AcrossDays, Known
+from bot.services.eval_labels import Asking, Labelled, parse_labels, parse_questions
+from bot.services.evaluation import Across, EvalModel, answer_runs, card_runs
+from bot.services.spending import CLI
+from bot.settings import Settings
+from bot.wiring.evaluation import named_model, no_model
+from bot.wiring.process import Process, build_process
+
+MAX_CONCURRENCY = 64
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise UsageError("error.eval_unreadable", file=quoted(path)) from None
+
+
+def read_inputs(args: argparse.Namespace) -> tuple[list[Labelled], list[Asking]]:
+    """Every labelled PR and question of the files named, or the first bad line's error."""
+    if not args.files and not args.answers:
+        raise UsageError("error.eval_nothing")
+    labels = [label for path in args.files for label in parse_labels(_read(path), path)]
+    questions = parse_questions(_read(args.answers), args.answers) if args.answers else []
+    return labels, questions
+
+
+def _across(built: Process) -> Across:
+    zone = built.settings.defaults.timezone
+
+    def answer(repo: str, question: str, language: Language) -> str | None:
+        across = AcrossDays(
+            built.cards,
+            now=built.timing.now,
+            zone_of=lambda _: zone,
+            known=Known(lambda: (repo,), people=built.authors.names),
+            web_base=built.web_base,
+        )
+        audience = Audience(CLI, frozenset({repo.lower()}), language)
+        asked = across.read(question, audience)
+        if asked is None:
+            return None
+        reply = across.answer(asked, replace(audience, default_repo=repo))
+        if not isinstance(reply, AcrossMatches):
+            return None
+        return "\n".join(f"#{item.listing.number} {item.listing.title}" for item in reply.items)
+
+    return answer
+
+
+def _snapshots(built: Process, refs: list[PRRef], concurrency: int) -> dict[PRRef, PRSnapshot]:
+    unique = list(dict.fromkeys(refs))
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="eval-fetch") as pool:
+        return dict(zip(unique, pool.map(built.cards.snapshot_by_ref, unique), strict=True))
+
+
+def run_eval(args: argparse.Namespace, settings: Settings) -> int:
+    """The report on stdout; 1 when an invented figure reached a card. Every input is checked
+    before the process is built, so a bad line leaves no trace in the store."""
+    labels, questions = read_inputs(args)
+    concurrency = settings.defaults.concurrency if args.concurrency is None else args.concurrency
+    if not 1 <= concurrency <= MAX_CONCURRENCY:
+        raise UsageError("error.eval_concurrency", value=concurrency)
+    names = list(dict.fromkeys(args.model or []))
+    if names and not settings.openai_api_key:
+        raise UsageError("error.eval_no_key")
+    built = build_process(settings)
+    try:
+        _evaluate(args, built, labels, questions, names, concurrency)
+    finally:
+        built.close()
+    return 0
+
+
+def _evaluate(
+    args: argparse.Namespace,
+    built: Process,
+    labels: list[Labelled],
+    questions: list[Asking],
+    names: list[str],
+    concurrency: int,
+) -> None:
+    language = built.settings.defaults.language
+    snapshots = _snapshots(built, [label.ref for label in labels] + [q.ref for q in questions if q.ref], concurrency)
+    prices = {name: price for name, options in built.settings.config.models.items() if (price := options.price)}
+    models: list[tuple[EvalModel, Callable[[], None] | None]] = [(no_model(built), None)]
+    models += [named_model(built, name) for name in names]
+    across = _across(built)
+    reports = []
+    try:
+        for model, _ in models:
+            cards = card_runs(model, labels, snapshots, language, concurrency)
+            answers = answer_runs(model, questions, snapshots, across, concurrency)
+            reports.append(_report(model, cards, answers, prices))
+    finally:
+        for _, close in models:
+            if close is not None:
+                close()
+    if args.format == "json":
+        print(json.dumps(eval_data(reports), ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(render_eval(reports))
+    invented = sum(score_cards(report.cards).invented for report in reports)
+    if invented:
+        raise ToldError("error.eval_invented", count=invented)
+
+
+def _report(model: EvalModel, cards: list[CardRun], answers: list[AnswerRun], prices: dict[str, Price]) -> ModelReport:
+    by_model = model.tally.by_model()
+    return ModelReport(model.name, tuple(cards), tuple(answers), model.tally.total, cost(by_model, prices))
