@@ -13,7 +13,7 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn, get_args
 
 from bot.errors import PrdigestError, one_line, quoted
@@ -75,6 +75,22 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
     )
 
 
+def _release_and_eval(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
+    release = command("release", "a release's PRs with their cards, and what to know before upgrading")
+    release.add_argument("repo", metavar="OWNER/REPO")
+    release.add_argument("tag", nargs="?", metavar="TAG", help="the release's tag (default: the latest release)")
+    release.add_argument("--since", metavar="TAG", help="start after this tag (default: the release before TAG)")
+    release.add_argument("--format", choices=("text", "json"), default="text")
+    release.add_argument("--lang", choices=get_args(Language), help="language of the cards (default: config language)")
+
+    evaluate = command("eval", "card and answer quality on labelled PRs, one row per model")
+    evaluate.add_argument("files", nargs="*", metavar="FILE", help="JSON Lines of labelled PRs (eval/seed.jsonl)")
+    evaluate.add_argument("--answers", metavar="FILE", help="JSON Lines of questions and what a good answer says")
+    evaluate.add_argument("--model", action="append", metavar="NAME", help="a model of the endpoint (repeatable)")
+    evaluate.add_argument("--format", choices=("text", "json"), default="text")
+    evaluate.add_argument("--concurrency", type=int, metavar="N", help="cards at once (default: config concurrency)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="prdigest", description="Which merged pull requests deserve a careful read, and why.")
     parser.add_argument("--version", action=_Version)
@@ -118,19 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--lang", choices=get_args(Language), help="language of the answer (default: config language)")
     ask.add_argument("--no-cache", action="store_true", help="keep nothing: the store in memory for this run only")
 
-    release = command("release", "a release's PRs with their cards, and what to know before upgrading")
-    release.add_argument("repo", metavar="OWNER/REPO")
-    release.add_argument("tag", nargs="?", metavar="TAG", help="the release's tag (default: the latest release)")
-    release.add_argument("--since", metavar="TAG", help="start after this tag (default: the release before TAG)")
-    release.add_argument("--format", choices=("text", "json"), default="text")
-    release.add_argument("--lang", choices=get_args(Language), help="language of the cards (default: config language)")
-
-    evaluate = command("eval", "card and answer quality on labelled PRs, one row per model")
-    evaluate.add_argument("files", nargs="*", metavar="FILE", help="JSON Lines of labelled PRs (eval/seed.jsonl)")
-    evaluate.add_argument("--answers", metavar="FILE", help="JSON Lines of questions and what a good answer says")
-    evaluate.add_argument("--model", action="append", metavar="NAME", help="a model of the endpoint (repeatable)")
-    evaluate.add_argument("--format", choices=("text", "json"), default="text")
-    evaluate.add_argument("--concurrency", type=int, metavar="N", help="cards at once (default: config concurrency)")
+    _release_and_eval(command)
 
     serve = command("serve", "run the Slack app and the daily scheduler")
     mode = serve.add_mutually_exclusive_group()
