@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from bot.models import AuditEntry, Language
-from bot.render.subscriptions import SHOWN_FIELDS, shown_value, spelled
+from bot.render.subscriptions import SHOWN_FIELDS, effective, shown_value, spelled
 from bot.services.subscriptions import ChannelView
 from bot.services.tenant import Tenant
 from bot.settings import Defaults
@@ -20,8 +20,7 @@ from bot.words import text
 
 
 def _raw(name: str, view: ChannelView, defaults: Defaults) -> str | list[str]:
-    value = getattr(view.config, name)
-    return spelled(name, getattr(defaults, name) if value is None else value)
+    return spelled(name, effective(name, view.config, defaults))
 
 
 def _entry(entry: AuditEntry) -> dict[str, Any]:

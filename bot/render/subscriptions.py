@@ -28,7 +28,7 @@ from slack_sdk.models.blocks import (
 from slack_sdk.models.views import View
 
 from bot.core.config import ChannelConfig, Defaults
-from bot.core.parsing import duration_text
+from bot.core.parsing import WEEKDAYS, duration_text
 from bot.models import AuditEntry, Language
 from bot.ports.slack import Message
 from bot.render.blocks import text_message
@@ -42,8 +42,35 @@ VALUE_ACTION = "value"  # every input's action_id: the block_id names the field
 MAX_INPUT_CHARS = 3000
 LIST_FIELDS = ("labels_include", "labels_exclude", "paths", "exclude_authors")
 # The fields of the modal (ChannelConfig's names); what /pr following shows adds the window.
-MODAL_FIELDS = ("repos", "post_at", "timezone", "language", "quiet_days", *LIST_FIELDS)
-SHOWN_FIELDS = ("repos", "post_at", "timezone", "window", "language", "quiet_days", *LIST_FIELDS)
+MODAL_FIELDS = (
+    "repos",
+    "post_at",
+    "timezone",
+    "language",
+    "quiet_days",
+    "cadence",
+    "weekly_on",
+    "releases",
+    *LIST_FIELDS,
+)
+SHOWN_FIELDS = (
+    "repos",
+    "post_at",
+    "timezone",
+    "window",
+    "language",
+    "quiet_days",
+    "cadence",
+    "weekly_on",
+    "releases",
+    *LIST_FIELDS,
+)
+# A channel's own keys with no [defaults] counterpart, and what an unset one means.
+CHANNEL_DEFAULTS: dict[str, object] = {"cadence": "daily", "weekly_on": 0, "releases": "off"}
+CADENCES = ("daily", "weekly", "both")
+RELEASES = ("off", "post")
+# Fields chosen from a list in the modal (a static select): their value is the option's.
+SELECTED = ("language", "quiet_days", "cadence", "weekly_on", "releases")
 LANGUAGES: tuple[Language, ...] = ("en", "zh-CN")
 QUIET_DAYS = ("note", "silent")
 _CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
@@ -59,14 +86,22 @@ def spelled(name: str, value: Any) -> str | list[str]:
         return str(value.key)
     if name == "window":
         return duration_text(value)
+    if name == "weekly_on":
+        return WEEKDAYS[int(value)].capitalize()
     return str(value)
+
+
+def effective(name: str, config: ChannelConfig, defaults: Defaults) -> Any:
+    """A field's value for the channel: its own, else the default's."""
+    value = getattr(config, name)
+    if value is not None:
+        return value
+    return CHANNEL_DEFAULTS[name] if name in CHANNEL_DEFAULTS else getattr(defaults, name)
 
 
 def shown_value(name: str, config: ChannelConfig, defaults: Defaults, language: Language) -> str:
     """A field's effective value as a person reads it (the default's when the channel sets none)."""
-    value = getattr(config, name)
-    if value is None:
-        value = getattr(defaults, name)
+    value = effective(name, config, defaults)
     if name in ("repos", *LIST_FIELDS):
         return ", ".join(value) if value else text(language, "subs.empty")
     if name in ("post_at", "timezone", "window"):
@@ -75,6 +110,12 @@ def shown_value(name: str, config: ChannelConfig, defaults: Defaults, language: 
         return text(language, f"language.{value}")
     if name == "quiet_days":
         return text(language, f"subs.quiet_{value}")
+    if name == "cadence":
+        return text(language, f"subs.cadence_{value}")
+    if name == "weekly_on":
+        return text(language, f"subs.weekday_{WEEKDAYS[int(value)]}")
+    if name == "releases":
+        return text(language, f"subs.releases_{value}")
     return str(value)
 
 
@@ -166,6 +207,9 @@ def settings_modal(channel: str, config: ChannelConfig | None, language: Languag
     lists = {name: ", ".join(getattr(config, name)) if config else "" for name in LIST_FIELDS}
     chosen_language = config.language if config else None
     quiet = config.quiet_days if config else None
+    cadence = config.cadence if config else None
+    weekday = WEEKDAYS[config.weekly_on] if config and config.weekly_on is not None else None
+    releases = config.releases if config else None
     blocks: list[Block] = [
         ContextBlock(elements=[MarkdownTextObject(text=text(language, "subs.modal_intro", channel=_channel(channel)))]),
         _input("repos", _text_input(repos, multiline=True), language, optional=False, hint="subs.hint_repos"),
@@ -183,6 +227,19 @@ def settings_modal(channel: str, config: ChannelConfig | None, language: Languag
         _input(
             "quiet_days",
             _select([(name, text(language, f"subs.quiet_{name}")) for name in QUIET_DAYS], quiet),
+            language,
+        ),
+        _input(
+            "cadence", _select([(name, text(language, f"subs.cadence_{name}")) for name in CADENCES], cadence), language
+        ),
+        _input(
+            "weekly_on",
+            _select([(name, text(language, f"subs.weekday_{name}")) for name in WEEKDAYS], weekday),
+            language,
+        ),
+        _input(
+            "releases",
+            _select([(name, text(language, f"subs.releases_{name}")) for name in RELEASES], releases),
             language,
         ),
         *(_input(name, _text_input(lists[name]), language, hint="subs.hint_list") for name in LIST_FIELDS),
@@ -227,7 +284,7 @@ def modal_values(view: Mapping[str, Any]) -> dict[str, str | list[str]]:
         elif name == "post_at":
             if element.get("selected_time"):
                 values[name] = str(element["selected_time"])
-        elif name in ("language", "quiet_days"):
+        elif name in SELECTED:
             option = element.get("selected_option") or {}
             if isinstance(option, dict) and option.get("value"):
                 values[name] = str(option["value"])

@@ -106,7 +106,7 @@ def state(**fields: str) -> dict[str, Any]:
         element: dict[str, Any]
         if name == "post_at":
             element = {"type": "timepicker", "selected_time": value}
-        elif name in ("language", "quiet_days"):
+        elif name in ("language", "quiet_days", "cadence", "weekly_on", "releases"):
             element = {"type": "static_select", "selected_option": {"value": value}}
         else:
             element = {"type": "plain_text_input", "value": value}
@@ -293,6 +293,22 @@ def test_saved_settings_are_used_by_a_second_replicas_scheduler_at_its_next_tick
         assert english_in(told) == []
     finally:
         other.close()
+
+
+def test_the_modal_sets_a_weekly_roll_up_and_release_posts(subs: SlackHarness) -> None:
+    run(subs, f"follow {OTHER_REPO}")
+    response = submit(subs, NEW, state(repos=OTHER_REPO, cadence="weekly", weekly_on="fri", releases="post"))
+    assert response.status_code == 200 and response.text == ""
+    wait_for(lambda: ephemerals(subs, NEW))
+    subs.settle()
+    subs.home.directory.refresh()
+    plan = subs.home.directory.plan(NEW)
+    assert plan is not None and (plan.cadence, plan.weekly_on, plan.releases) == ("weekly", 4, "post")
+    told = run(subs, "following")
+    assert "a roll-up once a week" in told and "Friday" in told and "posted here, with their cards" in told
+    # A value the modal never offers is refused on its field, and nothing is saved.
+    refused = submit(subs, NEW, state(repos=OTHER_REPO, cadence="hourly")).json()
+    assert refused["response_action"] == "errors" and "cadence" in refused["errors"]
 
 
 def test_a_private_repository_in_the_modal_is_refused_and_nothing_saved(subs: SlackHarness) -> None:
