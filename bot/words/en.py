@@ -262,6 +262,8 @@ WORDS: dict[str, str] = {
         "• `@prdigest what merged this week about MoE?`: PRs across days (today, this week, the last 7 days, "
         "since Monday or a date), or `@prdigest did anything revert #123?`\n"
         "• The same questions in a direct message to prdigest, about the repositories of your channels\n"
+        "• `{cmd} release` (or `{cmd} release owner/repo v0.12.0`): a release's PRs and what to know before "
+        "upgrading; ask `@prdigest is #123 in a release?` or `what's in v0.12.0 about MoE?`\n"
         "• `{cmd} help`: this message"
     ),
     # -- the App Home -------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.slack.listeners import subscribe, watch
+from bot.slack.listeners import release, subscribe, watch
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 K8S = REPO_ROOT / "deploy" / "k8s"
@@ -104,14 +104,14 @@ def usage_hint(name: str) -> str:
 @pytest.mark.parametrize("name", MANIFESTS)
 def test_the_usage_hint_offers_what_the_command_takes(name: str) -> None:
     """Slack shows the hint as people type `/pr `: it names follow and settings, and no word the
-    command would read as a PR reference (`release` until the command takes it)."""
+    command would read as a PR reference."""
     hint = usage_hint(name)
     assert hint == usage_hint(MANIFESTS[0])
     words = {word.split()[0] for word in re.split(r", (?:or )?", hint) if word.split()[0].isalpha()}
     words -= {"a"}  # "a PR URL"
-    handled = set(subscribe.SUBCOMMANDS) | set(watch.SUBCOMMANDS) | {"help"}
+    handled = set(subscribe.SUBCOMMANDS) | set(watch.SUBCOMMANDS) | set(release.SUBCOMMANDS) | {"help"}
     assert words <= handled, f"{name} offers {sorted(words - handled)}"
-    assert {"follow", "following", "settings", "digest", "watch", "help"} <= words
+    assert {"follow", "following", "settings", "digest", "release", "watch", "help"} <= words
 
 
 def slug(heading: str) -> str:
