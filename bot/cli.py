@@ -82,6 +82,8 @@ def _release_and_eval(command: Callable[[str, str], argparse.ArgumentParser]) ->
     release.add_argument("--since", metavar="TAG", help="start after this tag (default: the release before TAG)")
     release.add_argument("--format", choices=("text", "json"), default="text")
     release.add_argument("--lang", choices=get_args(Language), help="language of the cards (default: config language)")
+    release.add_argument("--post", metavar="CHANNEL", help="post it to this Slack channel id, once, as a release post")
+    release.add_argument("--team", metavar="T…", help="OAuth mode: the workspace of --post's channel")
 
     evaluate = command("eval", "card and answer quality on labelled PRs, one row per model")
     evaluate.add_argument("files", nargs="*", metavar="FILE", help="JSON Lines of labelled PRs (eval/seed.jsonl)")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from bot.errors import ConfigError, Stopped, StoreError, UsageError, quoted
 from bot.models import DigestOptions, Filters, Language, Note, PRRef, Window
+from bot.posting_cli import checked_post, chosen_team
 from bot.render.data import answer_data, digest_data, item_data
 from bot.render.terminal import no_answer_line, render_answer, render_card, render_digest
 from bot.services.ask import ask_about_pr
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from bot.slack.app import SlackParts
     from bot.stopping import TerminalStop
     from bot.wiring.process import Process
-    from bot.wiring.slack import SlackWiring
 
 
 def _colour(settings: Settings) -> bool:
@@ -115,14 +115,7 @@ def _post_digest(
     args: argparse.Namespace, built: Process, repos: tuple[str, ...], window: Window, asked_day: date | None
 ) -> None:
     settings = built.settings
-    from bot.core.config import is_channel_id
-
-    if not is_channel_id(args.post):  # as the config refuses it: a name is not where Slack posts
-        raise UsageError("error.post_not_a_channel", text=quoted(args.post))
-    if not settings.slack_bot_token and not settings.oauth:
-        raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…), or SLACK_CLIENT_ID for OAuth mode")
-    if not settings.redis_url:
-        raise ConfigError("--post needs REDIS_URL: the ledger that keeps a digest from being posted twice is in Redis")
+    checked_post(args, settings)
     from bot.wiring.slack import wire_slack
 
     wired = wire_slack(built)
@@ -155,28 +148,6 @@ def _post_digest(
         print(f"prdigest: {text(terminal, 'cli.posting_elsewhere', day=day, channel=args.post)}", file=sys.stderr)
     else:
         print(text(terminal, "cli.posted", channel=args.post, day=day, posted=result.posted, already=result.already))
-
-
-def chosen_team(team: str | None, wired: SlackWiring) -> str | None:
-    """The workspace a CLI command acts in: --team, else the home one; checked to be installed.
-
-    None with SLACK_BOT_TOKEN (one workspace). In OAuth mode, a team id."""
-    settings = wired.process.settings
-    if not settings.oauth:
-        if team is not None:
-            raise UsageError("error.team_not_oauth")
-        return None
-    from bot.services.workspaces import is_team_id
-
-    chosen = team or settings.home_team
-    if chosen is None:
-        raise UsageError("error.team_needed")
-    if not is_team_id(chosen):
-        raise UsageError("error.bad_team", team=quoted(chosen))
-    assert wired.oauth is not None  # OAuth mode
-    if wired.oauth.installations.find_workspace(chosen) is None:
-        raise UsageError("error.not_installed", team=chosen)
-    return chosen
 
 
 def _run_serve(args: argparse.Namespace, built: Process) -> None:

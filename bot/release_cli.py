@@ -9,11 +9,14 @@ import sys
 
 from bot.errors import UsageError, quoted
 from bot.models import Language
+from bot.posting_cli import checked_post, chosen_team
 from bot.render.releases import release_data, render_release
 from bot.services.refs import parse_repo
+from bot.services.release_posting import ReleaseAsked
 from bot.waiting import Waiting, model_failed_line
 from bot.wiring.process import Process
 from bot.wiring.releases import release_digests
+from bot.words import text
 
 # A tag is a git ref name: no spaces, no "..", nothing a shell or URL would mangle.
 MAX_TAG_CHARS = 100
@@ -32,6 +35,9 @@ def run_release(args: argparse.Namespace, built: Process, language: Language, co
     tag = parse_tag(args.tag) if args.tag else digests.latest_tag(repo)
     since = parse_tag(args.since) if args.since else None
     settings = built.settings
+    if args.post:
+        post_release(args, built, ReleaseAsked(args.post, repo, tag, since, args.lang or language))
+        return
     with Waiting.for_model(settings, language, enabled=built.model is not None, per_card=True) as waiting:
         release = digests.build(repo, tag, since, language=language, progress=lambda done, total: waiting.output())
     digest = release.digest
@@ -41,3 +47,29 @@ def run_release(args: argparse.Namespace, built: Process, language: Language, co
         print(json.dumps(release_data(release), ensure_ascii=False, indent=2))
     else:
         sys.stdout.write(render_release(release, colour=colour))
+
+
+def post_release(args: argparse.Namespace, built: Process, asked: ReleaseAsked) -> None:
+    """`--post CHANNEL`: the release posted as `releases = "post"` posts it, once per channel."""
+    from bot.wiring.slack import wire_slack
+
+    checked_post(args, built.settings)
+    wired = wire_slack(built)
+    posting = wired.tenants.get(chosen_team(args.team, wired)).release_posting
+    if posting is None:
+        raise UsageError("error.internal")
+    result = posting.run(asked)
+    if result is None:
+        print(
+            f"prdigest: {text(asked.language, 'cli.release_posting_elsewhere', channel=asked.channel)}", file=sys.stderr
+        )
+    else:
+        print(
+            text(
+                asked.language,
+                "cli.release_posted",
+                channel=asked.channel,
+                posted=result.posted,
+                already=result.already,
+            )
+        )

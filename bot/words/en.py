@@ -662,4 +662,6 @@ WORDS: dict[str, str] = {
     "subs.weekday_sun": "Sunday",
     "subs.releases_off": "not posted",
     "subs.releases_post": "posted here, with their cards",
+    "cli.release_posted": "release posted to {channel}: {posted} messages now, {already} already there",
+    "cli.release_posting_elsewhere": "another process is posting this release to {channel} right now",
 }

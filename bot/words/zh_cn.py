@@ -586,4 +586,6 @@ WORDS: dict[str, str] = {
     "subs.weekday_sun": "周日",
     "subs.releases_off": "不发送",
     "subs.releases_post": "在此发送，附带卡片",
+    "cli.release_posted": "版本已发送到 {channel}：本次 {posted} 条消息，之前已有 {already} 条",
+    "cli.release_posting_elsewhere": "另一个进程正在向 {channel} 发送这个版本",
 }

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import requests
 from devkit.fakes.github import FakeGitHub
+from devkit.fakes.slack import FakeSlack
 
 from bot.cli import main
 from tests.integration.conftest import REPO, told
@@ -141,3 +142,21 @@ def test_release_questions_are_answered_from_the_range_and_the_cache(
     assert [item["number"] for item in data["items"]] == [42] and data["span"]["release"] == "v0.2.0"
     assert not [r for r in releases.requests if "/pulls/" in r.path]
     assert main(["ask", REPO, "v0.2.0 和 v0.9.0 之间有哪些改动？"]) == 1
+
+
+def test_release_post_posts_lead_and_thread_once(
+    releases: FakeGitHub, redis_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FakeSlack() as slack:
+        monkeypatch.setenv("REDIS_URL", redis_url)
+        monkeypatch.setenv("SLACK_API_URL", slack.api_url)
+        monkeypatch.setenv("SLACK_BOT_TOKEN", slack.bot_token)
+        assert main(["release", REPO, "v0.2.0rc1", "--post", "C0RELEASES"]) == 0
+        assert "release posted to C0RELEASES" in capsys.readouterr().out
+        assert main(["release", REPO, "v0.2.0rc1", "--post", "C0RELEASES"]) == 0
+        assert ": 0 messages now" in capsys.readouterr().out
+        (lead,) = slack.messages("C0RELEASES")
+        assert lead["text"].startswith(f"{REPO} v0.2.0rc1 (since v0.1.0)")
+        assert len(slack.thread("C0RELEASES", lead["ts"])) >= 1
+        assert main(["release", REPO, "v0.2.0rc1", "--post", "releases"]) == 1  # a name is no channel id
+        assert "releases" in told(capsys.readouterr().err)[0]
