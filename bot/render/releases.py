@@ -11,7 +11,7 @@ from typing import Any
 from bot.models import DigestItem, Language, ReleaseDigest, Upgrade
 from bot.render.data import digest_data
 from bot.render.labels import counts_line
-from bot.render.terminal import render_item
+from bot.render.terminal import metadata_line, render_item
 from bot.words import said, text
 
 _BOLD = "\033[1m"
@@ -45,6 +45,9 @@ def render_release(release: ReleaseDigest, *, colour: bool = False) -> str:
     language = digest.language
     lines = [bold(release_title(release))]
     lines.append(counts_line(digest) if digest.items else text(language, "release.empty"))
+    metadata = metadata_line(digest.items, language)
+    if metadata:
+        lines.append(dim(metadata))  # said once here, not under every card
     if release.unnamed:
         unnamed = "release.unnamed_one" if release.unnamed == 1 else "release.unnamed"
         lines.append(dim(text(language, unnamed, n=release.unnamed)))
@@ -57,7 +60,7 @@ def render_release(release: ReleaseDigest, *, colour: bool = False) -> str:
         skips = [item for item in group.items if item.card.verdict == "skip"]
         for item in group.items:
             if item.card.verdict != "skip":
-                lines += [render_item(item, colour=colour), ""]
+                lines += [render_item(item, colour=colour, source_note=False), ""]
         if skips:
             lines.append(dim(text(language, "release.skips", n=len(skips))))
             lines.extend(f"  {skip_line(item)}" for item in skips)

@@ -84,7 +84,7 @@ def test_the_text_says_counts_areas_and_what_to_know_before_upgrading(
     out = capsys.readouterr().out
     assert out.startswith(f"{REPO} v0.2.0rc1 (since v0.1.0)\n130 merged")
     # Said in the card's headline (from metadata here: the title without its tag).
-    assert "Before you upgrade\n  - Removed: Remove the deprecated --disable-log-requests (#42)" in out
+    assert "Before you upgrade\n  - Removed: [Frontend] Remove the deprecated --disable-log-requests (#42)" in out
     assert "[Core] (" in out
 
 
