@@ -24,6 +24,7 @@ from bench.env import REPO_ROOT, Latencies, world
 from bench.globs import match_row, saved_ack_row
 from bench.past_day import date_path_row
 from bench.queue import premade_digest_row, webhook_row, workers_row
+from bench.release import release_row
 from bench.scenarios import (
     Options,
     Row,
@@ -80,7 +81,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--github-latency", type=float, help="seconds per GitHub request (default 0.05)")
     parser.add_argument("--slack-latency", type=float, help="seconds per Slack call (default 0.03)")
     parser.add_argument(
-        "--only", choices=["requests"], help="requests: only the digest rows, GitHub's requests per PR among them"
+        "--only",
+        choices=["requests", "release"],
+        help="requests: only the digest rows, GitHub's requests per PR among them; release: only the release row",
     )
     return parser.parse_args(argv)
 
@@ -144,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
                 rows.extend(digest_rows(bench_world, options, workdir)[0])
                 rows.append(date_path_row(bench_world, workdir))
                 return report(rows, options, started, args.smoke)
+            if args.only == "release":
+                rows.append(release_row(bench_world, options))
+                return report(rows, options, started, args.smoke)
             rows.append(startup_row(options))
             digest, cold_median = digest_rows(bench_world, options, workdir)
             rows.extend(digest)
@@ -163,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(premade_digest_row(bench_world, options))
             rows.append(webhook_row(bench_world, options, options.webhook_deliveries))
             rows.append(workers_row(bench_world, options, options.backlog, options.backlog_model_latency))
-            # Last: it adds a repository to the fake GitHub and flushes Redis.
+            # Last: these add a repository of their own to the fake GitHub (and flush Redis).
+            rows.append(release_row(bench_world, options))
             rows.append(date_path_row(bench_world, workdir))
     return report(rows, options, started, args.smoke)
 

@@ -58,7 +58,8 @@ _CAVEAT_RULES: tuple[tuple[UpgradeKind, re.Pattern[str]], ...] = (
 
 # A title says what was done, often to code no user calls: only these forms speak to users.
 _TITLE_RULES: tuple[tuple[UpgradeKind, re.Pattern[str]], ...] = (
-    ("breaking", re.compile(r"\[breaking\]|\bbreaking(?:\s|-)change|\bBREAKING\b|不兼容|破坏性", re.IGNORECASE)),
+    ("breaking", re.compile(r"\[breaking\]|\bbreaking(?:\s|-)changes?\b|不兼容|破坏性", re.IGNORECASE)),
+    ("breaking", re.compile(r"\bBREAKING\b")),  # in capitals only: "a prefix breaking quant" is a bug fixed
     (
         "removed",
         re.compile(
@@ -99,10 +100,11 @@ def upgrade_notes(caveats: Iterable[str], title: str, labels: Iterable[str], hea
     notes = [UpgradeNote(kind, caveat) for caveat in caveats if (kind := kind_of(caveat)) is not None]
     if notes:
         return notes
-    from_headline = kind_of(headline) if headline else None
-    if from_headline is not None:
-        return [UpgradeNote(from_headline, headline)]
-    from_title = next((kind for kind, rule in _TITLE_RULES if rule.search(title)), None)
-    if from_title is None:
-        from_title = next((_LABELS[label.lower()] for label in labels if label.lower() in _LABELS), None)
-    return [UpgradeNote(from_title, title)] if from_title is not None else []
+    # A headline says what was done, as a title does (without a model it is the title): held to
+    # the title's narrower rules, so "Migrate FlashKDA to the stable ABI" is not an upgrade note.
+    for said in (headline, title):
+        kind = next((kind for kind, rule in _TITLE_RULES if said and rule.search(said)), None)
+        if kind is not None:
+            return [UpgradeNote(kind, said)]
+    from_label = next((_LABELS[label.lower()] for label in labels if label.lower() in _LABELS), None)
+    return [UpgradeNote(from_label, title)] if from_label is not None else []

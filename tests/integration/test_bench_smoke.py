@@ -35,6 +35,7 @@ SCENARIOS = (
     "the poller already carded",
     "webhook → card ready",
     "3 workers vs 1",
+    "-PR release, every card cached, posted",
     "GitHub requests per PR, --date path",
 )
 

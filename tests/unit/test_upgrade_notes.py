@@ -58,6 +58,14 @@ def test_a_title_counts_only_in_its_user_facing_forms() -> None:
     assert upgrade_notes([], "[Bugfix] Fix a typo", ("breaking",)) == [UpgradeNote("breaking", "[Bugfix] Fix a typo")]
 
 
+def test_a_bug_fixed_or_a_migration_inside_the_code_is_no_upgrade_note() -> None:
+    assert upgrade_notes([], "[Bugfix] Fix LFM2 ShortConv prefix breaking quant ignore list", ()) == []
+    assert upgrade_notes([], "[Kimi-K3] Migrate FlashKDA to PyTorch stable ABI", ()) == []
+    headline = "Migrates the warmup to the new JIT infrastructure"
+    assert upgrade_notes([], "[Perf] Add new warmup infrastructure", (), headline) == []
+    assert upgrade_notes([], "[Core] BREAKING: drop the v0 engine", ())[0].kind == "breaking"
+
+
 def test_caveats_come_before_the_title_and_each_is_said_as_written() -> None:
     notes = upgrade_notes(["Removes the --foo flag.", "No tests.", "默认值改为 32。"], "[BREAKING] Rework", ())
     assert notes == [UpgradeNote("removed", "Removes the --foo flag."), UpgradeNote("default", "默认值改为 32。")]
