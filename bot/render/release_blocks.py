@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from slack_sdk.models.blocks import ActionsBlock, ButtonElement, PlainTextObject
+from slack_sdk.models.blocks import ActionsBlock, ButtonElement, DividerBlock, PlainTextObject
 
 from bot import words
 from bot.models import DigestItem, Language, ReleaseDigest, ReleaseGroup, Upgrade
@@ -32,10 +32,13 @@ from bot.render.blocks import (
     message_chars,
     section_block,
 )
+from bot.render.labels import verdict_label
 from bot.render.mrkdwn import clip, escape, link
 from bot.render.releases import release_title
 
 SHARE_RELEASE_ACTION = "share_release"
+_DIVIDER = DividerBlock().to_dict()
+_DIVIDER_CHARS = message_chars([_DIVIDER])
 # "Before you upgrade" points shown in the lead; the rest are in the thread's own section.
 LEAD_UPGRADE_POINTS = 15
 
@@ -122,54 +125,55 @@ def release_lead(release: ReleaseDigest, *, share_for: str | None = None) -> Mes
 
 
 def _group_units(group: ReleaseGroup, lang: Language) -> list[list[dict[str, Any]]]:
-    """The area's parts, each kept whole in one message: its title, each read-worthy card, its skips."""
+    """The area's parts, each kept whole in one message: its title with the PRs to skim and skip,
+    one line each, then each card worth a careful read in full."""
     title = f"*{escape(words.text(lang, 'release.area', area=group.area, n=len(group.items)))}*"
-    units: list[list[dict[str, Any]]] = [[section_block(title)]]
-    skips: list[DigestItem] = []
-    for item in group.items:
-        if item.card.verdict == "skip":
-            skips.append(item)
-        else:
-            units.append(card_blocks(item.listing, item.card))
-    if skips:
-        heading = escape(words.text(lang, "release.skips", n=len(skips)).strip())
-        lines = [heading] + [_skip_line(item) for item in skips]
-        units.extend([section] for section in _sections(lines))
+    lines = [title] + [_line(item) for item in group.items if item.card.verdict != "read"]
+    units: list[list[dict[str, Any]]] = [[section] for section in _sections(lines)]
+    units += [card_blocks(item.listing, item.card) for item in group.items if item.card.verdict == "read"]
     return units
 
 
-def _skip_line(item: DigestItem) -> str:
+def _line(item: DigestItem) -> str:
+    """One PR in a line: its link, headline and verdict."""
     headline = clip(escape(item.card.headline), MAX_FALLBACK_LINE_CHARS)
-    return f"• {link(item.listing.url, f'#{item.listing.number}')} {headline}"
+    return f"• {link(item.listing.url, f'#{item.listing.number}')} {headline} — {escape(verdict_label(item.card))}"
 
 
 def release_thread(release: ReleaseDigest) -> list[Message]:
     """The thread: every "before you upgrade" point when the lead could not show them all, then
-    each area in a message of its own (or more, when it outgrows one); parts packed while they fit."""
+    the areas, read-worthy first, packed into as few messages as Slack's limits allow (an area's
+    part is never split): a 500-PR release is tens of messages, not hundreds."""
     language = release.digest.language
-    parts: list[tuple[str, list[list[dict[str, Any]]]]] = []
+    units: list[tuple[str, list[dict[str, Any]]]] = []
     if len(release.upgrade) > LEAD_UPGRADE_POINTS:
         lines = [f"*{escape(words.text(language, 'release.upgrade'))}*"]
         lines += [_upgrade_line(upgrade, language) for upgrade in release.upgrade]
-        parts.append((words.text(language, "release.upgrade"), [[section] for section in _sections(lines)]))
-    parts += [(_fallback(group), _group_units(group, language)) for group in release.groups]
+        units += [(words.text(language, "release.upgrade"), [section]) for section in _sections(lines)]
+    units += [(group.area, unit) for group in release.groups for unit in _group_units(group, language)]
     messages: list[Message] = []
-    for fallback, units in parts:
-        blocks: list[dict[str, Any]] = []
-        for unit in units:
-            if blocks and (
-                len(blocks) + len(unit) > MAX_BLOCKS or message_chars(blocks) + message_chars(unit) > MAX_MESSAGE_CHARS
-            ):
-                messages.append(as_message(fallback, blocks))
-                blocks = []
-            blocks.extend(unit)
+    blocks: list[dict[str, Any]] = []
+    areas: list[str] = []
+    for area, unit in units:
+        if blocks and (
+            len(blocks) + 1 + len(unit) > MAX_BLOCKS
+            or message_chars(blocks) + message_chars(unit) + _DIVIDER_CHARS > MAX_MESSAGE_CHARS
+        ):
+            messages.append(as_message(_fallback(areas), blocks))
+            blocks, areas = [], []
         if blocks:
-            messages.append(as_message(fallback, blocks))
+            blocks.append(dict(_DIVIDER))
+        blocks.extend(unit)
+        if area not in areas:
+            areas.append(area)
+    if blocks:
+        messages.append(as_message(_fallback(areas), blocks))
     return messages
 
 
-def _fallback(group: ReleaseGroup) -> str:
-    return f"{group.area}: " + ", ".join(f"#{item.listing.number}" for item in group.items[:40])
+def _fallback(areas: list[str]) -> str:
+    """The message's notification text: the areas it holds."""
+    return ", ".join(areas)
 
 
 class ReleaseBlocks:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -22,7 +21,7 @@ from bot.services.digest import DigestService
 from bot.services.feedback import rank, tally
 from bot.services.lease import POST_LEASE_SECONDS, PostLease
 from bot.services.publisher import DigestTies, Publisher, PublishResult
-from bot.services.releases import group_area
+from bot.services.releases import area_counts
 from bot.services.spending import Payer
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
@@ -274,7 +273,7 @@ class DigestPosting:
             if not digest.items and plan.quiet_days == "silent":
                 self._ledger.record(channel, key, "done", "1")
                 return PublishResult(None, 0, 0)
-            areas = Counter(group_area(item) for item in digest.items).most_common()
+            areas = area_counts(digest.items)
             result = self._publisher.publish_weekly(channel, key, digest, areas, before_post=before_post)
             log.info("roll-up of %s for %s: %d PRs, %d messages posted", channel, key, digest.shown, result.posted)
             return result

@@ -143,6 +143,11 @@ def groups(items: tuple[DigestItem, ...]) -> tuple[ReleaseGroup, ...]:
     return tuple(ReleaseGroup(area, tuple(by_area[area])) for area in sorted(by_area, key=weight))
 
 
+def area_counts(items: tuple[DigestItem, ...]) -> list[tuple[str, int]]:
+    """How many PRs each area had, most first, areas grouped as `groups` groups them."""
+    return [(group.area, len(group.items)) for group in sorted(groups(items), key=lambda g: -len(g.items))]
+
+
 def _window(listings: list[PRListing]) -> Window:
     """From the first merge of the range to just after its last (the digest's header days)."""
     merged = sorted(listing.merged_at for listing in listings if listing.merged_at is not None)
