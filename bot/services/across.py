@@ -194,7 +194,7 @@ class AcrossDays:
         "the biggest one in here", "how many [Bugfix] PRs are in this one?"), answered from the
         digest's own PRs: the same rules as across days, no list asked of GitHub."""
         repo = thread.repos[0] if thread.repos else (audience.default_repo or "")
-        day = date.fromisoformat(thread.day)
+        day = _thread_day(thread, self._now().date())
         known = [(item.listing, self._cards.cached_snapshot(item.listing)) for item in thread.items]
         return self._matched(asked, audience, Asked(repo, Span("digest", day, end=day + timedelta(days=1)), known))
 
@@ -282,6 +282,16 @@ class AcrossDays:
                 if entry.repo.lower() == ref.repo.lower() and entry.number == ref.number:
                     return PRListing(ref.repo, ref.number, entry.title, "", "", entry.url or url, None, entry.merge_sha)
         return PRListing(ref.repo, ref.number, "", "", "", url, None, None)
+
+
+def _thread_day(thread: DigestThread, today: date) -> date:
+    """The day a thread's posts are of: a digest's own ("2026-08-05"), a weekly roll-up's
+    ("week:2026-08-10"); a release's thread has none, so its first PR's merge day (else today)."""
+    try:
+        return date.fromisoformat(thread.day.rpartition(":")[2])
+    except ValueError:
+        merged = [item.listing.merged_at for item in thread.items if item.listing.merged_at is not None]
+        return min(merged).date() if merged else today
 
 
 def _rank(item: AcrossItem) -> tuple[int, int, int]:

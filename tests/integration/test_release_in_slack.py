@@ -16,6 +16,7 @@ from tests.integration.slack_harness import DIGEST_CHANNEL, OTHER_REPO, SlackHar
 
 START = datetime(2026, 9, 1, tzinfo=UTC)
 SOMEONE_ELSE = "U0OTHER0001"
+CARD = {"headline": "A change", "verdict": "skim", "minutes": 3, "why": [], "caveats": [], "watch": []}
 
 
 def at(number: int) -> datetime:
@@ -78,6 +79,16 @@ def test_the_release_is_shown_to_the_asker_then_shared_once_with_its_thread(rele
     thread = released.slack.thread(DIGEST_CHANNEL, lead["ts"])
     posted = json.dumps(thread)
     assert all(f"pull/{n}|" in posted for n in range(11, 61)) and "pull/10|" not in posted
+
+    # A question in the release's thread is about the release's PRs, as in a digest's thread
+    # (no answer written by the model here: the matching PRs are the answer).
+    released.model.responder = lambda request: "" if "response_format" not in request else CARD
+    before = len(thread)
+    released.thread_reply(DIGEST_CHANNEL, lead["ts"], "which of these remove something?")
+    replies = wait_for(lambda: released.slack.thread(DIGEST_CHANNEL, lead["ts"])[before + 1 :], timeout=20)
+    released.settle()
+    answer = json.dumps(released.slack.thread(DIGEST_CHANNEL, lead["ts"])[before + 1 :])
+    assert replies and "#42" in answer and "Something went wrong" not in answer
 
 
 def test_a_click_by_someone_else_shares_nothing(released: SlackHarness) -> None:
