@@ -246,10 +246,12 @@ def review_comments(row: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def populate(fake: FakeGitHub, rows: Iterable[dict[str, Any]], repo: str = "vllm-project/vllm") -> int:
+def populate(
+    fake: FakeGitHub, rows: Iterable[dict[str, Any]], repo: str = "vllm-project/vllm", *, reviews: bool = True
+) -> int:
     """Add `repo` and every row as a merged PR by its author's login (`login_of`), with the author
-    as that account's display name and a few review comments (`review_comments`); returns the
-    number of PRs added."""
+    as that account's display name and a few review comments (`review_comments`; `reviews` False:
+    none, the PRs exactly as the data set records them); returns the number of PRs added."""
     fake.add_repo(repo)
     added = 0
     for row in rows:
@@ -266,7 +268,7 @@ def populate(fake: FakeGitHub, rows: Iterable[dict[str, Any]], repo: str = "vllm
             updated_at=merged_at,
             merge_commit_sha=row["commit"],
             files=row_files(row),
-            review_comments=review_comments(row),
+            review_comments=review_comments(row) if reviews else [],
         )
         added += 1
     return added
