@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.deadline import Deadline
 from bot.core.usage import Tally
+from bot.errors import ModelUnavailable
 from bot.models import Message, OutputMode
 from bot.ports import Parsed, Schema
 
@@ -64,6 +65,7 @@ class ModelOnFirstUse:
         self._lock = threading.Lock()
         self._client: OpenAIModel | None = None
         self._cancelled = False
+        self._closed = False
 
     @classmethod
     def of(cls, endpoint: Endpoint) -> ModelOnFirstUse:
@@ -71,6 +73,10 @@ class ModelOnFirstUse:
 
     def _connected(self) -> OpenAIModel:
         with self._lock:
+            if self._closed:
+                # The process is closing its clients: a card still being written under it gets
+                # its fallback, and no new client (with sockets nobody would close) is made.
+                raise ModelUnavailable("the model client is closed")
             if self._client is None:
                 self._client = self._connect()
                 if self._cancelled:  # cancelled while connecting: cancel() did not see this client
@@ -115,6 +121,7 @@ class ModelOnFirstUse:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             if self._client is not None:
                 self._client.close()
                 self._client = None

@@ -61,6 +61,16 @@ LimitField = Literal["max_completion_tokens", "max_tokens"]
 T = TypeVar("T")
 
 
+class _ClosingHttpClient(openai.DefaultHttpxClient):
+    """The SDK's default HTTP client, closed when collected as the SDK closes its own
+    (SyncHttpxClientWrapper): a client nobody closed must not leave its sockets open."""
+
+    def __del__(self) -> None:
+        if not self.is_closed:
+            with contextlib.suppress(Exception):
+                self.close()
+
+
 def build_openai(
     api_key: str,
     base_url: str | None,
@@ -74,7 +84,7 @@ def build_openai(
     # would give each attempt the whole timeout again; cards and answers retry within one
     # budget instead (llm/retry.py), and `timeout` bounds any call made without one.
     # With `connections`, over connections a stop can cut (llm/connections.py).
-    http_client = openai.DefaultHttpxClient(transport=Transport(connections)) if connections is not None else None
+    http_client = _ClosingHttpClient(transport=Transport(connections)) if connections is not None else None
     return openai.OpenAI(
         api_key=api_key,
         base_url=base_url or DEFAULT_OPENAI_URL,

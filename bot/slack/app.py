@@ -69,7 +69,9 @@ class SlackParts:
     def drain(self) -> None:
         """Wait for the work already handed over (an answer waiting on the model, a card on its
         way to a response_url) before the clients it uses are closed: stopping must not turn an
-        answer into "something went wrong". No new work comes once the server has stopped."""
+        answer into "something went wrong". No new work comes once the server has stopped, and
+        the scheduler starts none (its running jobs are given a moment to end)."""
+        self.scheduler.stop()
         self.listeners.shutdown(wait=True)
         self.work.shutdown(wait=True)
 

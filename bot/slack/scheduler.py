@@ -35,6 +35,9 @@ PARALLEL_CHANNELS = 4
 # After a failed run (GitHub or Slack down), try that channel again this much later.
 RETRY_SECONDS = 600.0
 REDIS_UNREACHABLE = "redis unreachable"
+# How long stopping waits for the jobs already running: a post sees the stop before its next
+# message, a poll ends with its listing; well inside the 150 s of a pod's grace period.
+STOP_WAIT_SECONDS = 10.0
 # The poll's name among the running jobs (a channel id never looks like it).
 POLL = "poll:merged"
 
@@ -87,9 +90,15 @@ class Scheduler:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop ticking, and give the jobs already running a moment to end (each sees the stop
+        before its next post), so the clients they use are not closed under them; a job still
+        running after that is left to the process's exit."""
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
+        deadline = time.monotonic() + STOP_WAIT_SECONDS
+        while self.busy and time.monotonic() < deadline:
+            time.sleep(0.05)
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     def _loop(self) -> None:
