@@ -109,18 +109,7 @@ class AcrossRefused:
     GitHub's list of merged PRs not readable, no repository to ask about, or one this channel
     may not be told about (`repo` is then only what the asker typed)."""
 
-    reason: Literal[
-        "too_long",
-        "future",
-        "not_a_date",
-        "ambiguous",
-        "reversed",
-        "unavailable",
-        "not_found",
-        "no_repo",
-        "not_allowed",
-        "release_unknown",
-    ]
+    reason: RefusedReason
     repo: str = ""
     days: int = 0  # "too_long": the most days a question may span
     said: str = ""  # "not_a_date", "future", "reversed", "ambiguous": the days as typed; a tag

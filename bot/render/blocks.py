@@ -209,15 +209,22 @@ def share_value(listing: PRListing, requester: str) -> str:
     return json.dumps({"pr": f"{listing.repo}#{listing.number}", "by": requester}, separators=(",", ":"))
 
 
-def read_share_value(value: str) -> ShareRequest | None:
-    """The request a Share button's value stands for; None for any value share_value did not write."""
+def button_object(value: str) -> dict[str, object] | None:
+    """The JSON object a button's value holds; None for anything else (Slack sends the value
+    back as written, but a crafted payload may hold anything, of any size)."""
     if len(value) > MAX_BUTTON_VALUE:
         return None
     try:
         data = json.loads(value)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(data, dict):
+    return data if isinstance(data, dict) else None
+
+
+def read_share_value(value: str) -> ShareRequest | None:
+    """The request a Share button's value stands for; None for any value share_value did not write."""
+    data = button_object(value)
+    if data is None:
         return None
     pr, requester = data.get("pr"), data.get("by")
     if not isinstance(pr, str) or not isinstance(requester, str) or not requester:

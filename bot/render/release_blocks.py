@@ -20,11 +20,11 @@ from bot.models import DigestItem, Language, ReleaseDigest, ReleaseGroup, Upgrad
 from bot.ports.slack import Message
 from bot.render.blocks import (
     MAX_BLOCKS,
-    MAX_BUTTON_VALUE,
     MAX_FALLBACK_LINE_CHARS,
     MAX_MESSAGE_CHARS,
     MAX_TEXT_CHARS,
     as_message,
+    button_object,
     card_blocks,
     context_block,
     header_block,
@@ -61,13 +61,8 @@ def share_release_value(release: ReleaseDigest, requester: str) -> str:
 
 def read_share_release_value(value: str) -> ReleaseShare | None:
     """The release a Share button's value stands for; None for any value not written above."""
-    if len(value) > MAX_BUTTON_VALUE:
-        return None
-    try:
-        data = json.loads(value)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict):
+    data = button_object(value)
+    if data is None:
         return None
     fields = [data.get(name) for name in ("repo", "tag", "since", "by")]
     if not all(isinstance(field, str) and field for field in fields):
