@@ -72,8 +72,10 @@ class Batches:
         and day, built at once, read its review comments once."""
         with self._lock:
             self._drop_old()
+            # A batch already read serves a digest of the same window that starts a moment later
+            # (ten channels are never started at exactly once): its listing has their PRs too.
             batch = self._batches.get((repo.lower(), window))
-            if batch is None or batch.comments is not None:
+            if batch is None:
                 batch = Batch(repo, window, set(), self._clock())
                 self._batches[(repo.lower(), window)] = batch
             for number in numbers:

@@ -24,18 +24,21 @@ def test_digests_of_one_repository_and_window_share_one_batch() -> None:
     assert batches.take(PRRef("acme/widgets", 9)) is None  # no digest said it was coming: on its own
 
 
-def test_a_batch_whose_comments_were_read_is_not_joined_and_old_ones_go() -> None:
+def test_a_batch_whose_comments_were_read_serves_a_later_digest_of_its_window_until_it_is_old() -> None:
     now = [0.0]
     batches = Batches(clock=lambda: now[0])
     batches.expect("o/r", WINDOW, [1])
     first = batches.take(PRRef("o/r", 1))
     assert first is not None
     first.comments = {}
-    batches.expect("o/r", WINDOW, [1, 2])  # a later digest: the listing is read again, fresh
+    batches.expect("o/r", WINDOW, [1, 2])  # a digest started a moment later: the listing read serves it
     second = batches.take(PRRef("o/r", 2))
-    assert second is not None and second is not first
+    assert second is first
     now[0] += BATCH_SECONDS + 1
     assert batches.take(PRRef("o/r", 1)) is None
+    batches.expect("o/r", WINDOW, [3])  # an old batch is gone: a later digest reads afresh
+    third = batches.take(PRRef("o/r", 3))
+    assert third is not None and third is not first
 
 
 def test_a_later_window_is_a_batch_of_its_own() -> None:
