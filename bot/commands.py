@@ -207,9 +207,9 @@ def _metrics_port(args: argparse.Namespace, built: Process) -> Iterator[str | No
         yield None
         return
     from bot.slack.server import metrics_served
-    from bot.wiring.metrics import install_metrics
+    from bot.wiring.metrics import metrics_installed
 
-    with metrics_served(install_metrics(built).exposition, args.host, args.metrics_port) as port:
+    with metrics_installed(built) as sink, metrics_served(sink.exposition, args.host, args.metrics_port) as port:
         host = f"[{args.host}]" if ":" in args.host else args.host
         yield f"http://{host}:{port}/metrics"
 
@@ -231,43 +231,39 @@ def _run_worker(args: argparse.Namespace, built: Process) -> None:
     language = built.settings.defaults.language
     stopped = threading.Event()
     built.warm()
-    # Bound before any job is taken: a port in use ends the worker in one line, holding no job.
-    metrics = _worker_metrics(args.metrics_port, built)
-    try:
+    with contextlib.ExitStack() as open_parts:  # closed newest first: the worker, then its metrics
+        # Bound before any job is taken: a port in use ends the worker in one line, holding no job.
+        metrics = _worker_metrics(args.metrics_port, built, open_parts)
         worker = start_worker(built, args.threads)
-    except BaseException:
-        if metrics is not None:
-            metrics.stop()
-        raise
-    stop_on_signals(stopped.set)
-    if metrics is not None:  # the port it got, which --metrics-port 0 leaves to the system
-        url = f"http://0.0.0.0:{metrics.port}/metrics"
-        print(f"prdigest: {text(language, 'cli.serving_metrics', url=url)}", file=sys.stderr)
-    if not worker.waiting_for_redis:  # else the worker has said it waits, and says when Redis is back
-        print(f"prdigest: {text(language, 'cli.working', threads=worker.threads)}", file=sys.stderr)
-    try:
+        open_parts.callback(worker.stop)
+        stop_on_signals(stopped.set)
+        if metrics is not None:  # the port it got, which --metrics-port 0 leaves to the system
+            url = f"http://0.0.0.0:{metrics.port}/metrics"
+            print(f"prdigest: {text(language, 'cli.serving_metrics', url=url)}", file=sys.stderr)
+        if not worker.waiting_for_redis:  # else the worker has said it waits, and says when Redis is back
+            print(f"prdigest: {text(language, 'cli.working', threads=worker.threads)}", file=sys.stderr)
         stopped.wait()
-    finally:
-        worker.stop()
-        if metrics is not None:
-            metrics.stop()
 
 
-def _worker_metrics(port: int | None, built: Process) -> MetricsServer | None:
-    """GET /metrics on every interface at `port` (a Prometheus scraper reaches the pod), or None."""
+def _worker_metrics(port: int | None, built: Process, open_parts: contextlib.ExitStack) -> MetricsServer | None:
+    """GET /metrics on every interface at `port` (a Prometheus scraper reaches the pod), or None;
+    served, and its sink installed, until `open_parts` closes."""
     if port is None:
         return None
     from bot.metrics import MetricsServer
-    from bot.wiring.metrics import install_metrics
+    from bot.wiring.metrics import metrics_installed
 
+    sink = open_parts.enter_context(metrics_installed(built))
     try:
-        return MetricsServer(install_metrics(built), "0.0.0.0", port).start()
+        server = MetricsServer(sink, "0.0.0.0", port).start()
     except OSError as exc:
         reason = {
             errno.EADDRINUSE: f"port {port} is in use by another process",
             errno.EACCES: f"port {port} needs privileges (ports below 1024 do)",
         }.get(exc.errno or 0) or (os.strerror(exc.errno) if exc.errno else "the socket cannot be opened")
         raise ConfigError(f"--metrics-port {port}: cannot serve on it: {reason}") from None
+    open_parts.callback(server.stop)
+    return server
 
 
 def _ref(typed: str, settings: Settings) -> PRRef:

@@ -8,7 +8,8 @@ the contract: bot/metrics.py declares one series for each, with the labels given
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
 from typing import Protocol
 
 # name → (kind, label names, help). Counters end in _total, as Prometheus names them.
@@ -56,6 +57,24 @@ def install(sink: Sink | None) -> None:
     """Send every later count and observation to `sink` (None: nowhere)."""
     global _sink  # noqa: PLW0603 - one sink per process, set at start
     _sink = sink
+
+
+@contextlib.contextmanager
+def installed(sink: Sink) -> Iterator[Sink]:
+    """`sink` installed while inside, the one before it again after. A sink reads the parts of
+    the process that installed it (a gauge reads its queue, a label asks its GitHub client), so
+    it must not outlive them: a count after they closed would open a connection nobody closes."""
+    before = _sink
+    install(sink)
+    try:
+        yield sink
+    finally:
+        install(before)
+
+
+def active() -> bool:
+    """Whether a sink is installed (a process that exports metrics is serving)."""
+    return _sink is not None
 
 
 def count(name: str, amount: float = 1.0, **labels: str) -> None:

@@ -11,6 +11,8 @@ import redis
 from devkit.redis_server import RedisServer
 from hypothesis import settings
 
+from bot import telemetry
+
 # Property tests judge what comes out, never how long it took: Hypothesis' default 200 ms
 # deadline per example failed them on a loaded machine (a 335 ms example). Speed is the
 # benchmark's business (docs/benchmarks.md).
@@ -41,6 +43,16 @@ PRODUCT_ENV = (
     "SLACK_REDIRECT_URI_PATH",
     "PRDIGEST_SECRET_KEY",
 )
+
+
+@pytest.fixture(autouse=True)
+def no_metrics_sink_left() -> Iterator[None]:
+    """A metrics sink reads the parts of the process that installed it (its GitHub client, its
+    queue): one left installed would have a later test's counts reach into closed clients."""
+    yield
+    left = telemetry.active()
+    telemetry.install(None)
+    assert not left, "a metrics sink was left installed: install it with telemetry.installed()"
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.errors import SourceUnreachable
 from bot.models import PRListing, PRRef, PRSnapshot, Window
+from bot.redact import redact_url
 
 if TYPE_CHECKING:
     from bot.sources.github import GitHubSource
@@ -56,17 +58,24 @@ def connect(endpoint: GitHubEndpoint) -> GitHubSource:
 class GitHubOnFirstUse:
     """The source port (and the rate-limit gauge) over a GitHubSource made at the first request."""
 
-    def __init__(self, connect: Callable[[], GitHubSource]) -> None:
+    def __init__(self, connect: Callable[[], GitHubSource], api_url: str = "GitHub") -> None:
         self._connect = connect
+        self._api_url = api_url
         self._lock = threading.Lock()
         self._source: GitHubSource | None = None
+        self._closed = False
 
     @classmethod
     def of(cls, endpoint: GitHubEndpoint) -> GitHubOnFirstUse:
-        return cls(lambda: connect(endpoint))
+        return cls(lambda: connect(endpoint), redact_url(endpoint.api_url))
 
     def _connected(self) -> GitHubSource:
         with self._lock:
+            if self._closed:
+                # The process has closed its clients. A request still made under it (a thread
+                # that outlived its command) fails, as an unreachable GitHub would: reconnecting
+                # would open sockets that nobody closes.
+                raise SourceUnreachable("GitHub", self._api_url, "client closed")
             if self._source is None:
                 self._source = self._connect()
             return self._source
@@ -109,5 +118,7 @@ class GitHubOnFirstUse:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             if self._source is not None:
                 self._source.close()
+                self._source = None

@@ -3,23 +3,28 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from bot import telemetry
 from bot.metrics import PrometheusSink
 from bot.services.metric_labels import RepoLabels
 from bot.wiring.process import Process
 
 
-def install_metrics(process: Process) -> PrometheusSink:
-    """The sink, installed: from now on every count and gauge reaches it."""
+@contextlib.contextmanager
+def metrics_installed(process: Process) -> Iterator[PrometheusSink]:
+    """The sink, installed while inside: every count and gauge reaches it, until the process's
+    parts it reads are closed."""
     # Only the file's public repositories keep their names (services/metric_labels.py); the
     # visibility asks GitHub at the first count that needs it.
     named = (repo for channel in process.settings.config.channels for repo in channel.repos)
     repos = RepoLabels(named, process.visibility.is_private)
     sink = PrometheusSink(bounded={"repo": repos.label})
-    telemetry.install(sink)
-    if (queue := process.queue) is not None:
-        telemetry.gauge("queue_depth", queue.depth)
-        telemetry.gauge("queue_oldest_job_seconds", queue.oldest_age)
-    # What GitHub's last response said (LookupError before any did): a scrape sends no request.
-    telemetry.gauge("github_rate_limit_remaining", process.source.rate_limit_remaining)
-    return sink
+    with telemetry.installed(sink):
+        if (queue := process.queue) is not None:
+            telemetry.gauge("queue_depth", queue.depth)
+            telemetry.gauge("queue_oldest_job_seconds", queue.oldest_age)
+        # What GitHub's last response said (LookupError before any did): a scrape sends no request.
+        telemetry.gauge("github_rate_limit_remaining", process.source.rate_limit_remaining)
+        yield sink

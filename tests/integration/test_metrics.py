@@ -25,7 +25,7 @@ from bot.logs import JsonFormatter
 from bot.metrics import MetricsServer
 from bot.slack.server import metrics_served
 from bot.telemetry import SERIES
-from bot.wiring.metrics import install_metrics
+from bot.wiring.metrics import metrics_installed
 from bot.wiring.process import start_worker
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
@@ -56,7 +56,7 @@ def value(samples: Samples, name: str, **labels: str) -> float:
 @contextlib.contextmanager
 def exported(harness: SlackHarness) -> Iterator[str]:
     """The URL of GET /metrics on a port of its own, as `serve --metrics-port 0` serves it."""
-    with metrics_served(install_metrics(harness.services).exposition, "127.0.0.1", 0) as port:
+    with metrics_installed(harness.services) as sink, metrics_served(sink.exposition, "127.0.0.1", 0) as port:
         yield f"http://127.0.0.1:{port}/metrics"
 
 
@@ -129,16 +129,17 @@ def test_worker_metrics_server_answers_metrics_and_healthz(
     github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
 ) -> None:
     services = make_services(settings_for(github, model, redis_url))
-    server = MetricsServer(install_metrics(services), "127.0.0.1", 0).start()
-    try:
-        base = f"http://127.0.0.1:{server.port}"
-        _, samples = scrape(f"{base}/metrics")
-        assert value(samples, "queue_depth") == 0
-        health = requests.get(f"{base}/healthz", timeout=10)
-        assert (health.status_code, health.text) == (200, "ok\n")
-        assert requests.get(f"{base}/other", timeout=10).status_code == 404
-    finally:
-        server.stop()
+    with metrics_installed(services) as sink:
+        server = MetricsServer(sink, "127.0.0.1", 0).start()
+        try:
+            base = f"http://127.0.0.1:{server.port}"
+            _, samples = scrape(f"{base}/metrics")
+            assert value(samples, "queue_depth") == 0
+            health = requests.get(f"{base}/healthz", timeout=10)
+            assert (health.status_code, health.text) == (200, "ok\n")
+            assert requests.get(f"{base}/other", timeout=10).status_code == 404
+        finally:
+            server.stop()
 
 
 # -- JSON log lines ------------------------------------------------------------------------------
@@ -205,22 +206,22 @@ def test_a_workers_jobs_are_counted_and_log_under_the_job_key(
     github.add_pr(REPO, 7, title="Faster", merged_at=day(1), files=[{"path": "vllm/a.py", "additions": 4}])
     model.responder = good_card
     services = make_services(settings_for(github, model, redis_url))
-    sink = install_metrics(services)
     queue = services.queue
     assert queue is not None
     job = CardJob(REPO, 7, "en")
-    worker = start_worker(services, 1)
-    server = MetricsServer(sink, "127.0.0.1", 0).start()
-    try:
-        assert queue.submit(job)
-        url = f"http://127.0.0.1:{server.port}/metrics"
-        wait_for(lambda: value(scrape(url)[1], "jobs_total", outcome="done") == 1, timeout=20)
-        _, samples = scrape(url)
-        assert value(samples, "cards_total", source="llm", mode="json_schema") == 1
-        assert value(samples, "github_rate_limit_remaining") > 0  # the worker has asked GitHub
-    finally:
-        server.stop()
-        worker.stop()
+    with metrics_installed(services) as sink:
+        worker = start_worker(services, 1)
+        server = MetricsServer(sink, "127.0.0.1", 0).start()
+        try:
+            assert queue.submit(job)
+            url = f"http://127.0.0.1:{server.port}/metrics"
+            wait_for(lambda: value(scrape(url)[1], "jobs_total", outcome="done") == 1, timeout=20)
+            _, samples = scrape(url)
+            assert value(samples, "cards_total", source="llm", mode="json_schema") == 1
+            assert value(samples, "github_rate_limit_remaining") > 0  # the worker has asked GitHub
+        finally:
+            server.stop()
+            worker.stop()
     lines = [json.loads(line) for line in json_lines.getvalue().splitlines()]
     (done,) = [line for line in lines if line["message"] == "card job done"]
     assert done["request_id"] == f"job:{job.key}" == "job:vllm-project/vllm#7:en"

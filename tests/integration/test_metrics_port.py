@@ -22,7 +22,7 @@ from devkit.slack_signing import signed_headers
 
 from bot.services.metric_labels import OTHER
 from bot.slack.server import metrics_served
-from bot.wiring.metrics import install_metrics
+from bot.wiring.metrics import metrics_installed
 from tests.integration.conftest import REPO, day, told
 from tests.integration.oauth_harness import HUMAN, SECOND, SECOND_CHANNEL, OAuthHarness
 from tests.integration.slack_harness import (
@@ -59,10 +59,9 @@ def answered(harness: SlackHarness, channel: str, question: str) -> None:
 
 def test_the_slack_port_has_no_metrics(harness: SlackHarness) -> None:
     secret_pr(harness)
-    install_metrics(harness.services)
-    answered(harness, OTHER_CHANNEL, f"what does {OTHER_REPO}#7 change?")
-
-    response = requests.get(harness.events_url.replace("/slack/events", "/metrics"), timeout=10)
+    with metrics_installed(harness.services):
+        answered(harness, OTHER_CHANNEL, f"what does {OTHER_REPO}#7 change?")
+        response = requests.get(harness.events_url.replace("/slack/events", "/metrics"), timeout=10)
 
     assert response.status_code == 404
     assert "prdigest_" not in response.text and OTHER_REPO not in response.text
@@ -98,7 +97,7 @@ def test_another_workspaces_repository_is_counted_as_other(
     assert oauth.command(SECOND, SECOND_CHANNEL, f"follow {TENANT_REPO}", response_url=url).status_code == 200
     wait_for(lambda: oauth.slack.responses[url.rsplit("/", 1)[-1]])
     services = oauth.first.services
-    with metrics_served(install_metrics(services).exposition, "127.0.0.1", 0) as port:
+    with metrics_installed(services) as sink, metrics_served(sink.exposition, "127.0.0.1", 0) as port:
         ts = oauth.slack.add_message(SECOND_CHANNEL, f"<@UBOT> what does {TENANT_REPO}#7 change?")
         event = {"type": "app_mention", "channel": SECOND_CHANNEL, "user": HUMAN, "ts": ts}
         assert oauth.event(SECOND, {**event, "text": f"<@UBOT> what does {TENANT_REPO}#7 change?"}).status_code == 200

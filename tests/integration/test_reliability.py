@@ -160,7 +160,7 @@ def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
     config.write_text(CONFIG, encoding="utf-8")
     with FakeSlack() as slack:
         (services_a, dying), (services_b, survivor) = (
-            replica(github, model, slack, redis_url, config, lease=0.5) for _ in range(2)
+            replica(github, model, slack, redis_url, config, lease=1.0) for _ in range(2)
         )
         # The dying replica stops answering after two posts and never releases its lease.
         slack.fail_next("chat.postMessage", error="internal_error", after=2, times=50)
@@ -173,7 +173,7 @@ def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
             survivor.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
             is None
         )
-        time.sleep(0.6)  # one lease time
+        time.sleep(1.1)  # one lease time
         result = survivor.digests.run(
             DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note")
         )

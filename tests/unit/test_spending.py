@@ -138,13 +138,10 @@ class RecordingSink:
 
 def test_recorded_tokens_reach_the_metrics_in_and_out_and_per_repository() -> None:
     sink = RecordingSink()
-    telemetry.install(sink)
-    try:
+    with telemetry.installed(sink):
         tally = Tally()
         tally.add("m", Usage(120, 30))
         spending(0, datetime(2026, 8, 5, tzinfo=UTC), MemoryKV()).record(tally, repo="Acme/Widgets", payer=Payer("C1"))
-    finally:
-        telemetry.install(None)
     assert sink.counts == [
         ("model_tokens_total", 120, {"direction": "in"}),
         ("model_tokens_total", 30, {"direction": "out"}),

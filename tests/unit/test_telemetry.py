@@ -48,12 +48,9 @@ class Recorded:
 
 @pytest.fixture
 def recorded() -> Iterator[Recorded]:
-    sink = Recorded()
-    telemetry.install(sink)
-    try:
+    with telemetry.installed(Recorded()) as sink:
+        assert isinstance(sink, Recorded)
         yield sink
-    finally:
-        telemetry.install(None)
 
 
 def test_every_request_to_the_model_is_counted_and_timed_retries_included(recorded: Recorded) -> None:
@@ -166,3 +163,15 @@ def test_work_handed_to_a_pool_keeps_the_request_id() -> None:
         carried_id = pool.submit(carried(current_request_id)).result()
         bare_id = pool.submit(current_request_id).result()
     assert (carried_id, bare_id) == ("Ev42", None)
+
+
+def test_a_sink_installed_for_a_while_gives_way_to_the_one_before() -> None:
+    outer, inner = Recorded(), Recorded()
+    with telemetry.installed(outer):
+        with telemetry.installed(inner):
+            telemetry.count("jobs_total", outcome="done")
+        telemetry.count("jobs_total", outcome="failed")
+    telemetry.count("jobs_total", outcome="dropped")  # no sink: counted nowhere
+    assert [labels for _, _, labels in inner.counts] == [{"outcome": "done"}]
+    assert [labels for _, _, labels in outer.counts] == [{"outcome": "failed"}]
+    assert not telemetry.active()
