@@ -56,7 +56,7 @@ def _redis(settings: Settings) -> Check:
     if not settings.redis_url:
         return _cache_file(settings)
     where = redact_url(settings.redis_url)
-    from bot.wiring.process import redis_kv
+    from bot.store.connect import redis_kv
 
     kv = redis_kv(settings.redis_url)
     answering = kv.ping()

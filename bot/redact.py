@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from bot.core.patterns import lazy
+
 MASK = "***"
 # Everything up to the last "@" (user, password, a token used as a user name). Not only the
 # authority's: a password typed raw may hold "/" or "#", which would end the authority early and
 # leave the rest of it showing. Service URLs have no "@" elsewhere, so this masks no more than
 # it must in practice. Anchored, with one greedy run, so it takes linear time on any input; the
 # scheme is optional because a URL typed without one ("user:pw@host") hides a password as well.
-_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://)?.*@", re.DOTALL)
+_USERINFO = lazy(r"^([A-Za-z][A-Za-z0-9+.\-]*://)?.*@", re.DOTALL)
 # Query parameters whose value is a secret (redis-py reads `?password=`, proxies take `?token=`,
 # signed URLs `?sig=`); matched as parts of the name, case-insensitively.
 _SECRET_NAMES = ("pass", "pwd", "token", "key", "secret", "auth", "sig", "cred")
@@ -59,23 +61,23 @@ def url_host(url: str) -> str:
 # github_pat_), OpenAI-style keys (sk-…), an Authorization header's credentials, a URL's user
 # info, and query values whose name says they are secret. Each is one linear pattern.
 _SECRET_SHAPES = (
-    re.compile(r"\bx(?:ox[a-z]|app)(?:\.xox[a-z])?-[A-Za-z0-9-]+"),
-    re.compile(r"\b(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]+"),
-    re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"),
+    lazy(r"\bx(?:ox[a-z]|app)(?:\.xox[a-z])?-[A-Za-z0-9-]+"),
+    lazy(r"\b(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]+"),
+    lazy(r"\bsk-[A-Za-z0-9_-]{8,}"),
 )
-_AUTH_HEADER = re.compile(r"(?i)(\bauthorization['\"]?\s*[:=]\s*['\"]?)[^'\",}\r\n]+")
-_BEARER = re.compile(r"\b([Bb]earer\s+)[A-Za-z0-9._~+/=-]+")
+_AUTH_HEADER = lazy(r"(?i)(\bauthorization['\"]?\s*[:=]\s*['\"]?)[^'\",}\r\n]+")
+_BEARER = lazy(r"\b([Bb]earer\s+)[A-Za-z0-9._~+/=-]+")
 # Up to the last "@" before the URL ends, as redact_url does: a raw password may hold "/".
-_URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^\s'\"]*@")
-_SECRET_PARAM = re.compile(r"(?i)([?&][^=&\s]*(?:" + "|".join(_SECRET_NAMES) + r")[^=&\s]*=)[^&\s#'\"]+")
+_URL_USERINFO = lazy(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^\s'\"]*@")
+_SECRET_PARAM = lazy(r"(?i)([?&][^=&\s]*(?:" + "|".join(_SECRET_NAMES) + r")[^=&\s]*=)[^&\s#'\"]+")
 # An OAuth code (Slack's redirect after "Allow"): good once, for the workspace's token, to whoever
 # exchanges it first. It has no shape of its own, so it is found by its name: `code=…` in a query
 # or a form, `'code': '…'` in slack_sdk's debug line of the request it sends to oauth.v2.access,
 # and "with code: …" in Bolt's warning when that exchange fails (slack_bolt/oauth/oauth_flow.py).
 _OAUTH_CODE = (
-    re.compile(r"(\bcode=)[^&\s#'\"]+"),
-    re.compile(r"""(['"]code['"]\s*:\s*['"])[^'"]+"""),
-    re.compile(r"(\bwith code: )[^\s'\"]+"),
+    lazy(r"(\bcode=)[^&\s#'\"]+"),
+    lazy(r"""(['"]code['"]\s*:\s*['"])[^'"]+"""),
+    lazy(r"(\bwith code: )[^\s'\"]+"),
 )
 
 

@@ -18,12 +18,12 @@ import hashlib
 import hmac
 import json
 import logging
-import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.core.jobs import MAX_PR_NUMBER, CardJob, pr_number
+from bot.core.patterns import lazy
 from bot.errors import StoreError
 from bot.models import Language
 from bot.ports import CardJobs
@@ -34,8 +34,8 @@ log = logging.getLogger(__name__)
 WEBHOOK_PATH = "/github/webhook"
 # GitHub keeps a delivery's id when it is redelivered (by hand, or by its own retry of a failure).
 DELIVERY_TTL_MS = 3 * DAY * 1000
-_DELIVERY = re.compile(r"[0-9A-Za-z-]{1,64}")
-_SHA = re.compile(r"[0-9a-f]{40}")
+_DELIVERY = lazy(r"[0-9A-Za-z-]{1,64}")
+_SHA = lazy(r"[0-9a-f]{40}")
 
 StartResponse = Callable[..., Any]
 
@@ -159,7 +159,7 @@ def _merged(payload: dict[str, Any]) -> tuple[str, object, str | None] | None:
 
 
 # A tag is a git ref: GitHub allows up to 255 bytes; anything else is not one we post.
-_TAG = re.compile(r"[^\s~^:?*\[\\]{1,255}")
+_TAG = lazy(r"[^\s~^:?*\[\\]{1,255}")
 
 
 def _published(payload: dict[str, Any]) -> tuple[str, str] | None:

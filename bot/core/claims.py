@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
+from bot.core.patterns import lazy
+
 ClaimKind = Literal["figure", "count", "range", "version", "reference", "identifier", "name"]
 
 # A bare integer up to ten with nothing after it to say what it counts ("step 2", "and 3 more")
@@ -93,13 +95,13 @@ _ALTERNATIVES = {
     "dotted": rf"(?<![{_W}.])[A-Za-z_][{_W}]*(?:\.[A-Za-z_][{_W}]*)+",
     "word": rf"(?<![{_W}])[A-Za-z_][{_W}]*",
 }
-_CLAIM = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _ALTERNATIVES.items()))
-_FIGURES = re.compile(f"(?P<range>{_RANGE})|(?P<figure>{_FIGURE})")
+_CLAIM = lazy("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _ALTERNATIVES.items()))
+_FIGURES = lazy(f"(?P<range>{_RANGE})|(?P<figure>{_FIGURE})")
 # A unit standing alone: not the "s" of "it's".
-_UNIT_TOKEN = re.compile(rf"(?<![A-Za-z'’]){_UNIT}(?![A-Za-z])")
-_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+_UNIT_TOKEN = lazy(rf"(?<![A-Za-z'’]){_UNIT}(?![A-Za-z])")
+_INNER_CAPITAL = lazy(r"[a-z][A-Z]")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_LOOSE = re.compile(r"[-_\s]+")
+_LOOSE = lazy(r"[-_\s]+")
 
 
 @dataclass(frozen=True)
@@ -275,22 +277,22 @@ _CLASSIFIERS = "个项处种位名份张条块台组类轮次款"
 # A number the source may count with: not part of a date, a time, a ratio or a range
 # ("2026-08-04", "10:30", "1/3", "2-6"), nor of a version or an identifier. An attached "k" is
 # thousands; other attached letters are a unit or an ordinal, and such a number counts nothing.
-_COUNT_NUMBER = re.compile(rf"(?<![{_W}.\-/:])(?P<num>{_NUM})(?P<suffix>[A-Za-z]*)(?![{_W}]|[.\-/:]\d)")
+_COUNT_NUMBER = lazy(rf"(?<![{_W}.\-/:])(?P<num>{_NUM})(?P<suffix>[A-Za-z]*)(?![{_W}]|[.\-/:]\d)")
 _WORD = r"[A-Za-z]+(?![A-Za-z0-9_])"
 # What a card writes after a count's number: a Han noun (after a classifier or not), or up to
 # three words joined by spaces or hyphens (after a classifier, or after at least one space).
-_COUNTED = re.compile(
+_COUNTED = lazy(
     rf"[ \t]*(?:[{_CLASSIFIERS}][ \t]*)?(?P<han>(?![{_CLASSIFIERS}])[{_HAN}]{{1,2}})"
     rf"|(?:[ \t]*[{_CLASSIFIERS}][ \t]*|[ \t]+)(?P<words>{_WORD}(?:(?:[ \t]+|-){_WORD}){{0,{COUNT_WINDOW - 1}}})"
 )
 # The source's words, numbers and Han runs, and what ends a window: a sentence's end, a line's,
 # and code's brackets and comments ("launch(fused)  # shape [3, 4096]" counts no launches).
 # Parentheses do not: "## Files (3 of 24 shown)", our context's own header, states 24 files.
-_COUNT_TOKEN = re.compile(
+_COUNT_TOKEN = lazy(
     rf"{_COUNT_NUMBER.pattern}|(?P<word>[A-Za-z]+)|(?P<han>[{_HAN}]+)"
     r"|(?P<stop>[.!?;。！？；](?=\s|$)|[\n#\[\]{}<>;])"
 )
-_COUNT_WORD_SEP = re.compile(r"[ \t]+|-")
+_COUNT_WORD_SEP = lazy(r"[ \t]+|-")
 # Words that end the words a count may take before its noun: "3 of the kernels" is no count.
 _STOP_WORDS = frozenset((
     "a", "an", "the", "of", "in", "on", "at", "by", "for", "to", "from", "with", "and", "or", "but", "nor",

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.core.files import KIND_ORDER, file_kind, skip_reason
+from bot.core.patterns import lazy
 from bot.core.text import CHARS_PER_TOKEN, char_counts, clean_line, clean_text, estimate_tokens, tokens_for_counts
 from bot.models import GITHUB_FILE_LIST_CAP, Comment, Coverage, FileChange, PRSnapshot, SkippedFile
 
-_HUNK_START = re.compile(r"^(?=@@)", re.MULTILINE)
+_HUNK_START = lazy(r"^(?=@@)", re.MULTILINE)
 
 # Budget shares of the description and the review comments (the rest is for files): the diff is
 # what the model must read; the description is the author's claim about it.

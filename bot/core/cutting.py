@@ -12,6 +12,7 @@ import string
 from collections.abc import Sequence
 
 from bot.core.claims import WORD_CHARS, Claim, extract_claims
+from bot.core.patterns import lazy
 
 # A headline's main clause left with fewer words than this after a cut said only the figure ("saves").
 MIN_CLAUSE_WORDS = 2
@@ -24,21 +25,21 @@ _W = WORD_CHARS
 # Clause breaks of a headline, kept so the survivors can be joined as they were written. Never
 # tried inside a run of spaces, only where it begins: from each place inside it, the rest of the
 # run was scanned.
-_CLAUSE_BREAK = re.compile(r"(?:(?<!\s)|(?!\s))(\s*+[,;]\s++|\s*+[，；、]\s*+|\s++[—–-]\s++|\s*+:\s++)")
-_WORDS = re.compile(r"[^\W\u3400-\u4dbf\u4e00-\u9fff]+")
+_CLAUSE_BREAK = lazy(r"(?:(?<!\s)|(?!\s))(\s*+[,;]\s++|\s*+[，；、]\s*+|\s++[—–-]\s++|\s*+:\s++)")
+_WORDS = lazy(r"[^\W\u3400-\u4dbf\u4e00-\u9fff]+")
 # Chinese writes no spaces: two Han characters count as about one word.
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
-_PARENTHETICAL = re.compile(r"\(([^()]*)\)")
+_HAN = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_PARENTHETICAL = lazy(r"\(([^()]*)\)")
 # Words that only lead up to a figure: once the figure is cut they would dangle ("faster by").
 _LEAD_WORDS = r"(?:up to|by|of|to|from|at|about|around|approximately|roughly|nearly|almost|over|under)\s+|[~≈]\s*"
 # What a cut leaves: empty brackets, spaces before a closing mark or after an opening one. Each
 # pattern starts only where its run of spaces does.
-_EMPTY_BRACKETS = re.compile(r"\(\s*+\)|\[\s*+\]")
-_SPACE_BEFORE_CLOSER = re.compile(r"(?<!\s)\s++(?=[,.;:!?)\]])")
-_SPACE_AFTER_OPENER = re.compile(r"(?<=[(\[])\s++")
-_LEADING_HYPHENS = re.compile(r"(?:-\s+)+")
+_EMPTY_BRACKETS = lazy(r"\(\s*+\)|\[\s*+\]")
+_SPACE_BEFORE_CLOSER = lazy(r"(?<!\s)\s++(?=[,.;:!?)\]])")
+_SPACE_AFTER_OPENER = lazy(r"(?<=[(\[])\s++")
+_LEADING_HYPHENS = lazy(r"(?:-\s+)+")
 # Chinese puts no space between words: a cut between two Han characters leaves none.
-_SPACE_BETWEEN_HAN = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff])[ \t]++(?=[\u3400-\u4dbf\u4e00-\u9fff])")
+_SPACE_BETWEEN_HAN = lazy(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff])[ \t]++(?=[\u3400-\u4dbf\u4e00-\u9fff])")
 # Where a claim was cut, while the words around it are tidied.
 _CUT = "\ue000"
 # A preposition whose object was cut, left before the end, punctuation or another preposition:
@@ -46,7 +47,7 @@ _CUT = "\ue000"
 _PREPOSITIONS = r"on|in|with|for|by|of|to|from|at|via|using|than|per|and|or"
 _PREPOSITION_WORDS = frozenset(_PREPOSITIONS.split("|"))
 # What may follow a cut for the prepositions before it to dangle (the end of the clause aside).
-_DANGLES_BEFORE = re.compile(rf"\s*+(?:[,.;:)\]]|(?:{_PREPOSITIONS})(?![{_W}]))", re.IGNORECASE)
+_DANGLES_BEFORE = lazy(rf"\s*+(?:[,.;:)\]]|(?:{_PREPOSITIONS})(?![{_W}]))", re.IGNORECASE)
 _ASCII_LETTERS = frozenset(string.ascii_letters)
 _ASCII_WORD = frozenset(string.ascii_letters + string.digits + "_")
 

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from bot.core.patterns import lazy
 from bot.models import DayProblem, Span
 
 # Days that "until Nov 30" covers when nothing says where it starts.
@@ -98,7 +99,7 @@ _ORD = r"(?:st|nd|rd|th)?"
 # One expression of days, by kind (the group's name). Words around a number are ASCII ones: in
 # "自2026-11-20以来" the date starts right after the Chinese. Tried at each position, each alternative
 # bounded, so a run over the text is linear in it.
-_DAY = re.compile(
+_DAY = lazy(
     "|".join(
         (
             r"(?<![A-Za-z0-9_.#/-])(?P<iso>(?P<iso_y>\d{4})[-/.](?P<iso_m>\d{1,2})[-/.](?P<iso_d>\d{1,2}))(?![A-Za-z0-9_.-]?\d)",
@@ -130,18 +131,18 @@ _DAY = re.compile(
     re.IGNORECASE,
 )
 # What joins two days into a range: "Nov 29 to Nov 30", "8月10日到8月12日"; "between A and B".
-_JOIN = re.compile(r"\s{0,3}(?:to|until|till|through|thru|and|-|–|—|~|～|到|至|和|与|跟)\s{0,3}", re.IGNORECASE)
-_BETWEEN = re.compile(r"(?:\bbetween|\bfrom|从|自)\s{0,3}$", re.IGNORECASE)
+_JOIN = lazy(r"\s{0,3}(?:to|until|till|through|thru|and|-|–|—|~|～|到|至|和|与|跟)\s{0,3}", re.IGNORECASE)
+_BETWEEN = lazy(r"(?:\bbetween|\bfrom|从|自)\s{0,3}$", re.IGNORECASE)
 # "from Aug 10" alone is that day ("the lamport PR from Aug 4"); "from Aug 10 on" runs to now.
-_SINCE_BEFORE = re.compile(
+_SINCE_BEFORE = lazy(
     r"(?:\bsince|\bafter|\bstarting(?:\s{1,3}(?:on|from))?|自从|自)\s{0,3}(?:the\s{1,3})?$", re.IGNORECASE
 )
-_SINCE_AFTER = re.compile(r"^\s{0,3}(?:以来|起|开始|之后|以后|后|onwards?\b|on\s{0,2}(?:$|[,.?!;]))", re.IGNORECASE)
-_UNTIL_BEFORE = re.compile(
+_SINCE_AFTER = lazy(r"^\s{0,3}(?:以来|起|开始|之后|以后|后|onwards?\b|on\s{0,2}(?:$|[,.?!;]))", re.IGNORECASE)
+_UNTIL_BEFORE = lazy(
     r"(?:\buntil|\btill|\bup\s{1,3}to|\bthrough|\bbefore|直到|截至|截止到?)\s{0,3}(?:the\s{1,3})?$", re.I
 )
-_DIGEST_AFTER = re.compile(r"\s{0,3}(?:digest|的日报|的摘要)", re.IGNORECASE)
-_UNTIL_AFTER = re.compile(r"^\s{0,3}(?:为止|之前|以前|前)")
+_DIGEST_AFTER = lazy(r"\s{0,3}(?:digest|的日报|的摘要)", re.IGNORECASE)
+_UNTIL_AFTER = lazy(r"^\s{0,3}(?:为止|之前|以前|前)")
 
 
 @dataclass(frozen=True)

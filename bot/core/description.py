@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.core.patterns import lazy
 from bot.core.text import clean_text, count_cjk, estimate_tokens
 
 # Read at most this much of a description: what the model's context shows of it with the default
@@ -23,38 +24,36 @@ MAX_READ_TOKENS = 2500
 # A section whose prose is shorter than this is a template heading left empty or a one-word note.
 MIN_SECTION_WORDS = 12
 
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
-_TASK = re.compile(r"^\s*[-*+]\s+\[[ xX]\]")
-_HTML_ONLY = re.compile(r"^\s*(?:</?[A-Za-z][^>]*>\s*)+$")
+_FENCE = lazy(r"^\s*(?:```|~~~)")
+_TASK = lazy(r"^\s*[-*+]\s+\[[ xX]\]")
+_HTML_ONLY = lazy(r"^\s*(?:</?[A-Za-z][^>]*>\s*)+$")
 # Collapsed blocks hold what the author chose not to show: logs, release notes, checklists.
-_DETAILS_OPEN = re.compile(r"<details\b", re.IGNORECASE)
-_DETAILS_CLOSE = re.compile(r"</details\s*>", re.IGNORECASE)
+_DETAILS_OPEN = lazy(r"<details\b", re.IGNORECASE)
+_DETAILS_CLOSE = lazy(r"</details\s*>", re.IGNORECASE)
 # A line that opens with three words in capitals is a template's notice ("BEFORE SUBMITTING, PLEASE READ").
-_SHOUT = re.compile(r"^\s*(?:\*\*|__)?[A-Z]{2,}(?:[ ,]+[A-Z]{2,}){2}")
-_AUTOLINK = re.compile(r"<(?P<url>https?://[^<>\s]+)>")
-_RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
-_HEADING = re.compile(r"^\s*#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
-_BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<text>[^*_]{1,60}?):?(?:\*\*|__):?\s*$")
+_SHOUT = lazy(r"^\s*(?:\*\*|__)?[A-Z]{2,}(?:[ ,]+[A-Z]{2,}){2}")
+_AUTOLINK = lazy(r"<(?P<url>https?://[^<>\s]+)>")
+_RULE = lazy(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
+_HEADING = lazy(r"^\s*#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
+_BOLD_HEADING = lazy(r"^\s*(?:\*\*|__)(?P<text>[^*_]{1,60}?):?(?:\*\*|__):?\s*$")
 # "Root cause: the free list…": a label that opens a section on its own line. Only the words a
 # section heading uses (SECTION_WORDS), so "Note: …" stays prose.
-_LABEL = re.compile(
+_LABEL = lazy(
     r"^\s*(?:\*\*|__)?(?P<text>[A-Za-z][A-Za-z/-]*(?: [A-Za-z/-]+){0,2})(?:\*\*|__)?\s*:(?:\*\*|__)?\s+(?P<rest>\S.*)$"
 )
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
-_QUOTE_MARK = re.compile(r"^\s*(?:>\s?)+")
-_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
-_LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\([^)\n]*\)")
-_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>|<[!@#][^<>\n]*>")
+_TABLE_ROW = lazy(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = lazy(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_LIST_MARK = lazy(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+_QUOTE_MARK = lazy(r"^\s*(?:>\s?)+")
+_IMAGE = lazy(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_LINK = lazy(r"\[(?P<text>[^\]\n]+)\]\([^)\n]*\)")
+_TAG = lazy(r"</?[A-Za-z][^<>\n]*>|<[!@#][^<>\n]*>")
 # Bold and italic stars; underscores stay, since `__init__` and snake_case are code, not emphasis.
-_EMPHASIS = re.compile(r"\*\*|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
+_EMPHASIS = lazy(r"\*\*|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 # Sentence ends: ". " before a capital, a backtick, a digit or a CJK character (not after "e.g." or
 # "vs."), and the CJK full stops, which need no space.
-_SENTENCE_END = re.compile(
-    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<=[.!?])\s+(?=[A-Z0-9`(#\"“\u4e00-\u9fff])|(?<=[。！？])"
-)
-_WORD = re.compile(r"[A-Za-z0-9_][\w'./-]*")
+_SENTENCE_END = lazy(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<=[.!?])\s+(?=[A-Z0-9`(#\"“\u4e00-\u9fff])|(?<=[。！？])")
+_WORD = lazy(r"[A-Za-z0-9_][\w'./-]*")
 
 # "" for any other heading, or none.
 SectionKind = Literal["cause", "design", "motivation", "results", "change", ""]

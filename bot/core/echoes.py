@@ -9,19 +9,19 @@ anything itself (sanitize.py drops what is found here) and must stay linear in t
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.core.patterns import lazy
 from bot.core.prompts import fixed_wording
 
 # Leet digits and signs back to the letters they stand for. "1" may be i or l: both become i.
 _LEET = str.maketrans({"0": "o", "1": "i", "l": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
-_NOT_ALNUM = re.compile(r"[\W_]+")
-_PLACEHOLDER = re.compile(r"\{\w+\}")
+_NOT_ALNUM = lazy(r"[\W_]+")
+_PLACEHOLDER = lazy(r"\{\w+\}")
 # The fence tag around PR data, in the form the prompt uses and the form fence_safe() leaves.
-_FENCE = re.compile(r"pr[_-]data")
+_FENCE = lazy(r"pr[_-]data")
 
 # Everyday words, which a faithful answer shares with any English text, our prompts included.
 # "pr" too: every answer is about one.

@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 import re
 
+from bot.core.patterns import lazy
+
 # Leading reasoning blocks (DeepSeek-R1, Qwen3 and their kin write <think>; a few <thinking>).
-_THINKING = re.compile(r"\A\s*<(think|thinking)>.*?</\1>", re.DOTALL | re.IGNORECASE)
+_THINKING = lazy(r"\A\s*<(think|thinking)>.*?</\1>", re.DOTALL | re.IGNORECASE)
 # A Markdown code fence, with or without a language after the backticks.
-_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n(.*?)```", re.DOTALL)
+_FENCE = lazy(r"```[A-Za-z0-9_-]*[ \t]*\n(.*?)```", re.DOTALL)
 # Where an object may start is tried at most this often: a card is short, and prose full of
 # braces must not cost quadratic time.
 MAX_STARTS = 64

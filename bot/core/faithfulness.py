@@ -8,7 +8,6 @@ drop (DESIGN.md §1).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -24,6 +23,7 @@ from bot.core.claims import (
     loosen,
     unit_keys,
 )
+from bot.core.patterns import lazy
 from bot.models import Language
 from bot.words import text as sentence
 
@@ -33,7 +33,7 @@ UNIT_WINDOW_CHARS = 20
 # Ratios and percentages must be written next to their number in the source: in "2 of the 30%"
 # the 2 is not a percentage, and in "2 to 3x" the 2 is not a speed-up.
 STRICT_UNITS = frozenset({"x", "%"})
-_TOKEN = re.compile(rf"[{WORD_CHARS}]+")
+_TOKEN = lazy(rf"[{WORD_CHARS}]+")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.core.description import Description, Table
+from bot.core.patterns import lazy
 
 FigureKind = Literal["ratio", "memory", "percent", "time", "throughput"]
 # Which kind of figure is the key one when a PR states several: a speed-up says most, then
@@ -41,16 +42,16 @@ _UNITS: dict[FigureKind, tuple[str, ...]] = {
 _UNIT_KIND = {unit.lower(): kind for kind, units in _UNITS.items() for unit in units}
 _UNIT = "|".join(re.escape(unit) for unit in sorted(_UNIT_KIND, key=len, reverse=True))
 # ASCII boundaries: "提速1.8倍" is a figure although CJK characters are word characters to `re`.
-_FIGURE = re.compile(
+_FIGURE = lazy(
     rf"(?<![A-Za-z0-9_.])(?P<lo>{_NUM})(?:[ \t]?(?P<lounit>{_UNIT}))?"
     rf"(?:[ \t]?(?:-|–|—|~|to)[ \t]?(?P<hi>{_NUM}))?[ \t]?(?P<unit>{_UNIT})(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 # "4x H100", "8x A100 GPUs": a count of devices, not a speed-up.
-_DEVICES = re.compile(r"\s*(?:[A-Z]+\d+[A-Za-z0-9]*|GPUs?|nodes?|cards?|devices?|machines?|hosts?)\b")
+_DEVICES = lazy(r"\s*(?:[A-Z]+\d+[A-Za-z0-9]*|GPUs?|nodes?|cards?|devices?|machines?|hosts?)\b")
 # Words that say a figure is a change, and the arrow of "45 ms → 38 ms". Not "memory" alone
 # ("90% GPU memory utilization" is a setting), nor "more than" ("more than 50% of requests" is a share).
-_RESULT_WORDS = re.compile(
+_RESULT_WORDS = lazy(
     r"\b(?:faster|slower|speed-?ups?|speeds? up|improve[sd]?|improvements?|reduce[sd]?|reductions?|lower|higher|"
     r"(?:less|fewer|more)(?!\s+than)|save[sd]?|saving|savings|free[sd]|cuts?|drops?|dropped|decrease[sd]?|"
     r"increase[sd]?|boost|gains?|regress(?:ion|ions|ed|es)?|overhead|latency|throughput|ttft|tpot|itl|"
@@ -60,10 +61,10 @@ _RESULT_WORDS = re.compile(
 )
 # Clause ends inside a sentence: the figure's phrase stays within them.
 # A comma ends a clause only before a space: "3,950" is a number.
-_CLAUSE_END = re.compile(r"[;；，:：()（）—]\s*|,\s+|(?<=[.!?。！？])\s+")
-_LEADING_CONNECTIVE = re.compile(r"^(?:and|but|so|thus|which|while|overall|here)\s+", re.IGNORECASE)
+_CLAUSE_END = lazy(r"[;；，:：()（）—]\s*|,\s+|(?<=[.!?。！？])\s+")
+_LEADING_CONNECTIVE = lazy(r"^(?:and|but|so|thus|which|while|overall|here)\s+", re.IGNORECASE)
 # "the benchmark shows 2x…", "we measured 30%…": the reporting words go, the result stays.
-_REPORTED = re.compile(
+_REPORTED = lazy(
     r"^(?:[\w'-]+\s+){0,3}?(?:reports?|reported|shows?|showed|measured?|measures|observed?|observes|see|saw|"
     r"gets?|got|gives?|gave|yields?|yielded|achieves?|achieved|brings?|brought)\s+",
     re.IGNORECASE,
@@ -73,10 +74,10 @@ _DANGLING = frozenset(
     {"a", "an", "the", "at", "in", "on", "for", "with", "of", "by", "to", "from", "and", "or", "vs", "than", "when"}
 )
 # Words that say a table column holds results rather than settings.
-_RESULT_COLUMN = re.compile(r"speed-?up|improve|change|diff|gain|reduc|saving|delta|Δ|vs|ratio|提速|提升|变化", re.I)
-_TABLE_CELL = re.compile(rf"^\s*[-+]?(?:{_NUM})[ \t]?(?:{_UNIT})\s*$", re.IGNORECASE)
-_HAS_LETTER = re.compile(r"[A-Za-z\u4e00-\u9fff]")
-_SHORT_LABEL = re.compile(r"^[A-Za-z][A-Za-z _-]{0,20}$")
+_RESULT_COLUMN = lazy(r"speed-?up|improve|change|diff|gain|reduc|saving|delta|Δ|vs|ratio|提速|提升|变化", re.I)
+_TABLE_CELL = lazy(rf"^\s*[-+]?(?:{_NUM})[ \t]?(?:{_UNIT})\s*$", re.IGNORECASE)
+_HAS_LETTER = lazy(r"[A-Za-z\u4e00-\u9fff]")
+_SHORT_LABEL = lazy(r"^[A-Za-z][A-Za-z _-]{0,20}$")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.core.context import NO_ROOM
 from bot.core.files import skip_reason
+from bot.core.patterns import lazy
 from bot.core.shape import Stats, area, is_bump, is_dependency_file, is_revert, tags
 from bot.core.signals import CROSS_CUTTING_AREAS
 from bot.core.text import clean_line
@@ -24,11 +25,11 @@ MAX_PATHS_NAMED = 2
 LARGE_CHANGE_CAVEAT_LINES = 1500  # ~p98 of the vLLM sample: a reader should budget for it
 UNTESTED_SOURCE_LINES = 20  # below this a missing test is not worth a caveat
 
-_PR_REFERENCE = re.compile(r"#\d+")
-_FOLLOW_UP = re.compile(
+_PR_REFERENCE = lazy(r"#\d+")
+_FOLLOW_UP = lazy(
     r"\b(?:TODO|WIP|part\s*\d+|step\s*\d+|phase\s*\d+)\b|[(\[](?P<n>\d+)\s*/\s*(?P<of>\d+|N)[)\]]", re.IGNORECASE
 )
-_PERMISSIONS_LINE = re.compile(r"permissions|:\s*write\b")
+_PERMISSIONS_LINE = lazy(r"permissions|:\s*write\b")
 # Kernel sources: CUDA, HIP and C++ under csrc/, and the Python kernels (Triton, CuTe) kept in
 # directories named for them.
 _KERNEL_SUFFIXES = (".cu", ".cuh", ".hip")
@@ -36,12 +37,12 @@ _KERNEL_DIRS = frozenset({"csrc", "kernels", "ops"})
 # Where a PR changes settings rather than behaviour: vLLM's config package and its env variables.
 _CONFIG_DIRS = frozenset({"config", "configs"})
 _CONFIG_FILES = frozenset({"envs.py", "config.py"})
-_DEFAULT_LINE = re.compile(r"\bdefault\b|=\s*(?:True|False|None|\d)", re.IGNORECASE)
+_DEFAULT_LINE = lazy(r"\bdefault\b|=\s*(?:True|False|None|\d)", re.IGNORECASE)
 # Model code: one model's file(s), not the engine every model runs on.
 _MODEL_DIRS = ("vllm/model_executor/models/", "vllm/models/")
 # A title that says it moves a version, and the files that hold versions besides the dependency
 # manifests: build images and their version lists.
-_BUMP_WORD = re.compile(r"\b(?:bump|upgrade|pin)s?\b", re.IGNORECASE)
+_BUMP_WORD = lazy(r"\b(?:bump|upgrade|pin)s?\b", re.IGNORECASE)
 _BUILD_DIRS = frozenset({"docker", "cmake"})
 _BUILD_NAMES = frozenset({"CMakeLists.txt", "setup.py", "versions.json", "Cargo.toml"})
 # What users call: the HTTP server and its routes, the command line's options.

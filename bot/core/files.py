@@ -7,14 +7,13 @@ core/context.py's job.
 
 from __future__ import annotations
 
-import re
-
+from bot.core.patterns import lazy
 from bot.models import FileChange
 
 KIND_ORDER = ("source", "test", "docs", "config", "ci")
 
 _TEST_DIRS = frozenset({"tests", "test"})
-_TEST_NAME = re.compile(r"^test_.*\.py$|_test\.(?:py|go)$|\.(?:test|spec)\.[jt]sx?$|^conftest\.py$")
+_TEST_NAME = lazy(r"^test_.*\.py$|_test\.(?:py|go)$|\.(?:test|spec)\.[jt]sx?$|^conftest\.py$")
 _DOC_DIRS = frozenset({"docs", "doc"})
 _DOC_SUFFIXES = (".md", ".rst", ".adoc", ".txt")
 _DOC_NAMES = frozenset({"README", "LICENSE", "CHANGELOG", "NOTICE", "AUTHORS"})

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from bot.core.links import KnownPR, find_links, prose, references
+from bot.core.patterns import lazy
 from bot.models import Language
 
 # A card has at most 2 follow-ups (DESIGN.md §1); a card shows this many answered items at
@@ -106,11 +107,11 @@ _STOPWORD_TEXT = """
 """
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 # "16 GiB", "2.5 x", "1.6 us": one term, as PRs write them either way.
-_NUMBER_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)\s+(gib|gb|mib|mb|kib|kb|tb|ms|us|µs|ns|x|%|tok/s)(?![\w/])", re.I)
-_TOKEN = re.compile(r"[A-Za-z0-9µ][A-Za-z0-9µ_.+\-]*%?")
-_CODE = re.compile(r"`([^`\n]+)`")
-_NUMBER = re.compile(r"[\d.]+")
-_SENTENCE_END = re.compile(r"[.!?:;]\s*$")
+_NUMBER_UNIT = lazy(r"\b(\d+(?:\.\d+)?)\s+(gib|gb|mib|mb|kib|kb|tb|ms|us|µs|ns|x|%|tok/s)(?![\w/])", re.I)
+_TOKEN = lazy(r"[A-Za-z0-9µ][A-Za-z0-9µ_.+\-]*%?")
+_CODE = lazy(r"`([^`\n]+)`")
+_NUMBER = lazy(r"[\d.]+")
+_SENTENCE_END = lazy(r"[.!?:;]\s*$")
 
 
 def _key(token: str) -> str:

@@ -10,11 +10,10 @@ model cards holds here too.
 
 from __future__ import annotations
 
-import re
-
 from bot.core.description import Description, read_description
 from bot.core.figures import ResultFigure, description_figures, key_figure, text_figures
 from bot.core.file_points import Texts, caveats, file_points, watch
+from bot.core.patterns import lazy
 from bot.core.sentences import explains_failure, names_code, quotable, states_decision
 from bot.core.shape import LEADING_TAGS, TAG, Stats
 from bot.core.signals import Evidence, judge
@@ -43,7 +42,7 @@ KIND_TAGS = frozenset(
     {"bugfix", "bug", "fix", "hotfix", "misc", "minor", "chore", "feature", "feat", "nit", "wip", "easy", "trivial"}
 )
 # Capitalise "fix the…" but not an identifier that opens a title ("llmd+vllm…", "kimi_k3: …").
-_PLAIN_FIRST_WORD = re.compile(r"[a-z][a-z'-]*[:,]?(?:\s|$)")
+_PLAIN_FIRST_WORD = lazy(r"[a-z][a-z'-]*[:,]?(?:\s|$)")
 
 
 def heuristic_card(snapshot: PRSnapshot, coverage: Coverage, language: Language) -> Card:

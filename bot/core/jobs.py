@@ -7,17 +7,17 @@ is understood by the next.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, get_args
 
+from bot.core.patterns import lazy
 from bot.models import Language, PRRef
 
-_REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
-_SHA = re.compile(r"[0-9a-f]{7,40}")
+_REPO = lazy(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+_SHA = lazy(r"[0-9a-f]{7,40}")
 _LANGUAGES: tuple[str, ...] = get_args(Language)
 # Who asked for the card (a channel id, or a surface such as "worker"): its tokens are theirs.
-_PAYER = re.compile(r"[A-Za-z0-9_-]{1,40}")
+_PAYER = lazy(r"[A-Za-z0-9_-]{1,40}")
 # GitHub's GraphQL schema types a pull request's `number` as Int (a signed 32-bit integer), so no
 # real PR is numbered above this; a larger number is someone else's input, not GitHub's.
 MAX_PR_NUMBER = 2**31 - 1
@@ -31,7 +31,7 @@ def pr_number(value: object) -> int | None:
 
 
 # The workspace that asked (OAuth mode), a Slack team id: its budget pays (store/workspace.py's rule).
-_TEAM = re.compile(r"[TE][A-Z0-9]{2,31}")
+_TEAM = lazy(r"[TE][A-Z0-9]{2,31}")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.core.patterns import lazy
+
 LinkKind = Literal["revert", "follow_up", "fixes"]
 # When one PR is named twice, the strongest kind wins: a revert is what readers must not miss.
 _RANK: dict[LinkKind, int] = {"revert": 0, "follow_up": 1, "fixes": 2}
@@ -35,33 +37,33 @@ class Link:
 
 
 # Text that is not prose: fenced code, inline code, HTML comments (PR templates' placeholders).
-_FENCED = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[^\n]*$", re.M | re.S)
-_UNCLOSED_FENCE = re.compile(r"^[ \t]*(```|~~~).*\Z", re.M | re.S)
-_INLINE = re.compile(r"`[^`\n]*`")
-_HTML_COMMENT = re.compile(r"<!--.*?(-->|\Z)", re.S)
+_FENCED = lazy(r"^[ \t]*(```|~~~).*?^[ \t]*\1[^\n]*$", re.M | re.S)
+_UNCLOSED_FENCE = lazy(r"^[ \t]*(```|~~~).*\Z", re.M | re.S)
+_INLINE = lazy(r"`[^`\n]*`")
+_HTML_COMMENT = lazy(r"<!--.*?(-->|\Z)", re.S)
 # Quoted lines (someone else's words) and table rows ("| #1 | …").
-_SKIPPED_LINE = re.compile(r"^[ \t]*(>|\|)")
+_SKIPPED_LINE = lazy(r"^[ \t]*(>|\|)")
 
 # A reference to a PR: "#N", "owner/repo#N", or the PR's URL.
 _REF = (
     r"(?:https?://github\.com/(?P<url_repo>[\w.-]+/[\w.-]+)/pull/(?P<url_n>\d+)"
     r"|(?P<repo>[\w.-]+/[\w.-]+)?#(?P<n>\d+))\b"
 )
-_FOLLOW_UP = re.compile(r"\bfollow[- ]?up\s*(?:to|of|for|on)?\s*:?\s*" + _REF, re.I)
+_FOLLOW_UP = lazy(r"\bfollow[- ]?up\s*(?:to|of|for|on)?\s*:?\s*" + _REF, re.I)
 # "Reverts" (GitHub's own revert body), not "revert": "should we revert #N?" is not a revert.
-_REVERT = re.compile(r"\b(?:reverts|revert\s+of)\s*:?\s*" + _REF, re.I)
-_FIXES = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*" + _REF, re.I)
+_REVERT = lazy(r"\b(?:reverts|revert\s+of)\s*:?\s*" + _REF, re.I)
+_FIXES = lazy(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*" + _REF, re.I)
 _PATTERNS: tuple[tuple[re.Pattern[str], LinkKind], ...] = (
     (_REVERT, "revert"),
     (_FOLLOW_UP, "follow_up"),
     (_FIXES, "fixes"),
 )
-_REVERT_SHA = re.compile(r"\bThis reverts commit ([0-9a-f]{7,40})\b")
+_REVERT_SHA = lazy(r"\bThis reverts commit ([0-9a-f]{7,40})\b")
 # Minimum SHA prefix GitHub itself abbreviates to.
 MIN_SHA = 7
-_REVERT_TITLE = re.compile(r"^\s*revert(?:s|ed)?\s*:?\s+(?P<rest>.+?)\s*$", re.I)
-_TRAILING_NUMBER = re.compile(r"\s*\(#(\d+)\)\s*$")
-_SPACES = re.compile(r"\s+")
+_REVERT_TITLE = lazy(r"^\s*revert(?:s|ed)?\s*:?\s+(?P<rest>.+?)\s*$", re.I)
+_TRAILING_NUMBER = lazy(r"\s*\(#(\d+)\)\s*$")
+_SPACES = lazy(r"\s+")
 
 
 def prose(text: str, *, inline_code: bool = False) -> str:
@@ -122,7 +124,7 @@ def find_links(
 
 
 # Not inside a word or a path ("abc#1", "&#1;"), but "PR#1" is a reference as people write it.
-_ANY_REF = re.compile(r"(?:(?<![\w&/])|(?<=\bPR)|(?<=\bpr))" + _REF)
+_ANY_REF = lazy(r"(?:(?<![\w&/])|(?<=\bPR)|(?<=\bpr))" + _REF)
 
 
 def references(text: str, repo: str) -> frozenset[int]:
@@ -131,7 +133,7 @@ def references(text: str, repo: str) -> frozenset[int]:
 
 
 # A reference denied by the few words before it: "this is not a follow-up to #N", "doesn't fix #N".
-_NEGATED = re.compile(r"(?:\b(?:not|never|no|without)|n't)\W+(?:[\w-]+\W+){0,2}$", re.I)
+_NEGATED = lazy(r"(?:\b(?:not|never|no|without)|n't)\W+(?:[\w-]+\W+){0,2}$", re.I)
 
 
 def _refs(pattern: re.Pattern[str], text: str, repo: str) -> Iterable[int]:

@@ -7,15 +7,15 @@ models (core/config.py) and the services that read what people type all use thes
 
 from __future__ import annotations
 
-import re
 from datetime import time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.core.patterns import lazy
 from bot.errors import quoted
 
-REPO_PATTERN = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")  # for fullmatch: `$` allows a final newline
-DURATION_PATTERN = re.compile(r"([0-9]{1,9})([mhd])")
-TIME_OF_DAY_PATTERN = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
+REPO_PATTERN = lazy(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")  # for fullmatch: `$` allows a final newline
+DURATION_PATTERN = lazy(r"([0-9]{1,9})([mhd])")
+TIME_OF_DAY_PATTERN = lazy(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 # A digest looks back a year at most: longer spans are typos (365d for 36.5d), and a few
 # thousand years would overflow datetime (OverflowError, not a message).
 MAX_DURATION = timedelta(days=365)

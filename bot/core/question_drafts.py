@@ -9,12 +9,12 @@ those (another repository, a day in the future, a word list that is a paragraph)
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.core.patterns import lazy
 from bot.core.prompts import Prompt, fence_safe, new_marker
 from bot.models import DayProblem, Reading, Span
 
@@ -23,8 +23,8 @@ MAX_TOPIC_WORDS = 6
 MAX_WORD_CHARS = 40
 MAX_PERSON_CHARS = 60
 MAX_QUESTION_CHARS = 2_000
-_WORD = re.compile(r"[\w.+/-]{1,40}")
-_PERSON = re.compile(r"@?[\w][\w .'-]{0,58}")
+_WORD = lazy(r"[\w.+/-]{1,40}")
+_PERSON = lazy(r"@?[\w][\w .'-]{0,58}")
 
 
 class ReadingDraft(BaseModel):

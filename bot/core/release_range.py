@@ -12,15 +12,15 @@ pre-releases are passed over unless the tag is one itself (GitHub's generated no
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from bot.core.patterns import lazy
 from bot.models import Commit, Release, ReleasePR
 
 # "Fix the scheduler (#50912)" (squash), also "… (#50912) (#50913)" after a cherry-pick: the last one.
-_SQUASHED = re.compile(r"\(#(\d{1,9})\)\s*$")
+_SQUASHED = lazy(r"\(#(\d{1,9})\)\s*$")
 # "Merge pull request #50912 from owner/branch" (GitHub's merge commit subject).
-_MERGED = re.compile(r"^Merge pull request #(\d{1,9})\b")
+_MERGED = lazy(r"^Merge pull request #(\d{1,9})\b")
 
 
 def pr_of_subject(subject: str) -> int | None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from bot.core.patterns import lazy
+
 # "?" in the release slot: the question asks which release holds the PR it names.
 WHICH_RELEASE = "?"
 MAX_TAG_CHARS = 40
@@ -19,8 +21,8 @@ MAX_TAG_CHARS = 40
 _SUFFIX = r"(?:[-.]?(?:rc|a|b|post|dev)\.?\d{1,4})?"  # v0.12.0rc1, 0.12.0.post1
 _VERSION = rf"(?:v\d{{1,4}}(?:\.\d{{1,4}}){{1,3}}{_SUFFIX}|\d{{1,4}}(?:\.\d{{1,4}}){{2,3}}{_SUFFIX})"
 _NAMED = r"(?:release|version|版本|tag)\s{0,2}(?P<short>v?\d{1,4}\.\d{1,4})"
-_TAG = re.compile(rf"(?<![\w.]){_VERSION}(?![\w.])|{_NAMED}(?![\w.])", re.IGNORECASE)
-_RANGE = re.compile(
+_TAG = lazy(rf"(?<![\w.]){_VERSION}(?![\w.])|{_NAMED}(?![\w.])", re.IGNORECASE)
+_RANGE = lazy(
     rf"\bbetween\s{{1,3}}(?P<a1>{_VERSION})\s{{1,3}}and\s{{1,3}}(?P<b1>{_VERSION})"
     rf"|\bfrom\s{{1,3}}(?P<a2>{_VERSION})\s{{1,3}}to\s{{1,3}}(?P<b2>{_VERSION})"
     rf"|(?<![\w.])(?P<a3>{_VERSION})\s{{0,2}}(?:\.\.\.?|→|->|–|—)\s{{0,2}}(?P<b3>{_VERSION})(?![\w.])"
@@ -29,7 +31,7 @@ _RANGE = re.compile(
     re.IGNORECASE,
 )
 # "is #N in a release", "which release has #N", "was #N released", "#N 在哪个版本", "#N 发布了吗".
-_WHICH = re.compile(
+_WHICH = lazy(
     r"\b(?:in|into|made\s{1,3}it\s{1,3}into)\s{1,3}(?:a|any)\s{1,3}release\b"
     r"|\bwhich\s{1,3}(?:release|version|tag)\b"
     r"|\b(?:been\s{1,3}|got\s{1,3}|get\s{1,3}|was\s{1,3}|is\s{1,3})?released(?:\s{1,3}yet)?\b"
@@ -38,7 +40,7 @@ _WHICH = re.compile(
     re.IGNORECASE,
 )
 # What frames a release question and is no topic: blanked with the release.
-_FRAME = re.compile(r"\b(?:in\s{1,3}the\s{1,3}release|the\s{1,3}release|release|version)\b|版本里|版本中|版本", re.I)
+_FRAME = lazy(r"\b(?:in\s{1,3}the\s{1,3}release|the\s{1,3}release|release|version)\b|版本里|版本中|版本", re.I)
 
 
 def _clean(tag: str) -> str:

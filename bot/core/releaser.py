@@ -9,25 +9,25 @@ checked the same way (`finish`). Pure: no I/O, no clock; the caller sends what i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.core.faithfulness import SourceText, check_field
+from bot.core.patterns import lazy
 from bot.core.sanitize import sanitize_answer
 
 # A sentence ends at ".", "!", "?" (or the CJK ones, or "…") followed by white space, or at a line
 # break. The white space must have arrived: "1." may go on as "1.5x", "e.g" as "e.g.", a link's
 # path as "x.py". CJK full stops need none (Chinese puts no space after them).
-_END = re.compile(r"(?:[.!?…][\"')\]*_~`]*[ \t]+|[。！？][\"')\]」』]*|\n+)")
+_END = lazy(r"(?:[.!?…][\"')\]*_~`]*[ \t]+|[。！？][\"')\]」』]*|\n+)")
 
 # How far a sentence may run without an end before it is checked anyway: a model that writes one
 # endless line (a list without full stops) is still shown, piece by piece.
 MAX_HELD_CHARS = 600
-_SPACE = re.compile(r"\s")
+_SPACE = lazy(r"\s")
 # Where a long run without white space may still be cut: after a clause mark (Chinese writes
 # whole paragraphs with only "，" between sentences' parts) or any CJK character.
-_CLAUSE = re.compile(r"[，、；：,;:\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+_CLAUSE = lazy(r"[，、；：,;:\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 Check = Callable[[str], "str | None"]
 
@@ -130,7 +130,7 @@ FIGURE_KINDS = frozenset({"figure", "count", "range"})
 # A link's address as the sanitizer leaves it ("the diff (https://github.com/…)", or a Slack
 # `<address|label>`): what is said is the label.
 # Only a link's: "<40%>" is no address, and its figure is a claim like any other.
-_LINK = re.compile(r"<(?:https?://|mailto:)[^<>|\s]+(?:\|([^<>]*))?>|https?://[^\s()<>]+")
+_LINK = lazy(r"<(?:https?://|mailto:)[^<>|\s]+(?:\|([^<>]*))?>|https?://[^\s()<>]+")
 
 
 def checked_sentence(sentence: str, source: SourceText, repo_urls: Sequence[str]) -> str | None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from urllib.parse import unquote, urlsplit
 
 from bot.core.echoes import without_echoes
+from bot.core.patterns import lazy
 from bot.core.templates import without_template
 from bot.core.text import clean_text
 from bot.models import Card
@@ -28,11 +29,11 @@ from bot.words import text as sentence
 # A Slack section holds 3,000 characters; answers are asked to be short, this is the backstop.
 ANSWER_MAX_CHARS = 2900
 _TOKEN_SIGILS = "!@#"
-_TOKEN_OPENER = re.compile(r"<(?=[!@#])")
+_TOKEN_OPENER = lazy(r"<(?=[!@#])")
 
 # What people type to ping a channel. Matched on NFKC case-folded text, so `@HERE` and a
 # full-width `＠ｈｅｒｅ` count too; a following letter makes another word (`@hereford`).
-_MASS_MENTION = re.compile(r"@(?:here|channel|everyone)(?!\w)")
+_MASS_MENTION = lazy(r"@(?:here|channel|everyone)(?!\w)")
 # The characters whose NFKC form is `@`: text without them skips the (slower) folding.
 _AT_SIGNS = ("@", "\uff20", "\ufe6b")
 
@@ -51,19 +52,19 @@ _OTHER_URL_STARTS = (
 )
 # For match() at one place only: tried at every place of a line, the scheme's run of letters
 # is scanned to its end from each of its letters (quadratic in the run).
-_LOOKS_LIKE_URL = re.compile(f"(?:{_SCHEME}|{_OTHER_URL_STARTS})", re.IGNORECASE)
+_LOOKS_LIKE_URL = lazy(f"(?:{_SCHEME}|{_OTHER_URL_STARTS})", re.IGNORECASE)
 # What makes the target of `<target|label>` or `[label](target)` a link, beyond a URL's start:
 # any scheme at all (RFC 3986: a letter, then letters, digits, `+.-`, then `:`; in angle brackets
 # without white space, as CommonMark's autolinks, so `<std::string, int>` stays code), an email
 # address, and, in Markdown's parentheses, any path or host (`/x`, `\x`, `evil.example/y`):
 # a browser resolves each against some host, never ours to choose. For match() at one place.
 _ANY_SCHEME = r"[a-z][a-z0-9+.\-]{0,31}:"
-_LINK_TARGET = re.compile(rf"(?:{_ANY_SCHEME}\S*+\Z|[^\s@<>|]++@[\w-]+\.\w)", re.IGNORECASE)
-_MARKDOWN_TARGET = re.compile(rf"(?:{_ANY_SCHEME}|[/\\]|[\w-]++(?:\.[\w-]++)++(?:[/?#:]|$))", re.IGNORECASE)
+_LINK_TARGET = lazy(rf"(?:{_ANY_SCHEME}\S*+\Z|[^\s@<>|]++@[\w-]+\.\w)", re.IGNORECASE)
+_MARKDOWN_TARGET = lazy(rf"(?:{_ANY_SCHEME}|[/\\]|[\w-]++(?:\.[\w-]++)++(?:[/?#:]|$))", re.IGNORECASE)
 # A Markdown reference definition (`[1]: http:evil.example/ref "title"`): it makes every
 # `[docs][1]` of the text a link to its target, so the line goes whole (CommonMark §4.7: up to
 # three spaces of indent, a destination, an optional quoted or parenthesised title).
-_REFERENCE_DEFINITION = re.compile(
+_REFERENCE_DEFINITION = lazy(
     r" {0,3}\[[^\[\]\n]++\]:[ \t]*+"
     r"(?:(?:<[^<>\n]*+>|\S++)(?:[ \t]++(?:\"[^\"\n]*+\"|'[^'\n]*+'|\([^()\n]*+\)))?+)?+[ \t]*+"
 )
@@ -72,19 +73,19 @@ _REFERENCE_DEFINITION = re.compile(
 # "(see https://x)" keeps its parenthesis. A scheme is tried only where a run of scheme
 # characters begins, `lead` taking the digits and signs that open it ("1+http://x" has the
 # scheme "http"): linear, and the same URLs as trying each letter.
-_BARE_URL = re.compile(
+_BARE_URL = lazy(
     rf"(?:(?<![a-z0-9+.\-])(?P<lead>[0-9+.\-]*+){_SCHEME}|{_OTHER_URL_STARTS})" r"[^\s<>|\"'`()\[\]{}]*+",
     re.IGNORECASE,
 )
 # A script or data URL is code, not an address: it runs to whitespace, parentheses and all
 # (`javascript:alert(document.cookie)`).
-_SCRIPT_URL = re.compile(r"\b(?:javascript|vbscript|data):\S+", re.IGNORECASE)
+_SCRIPT_URL = lazy(r"\b(?:javascript|vbscript|data):\S+", re.IGNORECASE)
 # Punctuation after a URL belongs to the sentence around it.
 _SENTENCE_PUNCTUATION = ".,;:!?*_~"
 # Slack's `<url|label>` and `<url>`; only a target that looks like a URL makes it a link (`List<T>` is code).
-_SLACK_LINK = re.compile(r"<([^<>|\n]*+)(?:\|([^<>\n]*+))?>")
+_SLACK_LINK = lazy(r"<([^<>|\n]*+)(?:\|([^<>\n]*+))?>")
 # Markdown `[label](target "title")` and images `![alt](target)`, one level of parentheses in the target.
-_MARKDOWN_LINK = re.compile(r"!?\[([^\[\]\n]*+)\]\(([^()\n]*+(?:\([^()\n]*+\)[^()\n]*+)*+)\)")
+_MARKDOWN_LINK = lazy(r"!?\[([^\[\]\n]*+)\]\(([^()\n]*+(?:\([^()\n]*+\)[^()\n]*+)*+)\)")
 
 # A removal can join the halves of another attack (`<<!here>!channel>`): passes repeat until
 # nothing changes. A line still changing after this many is hostile by construction and goes.
@@ -93,10 +94,10 @@ MAX_PASSES = 50
 # text a model writes; one still changing after these is built to, and nothing of it is kept.
 MAX_MODEL_TEXT_ROUNDS = 4
 
-_RUNS_OF_SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
+_RUNS_OF_SPACES = lazy(r"(?<=\S)[ \t]{2,}")
 # Only from where the spaces begin: tried inside them, each place scans the rest of the run.
-_SPACE_BEFORE_PUNCTUATION = re.compile(r"(?<![ \t])[ \t]++(?=[,.;:?])")
-_BLANK_LINES = re.compile(r"\n{3,}")
+_SPACE_BEFORE_PUNCTUATION = lazy(r"(?<![ \t])[ \t]++(?=[,.;:?])")
+_BLANK_LINES = lazy(r"\n{3,}")
 
 
 @dataclass(frozen=True)

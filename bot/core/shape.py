@@ -11,24 +11,25 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from bot.core.files import LOCK_FILES, file_kind
+from bot.core.patterns import lazy
 from bot.models import FileChange
 
 TRIVIAL_TAGS = frozenset({"ci", "doc", "docs", "misc"})
-LEADING_TAGS = re.compile(r"^(?:\s*\[[^\]]*\])+\s*[-:|]?\s*")
-TAG = re.compile(r"\[([^\]]*)\]")
-_TRIVIAL_WORDS = re.compile(r"\b(?:bump|typo)s?\b", re.IGNORECASE)
+LEADING_TAGS = lazy(r"^(?:\s*\[[^\]]*\])+\s*[-:|]?\s*")
+TAG = lazy(r"\[([^\]]*)\]")
+_TRIVIAL_WORDS = lazy(r"\b(?:bump|typo)s?\b", re.IGNORECASE)
 # A title that starts with "revert" in any case, or says "Revert" anywhere ("Fix revert path" does not).
-_REVERT = re.compile(r"^(?:\s*\[[^\]]*\])*\s*(?i:revert)\b|\bReverts?\b")
+_REVERT = lazy(r"^(?:\s*\[[^\]]*\])*\s*(?i:revert)\b|\bReverts?\b")
 # Dependabot's and Renovate's titles, and people's: "Bump torch from 2.9.0 to 2.10.0",
 # "chore(deps): update dependency ruff to v0.15.2", "[CI/Build] Bump flashinfer to v0.6.8". The
 # version needs a dot and ends the title, so "Update the scheduler to v2 semantics" and "Upgrade
 # MiniJinja to 2.22 & remove a workaround" are not bumps.
-_BUMP = re.compile(
+_BUMP = lazy(
     r"^(?:\s*\[[^\]]*\])*\s*(?:[a-z]+(?:\([^)]*\))?!?:\s*)?(?:bump|update|upgrade|pin)\s+(?:dependency\s+|the\s+)?"
     r"[\w.@/\[\]-]+\s+(?:(?:requirement\s+)?from\s+\S+\s+)?to\s+v?\d+\.\d[\w.+-]*(?:\s+in\s+\S+)?\s*(?:\(#\d+\))?\s*$",
     re.IGNORECASE,
 )
-_TYPO = re.compile(r"\btypos?\b|\bspelling\b|\bmisspell", re.IGNORECASE)
+_TYPO = lazy(r"\btypos?\b|\bspelling\b|\bmisspell", re.IGNORECASE)
 # Manifests that hold versions and nothing else; pyproject.toml and package.json also carry tool
 # configuration, so a change there is not by itself a dependency change.
 _DEPENDENCY_NAMES = frozenset({"go.mod", "Pipfile", "Gemfile", "environment.yml"})

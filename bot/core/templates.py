@@ -14,13 +14,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.core.patterns import lazy
+
 # A token as a server leaves it, or HTML-escaped by one that meant to show it.
 _LT, _GT = r"(?:<|&lt;)", r"(?:>|&gt;)"
 _BAR = "[|\uff5c]"  # DeepSeek writes its tokens with full-width bars: <｜end▁of▁sentence｜>
 _ROLES = "user|system|assistant|model|tool|developer|ipython"
 # The role after an opener belongs to the token: "<|im_start|>assistant\n" goes whole.
 _ROLE = rf"(?:[ \t]*(?P<{{name}}>{_ROLES})(?![A-Za-z0-9_])[ \t]*\n?)?"
-_TOKEN = re.compile(
+_TOKEN = lazy(
     "|".join(
         (
             rf"(?P<think_open>{_LT}think(?:ing)?{_GT})",
@@ -46,7 +48,7 @@ _END_NAMES = frozenset({"im_end", "eot_id", "eom_id", "end", "endoftext", "end_o
 _OTHERS = frozenset({"user", "system", "tool", "developer", "ipython"})
 
 # A token written in code is written about ("strips `<think>` blocks"): inline code and fences keep theirs.
-_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]+`", re.DOTALL)
+_CODE = lazy(r"```.*?(?:```|\Z)|`[^`\n]+`", re.DOTALL)
 
 # Removing a token can join the halves of another (`<|im_<|im_start|>start|>`): passes repeat until
 # nothing changes. Text still changing after this many is built to do it, and none of it is kept.
@@ -55,7 +57,7 @@ MAX_PASSES = 8
 # Chinese character counts as one), and no fewer words than tokens were removed: an answer more
 # than half of which was template is the model babbling, whatever words are left.
 MIN_WORDS = 3
-_WORD = re.compile(r"[A-Za-z0-9_]+|[\u3400-\u4dbf\u4e00-\u9fff]")
+_WORD = lazy(r"[A-Za-z0-9_]+|[\u3400-\u4dbf\u4e00-\u9fff]")
 
 _Kind = Literal[
     "think_open", "think_close", "inst", "inst_close", "sys", "sys_close", "other_turn", "own_turn", "end", "plain"

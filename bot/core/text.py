@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 
+from bot.core.patterns import lazy
+
 # Code and English run ~3.5-4.5 chars per BPE token, so 3 over-estimates diffs by 25-40%: the
 # safe side of a budget (tiktoken is not an option: it downloads its tables at first use).
 CHARS_PER_TOKEN = 3
 # Han, kana, Hangul, CJK punctuation and full-width forms: about one token each, which chars/3
 # would under-estimate threefold.
-_CJK = re.compile(
+_CJK = lazy(
     r"[\u1100-\u11ff\u2e80-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
     r"\U00020000-\U0003ffff]"
 )
@@ -23,12 +25,12 @@ _CJK = re.compile(
 # other characters that render as nothing: soft hyphen, combining grapheme joiner, Hangul and
 # Mongolian fillers, invisible math operators, interlinear annotation marks, and the Unicode
 # "tag" block, which spells ASCII invisibly ("ASCII smuggling" of instructions to a model).
-_INVISIBLE = re.compile(
+_INVISIBLE = lazy(
     r"[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
     r"\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
 # PR templates hide instructions in HTML comments; an unterminated one runs to the end.
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_HTML_COMMENT = lazy(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 MAX_COMMENT_PASSES = 8
 # Real paths stay under 200 characters; Git accepts up to PATH_MAX (4096).
 MAX_PATH_CHARS = 300

@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from bot.core.patterns import lazy
 from bot.models import UpgradeKind, UpgradeNote
 
 # Checked in this order: a caveat that says both "breaking" and "removed" is breaking.
 _CAVEAT_RULES: tuple[tuple[UpgradeKind, re.Pattern[str]], ...] = (
     (
         "breaking",
-        re.compile(
+        lazy(
             r"\bbreaking(?:\s|-)change|\bbreaks?\s(?:backward|backwards|the\s)?\s?(?:compat\w*|api|existing|users?|configs?)"
             r"|\bbackwards?[\s-]incompatible|\bnot\sbackwards?[\s-]compatible|\bincompatible\swith\s(?:older|previous|existing)"
             r"|不兼容|破坏性|兼容性破坏|破坏兼容",
@@ -27,7 +28,7 @@ _CAVEAT_RULES: tuple[tuple[UpgradeKind, re.Pattern[str]], ...] = (
     ),
     (
         "removed",
-        re.compile(
+        lazy(
             r"\b(?:removes?|removed|removing|drops?|dropped|dropping|deletes?|deleted)\s(?:the\s|support\sfor\s|its\s)?"
             r"(?:[\w.-]+\s){0,3}?(?:option|flag|argument|parameter|env(?:ironment)?\svar\w*|api|endpoint|field|setting|"
             r"backend|support|cli|--[\w-]+|config\w*)\b"
@@ -37,7 +38,7 @@ _CAVEAT_RULES: tuple[tuple[UpgradeKind, re.Pattern[str]], ...] = (
     ),
     (
         "default",
-        re.compile(
+        lazy(
             r"\bdefaults?\s(?:[\w.-]+\s){0,3}?(?:is\s|are\s)?(?:now|changed|changes|flipped|switched)\b"
             r"|\bnow\sdefaults?\sto\b"
             r"|\bchang(?:es|ed|ing)\s(?:the\s)?defaults?\b|\bnew\sdefault\b|\b(?:enabled|disabled|on|off)\sby\sdefault\snow\b"
@@ -45,10 +46,10 @@ _CAVEAT_RULES: tuple[tuple[UpgradeKind, re.Pattern[str]], ...] = (
             re.IGNORECASE,
         ),
     ),
-    ("deprecated", re.compile(r"\bdeprecat\w*|弃用|废弃", re.IGNORECASE)),
+    ("deprecated", lazy(r"\bdeprecat\w*|弃用|废弃", re.IGNORECASE)),
     (
         "migration",
-        re.compile(
+        lazy(
             r"\bmigrat\w+|\b(?:must|need\sto|needs\sto|have\sto|should)\s(?:update|upgrade|change|rename|re-?install|rebuild|re-?run)\b"
             r"|\brequires?\s(?:a\s)?(?:newer|re-?install|rebuild|upgrade)|迁移|需要(?:升级|更新|修改|重新)|必须(?:升级|更新|修改)",
             re.IGNORECASE,
@@ -58,11 +59,11 @@ _CAVEAT_RULES: tuple[tuple[UpgradeKind, re.Pattern[str]], ...] = (
 
 # A title says what was done, often to code no user calls: only these forms speak to users.
 _TITLE_RULES: tuple[tuple[UpgradeKind, re.Pattern[str]], ...] = (
-    ("breaking", re.compile(r"\[breaking\]|\bbreaking(?:\s|-)changes?\b|不兼容|破坏性", re.IGNORECASE)),
-    ("breaking", re.compile(r"\bBREAKING\b")),  # in capitals only: "a prefix breaking quant" is a bug fixed
+    ("breaking", lazy(r"\[breaking\]|\bbreaking(?:\s|-)changes?\b|不兼容|破坏性", re.IGNORECASE)),
+    ("breaking", lazy(r"\bBREAKING\b")),  # in capitals only: "a prefix breaking quant" is a bug fixed
     (
         "removed",
-        re.compile(
+        lazy(
             r"\b(?:remove|drop)\s(?:the\s)?(?:deprecated\s|support\sfor\s|--[\w-]+)"
             r"|\b(?:remove|drop)\s(?:the\s)?[\w.-]+\s(?:option|flag|argument|env\svar\w*|api|endpoint|backend)\b"
             r"|移除.{0,10}(?:参数|选项|接口|支持)",
@@ -71,11 +72,9 @@ _TITLE_RULES: tuple[tuple[UpgradeKind, re.Pattern[str]], ...] = (
     ),
     (
         "default",
-        re.compile(
-            r"\b(?:change|flip|switch)\s(?:the\s)?default|\bdefault\sto\b|\benable\s[\w.-]+\sby\sdefault|默认", re.I
-        ),
+        lazy(r"\b(?:change|flip|switch)\s(?:the\s)?default|\bdefault\sto\b|\benable\s[\w.-]+\sby\sdefault|默认", re.I),
     ),
-    ("deprecated", re.compile(r"\[deprecation\]|\bdeprecat\w*|弃用|废弃", re.IGNORECASE)),
+    ("deprecated", lazy(r"\[deprecation\]|\bdeprecat\w*|弃用|废弃", re.IGNORECASE)),
 )
 
 # Labels maintainers put on such PRs (vLLM, and common GitHub practice).

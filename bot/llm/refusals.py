@@ -38,6 +38,7 @@ import re
 
 import openai
 
+from bot.core.patterns import lazy
 from bot.errors import ContextTooLong, ModeRefused
 from bot.models import OutputMode
 
@@ -52,13 +53,13 @@ MODE_FIELDS: dict[OutputMode, tuple[str, ...]] = {
     "text": (),
 }
 CONTEXT_CODES = frozenset({"context_length_exceeded", "exceed_context_size_error"})
-_CONTEXT_WORDS = re.compile(r"maximum context length|exceeds the available context size", re.IGNORECASE)
-_WINDOW = (re.compile(r"maximum context length is (\d+)"), re.compile(r"available context size \((\d+) tokens\)"))
+_CONTEXT_WORDS = lazy(r"maximum context length|exceeds the available context size", re.IGNORECASE)
+_WINDOW = (lazy(r"maximum context length is (\d+)"), lazy(r"available context size \((\d+) tokens\)"))
 _PROMPT = (
-    re.compile(r"\((\d+) in the messages"),
-    re.compile(r"messages resulted in (\d+) tokens"),
-    re.compile(r"contains at least (\d+) input tokens"),
-    re.compile(r"request \((\d+) tokens\)"),
+    lazy(r"\((\d+) in the messages"),
+    lazy(r"messages resulted in (\d+) tokens"),
+    lazy(r"contains at least (\d+) input tokens"),
+    lazy(r"request \((\d+) tokens\)"),
 )
 # Enough to recognise a refusal by its words; a proxy's HTML error page is not kept whole.
 SERVER_MESSAGE_MAX = 1000

@@ -8,7 +8,6 @@ check. Untrusted text goes through render/mrkdwn.py; nothing here calls Slack.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +29,7 @@ from slack_sdk.models.blocks import (
 from bot import words
 from bot.core.followups import Answered
 from bot.core.links import CrossLink
+from bot.core.patterns import lazy
 from bot.core.sanitize import repo_url, sanitize_text
 from bot.models import Card, Digest, DigestItem, Language, PRListing, PRRef
 from bot.ports.slack import Message
@@ -64,7 +64,7 @@ MAX_BUTTON_VALUE = 2000
 
 # The Useful / Not for us buttons under each card of a digest thread (issue 13).
 FEEDBACK_ACTION = "card_feedback"
-_FEEDBACK_VALUE = re.compile(r"(up|down) ([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#([1-9][0-9]{0,9})")
+_FEEDBACK_VALUE = lazy(r"(up|down) ([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#([1-9][0-9]{0,9})")
 
 _VERDICT_EMOJI = {"read": ":books:", "skim": ":eyes:", "skip": ":fast_forward:"}
 _DIVIDER = DividerBlock().to_dict()
@@ -192,7 +192,7 @@ def _card_fallback(listing: PRListing, card: Card, with_repo: bool) -> str:
 
 
 # The "pr" of a value share_value wrote: owner/name#N (GitHub's name characters, N ≤ 10 digits).
-_SHARED_PR = re.compile(r"([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#([1-9][0-9]{0,9})")
+_SHARED_PR = lazy(r"([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#([1-9][0-9]{0,9})")
 
 
 @dataclass(frozen=True)

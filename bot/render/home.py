@@ -6,7 +6,6 @@ last run. Which channels and repositories those are is decided in slack/listener
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
+from bot.core.patterns import lazy
 from bot.core.usage import Period
 from bot.models import DigestRun, Language, Note
 from bot.render.blocks import MAX_TEXT_CHARS
@@ -32,7 +32,7 @@ from bot.words import said, text
 
 # A Home tab holds 100 blocks (home-tab-views reference; slack_sdk View.blocks_max_length).
 MAX_HOME_BLOCKS = 100
-_CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
+_CHANNEL_ID = lazy(r"[CG][A-Z0-9]{2,}")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ message is mrkdwn with `verbatim` (no auto-linking), and `markdown_text` has no 
 
 from __future__ import annotations
 
-import re
+from bot.core.patterns import lazy
 
 # Slack's markdown block honours CommonMark's backslash escapes ("Escaping special characters:
 # \*This is special text\*", markdown-block reference); CommonMark §2.4 lets any ASCII
@@ -21,7 +21,7 @@ import re
 # Escaped inside a word: the `.`, `:` and `@` that make an address for an autolinker
 # (`evil.example/x`, `www.x`, `http:x`, `a@b.c`: GFM's autolink extension, Slack's own linking
 # of bare domains). Before white space (a sentence's full stop) they are left as written.
-_LINK_MAKERS = re.compile(r"[\\`\[\]<>&]|[.:@](?!\s)")
+_LINK_MAKERS = lazy(r"[\\`\[\]<>&]|[.:@](?!\s)")
 
 
 def markdown_text(text: str) -> str:

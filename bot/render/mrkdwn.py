@@ -10,6 +10,8 @@ import hashlib
 import re
 from collections.abc import Iterable
 
+from bot.core.patterns import lazy
+
 # Fits one section block: Block Kit caps a section's text at 3,000 characters (section-block
 # reference; slack_sdk SectionBlock.text_max_length), less room for a closing line.
 MAX_ANSWER_CHARS = 2900
@@ -21,17 +23,17 @@ ELLIPSIS = "…"
 _LABEL_PIPE = "¦"
 
 # Characters that would end or split `<url|label>`: percent-encoded (RFC 3986), never dropped.
-_URL_BREAKERS = re.compile(r"[<>|\s]")
+_URL_BREAKERS = lazy(r"[<>|\s]")
 
 # Model answers are untrusted text: each pattern stops at the next character that could start
 # another match ("[", "(", "*"), so no attempt rescans the rest of a line (linear, not
 # quadratic, on "[a](" * n or "**a" * n).
-_MD_LINK = re.compile(r"!?\[([^\[\]\n]+)\]\([^()\[\]\n]*\)")
-_MD_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+)$", re.MULTILINE)
-_MD_BULLET = re.compile(r"^([ \t]*)[-*+][ \t]+", re.MULTILINE)
-_MD_BOLD = re.compile(r"\*\*(?=[^\s*])([^*\n]+)(?<=\S)\*\*")
+_MD_LINK = lazy(r"!?\[([^\[\]\n]+)\]\([^()\[\]\n]*\)")
+_MD_HEADING = lazy(r"^[ \t]*#{1,6}[ \t]+(.+)$", re.MULTILINE)
+_MD_BULLET = lazy(r"^([ \t]*)[-*+][ \t]+", re.MULTILINE)
+_MD_BOLD = lazy(r"\*\*(?=[^\s*])([^*\n]+)(?<=\S)\*\*")
 # A single-backtick code span, not part of a ``` fence.
-_CODE_SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+_CODE_SPAN = lazy(r"(?<!`)`([^`\n]+)`(?!`)")
 
 
 def escape(text: str) -> str:

@@ -8,7 +8,6 @@ rest blank, so a blank field means "the file's value or the default", as an abse
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC
@@ -29,6 +28,7 @@ from slack_sdk.models.views import View
 
 from bot.core.config import ChannelConfig, Defaults
 from bot.core.parsing import WEEKDAYS, duration_text
+from bot.core.patterns import lazy
 from bot.models import AuditEntry, Language
 from bot.ports.slack import Message
 from bot.render.blocks import text_message
@@ -73,7 +73,7 @@ RELEASES = ("off", "post")
 SELECTED = ("language", "quiet_days", "cadence", "weekly_on", "releases")
 LANGUAGES: tuple[Language, ...] = ("en", "zh-CN")
 QUIET_DAYS = ("note", "silent")
-_CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
+_CHANNEL_ID = lazy(r"[CG][A-Z0-9]{2,}")
 
 
 def spelled(name: str, value: Any) -> str | list[str]:

@@ -14,13 +14,13 @@ do not: no model is asked, and every headline is a sanitized card's.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.core.links import KnownPR, find_links
+from bot.core.patterns import lazy
 from bot.core.release_words import WHICH_RELEASE
 from bot.core.spelling import one_edit, stem
 from bot.core.usage import Tally
@@ -55,8 +55,8 @@ from bot.store.history import DigestHistory
 MAX_ITEMS = 10
 # Files of a PR kept for the model's answer about the PRs of days (as a digest's thread keeps).
 MATERIAL_PATHS = 12
-_PATH_PARTS = re.compile(r"[/._-]")
-_NAME_NUMBER = re.compile(r"\b([A-Za-z]{3,20})\s(\d{1,2}(?:\.\d)?)\b")
+_PATH_PARTS = lazy(r"[/._-]")
+_NAME_NUMBER = lazy(r"\b([A-Za-z]{3,20})\s(\d{1,2}(?:\.\d)?)\b")
 # A title that says it fixes something: "[Bugfix]", "Fix …", "bug", "hotfix".
 _FIX_TITLE_WORDS = frozenset({"fix", "fixes", "fixed", "bugfix", "bug", "bugs", "hotfix", "fixing"})
 

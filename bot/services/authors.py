@@ -9,11 +9,11 @@ someone typed names an author. Which PRs a question is about is decided elsewher
 from __future__ import annotations
 
 import logging
-import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
+from bot.core.patterns import lazy
 from bot.errors import SourceError
 from bot.ports import Source
 from bot.store.authors import AuthorStore
@@ -62,7 +62,7 @@ class Authors:
 
 # Where what someone typed may begin or end without being part of the name ("Nick Hill?", "'nhill'").
 _EDGES = " \t\r\n\"'`“”‘’.,;:!?()"
-_WORD = re.compile(r"\w+")
+_WORD = lazy(r"\w+")
 _BOT_SUFFIX = "[bot]"
 
 

@@ -174,6 +174,17 @@ class CardService:
         cached = self._cached(self.key(snapshot, language), snapshot)
         return _sanitized(cached, snapshot.listing) if cached is not None else None
 
+    def stored(self, snapshot: PRSnapshot, language: Language, payer: Payer = CLI_PAYER) -> CardResult | None:
+        """The card `card` would serve from the store, or None when it would be made or waited
+        for: no model call, no GitHub request, no job queued."""
+        if not snapshot.complete:
+            return None
+        cached = self._cached(self.key(snapshot, language), snapshot, payer.workspace)
+        if cached is None:
+            return None
+        result = self._result(cached, snapshot)
+        return replace(result, card=_sanitized(result.card, snapshot.listing))
+
     def fetch_snapshot(self, listing: PRListing) -> PRSnapshot:
         """The PR read from GitHub, once however many digests want it at the same moment (ten
         channels following one repository post at once, and must not ask GitHub ten times)."""

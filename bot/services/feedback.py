@@ -10,10 +10,10 @@ bot/models/feedback.py's, and store/feedback.py keeps the votes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from bot.core.patterns import lazy
 from bot.models import VERDICT_ORDER, Boost, Digest, DigestItem, Vote
 
 # "first three segments of its changed paths" (issue 13): vllm/v1/attention/backends/x.py → vllm/v1/attention/.
@@ -21,7 +21,7 @@ AREA_DEPTH = 3
 # A PR of thousands of files would otherwise spread its vote over every corner of the repository.
 MAX_AREAS = 12
 # vLLM-style title tags ("[CI]", "[Bugfix]"): the repository's own labels when it has few real ones.
-_TITLE_TAG = re.compile(r"\[([A-Za-z][A-Za-z0-9 /_.-]{0,30})\]")
+_TITLE_TAG = lazy(r"\[([A-Za-z][A-Za-z0-9 /_.-]{0,30})\]")
 
 
 def path_area(path: str) -> str | None:

@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 
 from bot.core.heuristic import verdict_rules
+from bot.core.patterns import lazy
 from bot.core.sanitize import repo_url, sanitize_answer, sanitize_text
 from bot.core.usage import Tally
 from bot.errors import NotFound, SourceError, SummarizerError
@@ -407,7 +408,7 @@ def _asks_something(question: str) -> bool:
     return "?" in question or "？" in question or _ASKING.search(question) is not None
 
 
-_ASKING = re.compile(
+_ASKING = lazy(
     r"\b(?:what|which|who|when|how|any|anything|show|list|tell|find|summari[sz]e)\b|什么|哪些|哪个|吗|多少|有没有|讲讲|介绍",
     re.IGNORECASE,
 )

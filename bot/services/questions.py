@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.core.patterns import lazy
 from bot.models import DigestItem, PRRef, Turn
 from bot.services.refs import pr_number
 
@@ -26,14 +27,14 @@ from bot.services.refs import pr_number
 _URL_REF = r"https?://[^/\s<>|]++/(?P<url_repo>[\w.-]++/[\w.-]++)/pull/(?P<url_n>\d++)"
 _NAME_REF = r"(?P<repo>[\w.-]++/[\w.-]++)#(?P<n>\d++)"
 _SHORT_REF = r"(?<![\w/#])#(?P<short>\d++)\b"
-_REF = re.compile(rf"{_URL_REF}|(?<![\w.-]){_NAME_REF}|{_SHORT_REF}", re.ASCII)
+_REF = lazy(rf"{_URL_REF}|(?<![\w.-]){_NAME_REF}|{_SHORT_REF}", re.ASCII)
 # Right where the last reference ended a name may begin inside a run ("#3a/b#4" is #3, then a/b#4).
-_REF_RIGHT_HERE = re.compile(rf"{_URL_REF}|{_NAME_REF}|{_SHORT_REF}", re.ASCII)
+_REF_RIGHT_HERE = lazy(rf"{_URL_REF}|{_NAME_REF}|{_SHORT_REF}", re.ASCII)
 # A Slack mention, `<@U123>` or `<@U123|name>`. The label stops at the next `<` too (Slack
 # writes a typed `<` as `&lt;`), so that "<@U|" * 10000 is one scan, not one per mention.
-_MENTION = re.compile(r"<@[A-Z0-9]++(?:\|[^<>]*+)?>")
-_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[\u4e00-\u9fff]{2,}", re.IGNORECASE)
-_DIGEST_WIDE = re.compile(
+_MENTION = lazy(r"<@[A-Z0-9]++(?:\|[^<>]*+)?>")
+_WORD = lazy(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[\u4e00-\u9fff]{2,}", re.IGNORECASE)
+_DIGEST_WIDE = lazy(
     r"\b(which|any|these|those|all|today|digest|others?)\b|哪些|哪个|这些|所有|今天",
     re.IGNORECASE,
 )
@@ -124,17 +125,17 @@ Kind = Literal["pr", "choose", "digest"]
 # same line what it asks about. Not one `why.*(here|…)` pattern: that scans to the line's end
 # from every "why" ("why " * 10000 held the GIL for 22 s); the first "why" of a line decides.
 _WHY_WORD = {
-    "en": re.compile(r"\bwhy\b", re.IGNORECASE),
-    "zh": re.compile(r"为什么"),
+    "en": lazy(r"\bwhy\b", re.IGNORECASE),
+    "zh": lazy(r"为什么"),
 }
 _WHY_ABOUT = {
-    "en": re.compile(
+    "en": lazy(
         r"\b(here|there|included|in (the|this|today'?s) digest|shown|listed|left out|missing|excluded|not in)\b",
         re.IGNORECASE,
     ),
-    "zh": re.compile(r"在这里|出现|没有|不在|被排除|列出"),
+    "zh": lazy(r"在这里|出现|没有|不在|被排除|列出"),
 }
-_WHY_THIS_PR = re.compile(r"\bwhy (this|that) pr\b", re.IGNORECASE)
+_WHY_THIS_PR = lazy(r"\bwhy (this|that) pr\b", re.IGNORECASE)
 
 
 def strip_mentions(text: str) -> str:

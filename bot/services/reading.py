@@ -15,6 +15,7 @@ import re
 from datetime import date
 
 from bot.core.dates import days_and_rest
+from bot.core.patterns import lazy
 from bot.core.release_words import WHICH_RELEASE, release_said
 from bot.core.spelling import one_edit
 from bot.models import DayProblem, PRRef, Reading, Verdict
@@ -36,12 +37,12 @@ MAX_PATH_CHARS = 200
 BARE = "_/_"
 
 # "did anything revert #N", "was #N reverted", "有没有回滚 #N", "#N 被撤销了吗".
-_REVERT = re.compile(r"\brevert(?:s|ed|ing)?\b|回滚|撤销|撤回|还原", re.IGNORECASE)
-_FOLLOW_UP = re.compile(r"\bfollow[- ]?ups?\b|后续", re.IGNORECASE)
+_REVERT = lazy(r"\brevert(?:s|ed|ing)?\b|回滚|撤销|撤回|还原", re.IGNORECASE)
+_FOLLOW_UP = lazy(r"\bfollow[- ]?ups?\b|后续", re.IGNORECASE)
 # The owner/repo is tried only where a run of name characters begins (tried at each of its
 # letters, "x" * 40000 is 40,000 scans to the end with the GIL held: questions.py's rule).
 _REF_N = r"(?P<r{i}>(?<![\w.-])[\w.-]++/[\w.-]++)?#(?P<n{i}>\d{{1,10}})"
-_LINK_TO = re.compile(
+_LINK_TO = lazy(
     r"\b(?:revert(?:s|ed|ing)?|follow[- ]?ups?(?:\s+(?:on|to|of|for))?)\s+(?:of\s+)?(?:pr\s*)?"
     + _REF_N.format(i=1)
     + r"|(?:回滚|撤销|撤回|还原|跟进)了?\s*"
@@ -56,51 +57,51 @@ _LINK_TO = re.compile(
 )
 # A question that asks for PRs, not about one: "what merged", "is there a PR about", "anything
 # on", "any … changes", "有没有", "相关的".
-_LISTING = re.compile(
+_LISTING = lazy(
     r"\b(?:merged?|landed|changed|changes|chnages|which|what|any|any\w{1,6}|prs|list|show|stuff|updates|news"
     r"|is\s+there|are\s+there|was\s+there"
     r"|were\s+there|did\s+we\s+get|got)\b|合并|哪些|什么|有没有|有无|改动|变化|列出|相关|有关|关于|涉及|的\s?(?:PR|pr)",
     re.IGNORECASE,
 )
-_PLURAL = re.compile(r"\b(?:prs|pull\s{1,3}requests|changes|ones|top\s{1,3}\d{1,2})\b|几个|哪些", re.IGNORECASE)
-_HERE = re.compile(
+_PLURAL = lazy(r"\b(?:prs|pull\s{1,3}requests|changes|ones|top\s{1,3}\d{1,2})\b|几个|哪些", re.IGNORECASE)
+_HERE = lazy(
     r"\b(?:in\s{1,3}here|here|these|this\s{1,3}one|this\s{1,3}digest|the\s{1,3}digest|this\s{1,3}thread)\b"
     r"|这里|这些|这期|本期|这个摘要|这份",
     re.IGNORECASE,
 )
-_WHY = re.compile(r"\bwhy\b|为什么", re.IGNORECASE)
-_COUNT = re.compile(r"\bhow\s{1,3}many\b|\bnumber\s{1,3}of\s{1,3}prs\b|\bcount\b|多少|几个", re.IGNORECASE)
-_BIGGEST = re.compile(
+_WHY = lazy(r"\bwhy\b|为什么", re.IGNORECASE)
+_COUNT = lazy(r"\bhow\s{1,3}many\b|\bnumber\s{1,3}of\s{1,3}prs\b|\bcount\b|多少|几个", re.IGNORECASE)
+_BIGGEST = lazy(
     r"\b(?:biggest|largest|hugest|most\s{1,3}lines|most\s{1,3}changes)\b|最大|最多改动|改动最多|改得最多", re.IGNORECASE
 )
 # "what should I read carefully", "must-reads", "值得细读" (verdict read); "skim" / "skip".
-_VERDICT_READ = re.compile(
+_VERDICT_READ = lazy(
     r"\b(?:read\s{1,3}carefully|careful\s{1,3}read|must[- ]reads?"
     r"|worth\s{1,3}(?:a\s{1,3})?(?:careful\s{1,3})?read(?:ing)?"
     r"|should\s{1,3}i\s{1,3}read|need\s{1,3}to\s{1,3}read|important\s{1,3}ones?)\b|细读|必读|仔细看|值得.{0,3}读|重要",
     re.IGNORECASE,
 )
-_VERDICT_SKIM = re.compile(r"\b(?:to\s{1,3}skim|skimm?able|skim)\b|略读|扫一眼", re.IGNORECASE)
+_VERDICT_SKIM = lazy(r"\b(?:to\s{1,3}skim|skimm?able|skim)\b|略读|扫一眼", re.IGNORECASE)
 # "the lamport PR", "the DeepGEMM fix", "that XPU one", "那个 lamport 的 PR".
-_ONE = re.compile(
+_ONE = lazy(
     r"\b(?:the|that|this)\s{1,3}(?P<words>[\w.+/-]{2,40}(?:\s{1,3}[\w.+/-]{2,40}){0,2}?)\s{1,3}"
     r"(?:pr|pull\s{1,3}request|fix|change|patch|one|commit)\b(?!s)"
     r"|(?:那个|这个)\s?(?P<zh_words>[\w.+/-]{2,40}?)\s?(?:的)?\s?(?:PR|pr|修复|改动|提交)",
     re.IGNORECASE,
 )
 # "tilelang 那个 PR 是干嘛的", "MiniJinja 升级的那个 PR", "bitsandbytes 迁移的 PR 讲一下".
-_ONE_ZH = re.compile(
+_ONE_ZH = lazy(
     r"(?:那个|这个)[^\n]{0,12}?(?:PR|pr|修复|改动|提交|优化)|(?:PR|pr)\s{0,2}(?:讲一下|讲讲|是干嘛|介绍一下|改了啥|改了什么|做了什么)"
     r"|那个\S{0,12}?(?:回滚|撤销)"
 )
-_ZH_MANY = re.compile(r"哪些|几个|多少|所有|都")
+_ZH_MANY = lazy(r"哪些|几个|多少|所有|都")
 # People: "what did Nick Hill merge", "PRs by @nhill", "Nick Hill's PRs", "nhill 合并了什么".
 # A login, or a name of up to three words ("Nick Hill", "nick hill"); words after it that are
 # no name ("PRs by nick hill this week") are dropped in `_author`.
 # Tried only where a run of name characters begins, and never giving characters back (possessive):
 # tried at each letter of "x" * 40000, it cost 0.3 s with the GIL held.
 _NAME = r"(?<![\w.@-])@?[A-Za-z][\w.-]{0,38}+(?:\s{1,2}[A-Za-z][\w.-]{0,38}+){0,2}"
-_AUTHOR = re.compile(
+_AUTHOR = lazy(
     rf"\bwhat\s{{1,3}}(?:did|has|have)\s{{1,3}}(?P<a1>{_NAME})\s{{1,3}}(?:merge|merged|land|landed|ship|shipped|do|done|push|pushed|get\s{{1,3}}in)\b"
     rf"|\b(?:prs?|pull\s{{1,3}}requests?|changes|commits|work|anything|something|stuff)\s{{1,3}}(?:by|from|of)\s{{1,3}}(?P<a2>{_NAME})"
     rf"|\bby\s{{1,3}}(?P<a3>@[\w.-]{{1,39}})"
@@ -166,8 +167,8 @@ _NOT_A_PERSON = frozenset(
 )
 # A path-like term: two or more parts joined by "/"; or a file or folder named by its extension
 # or a leading dot ("Dockerfile.cpu", ".buildkite", "setup.py"), never a version ("v0.12", "3.5x").
-_PATH = re.compile(r"(?<![\w./-])[\w.-]++(?:/[\w.-]++)++/?")
-_FILE = re.compile(r"(?<![\w./-])(?:\.[A-Za-z][\w-]{1,40}|[A-Za-z][\w-]{0,40}\.(?:[A-Za-z]{1,8}))(?![\w./-])")
+_PATH = lazy(r"(?<![\w./-])[\w.-]++(?:/[\w.-]++)++/?")
+_FILE = lazy(r"(?<![\w./-])(?:\.[A-Za-z][\w-]{1,40}|[A-Za-z][\w-]{0,40}\.(?:[A-Za-z]{1,8}))(?![\w./-])")
 # Words of the question that say when, how or what is wanted, not what about: never a topic.
 _NOT_TOPIC = frozenset(
     [
@@ -338,13 +339,13 @@ _NOT_TOPIC = frozenset(
     ]
 )
 # Chinese phrases that only frame the question (the topic is what is left). Longest first.
-_ZH_FRAME = re.compile(
+_ZH_FRAME = lazy(
     r"合并了?什么|合并了?哪些|有哪些|有什么|哪些|什么|合并|涉及|关于|有关|相关|以来|开始|有没有|是否|变化|改动|改了|了吗|吗|呢"
     r"|的|了|和|与|请问|一下|帮我|看看|看下|列出|最大|多少|几个|细读|必读|值得|仔细|那个|这个|提交|是干嘛|干嘛|讲讲"
     r"|介绍|改了啥|做了啥|啥|是哪个|哪个|后来|被|里面|里|这里|这些|目录|文件夹|文件|下面|是"
 )
 # "gemma 4", "qwen 3": a name and its version, as titles and files also write them ("gemma4").
-_NAME_NUMBER = re.compile(r"\b([A-Za-z]{3,20})\s(\d{1,2}(?:\.\d)?)\b")
+_NAME_NUMBER = lazy(r"\b([A-Za-z]{3,20})\s(\d{1,2}(?:\.\d)?)\b")
 # Words that mean "a fix": a question about fixes matches PRs whose title says fix or bug.
 _FIX_WORDS = frozenset({"fix", "fixes", "fixed", "fixing", "bug", "bugs", "bugfix", "bugfixes", "修复", "bug修复"})
 
@@ -480,7 +481,7 @@ def _asked_link(question: str) -> tuple[int | None, Relation | None, str | None]
 
 
 # "PR 52079", "pr#12", "pull 123": a PR named without its "#" first.
-_PR_SAID = re.compile(r"\b(?:PR|pr|Pr|pull)\s?#?(\d{2,10}+)\b")
+_PR_SAID = lazy(r"\b(?:PR|pr|Pr|pull)\s?#?(\d{2,10}+)\b")
 
 
 def refs_said(question: str, default_repo: str | None) -> list[PRRef]:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from bot.core.patterns import lazy
 from bot.errors import UsageError, quoted
 from bot.models import PRRef
 
@@ -15,14 +14,14 @@ MAX_MESSAGE_CHARS = 40_000
 # Matched with fullmatch only: one attempt, and each class stops at a character it excludes, so
 # the time is linear in the text.
 _NAME = r"[A-Za-z0-9_.-]+"
-_FULL = re.compile(rf"({_NAME}/{_NAME})#(\d+)")
-_SHORT = re.compile(r"#?(\d+)")
+_FULL = lazy(rf"({_NAME}/{_NAME})#(\d+)")
+_SHORT = lazy(r"#?(\d+)")
 # github.com or a GitHub Enterprise host; anything after the number (/files, #discussion) is fine.
-_URL = re.compile(rf"https?://[^/\s]+/({_NAME}/{_NAME})/pull/(\d+)(?:[/?#].*)?")
-_REPO = re.compile(rf"{_NAME}/{_NAME}")
+_URL = lazy(rf"https?://[^/\s]+/({_NAME}/{_NAME})/pull/(\d+)(?:[/?#].*)?")
+_REPO = lazy(rf"{_NAME}/{_NAME}")
 # A repository's page on github.com or an Enterprise host, as a browser's address bar or a clone
 # URL gives it (a trailing slash, .git, a query or a fragment).
-_REPO_URL = re.compile(rf"https?://[^/\s]+/({_NAME})/({_NAME})/?(?:[?#].*)?")
+_REPO_URL = lazy(rf"https?://[^/\s]+/({_NAME})/({_NAME})/?(?:[?#].*)?")
 
 # Numbers people may type: int() of a few thousand digits raises ValueError (CPython's
 # int_max_str_digits), and no repository has a billion pull requests.

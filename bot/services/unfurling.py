@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.core.patterns import lazy
 from bot.errors import NotFound, SourceError
 from bot.models import Card, PRRef, PRSnapshot
 from bot.ports.slack import SlackPort
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 
 # GitHub's owner and repository characters; N as GitHub numbers PRs. Anything after the number
 # must start a new path segment, a query or an anchor ("/pull/12/files", "/pull/12#issue-1").
-_PR_URL = re.compile(
+_PR_URL = lazy(
     r"https://(?:www\.)?([A-Za-z0-9.-]{1,253})/([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})"
     r"/pull/([1-9][0-9]{0,9})(?:[/?#].*)?",
     re.ASCII,

@@ -13,7 +13,6 @@ proxy's error page with it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from http.client import HTTPException
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackRequestError
 
+from bot.core.patterns import lazy
 from bot.errors import SlackError
 from bot.ports.slack import Blocks, Metadata, SlackPort
 
@@ -33,9 +33,9 @@ __all__ = ["SlackWeb", "slack_error", "slack_errors", "web_of"]
 
 # Slack's error names are lower-case words joined by underscores. Anything else in `error` is
 # slack_sdk's note about a body that was not JSON (it quotes a proxy's HTML page): not repeated.
-_ERROR_NAME = re.compile(r"[a-z0-9_]{1,64}")
+_ERROR_NAME = lazy(r"[a-z0-9_]{1,64}")
 # missing_scope's `needed`: scope names such as chat:write or users:read.email, comma-separated.
-_SCOPES = re.compile(r"[a-z0-9_:.,]{1,200}")
+_SCOPES = lazy(r"[a-z0-9_:.,]{1,200}")
 UNREADABLE = "unreadable_response"
 UNKNOWN = "unknown_error"
 

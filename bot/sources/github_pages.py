@@ -11,7 +11,6 @@ PyGithub objects built from the page's JSON (no request: they hold what the list
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlencode
@@ -19,12 +18,13 @@ from urllib.parse import urlencode
 from github import Github
 from github.GithubObject import GithubObject
 
+from bot.core.patterns import lazy
 from bot.store.pages import KeptPage
 
 T = TypeVar("T", bound=GithubObject)
 
 # GitHub's pagination guide: follow the URL of the Link header's rel="next" until there is none.
-_NEXT = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
+_NEXT = lazy(r'<([^>]+)>\s*;\s*rel="next"')
 
 
 class PageMemory(Protocol):

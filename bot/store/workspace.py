@@ -9,10 +9,10 @@ and everything else keyed by PR alone are shared, and are not scoped.
 
 from __future__ import annotations
 
-import re
+from bot.core.patterns import lazy
 
 # Slack team ids (T…) and Enterprise Grid org ids (E…): letters and digits only.
-_TEAM = re.compile(r"[TE][A-Z0-9]{2,31}")
+_TEAM = lazy(r"[TE][A-Z0-9]{2,31}")
 
 
 def checked_team(team: str) -> str:

@@ -21,7 +21,7 @@ from bot.core.deadline import DEFAULT_RETRIES, Budget
 from bot.core.jobs import CardJob
 from bot.errors import ConfigError
 from bot.llm.lazy import Endpoint, ModelOnFirstUse
-from bot.queue.broker import CardQueue, RunningWorker
+from bot.queue.connect import card_queue
 from bot.services.answers import ModelAnswerer
 from bot.services.authors import Authors
 from bot.services.cards import CardService, CardTiming, ModelUse, lease_for
@@ -40,12 +40,12 @@ from bot.store.facts import FactStore
 from bot.store.kv import KV
 from bot.store.modes import ModeMemory
 from bot.store.pages import PageStore
-from bot.store.redis_store import RedisKV
 from bot.store.tokens import TokenStore
 from bot.wiring.store import choose_store
 from bot.wiring.timing import Timing
 
 if TYPE_CHECKING:
+    from bot.queue.broker import CardQueue, RunningWorker
     from bot.sources.github import GitHubSource
 
 
@@ -101,11 +101,6 @@ class Process:
         """Close every client this process opened, newest first."""
         for close in reversed(self.closers):
             close()
-
-
-def redis_kv(url: str) -> RedisKV:
-    """A Redis-backed store at `url` (the caller closes it)."""
-    return RedisKV.from_url(url)
 
 
 def github_endpoint(
@@ -209,7 +204,7 @@ def build_process(
     queue = None
     # A store handed in is a test's shared memory: its replicas make their cards where wanted.
     if settings.redis_url is not None and not handed:
-        queue = CardQueue(settings.redis_url, config.queue.namespace)
+        queue = card_queue(settings.redis_url, config.queue.namespace)
         closers.append(queue.close)
     store = CardStore(kv)
     cards = CardService(

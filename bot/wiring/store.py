@@ -1,7 +1,8 @@
 """The store a process keeps its state in: Redis when REDIS_URL names one, else one SQLite file
 on this host, else memory; said once on stderr when it is not Redis.
 
-Only the choice lives here; each store is its own module (store/redis_store.py, sqlite_kv.py,
+Only the choice lives here; each store is its own module (store/redis_store.py, reached through
+store/connect.py so that redis-py is imported only with REDIS_URL; sqlite_kv.py,
 memory.py). A file PRDIGEST_CACHE names must open (one line and a non-zero exit if not: the user
 asked for it). The default file falls back to memory with one line saying why, so a read-only home
 directory (a container) still gives a digest, only one that is not kept.
@@ -14,9 +15,9 @@ from dataclasses import dataclass, replace
 
 from bot.errors import ConfigError
 from bot.settings import Settings
+from bot.store.connect import redis_kv
 from bot.store.kv import KV
 from bot.store.memory import MemoryKV
-from bot.store.redis_store import RedisKV
 from bot.store.sqlite_kv import SqliteKV
 
 MEMORY_STORE_NOTE = "the store is in memory (PRDIGEST_CACHE=off, or --no-cache): nothing is kept after this run."
@@ -41,7 +42,7 @@ class Chosen:
 
 def choose_store(settings: Settings, warn: Callable[[str], None]) -> Chosen:
     if settings.redis_url:
-        redis = RedisKV.from_url(settings.redis_url)
+        redis = redis_kv(settings.redis_url)
         return Chosen(redis, redis.close)
     if settings.cache is None:
         warn(MEMORY_STORE_NOTE)

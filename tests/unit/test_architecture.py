@@ -41,7 +41,7 @@ CONSTRUCTORS = {
     "Redis": "store/redis_store.py",
     "RedisBroker": "queue/broker.py",
 }
-FACTORIES = ("build_openai", "build_web_client", "build_github", "RedisKV.from_url", "CardQueue")
+FACTORIES = ("build_openai", "build_web_client", "build_github", "RedisKV.from_url", "CardQueue", "card_queue")
 
 
 def modules() -> Iterator[tuple[str, ast.Module]]:
@@ -141,10 +141,18 @@ def test_each_client_is_constructed_in_one_factory(constructor: str) -> None:
 
 
 def test_only_the_wiring_calls_the_factories() -> None:
-    # The model's and GitHub's clients are made at their first request, by their own adapters
-    # (llm/lazy.py, sources/lazy.py); the store is chosen in wiring/store.py.
+    # The model's and GitHub's clients are made at their first request, and Redis's only with
+    # REDIS_URL, by their own adapters (llm/lazy.py, sources/lazy.py, store/connect.py,
+    # queue/connect.py); the store is chosen in wiring/store.py.
     callers = {name for name, tree in modules() if any(calls(tree, factory) for factory in FACTORIES)}
-    assert callers == {"wiring/process.py", "wiring/store.py", "wiring/slack.py", "llm/lazy.py", "sources/lazy.py"}
+    assert callers == {
+        "wiring/process.py",
+        "wiring/slack.py",
+        "llm/lazy.py",
+        "sources/lazy.py",
+        "store/connect.py",
+        "queue/connect.py",
+    }
 
 
 def test_the_wiring_imports_everything_at_its_top() -> None:
