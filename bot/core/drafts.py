@@ -41,7 +41,7 @@ def _points_schema(limit: int) -> dict[str, Any]:
 class CardDraft(BaseModel):
     """The schema the model must fill (strict: every field required, nothing else)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     headline: str = Field(json_schema_extra={"maxLength": max(HEADLINE_MAX.values())})
     verdict: Literal["skip", "skim", "read"]

@@ -30,7 +30,7 @@ _PERSON = lazy(r"@?[\w][\w .'-]{0,58}")
 class ReadingDraft(BaseModel):
     """What the question asks, as the model reads it. Every field may be left empty."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     first_day: str | None = Field(None, description="The first day asked about, YYYY-MM-DD, or null")
     last_day: str | None = Field(None, description="The last day asked about, YYYY-MM-DD, or null (to today)")

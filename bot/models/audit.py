@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 class AuditEntry(BaseModel):
     """One change: `action` is follow, unfollow or settings; `detail` the repositories or keys."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     channel: str
     user: str

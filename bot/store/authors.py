@@ -13,13 +13,14 @@ from collections.abc import Iterable
 
 from pydantic import TypeAdapter, ValidationError
 
+from bot.store.codec import deferred
 from bot.store.kv import DAY, KV
 
 # People rarely rename their profile; a week keeps a question from spending one GET /users per
 # author (60 an hour without a token) and bounds how long a new name goes unmatched.
 AUTHOR_TTL = 7 * DAY
 
-_NAME = TypeAdapter(str | None)
+_NAME: TypeAdapter[str | None] = deferred(str | None)
 
 
 class AuthorStore:

@@ -23,6 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from bot.models import Card, CardKey, PRListing, PRRef, PRSnapshot, Window
 from bot.store import codec
+from bot.store.codec import deferred
 from bot.store.kv import DAY, KV
 
 SNAPSHOT_TTL = 30 * DAY
@@ -34,7 +35,7 @@ CARD_TTL = 30 * DAY
 MERGED_TTL = 600
 # A final window's list never changes: kept as long as the snapshots it leads to.
 MERGED_FINAL_TTL = SNAPSHOT_TTL
-_LISTINGS = TypeAdapter(list[PRListing])
+_LISTINGS: TypeAdapter[list[PRListing]] = deferred(list[PRListing])
 
 
 def _pr(repo: str, number: int) -> str:

@@ -4,12 +4,36 @@ is treated as a miss, never as a half-built object."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import TypeAdapter, ValidationError
 
 from bot.models import Card, PRSnapshot
 
-_SNAPSHOT = TypeAdapter(PRSnapshot)
-_CARD = TypeAdapter(Card)
+
+class _Deferred:
+    __slots__ = ("_built", "_kind")
+
+    def __init__(self, kind: Any) -> None:
+        self._kind = kind
+        self._built: TypeAdapter[Any] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        built = self._built
+        if built is None:
+            built = self._built = TypeAdapter(self._kind)
+        return getattr(built, name)
+
+
+def deferred(kind: Any) -> TypeAdapter[Any]:
+    """`TypeAdapter(kind)`, built at its first use. Building one takes a few milliseconds; the
+    stores hold fifteen, and a terminal digest whose cards are cached reads three of them.
+    (pydantic's own defer_build is refused for a dataclass, which brings its own config.)"""
+    return _Deferred(kind)  # type: ignore[return-value]  # it answers as the adapter it builds
+
+
+_SNAPSHOT: TypeAdapter[PRSnapshot] = deferred(PRSnapshot)
+_CARD: TypeAdapter[Card] = deferred(Card)
 
 
 def dump_snapshot(snapshot: PRSnapshot) -> bytes:

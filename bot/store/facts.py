@@ -19,6 +19,7 @@ from __future__ import annotations
 from pydantic import TypeAdapter, ValidationError
 
 from bot.models import Language
+from bot.store.codec import deferred
 from bot.store.kv import KV
 from bot.store.workspace import scoped
 
@@ -37,7 +38,7 @@ LANGUAGE_TTL = 600
 # scheduler asks about every watcher at every tick, so users.info is asked a few times a day.
 ZONE_TTL = 6 * 3600
 
-_MEMBERS = TypeAdapter(list[str])
+_MEMBERS: TypeAdapter[list[str]] = deferred(list[str])
 
 
 class FactStore:

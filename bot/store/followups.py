@@ -20,10 +20,11 @@ from pydantic import TypeAdapter, ValidationError
 
 from bot.core.followups import FollowUp
 from bot.models import Language
+from bot.store.codec import deferred
 from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
 
-_ITEM = TypeAdapter(FollowUp)
+_ITEM: TypeAdapter[FollowUp] = deferred(FollowUp)
 
 
 class FollowUpStore:

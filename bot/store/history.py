@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from pydantic import TypeAdapter, ValidationError
 
 from bot.core.links import Shown
+from bot.store.codec import deferred
 from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
 
@@ -21,7 +22,7 @@ from bot.store.workspace import scoped
 HISTORY_DAYS = 30
 HISTORY_TTL = (HISTORY_DAYS + 1) * DAY
 
-_SHOWN = TypeAdapter(Shown)
+_SHOWN: TypeAdapter[Shown] = deferred(Shown)
 
 
 class DigestHistory:

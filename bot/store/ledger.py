@@ -18,13 +18,14 @@ from __future__ import annotations
 from pydantic import TypeAdapter, ValidationError
 
 from bot.models import DigestRun
+from bot.store.codec import deferred
 from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
 
 LEDGER_TTL = 7 * DAY
 RUN_TTL = 30 * DAY
 
-_RUN = TypeAdapter(DigestRun)
+_RUN: TypeAdapter[DigestRun] = deferred(DigestRun)
 
 
 class PostLedger:

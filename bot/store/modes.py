@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pydantic import TypeAdapter, ValidationError
 
 from bot.models import OutputMode
+from bot.store.codec import deferred
 from bot.store.kv import DAY, KV
 
 MODE_TTL = DAY
@@ -32,7 +33,7 @@ class Learned:
     window: int | None = None
 
 
-_LEARNED = TypeAdapter(Learned)
+_LEARNED: TypeAdapter[Learned] = deferred(Learned)
 
 
 def mode_key(base_url: str, model: str) -> str:

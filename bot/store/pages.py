@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.store.kv import DAY, KV
 
@@ -32,6 +32,8 @@ class KeptPage:
 
 
 class _Stored(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     etag: str
     link: str
     body: str

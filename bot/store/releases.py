@@ -14,14 +14,15 @@ from __future__ import annotations
 from pydantic import TypeAdapter, ValidationError
 
 from bot.models import Release, ReleasePR
+from bot.store.codec import deferred
 from bot.store.kv import DAY, KV
 
 RELEASES_TTL = 600
 RANGE_TTL = 90 * DAY
 
-_RELEASES = TypeAdapter(list[Release])
+_RELEASES: TypeAdapter[list[Release]] = deferred(list[Release])
 # The range's PRs, and how many of its first-parent commits no PR could be found for.
-_RANGE = TypeAdapter(tuple[list[ReleasePR], int])
+_RANGE: TypeAdapter[tuple[list[ReleasePR], int]] = deferred(tuple[list[ReleasePR], int])
 
 
 def range_key(repo: str, base: str, tag: str) -> str:

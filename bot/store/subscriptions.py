@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from bot.errors import ChannelBusy
 from bot.models.audit import AuditEntry
+from bot.store.codec import deferred
 from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
 
@@ -48,15 +49,15 @@ EditValue = str | list[str]
 class ChannelEdits(BaseModel):
     """A channel's values set from Slack, by ChannelConfig field name, and the last change."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     values: dict[str, EditValue]
     by: str
     at: datetime
 
 
-_EDITS = TypeAdapter(ChannelEdits)
-_AUDIT = TypeAdapter(AuditEntry)
+_EDITS: TypeAdapter[ChannelEdits] = deferred(ChannelEdits)
+_AUDIT: TypeAdapter[AuditEntry] = deferred(AuditEntry)
 
 
 class SubscriptionStore:

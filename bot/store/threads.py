@@ -23,6 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from bot.core.stops import StopPress
 from bot.models import DigestThread, Turn
+from bot.store.codec import deferred
 from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
 
@@ -36,8 +37,8 @@ SEEN_TTL_MS = 3600 * 1000
 # Longer than an answer may take (model_timeout is minutes at most).
 STOP_TTL = 600
 
-_THREAD = TypeAdapter(DigestThread)
-_TURN = TypeAdapter(Turn)
+_THREAD: TypeAdapter[DigestThread] = deferred(DigestThread)
+_TURN: TypeAdapter[Turn] = deferred(Turn)
 
 
 class ThreadStore:
