@@ -14,8 +14,6 @@ from typing import Any, cast
 
 
 class _Lazy:
-    __slots__ = ("_compiled", "flags", "pattern")
-
     def __init__(self, pattern: str, flags: int) -> None:
         # Read without compiling: a pattern made of another (f"{OTHER.pattern}|…") stays lazy.
         self.pattern = pattern
@@ -26,7 +24,10 @@ class _Lazy:
         compiled = self._compiled
         if compiled is None:
             compiled = self._compiled = re.compile(self.pattern, self.flags)
-        return getattr(compiled, name)
+        found = getattr(compiled, name)
+        # Kept on the instance: the next `.sub` is found there, at no cost beyond the pattern's own.
+        self.__dict__[name] = found
+        return found
 
 
 def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
