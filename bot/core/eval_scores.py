@@ -82,6 +82,7 @@ class AnswerRun:
     source: str  # "llm", "card" or "list"
     ungrounded: tuple[str, ...]  # figures the answer states that the PR does not
     seconds: float
+    failed: str | None = None  # why the model gave no answer ("timeout", "refused", …): the card stood in
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -104,6 +105,8 @@ class AnswerScore:
     from_model: int
     seconds_median: float
     seconds_max: float
+    failures: int
+    failure_kinds: dict[str, int]
 
 
 def steps_apart(left: Verdict, right: Verdict) -> int:
@@ -183,4 +186,6 @@ def score_answers(runs: Sequence[AnswerRun]) -> AnswerScore:
         from_model=sum(run.source == "llm" for run in runs),
         seconds_median=statistics.median(seconds),
         seconds_max=max(seconds),
+        failures=sum(run.failed is not None for run in runs),
+        failure_kinds=dict(Counter(run.failed for run in runs if run.failed is not None)),
     )

@@ -103,9 +103,18 @@ def answer_rows(reports: Sequence[ModelReport]) -> str:
                 str(score.ungrounded),
                 _share(score.from_model, score.questions),
                 f"{score.seconds_median:.2f}/{score.seconds_max:.2f}",
+                _failures(score.failures, score.failure_kinds),
             ]
         )
-    headers = ("model", "answers right", "'does not say' right", "ungrounded", "answered by model", "s/answer med/max")
+    headers = (
+        "model",
+        "answers right",
+        "'does not say' right",
+        "ungrounded",
+        "answered by model",
+        "s/answer med/max",
+        "failures",
+    )
     return table(headers, rows)
 
 
@@ -170,6 +179,7 @@ def eval_data(reports: Sequence[ModelReport]) -> dict[str, Any]:
                         "missing": list(run.missing),
                         "ungrounded": list(run.ungrounded),
                         "source": run.source,
+                        "failed": run.failed,
                         "answer": run.text,
                         "seconds": round(run.seconds, 3),
                     }

@@ -21,7 +21,7 @@ from bot.core.faithfulness import SourceText, file_facts
 from bot.core.text import count_cjk
 from bot.core.usage import Tally
 from bot.errors import ContextTooLong, ModelBadOutput, ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
-from bot.models import Language, Message, OutputMode, PRRef, PRSnapshot
+from bot.models import Language, Message, NoAnswer, OutputMode, PRRef, PRSnapshot
 from bot.ports import Answerer, ModelClient
 from bot.ports.model import Parsed, Schema
 from bot.services.ask import ask_about_pr
@@ -103,6 +103,18 @@ def failure_kind(error: SummarizerError) -> str:
     return "failed"
 
 
+# Why an answer is missing, in the words the card failures use. No model is no failure: the
+# heuristic row answers every question with the card, as it should.
+ANSWER_FAILURES: dict[NoAnswer, str] = {
+    "model_timeout": "timeout",
+    "model_unavailable": "unavailable",
+    "model_refused": "refused",
+    "model_failed": "not an answer",
+    "answer_unusable": "unusable",
+    "budget_spent": "budget",
+}
+
+
 @dataclass(frozen=True)
 class EvalModel:
     """One row of the table: None is no model (the heuristic). `failure` tells what the last
@@ -174,8 +186,17 @@ def answer_runs(
         seconds = clock() - start
         text = asked.answer if asked.no_answer is None else "\n".join(card_text(asked.card))
         loose = ungrounded(text, source_of(snapshot, language)) if asked.no_answer is None else ()
+        failed = ANSWER_FAILURES.get(asked.no_answer) if asked.no_answer is not None else None
         return AnswerRun(
-            asking.where, asking.question, asking.must_say, asking.not_stated, text, asked.source, loose, seconds
+            asking.where,
+            asking.question,
+            asking.must_say,
+            asking.not_stated,
+            text,
+            asked.source,
+            loose,
+            seconds,
+            failed,
         )
 
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="eval") as pool:

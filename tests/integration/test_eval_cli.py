@@ -182,3 +182,20 @@ def test_a_model_that_gives_no_card_is_counted_as_failures_by_kind(
     # Each stood in by a card from metadata, as a digest would show it.
     assert all(item["failed"] == "not a card" and item["card"]["source"] == "heuristic" for item in broken["items"])
     assert report["models"][0]["cards"]["failures"] == 0
+
+
+def test_an_answer_the_model_does_not_give_is_counted_as_a_failure_by_kind(
+    vllm: FakeGitHub, model: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    monkeypatch.setenv("OPENAI_BASE_URL", model.url + "/v1")
+    # Cards come, answers are empty: the card stands in for each, and the report says why.
+    model.responder = lambda request: dict(DEFAULT_CARD) if "response_format" in request else ""
+    code, report, _ = _eval(capsys, "--answers", str(EVAL / "answers.jsonl"), "--model", "mute", "--concurrency", "4")
+    assert code == 0
+    mute = report["models"][1]
+    about_a_pr = [question for question in mute["questions"] if question["source"] != "list"]
+    assert mute["answers"]["failures"] == len(about_a_pr) > 0
+    assert mute["answers"]["failure_kinds"] == {"not an answer": len(about_a_pr)}
+    assert all(question["failed"] == "not an answer" for question in about_a_pr)
+    assert report["models"][0]["answers"]["failures"] == 0  # no model is no failure
