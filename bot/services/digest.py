@@ -184,8 +184,9 @@ class DigestService:
     def _stored(
         self, snapshots: list[PRSnapshot | None], language: Language, filters: Filters, run: _Run, payer: Payer
     ) -> list[DigestItem] | None:
-        """Every item from the store, or None as soon as one card would have to be made."""
-        items: list[DigestItem] = []
+        """Every item from the store, or None as soon as one card would have to be made (and
+        nothing counted: the run then counts each card as the pools make or find it)."""
+        found: list[tuple[PRSnapshot, CardResult]] = []
         for snapshot in snapshots:
             if snapshot is None:
                 return None
@@ -194,8 +195,8 @@ class DigestService:
             result = self._cards.stored(snapshot, language, payer)
             if result is None:
                 return None
-            items.append(_item_of(snapshot, run.counted(result)))
-        return items
+            found.append((snapshot, result))
+        return [_item_of(snapshot, run.counted(result)) for snapshot, result in found]
 
     def _settled(self, made: Sequence[Future[DigestItem | None]]) -> bool:
         """Wait until every card is made (or one failed); False as soon as the run is stopped."""

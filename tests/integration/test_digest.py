@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import pytest
+import redis
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI, SilentServer
 from devkit.redis_server import RedisServer
@@ -71,6 +72,44 @@ def test_cold_then_warm_digest_makes_no_model_call_and_no_per_pr_request(
     # The window's list is shared for a few minutes too (store/cards.py MERGED_TTL): nothing at all.
     assert github.requests == []
     assert warm.items == cold.items
+
+
+def test_a_warm_day_is_read_in_the_callers_thread_and_its_failures_counted_once(
+    github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
+) -> None:
+    populate(github)
+
+    def answer(request: dict[str, Any]) -> dict[str, Any] | str:
+        # PR 2's card never comes: its stand-in from metadata is kept, and counted as a failure.
+        return "not json" if "PR: #2\n" in request["messages"][1]["content"] else card_answer()
+
+    model.responder = answer
+    settings = settings_for(github, model, redis_url)
+    assert make_services(settings).digests.build((REPO,), WINDOW).model_failures == 1
+    threads: list[str] = []
+
+    def build() -> Any:
+        threads.clear()
+        return make_services(settings).digests.build(
+            (REPO,), WINDOW, progress=lambda done, total: threads.append(threading.current_thread().name)
+        )
+
+    # Every snapshot and card stored: read here, in order, with no pool's thread.
+    warm = build()
+    assert warm.model_failures == 1 and warm.shown == 6
+    assert threads == [threading.main_thread().name]
+
+    # PR 1's card gone (looked for after PR 2's stand-in: newest first): the pools make it,
+    # and PR 2 counts once.
+    client = redis.Redis.from_url(redis_url)
+    try:
+        (key,) = client.keys(f"*card:{REPO.lower()}#1:*")
+        client.delete(key)
+    finally:
+        client.close()
+    again = build()
+    assert again.model_failures == 1 and again.shown == 6
+    assert threading.main_thread().name not in threads
 
 
 def test_digest_is_ordered_read_skim_skip_and_bigger_first(
