@@ -15,15 +15,18 @@ if TYPE_CHECKING:
 
 def checked_post(args: argparse.Namespace, settings: Settings) -> None:
     """What `--post` needs before anything is built or asked: a channel id, Slack's credentials
-    and the shared ledger."""
+    and a ledger kept after the run (Redis, or the cache file on this host)."""
     from bot.core.config import is_channel_id
 
     if not is_channel_id(args.post):  # as the config refuses it: a name is not where Slack posts
         raise UsageError("error.post_not_a_channel", text=quoted(args.post))
     if not settings.slack_bot_token and not settings.oauth:
         raise ConfigError("--post needs SLACK_BOT_TOKEN (the bot token, xoxb-…), or SLACK_CLIENT_ID for OAuth mode")
-    if not settings.redis_url:
-        raise ConfigError("--post needs REDIS_URL: the ledger that keeps a digest from being posted twice is in Redis")
+    if not settings.redis_url and settings.cache is None:
+        raise ConfigError(
+            "--post needs a store kept after this run, for the ledger that keeps a digest from being "
+            "posted twice: REDIS_URL, or the cache file (PRDIGEST_CACHE is off, or --no-cache was given)"
+        )
 
 
 def chosen_team(team: str | None, wired: SlackWiring) -> str | None:

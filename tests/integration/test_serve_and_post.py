@@ -75,8 +75,30 @@ def test_post_twice_posts_once(
     assert len(slack.all_messages()) == 2
 
 
+def test_post_without_redis_keeps_its_ledger_in_the_cache_file(
+    operator_env: dict[str, str],
+    slack: FakeSlack,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv("REDIS_URL")
+    monkeypatch.setenv("PRDIGEST_CACHE", str(tmp_path / "cache.sqlite3"))
+    argv = ["digest", REPO, "--date", "2026-08-05", "--post", DIGEST_CHANNEL]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.strip() == f"{DIGEST_CHANNEL} 2026-08-05: 2 messages posted, 0 already there"
+    assert main(argv) == 0  # another process on this host: the file remembers what was posted
+    assert capsys.readouterr().out.strip() == f"{DIGEST_CHANNEL} 2026-08-05: 0 messages posted, 2 already there"
+    assert len(slack.all_messages()) == 2
+    # In memory only, nothing would remember: refused before anything is built or posted.
+    assert main([*argv, "--no-cache"]) == 1
+    assert "--post needs a store kept after this run" in capsys.readouterr().err
+    assert len(slack.all_messages()) == 2
+
+
 @pytest.mark.parametrize(
-    ("unset", "message"), [("SLACK_BOT_TOKEN", "--post needs SLACK_BOT_TOKEN"), ("REDIS_URL", "--post needs REDIS_URL")]
+    ("unset", "message"),
+    [("SLACK_BOT_TOKEN", "--post needs SLACK_BOT_TOKEN"), ("REDIS_URL", "--post needs a store kept after this run")],
 )
 def test_post_needs_slack_and_redis(
     operator_env: dict[str, str],
