@@ -88,9 +88,10 @@ def _in_process(cached: World, day: date, runs: int) -> list[float]:
 
 
 def main(argv: list[str]) -> int:
-    from bench.__main__ import options_from, parse_args, verdict
+    from bench.__main__ import options_from, parse_args, verdict, with_bytecode
 
     options = options_from(parse_args(argv))
+    with_bytecode()  # timed as an installed copy runs, whatever this shell sets
     with tempfile.TemporaryDirectory(prefix="prdigest-bench-") as tmp:
         workdir = Path(tmp)
         with world(options.prs, options.latencies, workdir) as bench_world:
