@@ -88,12 +88,10 @@ class ModelAnswerer:
         budget = max(self.data_budget(question.language) - estimate_tokens(card_part), MIN_CONTEXT_TOKENS)
         context = build_context(snapshot, budget)
         data = f"{card_part}\n\n{context.text}"
-        shown = None
-        if sink is not None:
-            paths = tuple(change.path for change in snapshot.files)
-            source = SourceText.of(data, paths, file_facts(snapshot.files_total, question.language))
-            shown = Shown(sink, source, (repo_url(snapshot.listing.url),))
-        return self._ask(data, question, str(snapshot.ref), tally, shown)
+        paths = tuple(change.path for change in snapshot.files)
+        source = SourceText.of(data, paths, file_facts(snapshot.files_total, question.language))
+        checked = Checked(source, (repo_url(snapshot.listing.url),))
+        return self._ask(data, question, str(snapshot.ref), tally, checked, sink)
 
     def answer_digest(
         self,
@@ -104,27 +102,49 @@ class ModelAnswerer:
         sink: AnswerSink | None = None,
     ) -> str:
         data = digest_text(items, paths)[: self.data_budget(question.language) * CHARS_PER_TOKEN]
-        shown = None
-        if sink is not None:
-            # Links may point into any repository of the digest, and nowhere else (as QAService's).
-            repos = tuple(sorted({repo_url(item.listing.url) for item in items})) or ("",)
-            shown = Shown(sink, SourceText.of(data), repos)
-        return self._ask(data, question, "the digest", tally, shown)
+        # Links may point into any repository of the digest, and nowhere else (as QAService's).
+        repos = tuple(sorted({repo_url(item.listing.url) for item in items})) or ("",)
+        return self._ask(data, question, "the digest", tally, Checked(SourceText.of(data), repos), sink)
 
-    def _ask(self, data: str, question: Question, about: str, tally: Tally | None, shown: Shown | None = None) -> str:
+    def _ask(
+        self,
+        data: str,
+        question: Question,
+        about: str,
+        tally: Tally | None,
+        checked: Checked,
+        sink: AnswerSink | None = None,
+    ) -> str:
         messages = answer_messages(data, question)
         try:
             deadline = self.budget.start(self._clock, self._sleep)
-            if shown is not None:
-                content = self._streamed(messages, deadline, tally, shown)
+            if sink is not None:
+                content = self._streamed(messages, deadline, tally, Shown(sink, checked.source, checked.repos))
             else:
-                content = self._model.complete(messages, deadline, tally)
+                # Shown whole (a terminal, /pr): the same sentence checks as a streamed answer's.
+                content = self._checked(self._model.complete(messages, deadline, tally), checked)
         except SummarizerError as exc:
             log.warning("model call for a question about %s failed: %s", about, type(exc).__name__)
             raise
         if not content.strip():
             raise ModelBadOutput(f"the model gave an empty answer about {about}")
         return content.strip()[:RAW_ANSWER_MAX_CHARS]
+
+    def _checked(self, written: str, checked: Checked) -> str:
+        """The answer's sentences as a streamed answer would show them: each sanitized, and none
+        stating a figure the PR's text does not (core/releaser.py)."""
+        releaser = SentenceReleaser(
+            lambda sentence: checked_sentence(sentence, checked.source, checked.repos),
+            ANSWER_MAX_CHARS,
+            whole=lambda text: not echoes_prompt(text),
+        )
+        releaser.feed(written)
+        releaser.finish()
+        if releaser.poisoned or (not releaser.text.strip() and sanitize_answer(written, *checked.repos) is None):
+            # A recital of our prompts, or nothing usable at all: the raw text goes to QAService's
+            # sanitizing, which finds it so, as it always did.
+            return written
+        return releaser.text  # empty when every sentence stated a figure the PR does not: no answer
 
     def _streamed(self, messages: list[Message], deadline: Deadline, tally: Tally | None, shown: Shown) -> str:
         """The answer shown sentence by sentence as the model writes it; returns what was shown.
@@ -165,6 +185,14 @@ class ModelAnswerer:
             # QAService finds it unusable as it would have unstreamed.
             return written
         return releaser.text
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What an answer's sentences are checked against, shown streamed or whole."""
+
+    source: SourceText  # the PR's (or the digest's) text the answer was written from
+    repos: tuple[str, ...]  # repository URLs its links may point into
 
 
 @dataclass(frozen=True)

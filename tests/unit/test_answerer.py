@@ -11,10 +11,11 @@ from devkit.scripted import ScriptedModel
 from bot.core.conversation import DIGEST_PATHS_PER_PR, HISTORY_TURN_CHARS, HISTORY_TURNS, digest_text
 from bot.core.deadline import Budget
 from bot.core.pacing import Pacing
+from bot.core.sanitize import ANSWER_MAX_CHARS
 from bot.core.text import estimate_tokens
 from bot.errors import ModelBadOutput, ModelUnavailable
 from bot.models import Card, Coverage, DigestItem, Message, Question, Turn
-from bot.services.answers import CHARS_PER_TOKEN, RAW_ANSWER_MAX_CHARS, ModelAnswerer
+from bot.services.answers import CHARS_PER_TOKEN, ModelAnswerer
 from tests.unit.builders import make_file, make_listing, make_snapshot
 
 CARD = Card(
@@ -78,8 +79,19 @@ def test_an_empty_answer_is_an_error(empty: str) -> None:
         ask_pr(ScriptedModel(empty), [])
 
 
-def test_what_is_read_of_a_runaway_answer_is_bounded() -> None:
-    assert len(ask_pr(ScriptedModel("y" * 100_000), [])) == RAW_ANSWER_MAX_CHARS
+def test_what_is_kept_of_a_runaway_answer_is_bounded() -> None:
+    assert len(ask_pr(ScriptedModel("It is faster. " * 10_000), [])) <= ANSWER_MAX_CHARS
+    with pytest.raises(ModelBadOutput):  # one endless token, no sentence in it: no answer
+        ask_pr(ScriptedModel("y" * 100_000), [])
+
+
+def test_a_sentence_stating_a_figure_the_pr_does_not_is_withheld_when_shown_whole() -> None:
+    # As a streamed answer's sentences are (services/answers.py `_streamed`): the terminal, /pr
+    # and the eval show the answer whole, and what reaches them is checked the same way.
+    answer = ask_pr(ScriptedModel("Decode is 2.5x faster. It cuts latency by 37%. It adds no tests."), [])
+    assert answer == "Decode is 2.5x faster. It adds no tests."
+    with pytest.raises(ModelBadOutput):  # nothing left once the invented figures are withheld
+        ask_pr(ScriptedModel("It cuts latency by 37%."), [])
 
 
 def test_a_failed_request_is_raised_and_logged_as_a_warning(caplog: pytest.LogCaptureFixture) -> None:
