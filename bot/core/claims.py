@@ -302,6 +302,9 @@ _STOP_WORDS = frozenset((
     "been", "being", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "should",
     "may", "might", "must", "not", "no", "so", "if", "then", "each", "every", "all", "any", "both", "either",
     "neither", "such", "only", "also", "just", "very",
+    # A comparison, not a noun: "step 1 faster by caching" counts nothing.
+    "faster", "slower", "larger", "smaller", "bigger", "higher", "lower", "better", "worse", "longer",
+    "shorter",
 ))  # fmt: skip
 # Words that qualify what is counted but are not it: "4 more files", "and 4 more".
 _QUALIFIERS = frozenset((

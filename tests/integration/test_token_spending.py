@@ -111,7 +111,7 @@ def test_an_answer_is_counted_for_the_channel_it_was_asked_in_and_the_cli(
     built.digests.build((REPO,), WINDOW, payer=Payer(CHANNEL))
     card_spend = given(model)
 
-    model.responder = lambda request: "It caches what the step computes."
+    model.responder = lambda request: "It makes step 1 faster by caching."
     reply = home_of(built).qa.answer(
         f"what does {REPO}#1 change?",
         Audience(CHANNEL, frozenset({REPO.lower()}), "en", thread_ts="1.0", default_repo=None),

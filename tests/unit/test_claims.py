@@ -56,6 +56,7 @@ def test_identifiers_are_extracted(text: str, expected: list[str]) -> None:
         "3 of the kernels, 4 new",
         "e.g. the I/O path, and/or memory/GPU",
         "The GPU and CUDA code, ROCm too",  # acronyms and capitalised words are words
+        "It makes step 1 faster by caching",  # a comparison after the number, not what it counts
     ],
 )
 def test_plain_words_and_small_counts_are_not_claims(text: str) -> None:
