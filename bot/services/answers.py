@@ -119,7 +119,7 @@ class ModelAnswerer:
         try:
             deadline = self.budget.start(self._clock, self._sleep)
             if sink is not None:
-                content = self._streamed(messages, deadline, tally, Shown(sink, checked.source, checked.repos))
+                content = self._streamed(messages, deadline, tally, sink, checked)
             else:
                 # Shown whole (a terminal, /pr): the same sentence checks as a streamed answer's.
                 content = self._checked(self._model.complete(messages, deadline, tally), checked)
@@ -133,32 +133,21 @@ class ModelAnswerer:
     def _checked(self, written: str, checked: Checked) -> str:
         """The answer's sentences as a streamed answer would show them: each sanitized, and none
         stating a figure the PR's text does not (core/releaser.py)."""
-        releaser = SentenceReleaser(
-            lambda sentence: checked_sentence(sentence, checked.source, checked.repos),
-            ANSWER_MAX_CHARS,
-            whole=lambda text: not echoes_prompt(text),
-        )
+        releaser = checked.releaser()
         releaser.feed(written)
         releaser.finish()
-        if releaser.poisoned or (not releaser.text.strip() and sanitize_answer(written, *checked.repos) is None):
-            # A recital of our prompts, or nothing usable at all: the raw text goes to QAService's
-            # sanitizing, which finds it so, as it always did.
-            return written
-        return releaser.text  # empty when every sentence stated a figure the PR does not: no answer
+        return checked.kept(releaser, written)
 
-    def _streamed(self, messages: list[Message], deadline: Deadline, tally: Tally | None, shown: Shown) -> str:
+    def _streamed(
+        self, messages: list[Message], deadline: Deadline, tally: Tally | None, sink: AnswerSink, checked: Checked
+    ) -> str:
         """The answer shown sentence by sentence as the model writes it; returns what was shown.
 
         Every sentence is sanitized and its figures checked before it reaches the sink
         (core/releaser.py), so what is returned is already what QAService's sanitizing keeps.
         A model that cannot stream answers whole, and its answer goes through the same checks.
         """
-        sink = shown.sink
-        releaser = SentenceReleaser(
-            lambda sentence: checked_sentence(sentence, shown.source, shown.repos),
-            ANSWER_MAX_CHARS,
-            whole=lambda text: not echoes_prompt(text),
-        )
+        releaser = checked.releaser()
 
         def on_piece(piece: str) -> bool:
             if sink.stopped:
@@ -175,16 +164,7 @@ class ModelAnswerer:
         if not sink.stopped:
             for sentence in releaser.finish():
                 sink.sentence(sentence)
-        if releaser.poisoned:
-            # A recital of our prompts, found only once its sentences came together: the whole
-            # text goes to QAService's sanitizing, as it would have unstreamed, and the reply it
-            # gives replaces what was streamed (services/answer_stream.py `finish`).
-            return written
-        if not releaser.text.strip() and sanitize_answer(written, *shown.repos) is None:
-            # Nothing shown, and nothing usable written (template tokens, say): the raw text, so
-            # QAService finds it unusable as it would have unstreamed.
-            return written
-        return releaser.text
+        return checked.kept(releaser, written)
 
 
 @dataclass(frozen=True)
@@ -194,11 +174,22 @@ class Checked:
     source: SourceText  # the PR's (or the digest's) text the answer was written from
     repos: tuple[str, ...]  # repository URLs its links may point into
 
+    def releaser(self) -> SentenceReleaser:
+        return SentenceReleaser(
+            lambda sentence: checked_sentence(sentence, self.source, self.repos),
+            ANSWER_MAX_CHARS,
+            whole=lambda text: not echoes_prompt(text),
+        )
 
-@dataclass(frozen=True)
-class Shown:
-    """An answer being shown as it is written: where, and what its sentences are checked against."""
-
-    sink: AnswerSink
-    source: SourceText  # the PR's (or the digest's) text the answer was written from
-    repos: tuple[str, ...]  # repository URLs its links may point into
+    def kept(self, releaser: SentenceReleaser, written: str) -> str:
+        """What the answer is once `releaser` has read all of `written`."""
+        if releaser.poisoned:
+            # A recital of our prompts, found only once its sentences came together: the whole
+            # text goes to QAService's sanitizing, as it would have unstreamed, and the reply it
+            # gives replaces what was streamed (services/answer_stream.py `finish`).
+            return written
+        if not releaser.text.strip() and sanitize_answer(written, *self.repos) is None:
+            # Nothing kept, and nothing usable written (template tokens, say): the raw text, so
+            # QAService finds it unusable as it always did.
+            return written
+        return releaser.text  # empty when every sentence stated a figure the PR does not: no answer

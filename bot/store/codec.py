@@ -4,7 +4,7 @@ is treated as a miss, never as a half-built object."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -29,7 +29,8 @@ def deferred(kind: Any) -> TypeAdapter[Any]:
     """`TypeAdapter(kind)`, built at its first use. Building one takes a few milliseconds; the
     stores hold fifteen, and a terminal digest whose cards are cached reads three of them.
     (pydantic's own defer_build is refused for a dataclass, which brings its own config.)"""
-    return _Deferred(kind)  # type: ignore[return-value]  # it answers as the adapter it builds
+    # Typed as the adapter it stands for: every method a caller uses is the built one's.
+    return cast("TypeAdapter[Any]", _Deferred(kind))
 
 
 _SNAPSHOT: TypeAdapter[PRSnapshot] = deferred(PRSnapshot)
