@@ -56,6 +56,27 @@ def no_metrics_sink_left() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def redis_clients_closed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every redis-py client made during a test is closed when it ends. redis-py's clients sit in
+    reference cycles, so one a test forgot is freed by the garbage collector, in whatever test it
+    next runs, and the collector may finalize a socket before the connection that would close it:
+    an "unclosed socket" failing an unrelated test one run in several. The product closes its own
+    (tests/integration/test_closed_clients.py counts Redis's clients after a process closes);
+    this is for the many raw clients tests make to look at keys."""
+    made: list[redis.Redis] = []
+    original = redis.Redis.__init__
+
+    def init(self: redis.Redis, *args: object, **kwargs: object) -> None:
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+        made.append(self)
+
+    monkeypatch.setattr(redis.Redis, "__init__", init)
+    yield
+    for client in made:
+        client.close()
+
+
+@pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for name in PRODUCT_ENV:
         monkeypatch.delenv(name, raising=False)

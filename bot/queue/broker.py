@@ -253,3 +253,7 @@ class CardQueue:
 
     def close(self) -> None:
         self._broker.close()
+        # Dramatiq's RedisBroker.close() does nothing, and redis-py leaves a pool it was handed
+        # open when its client closes: the pool's connections would be left to the garbage
+        # collector, which may finalize a socket before the connection that would have closed it.
+        self._client.connection_pool.disconnect()

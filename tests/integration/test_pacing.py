@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import pytest
@@ -38,8 +39,8 @@ def test_each_message_after_the_first_waits_for_the_channels_pace(
     # A clock that stands still: every post comes right after the previous one.
     timing = Timing(pace=1.0, sleep=waits.append, monotonic=lambda: 100.0)
     settings = settings_for(github, SLACK_BOT_TOKEN=slack.bot_token, SLACK_API_URL=slack.api_url)
-    publisher = wire_slack(build_process(settings, timing, kv=MemoryKV())).tenants.home.publisher
-    result = publisher.publish("C0PACE0001", "2026-08-05", digest)
+    with contextlib.closing(build_process(settings, timing, kv=MemoryKV())) as process:
+        result = wire_slack(process).tenants.home.publisher.publish("C0PACE0001", "2026-08-05", digest)
     posted = len(slack.calls("chat.postMessage"))
     assert result.posted == posted >= 3
     assert waits == [1.0] * (posted - 1)

@@ -7,6 +7,7 @@ next scheduler tick posts what is due, once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -46,12 +47,24 @@ def slack() -> Iterator[FakeSlack]:
         yield fake
 
 
-def replica(github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, tmp_path: Path) -> SlackParts:
+@contextlib.contextmanager
+def replica(
+    github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, tmp_path: Path
+) -> Iterator[SlackParts]:
+    """One replica of the app, its scheduler stopped and its clients closed on exit (a client left
+    open is a socket the garbage collector finds in some later test)."""
     config = tmp_path / "prdigest.toml"
     config.write_text(CONFIG, encoding="utf-8")
     timing = Timing(now=lambda: POST_TIME, model_retries=0, pace=0.0)  # the replica's clock
     process = build_process(app_settings(github, model, slack, redis_url, config), timing, warn=lambda message: None)
-    return slack_app(wire_slack(process))
+    try:
+        parts = slack_app(wire_slack(process))
+        try:
+            yield parts
+        finally:
+            parts.drain()
+    finally:
+        process.close()
 
 
 def test_strict_view_raises_and_open_view_misses_while_redis_is_down(own_redis: RedisServer) -> None:
@@ -84,7 +97,14 @@ def test_three_replicas_post_nothing_while_redis_is_down_then_exactly_one_digest
     add_prs(github, 6)
     github.add_repo(OTHER_REPO)
     model.responder = good_card
-    replicas = [replica(github, model, slack, own_redis.url, tmp_path) for _ in range(3)]
+    with contextlib.ExitStack() as stack:
+        replicas = [stack.enter_context(replica(github, model, slack, own_redis.url, tmp_path)) for _ in range(3)]
+        outage_then_one_digest(replicas, slack, own_redis, caplog)
+
+
+def outage_then_one_digest(
+    replicas: list[SlackParts], slack: FakeSlack, own_redis: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
     own_redis.stop()
     with caplog.at_level(logging.WARNING):
         for _ in range(4):  # four ticks each: two minutes of a real scheduler
@@ -111,8 +131,6 @@ def test_three_replicas_post_nothing_while_redis_is_down_then_exactly_one_digest
     (lead,) = slack.messages(DIGEST_CHANNEL)
     text = " ".join(message["text"] for message in slack.thread(DIGEST_CHANNEL, lead["ts"]))
     assert sorted(int(n) for n in re.findall(r"#(\d+)\b", text)) == [1, 2, 3, 4, 5, 6]
-    for parts in replicas:
-        parts.scheduler.stop()
 
 
 def test_healthz_says_degraded_while_redis_is_down(
@@ -201,26 +219,26 @@ def test_redis_lost_mid_thread_pauses_posting_and_the_next_run_finishes_every_ca
 ) -> None:
     add_prs(github, 40)  # a lead and several thread messages
     model.responder = good_card
-    parts = replica(github, model, slack, own_redis.url, tmp_path)
-    post = parts.client.chat_postMessage
+    with replica(github, model, slack, own_redis.url, tmp_path) as parts:
+        post = parts.client.chat_postMessage
 
-    def post_then_lose_redis(**kwargs: Any) -> Any:
-        response = post(**kwargs)
-        if len(slack.calls("chat.postMessage")) == 2:
-            own_redis.stop()  # started again below, empty: the ledger is gone too
-        return response
+        def post_then_lose_redis(**kwargs: Any) -> Any:
+            response = post(**kwargs)
+            if len(slack.calls("chat.postMessage")) == 2:
+                own_redis.stop()  # started again below, empty: the ledger is gone too
+            return response
 
-    parts.client.chat_postMessage = post_then_lose_redis  # type: ignore[method-assign]
-    with pytest.raises(StoreError):
-        parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
-    assert len(slack.calls("chat.postMessage")) == 2
-    own_redis.start()
-    result = parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
-    assert result is not None and result.already == 2
-    (lead,) = slack.messages(DIGEST_CHANNEL)
-    text = " ".join(message["text"] for message in slack.thread(DIGEST_CHANNEL, lead["ts"]))
-    numbers = sorted(int(n) for n in re.findall(r"#(\d+)\b", text))
-    assert numbers == list(range(1, 41))
+        parts.client.chat_postMessage = post_then_lose_redis  # type: ignore[method-assign]
+        with pytest.raises(StoreError):
+            parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
+        assert len(slack.calls("chat.postMessage")) == 2
+        own_redis.start()
+        result = parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
+        assert result is not None and result.already == 2
+        (lead,) = slack.messages(DIGEST_CHANNEL)
+        text = " ".join(message["text"] for message in slack.thread(DIGEST_CHANNEL, lead["ts"]))
+        numbers = sorted(int(n) for n in re.findall(r"#(\d+)\b", text))
+        assert numbers == list(range(1, 41))
 
 
 def test_post_of_a_private_repo_to_a_channel_not_configured_for_it_is_refused(

@@ -6,11 +6,13 @@ The long versions (three server processes, a poster killed mid-thread, 1,000 eve
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from devkit.fakes.slack import FakeSlack
 
 from bot.models import DigestOptions, Filters, Window
 from bot.services.lease import PostLease
+from bot.slack.app import SlackParts
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack
 from bot.wiring.timing import Timing
@@ -112,14 +115,17 @@ def test_a_pr_gone_mid_digest_is_named_and_the_rest_complete(
     assert all(item.card.coverage.files_known for item in digest.items if item.listing.number != 3)
 
 
+@contextlib.contextmanager
 def replica(
     github: FakeGitHub, model: FakeOpenAI, slack: FakeSlack, redis_url: str, config: Path, lease: float | None = None
-) -> Any:
+) -> Iterator[SlackParts]:
+    """One replica of the app, its clients closed on exit, whatever the test found."""
     settings = app_settings(github, model, slack, redis_url, config)
     services = build_process(
         settings, Timing(model_retries=0, pace=0.0, post_lease_seconds=lease), warn=lambda message: None
     )
-    return services, slack_app(wire_slack(services))
+    with contextlib.closing(services):
+        yield slack_app(wire_slack(services))
 
 
 def test_three_replicas_at_post_time_post_one_digest(
@@ -130,8 +136,8 @@ def test_three_replicas_at_post_time_post_one_digest(
     model.latency = 0.1
     config = tmp_path / "prdigest.toml"
     config.write_text(CONFIG, encoding="utf-8")
-    with FakeSlack() as slack:
-        replicas = [replica(github, model, slack, redis_url, config) for _ in range(3)]
+    with FakeSlack() as slack, contextlib.ExitStack() as stack:
+        replicas = [stack.enter_context(replica(github, model, slack, redis_url, config)) for _ in range(3)]
         results: list[Any] = []
 
         def post(parts: Any) -> None:
@@ -139,7 +145,7 @@ def test_three_replicas_at_post_time_post_one_digest(
                 parts.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
             )
 
-        threads = [threading.Thread(target=post, args=(parts,)) for _, parts in replicas]
+        threads = [threading.Thread(target=post, args=(parts,)) for parts in replicas]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -147,8 +153,6 @@ def test_three_replicas_at_post_time_post_one_digest(
         assert sum(result is not None for result in results) == 1
         assert len(slack.messages(DIGEST_CHANNEL)) == 1
         assert model.calls == 8
-        for services, _ in replicas:
-            services.close()
 
 
 def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
@@ -158,10 +162,11 @@ def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
     model.responder = good_card
     config = tmp_path / "prdigest.toml"
     config.write_text(CONFIG, encoding="utf-8")
-    with FakeSlack() as slack:
-        (services_a, dying), (services_b, survivor) = (
-            replica(github, model, slack, redis_url, config, lease=1.0) for _ in range(2)
-        )
+    with (
+        FakeSlack() as slack,
+        replica(github, model, slack, redis_url, config, lease=1.0) as dying,
+        replica(github, model, slack, redis_url, config, lease=1.0) as survivor,
+    ):
         # The dying replica stops answering after two posts and never releases its lease.
         slack.fail_next("chat.postMessage", error="internal_error", after=2, times=50)
         monkeypatch.setattr(PostLease, "__exit__", lambda self, *exc: self._stop.set())
@@ -182,5 +187,3 @@ def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
         text = " ".join(message["text"] for message in slack.thread(DIGEST_CHANNEL, lead["ts"]))
         numbers = [int(found) for found in re.findall(r"#(\d+)\b", text)]
         assert sorted(numbers) == list(range(1, 41))
-        services_a.close()
-        services_b.close()

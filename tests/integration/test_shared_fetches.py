@@ -54,8 +54,7 @@ def test_ten_channels_of_one_repository_ask_github_about_as_often_as_one(
     model.latency = 0.05
     config = tmp_path / "prdigest.toml"
     config.write_text(_config(), encoding="utf-8")
-    with FakeSlack() as slack:
-        services, parts = replica(github, model, slack, redis_url, config)
+    with FakeSlack() as slack, replica(github, model, slack, redis_url, config) as parts:
 
         def post(channel: str, repo: str) -> None:
             parts.digests.run(channel, DAY, WINDOW, (repo,), options=DigestOptions("en", Filters(), "note"))
@@ -74,4 +73,3 @@ def test_ten_channels_of_one_repository_ask_github_about_as_often_as_one(
             for repo in (REPO, LONE_REPO)
         }
         assert ten <= 1.1 * one, (one, ten, kinds)
-        services.close()
