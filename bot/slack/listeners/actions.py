@@ -18,7 +18,7 @@ from bot.render.blocks import SHARE_ACTION, card_message, read_share_value
 from bot.render.replies import not_allowed_text, say
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
-from bot.slack.teams import team_of
+from bot.slack.teams import id_of, team_of
 from bot.slack.web import web_of
 
 log = logging.getLogger(__name__)
@@ -44,17 +44,11 @@ def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], slack:
         log.exception("sharing a card failed")
 
 
-def _id(value: object) -> str:
-    """The id of a payload's `channel` or `user` object ("" when it has none)."""
-    found = value.get("id") if isinstance(value, dict) else None
-    return found if isinstance(found, str) else ""
-
-
 def _post_shared(
     deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], slack: SlackPort, respond: Respond
 ) -> None:
     tenant = deps.tenant
-    channel = _id(body.get("channel"))
+    channel = id_of(body.get("channel"))
     language = tenant.directory.language(channel)
     try:
         if not first_time(tenant.threads, body):
@@ -68,7 +62,7 @@ def _post_shared(
     request = read_share_value(str(action.get("value", "")))
     if request is None:
         return  # not a value we wrote: nothing to share
-    if _id(body.get("user")) != request.requester:
+    if id_of(body.get("user")) != request.requester:
         # Someone else's click (the button reached them in a message they could see): only the
         # person the card was made for decides to post it for everyone.
         respond(text=say(language, "share_not_yours"), replace_original=False, response_type="ephemeral")

@@ -18,7 +18,7 @@ from bot.render.blocks import FEEDBACK_ACTION, read_feedback_value
 from bot.services.feedback import areas, item_areas
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
-from bot.slack.teams import team_of
+from bot.slack.teams import id_of, team_of
 from bot.words import text
 
 log = logging.getLogger(__name__)
@@ -31,11 +31,6 @@ def register(app: App, deps: SlackDeps) -> None:
     ) -> None:
         ack()
         deps.work.submit(_keep, deps.of_team(team_of(context)), body, action, respond)
-
-
-def _id(value: object) -> str:
-    found = value.get("id") if isinstance(value, dict) else None
-    return found if isinstance(found, str) else ""
 
 
 def _thread_ts(body: dict[str, Any]) -> str:
@@ -68,7 +63,7 @@ def _areas(deps: SlackDeps, channel: str, thread_ts: str, ref: PRRef) -> tuple[s
 
 def _vote(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
     tenant = deps.tenant
-    channel, user = _id(body.get("channel")), _id(body.get("user"))
+    channel, user = id_of(body.get("channel")), id_of(body.get("user"))
     language = tenant.directory.language(channel)
     parsed = read_feedback_value(str(action.get("value", "")))
     if parsed is None or not channel or not user:

@@ -24,7 +24,7 @@ from bot.services.refs import parse_repo
 from bot.services.release_posting import ReleaseAsked
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
-from bot.slack.teams import team_of
+from bot.slack.teams import id_of, team_of
 from bot.words import text
 
 log = logging.getLogger(__name__)
@@ -109,14 +109,9 @@ def register(app: App, deps: SlackDeps) -> None:
         deps.work.submit(_share, deps.of_team(team_of(context)), body, action, respond)
 
 
-def _id(value: object) -> str:
-    found = value.get("id") if isinstance(value, dict) else None
-    return found if isinstance(found, str) else ""
-
-
 def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
     tenant = deps.tenant
-    channel = _id(body.get("channel"))
+    channel = id_of(body.get("channel"))
     language = tenant.directory.language(channel)
 
     def tell(message: str) -> None:
@@ -129,7 +124,7 @@ def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respon
         share = read_share_release_value(str(action.get("value", "")))
         if share is None or tenant.release_posting is None:
             return
-        if _id(body.get("user")) != share.requester:
+        if id_of(body.get("user")) != share.requester:
             tell(say(language, "share_not_yours"))
             return
         audience = tenant.access.audience(channel, user=share.requester)

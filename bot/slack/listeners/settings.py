@@ -31,18 +31,13 @@ from bot.services.subscriptions import FieldErrors, merged
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.listeners.subscribe import change_refused
-from bot.slack.teams import team_of
+from bot.slack.teams import id_of, team_of
 from bot.slack.web import web_of
 from bot.words import said, text
 
 log = logging.getLogger(__name__)
 
 LANGUAGES: dict[str, Language] = {"en": "en", "zh-CN": "zh-CN"}
-
-
-def _id(value: object) -> str:
-    found = value.get("id") if isinstance(value, dict) else None
-    return found if isinstance(found, str) else ""
 
 
 def register(app: App, all_deps: SlackDeps) -> None:
@@ -84,7 +79,7 @@ def _save(
     deps: SlackDeps, body: dict[str, Any], channel: str, values: dict[str, Any], slack: SlackPort, language: Language
 ) -> None:
     tenant = deps.tenant
-    user = _id(body.get("user"))
+    user = id_of(body.get("user"))
     try:
         if not first_time(tenant.threads, body):
             log.warning("a settings submission seen before for %s; not saved again", channel)
@@ -106,7 +101,7 @@ def _save(
 def _open(deps: SlackDeps, body: dict[str, Any], channel: str, slack: SlackPort) -> None:
     """The App Home's Settings button: the modal, or why this person may not edit."""
     tenant = deps.tenant
-    user, trigger_id = _id(body.get("user")), str(body.get("trigger_id", ""))
+    user, trigger_id = id_of(body.get("user")), str(body.get("trigger_id", ""))
     try:
         language = tenant.people.language(slack, user)
         if not first_time(tenant.threads, body):
