@@ -263,5 +263,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def run() -> NoReturn:
+    """The `prdigest` command: `main`, then the process ends without the interpreter's teardown
+    once nothing of it still runs (bot/stopping.py leave). `main` stays callable in process."""
+    code = main()
+    from bot.stopping import leave
+
+    leave(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

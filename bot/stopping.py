@@ -11,6 +11,7 @@ Main thread only: tests run servers in threads, and signals belong to the main t
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -32,6 +33,30 @@ SETTLE_SECONDS = 0.5
 SIGNALLED = 128
 # The line a stopped command is told to say, overwriting a progress bar on a terminal.
 LINE_WIDTH = 50
+
+
+def end_now(code: int) -> NoReturn:
+    """End the process with `code`, its output flushed, without the interpreter's teardown.
+
+    For a process whose work is over: its clients closed, its cards stored. The teardown frees
+    every module and object one by one and runs nothing a finished command needs; it was 35 to
+    50 ms of the 300 a warm digest of a past day takes, and 0.7 to 1.5 s for a stopped one on a
+    busy machine.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a reader gone, a stream closed: nothing to save
+            stream.flush()
+    os._exit(code)
+
+
+def leave(code: int) -> NoReturn:
+    """Exit with `code`: at once (end_now) when nothing of the process still runs but this thread,
+    else as Python does, waiting for the threads it waits for at exit (a pool's worker, a post in
+    progress; daemon threads are never waited for)."""
+    current = threading.current_thread()
+    if not any(thread is not current and not thread.daemon for thread in threading.enumerate()):
+        end_now(code)
+    sys.exit(code)
 
 
 def _main_thread() -> bool:
@@ -153,9 +178,7 @@ class TerminalStop:
         The interpreter's own teardown (every module and object freed) took 0.7 to 1.5 s on a
         busy two-core machine, more than a stop may take; nothing it does is needed: every card
         was stored as it was made."""
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(self.exit_code)
+        end_now(self.exit_code)
 
     def say(self, line: str) -> None:
         """`line` on stderr, once: whichever of the command and the grace's end comes first."""
