@@ -83,3 +83,7 @@ class Card:
     regenerated: bool = False
     # Set on a heuristic card made without asking the model on purpose (see NoModel).
     no_model: NoModel | None = None
+    # The version of core/sanitize.py's rules the text went through (SANITIZE_RULES): a card
+    # sanitized under today's rules is served as stored, any other is sanitized again on its
+    # way out. 0: never sanitized, or stored before the version was kept.
+    sanitized: int = 0

@@ -25,7 +25,7 @@ from bot.core.deadline import STOP_CHECK_SECONDS
 from bot.core.heuristic import HEURISTIC_VERSION, headline, heuristic_card
 from bot.core.jobs import CardJob
 from bot.core.pacing import REAL_TIME, Pacing
-from bot.core.sanitize import repo_url, sanitize_card
+from bot.core.sanitize import repo_url, sanitized_card
 from bot.core.skipping import skip_class
 from bot.core.usage import Tally
 from bot.errors import NotFound, Stopped, StoreError, SummarizerError
@@ -466,4 +466,4 @@ def _job(listing: PRListing, language: Language, payer: Payer | None, *, reading
 
 def _sanitized(card: Card, listing: PRListing) -> Card:
     """The card as readers may see it: links only into the PR's repository, on the PR's own host."""
-    return sanitize_card(card, repo_url(listing.url), fallback_headline=headline(listing.title))
+    return sanitized_card(card, repo_url(listing.url), fallback_headline=headline(listing.title))

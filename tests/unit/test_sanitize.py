@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from bot.core.echoes import echoes_prompt
 from bot.core.heuristic import heuristic_card
 from bot.core.prompts import answer_prompt, card_prompt
-from bot.core.sanitize import repo_url, sanitize_card, sanitize_text
+from bot.core.sanitize import SANITIZE_RULES, repo_url, sanitize_card, sanitize_text
 from bot.models import Card, Coverage
 from tests.unit.builders import make_file, make_snapshot
 
@@ -274,7 +275,7 @@ def test_ordinary_answers_and_heuristic_cards_are_left_alone() -> None:
     )
     for language in ("en", "zh-CN"):
         card = heuristic_card(snapshot, Coverage(files_total=2, files_read=2), language)  # type: ignore[arg-type]
-        assert sanitize_card(card, REPO_URL) == card
+        assert sanitize_card(card, REPO_URL) == replace(card, sanitized=SANITIZE_RULES)
 
 
 # -- cards -------------------------------------------------------------------------------------------

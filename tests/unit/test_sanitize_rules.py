@@ -1,0 +1,52 @@
+"""SANITIZE_RULES moves with the rules: a card sanitized under one version is served as stored
+(core/sanitize.py sanitized_card), so a change to what the rules keep must come with a new
+version, or cards stored under the old rules would reach readers unchecked by the new ones."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from pathlib import Path
+
+from bot.core import sanitize
+from bot.core.sanitize import SANITIZE_RULES, sanitize_card, sanitized_card
+from bot.models import Card, Coverage
+
+# The modules whose rules decide what a card keeps (sanitize.py and what it uses).
+RULE_MODULES = ("sanitize.py", "echoes.py", "templates.py", "text.py")
+# The fingerprint of those modules at SANITIZE_RULES' current value. When this test fails: if
+# the change alters what a card keeps, raise SANITIZE_RULES; then record the new fingerprint.
+FINGERPRINT = "2df2a94d0114701f06b95f9b2c739cd032e94d5e8ddf013bbeb62af8d11ff770"
+REPO_URL = "https://github.com/acme/widgets"
+
+
+def _fingerprint() -> str:
+    folder = Path(sanitize.__file__).parent
+    digest = hashlib.sha256()
+    for name in RULE_MODULES:
+        digest.update((folder / name).read_bytes())
+    return digest.hexdigest()
+
+
+def test_the_rule_modules_are_those_the_version_was_set_for() -> None:
+    assert (SANITIZE_RULES, _fingerprint()) == (1, FINGERPRINT), (
+        "core/sanitize.py or a module it uses changed: raise SANITIZE_RULES if what a card keeps "
+        "changed, then record the new fingerprint and version here"
+    )
+
+
+def _card(headline: str) -> Card:
+    return Card(headline, "read", 5, ("A point.",), (), (), "llm", Coverage(1, 1))
+
+
+def test_a_card_sanitized_under_todays_rules_is_served_as_stored() -> None:
+    card = sanitize_card(_card("Faster <!here> startup"), REPO_URL)
+    assert card.sanitized == SANITIZE_RULES and card.headline == "Faster startup"
+    assert sanitized_card(card, REPO_URL) is card
+
+
+def test_a_card_sanitized_under_other_rules_or_none_is_sanitized_again() -> None:
+    for version in (0, SANITIZE_RULES - 1, SANITIZE_RULES + 1):
+        stored = replace(_card("Faster <!here> startup"), sanitized=version)
+        served = sanitized_card(stored, REPO_URL)
+        assert (served.headline, served.sanitized) == ("Faster startup", SANITIZE_RULES)
