@@ -155,6 +155,11 @@ def test_three_replicas_at_post_time_post_one_digest(
         assert model.calls == 8
 
 
+# Short, so the test waits little for the dead poster's lease to lapse; long enough that a busy
+# machine cannot starve the live poster's heartbeat (renewed every third of it) past it.
+DYING_LEASE = 2.0
+
+
 def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
     github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -164,8 +169,8 @@ def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
     config.write_text(CONFIG, encoding="utf-8")
     with (
         FakeSlack() as slack,
-        replica(github, model, slack, redis_url, config, lease=1.0) as dying,
-        replica(github, model, slack, redis_url, config, lease=1.0) as survivor,
+        replica(github, model, slack, redis_url, config, lease=DYING_LEASE) as dying,
+        replica(github, model, slack, redis_url, config, lease=DYING_LEASE) as survivor,
     ):
         # The dying replica stops answering after two posts and never releases its lease.
         slack.fail_next("chat.postMessage", error="internal_error", after=2, times=50)
@@ -178,7 +183,7 @@ def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
             survivor.digests.run(DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note"))
             is None
         )
-        time.sleep(1.1)  # one lease time
+        time.sleep(DYING_LEASE + 0.1)  # one lease time
         result = survivor.digests.run(
             DIGEST_CHANNEL, DAY, WINDOW, (REPO,), options=DigestOptions("en", Filters(), "note")
         )
