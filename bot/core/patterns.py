@@ -10,24 +10,17 @@ either result serves.
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from typing import cast
+
+from bot.core.first_use import OnFirstUse
 
 
-class _Lazy:
+class _Lazy(OnFirstUse):
     def __init__(self, pattern: str, flags: int) -> None:
+        super().__init__(lambda: re.compile(pattern, flags))
         # Read without compiling: a pattern made of another (f"{OTHER.pattern}|…") stays lazy.
         self.pattern = pattern
         self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        compiled = self._compiled
-        if compiled is None:
-            compiled = self._compiled = re.compile(self.pattern, self.flags)
-        found = getattr(compiled, name)
-        # Kept on the instance: the next `.sub` is found there, at no cost beyond the pattern's own.
-        self.__dict__[name] = found
-        return found
 
 
 def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:

@@ -144,7 +144,10 @@ class DigestService:
         writers = ThreadPoolExecutor(max_workers=self._concurrency, thread_name_prefix="card")
         try:
             # Each task carries the run's context, so its log lines keep the run's request id.
-            snapshots = [fetchers.submit(carried(self._snapshot), listing, run) for listing in wanted]
+            snapshots = [
+                fetchers.submit(carried(self._snapshot), listing, stored, run)
+                for listing, stored in zip(wanted, cached, strict=True)
+            ]
             made = [writers.submit(carried(one), pending) for pending in snapshots]
             if not self._settled(made):
                 raise stopped()
@@ -214,10 +217,11 @@ class DigestService:
             return None
         return _item_of(snapshot, run.counted(self._cards.card(snapshot, language, payer=payer)))
 
-    def _snapshot(self, listing: PRListing, run: _Run) -> PRSnapshot:
-        cached = self._cards.cached_snapshot(listing)
-        if cached is not None:
-            return cached
+    def _snapshot(self, listing: PRListing, stored: PRSnapshot | None, run: _Run) -> PRSnapshot:
+        """The PR's snapshot: `stored` (read from the store above, once), else fetched, which
+        looks in the store again under the fetch's lease (another process may have stored it)."""
+        if stored is not None:
+            return stored
         if run.rate_limit is None:
             try:
                 return self._cards.fetch_snapshot(listing)

@@ -8,21 +8,8 @@ from typing import Any, cast
 
 from pydantic import TypeAdapter, ValidationError
 
+from bot.core.first_use import OnFirstUse
 from bot.models import Card, PRSnapshot
-
-
-class _Deferred:
-    __slots__ = ("_built", "_kind")
-
-    def __init__(self, kind: Any) -> None:
-        self._kind = kind
-        self._built: TypeAdapter[Any] | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        built = self._built
-        if built is None:
-            built = self._built = TypeAdapter(self._kind)
-        return getattr(built, name)
 
 
 def deferred(kind: Any) -> TypeAdapter[Any]:
@@ -30,7 +17,7 @@ def deferred(kind: Any) -> TypeAdapter[Any]:
     stores hold fifteen, and a terminal digest whose cards are cached reads three of them.
     (pydantic's own defer_build is refused for a dataclass, which brings its own config.)"""
     # Typed as the adapter it stands for: every method a caller uses is the built one's.
-    return cast("TypeAdapter[Any]", _Deferred(kind))
+    return cast("TypeAdapter[Any]", OnFirstUse(lambda: TypeAdapter(kind)))
 
 
 _SNAPSHOT: TypeAdapter[PRSnapshot] = deferred(PRSnapshot)
