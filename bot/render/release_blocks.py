@@ -116,7 +116,8 @@ def release_lead(release: ReleaseDigest, *, share_for: str | None = None) -> Mes
             style="primary",
         )
         blocks.append(ActionsBlock(elements=[button]).to_dict())
-    return as_message(f"{title}: {body.splitlines()[0]}", blocks)
+    # The notification text is mrkdwn too: the tag and the release's words are GitHub's, escaped.
+    return as_message(f"{escape(title)}: {body.splitlines()[0]}", blocks)
 
 
 def _group_units(group: ReleaseGroup, lang: Language) -> list[list[dict[str, Any]]]:
@@ -167,8 +168,9 @@ def release_thread(release: ReleaseDigest) -> list[Message]:
 
 
 def _fallback(areas: list[str]) -> str:
-    """The message's notification text: the areas it holds."""
-    return ", ".join(areas)
+    """The message's notification text: the areas it holds (a title's tag, a directory or a
+    label: GitHub's words, escaped as in the blocks)."""
+    return escape(", ".join(areas))
 
 
 class ReleaseBlocks:

@@ -4,6 +4,8 @@ counts, the must-reads and what to know before upgrading; Share names the releas
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from datetime import UTC, datetime
 
 from bot.models import Digest, DigestItem, ReleaseDigest, Upgrade, UpgradeNote, Verdict, Window
@@ -75,6 +77,16 @@ def test_hostile_titles_and_headlines_stay_escaped() -> None:
     hostile = release(40, hostile=True)
     for message in [release_lead(hostile), *release_thread(hostile)]:
         assert_valid(message)
+
+
+def test_a_hostile_tag_and_areas_are_escaped_in_the_notification_text_too() -> None:
+    # Slack notifies from the top-level text, which it parses as mrkdwn like a section.
+    hostile = dataclasses.replace(release(40, hostile=True), tag="<!channel>", base="<https://evil.test|v1>")
+    hostile = dataclasses.replace(hostile, groups=groups(hostile.digest.items))
+    messages = [release_lead(hostile), release_lead(hostile, share_for="U123"), *release_thread(hostile)]
+    assert "&lt;!channel&gt;" in messages[0].text
+    for message in messages:
+        assert not re.search(r"<[!@#]|<https://evil", message.text), message.text
 
 
 def test_share_names_the_release_and_its_asker_and_nothing_else_reads_as_one() -> None:

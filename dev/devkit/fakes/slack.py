@@ -232,6 +232,11 @@ class FakeSlack(StreamingMethods, LoopbackServer):
         with self._state_lock:
             return [copy.deepcopy(args) for name, args, _ in self._calls if name == method]
 
+    def all_calls(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every Web API call received (method, parsed arguments), oldest first; no token."""
+        with self._state_lock:
+            return [(name, copy.deepcopy(args)) for name, args, _ in self._calls]
+
     def tokens(self, method: str | None = None) -> list[str | None]:
         """The token each call of `method` (of any method: None) came with, oldest first."""
         with self._state_lock:
