@@ -159,7 +159,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     worker = command("worker", "make cards from the shared queue, without the Slack server")
-    worker.add_argument("--metrics-port", type=_port, metavar="P", help="serve GET /metrics and /healthz on this port")
+    worker.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address --metrics-port binds (default: %(default)s, this machine only; 0.0.0.0 for every interface)",
+    )
+    worker.add_argument(
+        "--metrics-port", type=_port, metavar="P", help="serve GET /metrics and /healthz on this port, at --host"
+    )
     worker.add_argument("--threads", type=int, metavar="N", help="cards made at once (default: [queue] worker_threads)")
 
     doctor = command("doctor", "check config, Redis, GitHub, the model endpoint and Slack")

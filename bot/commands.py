@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import json
-import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -30,7 +28,6 @@ from bot.waiting import Waiting, model_failed_line, model_host
 from bot.words import text
 
 if TYPE_CHECKING:
-    from bot.metrics import MetricsServer
     from bot.slack.app import SlackParts
     from bot.stopping import TerminalStop
     from bot.wiring.process import Process
@@ -200,13 +197,14 @@ def _run_serve(args: argparse.Namespace, built: Process) -> None:
 
 @contextlib.contextmanager
 def _metrics_port(args: argparse.Namespace, built: Process) -> Iterator[str | None]:
-    """GET /metrics on --metrics-port at --host while inside, and its URL; without the option,
-    none anywhere (None): the Slack port never answers /metrics, since its proxy may be opened
-    wider than it should be. Nothing is counted either, as no sink is installed (telemetry.py)."""
+    """GET /metrics on --metrics-port at --host (serve's and worker's) while inside, and its URL;
+    without the option, none anywhere (None): the Slack port never answers /metrics, since its
+    proxy may be opened wider than it should be. Nothing is counted either, as no sink is
+    installed (telemetry.py)."""
     if args.metrics_port is None:
         yield None
         return
-    from bot.slack.server import metrics_served
+    from bot.slack.httpd import metrics_served
     from bot.wiring.metrics import metrics_installed
 
     with metrics_installed(built) as sink, metrics_served(sink.exposition, args.host, args.metrics_port) as port:
@@ -233,37 +231,15 @@ def _run_worker(args: argparse.Namespace, built: Process) -> None:
     built.warm()
     with contextlib.ExitStack() as open_parts:  # closed newest first: the worker, then its metrics
         # Bound before any job is taken: a port in use ends the worker in one line, holding no job.
-        metrics = _worker_metrics(args.metrics_port, built, open_parts)
+        metrics_url = open_parts.enter_context(_metrics_port(args, built))
         worker = start_worker(built, args.threads)
         open_parts.callback(worker.stop)
         stop_on_signals(stopped.set)
-        if metrics is not None:  # the port it got, which --metrics-port 0 leaves to the system
-            url = f"http://0.0.0.0:{metrics.port}/metrics"
-            print(f"prdigest: {text(language, 'cli.serving_metrics', url=url)}", file=sys.stderr)
+        if metrics_url is not None:
+            print(f"prdigest: {text(language, 'cli.serving_metrics', url=metrics_url)}", file=sys.stderr)
         if not worker.waiting_for_redis:  # else the worker has said it waits, and says when Redis is back
             print(f"prdigest: {text(language, 'cli.working', threads=worker.threads)}", file=sys.stderr)
         stopped.wait()
-
-
-def _worker_metrics(port: int | None, built: Process, open_parts: contextlib.ExitStack) -> MetricsServer | None:
-    """GET /metrics on every interface at `port` (a Prometheus scraper reaches the pod), or None;
-    served, and its sink installed, until `open_parts` closes."""
-    if port is None:
-        return None
-    from bot.metrics import MetricsServer
-    from bot.wiring.metrics import metrics_installed
-
-    sink = open_parts.enter_context(metrics_installed(built))
-    try:
-        server = MetricsServer(sink, "0.0.0.0", port).start()
-    except OSError as exc:
-        reason = {
-            errno.EADDRINUSE: f"port {port} is in use by another process",
-            errno.EACCES: f"port {port} needs privileges (ports below 1024 do)",
-        }.get(exc.errno or 0) or (os.strerror(exc.errno) if exc.errno else "the socket cannot be opened")
-        raise ConfigError(f"--metrics-port {port}: cannot serve on it: {reason}") from None
-    open_parts.callback(server.stop)
-    return server
 
 
 def _ref(typed: str, settings: Settings) -> PRRef:

@@ -5,16 +5,15 @@ gauge is read at scrape time; one whose source fails (Redis away) is left out of
 rather than failing it, so /metrics always answers. A label whose values come from outside the
 code (`repo`) passes through the rule the wiring gives for it (services/metric_labels.py)
 before it becomes a series, so what is scraped stays a bounded set. GET /metrics is served on a
-port of its own (`serve --metrics-port`, `worker --metrics-port`), never on the Slack one.
+port of its own (`serve --metrics-port`, `worker --metrics-port`: slack/httpd.py's
+`metrics_served`), never on the Slack one.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -88,11 +87,6 @@ class PrometheusSink:
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 
 
-class _Quiet(WSGIRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass  # scrapes every few seconds are not news
-
-
 def metrics_app(exposition: Callable[[], bytes]) -> Callable[[dict[str, Any], Callable[..., Any]], list[bytes]]:
     """The WSGI app of a metrics port: GET /metrics, /healthz, and 404 for anything else."""
 
@@ -108,20 +102,3 @@ def metrics_app(exposition: Callable[[], bytes]) -> Callable[[dict[str, Any], Ca
         return [body]
 
     return app
-
-
-class MetricsServer:
-    """GET /metrics (and /healthz) on its own port, for a worker without the Slack server."""
-
-    def __init__(self, sink: PrometheusSink, host: str, port: int) -> None:
-        self._server: WSGIServer = make_server(host, port, metrics_app(sink.exposition), handler_class=_Quiet)
-        self.port = self._server.server_port
-        self._thread = threading.Thread(target=self._server.serve_forever, name="metrics", daemon=True)
-
-    def start(self) -> MetricsServer:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()

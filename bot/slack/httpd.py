@@ -1,4 +1,5 @@
-"""The HTTP server under `prdigest serve --http`: waitress, with limits for a port open to anyone.
+"""The HTTP server under `prdigest serve --http` and every `--metrics-port`: waitress, with limits
+for a port open to anyone.
 
 Owns the body, header, connection and time limits, and a stop that any thread or a signal
 handler may call. It knows nothing of Slack: it serves whatever WSGI app it is given. The
@@ -11,8 +12,9 @@ import contextlib
 import errno
 import os
 import socket
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from waitress import wasyncore
@@ -189,6 +191,23 @@ class HttpServer:
             else:
                 dispatcher.close()
         self._map.clear()
+
+
+@contextlib.contextmanager
+def metrics_served(exposition: Callable[[], bytes], host: str, port: int) -> Iterator[int]:
+    """GET /metrics and /healthz on host:port (`serve` and `worker --metrics-port`) while inside;
+    yields the port (0 picks a free one). The same waitress server and limits as the Slack port, so
+    it binds every address `--host` names and a port in use is one clear line, not a traceback."""
+    from bot.metrics import metrics_app  # prometheus_client: only for a process that exports
+
+    server = HttpServer(metrics_app(exposition), host, port)
+    thread = threading.Thread(target=server.run, name="metrics", daemon=True)
+    thread.start()
+    try:
+        yield server.effective_port
+    finally:
+        server.stop()
+        thread.join()
 
 
 def _bind_error(exc: OSError, host: str, port: int) -> ConfigError:

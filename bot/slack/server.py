@@ -4,19 +4,18 @@ daily scheduler running beside it in every replica.
 HTTP mode serves POST /slack/events (events, commands, interactivity) and GET /healthz for
 load balancers and container health checks. GET /metrics is not among them: that port is for
 Slack, through a proxy, and the series are for Prometheus alone, on `--metrics-port` (see
-`metrics_served`). Each Slack request gets a request id for its log lines (bot/logs.py) and its
-time to acknowledgement in ack_latency_seconds.
+`httpd.metrics_served`). Each Slack request gets a request id for its log lines (bot/logs.py)
+and its time to acknowledgement in ack_latency_seconds.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -189,23 +188,6 @@ def http_server(parts: SlackParts, host: str, port: int) -> HttpServer:
     """The app served on host:port (port 0 picks a free one: see `.effective_port`), bound but
     not yet serving: `run()` serves until `stop()` is called from another thread."""
     return HttpServer(wsgi_app(parts), host, port)
-
-
-@contextlib.contextmanager
-def metrics_served(exposition: Callable[[], bytes], host: str, port: int) -> Iterator[int]:
-    """GET /metrics and /healthz on host:port (`serve --metrics-port`) while inside; yields the
-    port (0 picks a free one). The same waitress server and limits as the Slack port, so it binds
-    every address `--host` names and a port in use is one clear line, not a traceback."""
-    from bot.metrics import metrics_app  # prometheus_client: only for a process that exports
-
-    server = HttpServer(metrics_app(exposition), host, port)
-    thread = threading.Thread(target=server.run, name="metrics", daemon=True)
-    thread.start()
-    try:
-        yield server.effective_port
-    finally:
-        server.stop()
-        thread.join()
 
 
 def serve_http(parts: SlackParts, host: str, port: int, *, on_ready: Callable[[str], None] | None = None) -> None:

@@ -181,19 +181,34 @@ def test_a_worker_s_metrics_port_in_use_is_one_line_naming_the_port(redis_url: s
         _out, err = process.communicate(timeout=60)
     lines = told(err)
     assert (process.returncode, len(lines)) == (1, 1), err
-    assert (
-        lines[0] == f"prdigest: --metrics-port {taken}: cannot serve on it: port {taken} is in use by another process"
-    )
+    assert lines[0] == f"prdigest: cannot serve on 127.0.0.1:{taken}: port {taken} is in use by another process"
 
 
-def test_a_worker_on_metrics_port_0_says_the_port_it_got(redis_url: str) -> None:
+def test_a_worker_on_metrics_port_0_says_the_port_it_got_on_this_machine_only(redis_url: str) -> None:
     process = _worker(redis_url, "--metrics-port", "0")
     try:
         lines = _lines_until(process, "making cards from the shared queue")
         served = next(line for line in lines if "serving metrics at" in line)
+        assert served.startswith("prdigest: serving metrics at http://127.0.0.1:"), served
         port = int(served.rsplit(":", 1)[1].removesuffix("/metrics"))
         assert port > 0
         assert requests.get(f"http://127.0.0.1:{port}/metrics", timeout=10).status_code == 200
+        # Bound to 127.0.0.1 alone, not every interface: another address of this host is refused.
+        with pytest.raises(requests.ConnectionError):
+            requests.get(f"http://127.0.0.2:{port}/metrics", timeout=10)
+    finally:
+        err = _stop(process)
+    assert "Traceback" not in err
+
+
+def test_a_worker_serves_its_metrics_at_its_host(redis_url: str) -> None:
+    process = _worker(redis_url, "--host", "127.0.0.2", "--metrics-port", "0")
+    try:
+        lines = _lines_until(process, "making cards from the shared queue")
+        served = next(line for line in lines if "serving metrics at" in line)
+        port = int(served.rsplit(":", 1)[1].removesuffix("/metrics"))
+        assert served == f"prdigest: serving metrics at http://127.0.0.2:{port}/metrics"
+        assert requests.get(f"http://127.0.0.2:{port}/healthz", timeout=10).status_code == 200
     finally:
         err = _stop(process)
     assert "Traceback" not in err

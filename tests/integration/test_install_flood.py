@@ -5,6 +5,7 @@ keep someone else from installing."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 import redis
 import requests
@@ -51,3 +52,18 @@ def test_a_flood_from_one_address_gets_429_and_writes_no_more_states(oauth: OAut
     # Someone else, from their own address, installs as before.
     assert oauth.install(SECOND).status_code == 200
     assert oauth.first.installations.find_workspace(SECOND) is not None
+
+
+def test_a_flood_from_the_addresses_of_one_ipv6_64_is_one_client_s(oauth: OAuthHarness, redis_url: str) -> None:
+    url = f"{oauth.first.url}/slack/install"
+    in_one_window()
+    with requests.Session() as session:
+        answers = Counter(
+            session.get(url, headers={"X-Forwarded-For": f"2001:db8:66:1:{n:x}::1"}, timeout=10).status_code
+            for n in range(200)
+        )
+        assert answers == {200: ADDRESS_STARTS, 429: 200 - ADDRESS_STARTS}
+        assert states(redis_url) == ADDRESS_STARTS
+        # Another /64 of the same /48, another /48, an IPv4 client: none of them is refused.
+        for other in ("2001:db8:66:2::1", "2001:db8:77::1", "198.51.100.20"):
+            assert session.get(url, headers={"X-Forwarded-For": other}, timeout=10).status_code == 200, other

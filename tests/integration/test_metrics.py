@@ -22,8 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.core.jobs import CardJob
 from bot.logs import JsonFormatter
-from bot.metrics import MetricsServer
-from bot.slack.server import metrics_served
+from bot.slack.httpd import metrics_served
 from bot.telemetry import SERIES
 from bot.wiring.metrics import metrics_installed
 from bot.wiring.process import start_worker
@@ -129,17 +128,13 @@ def test_worker_metrics_server_answers_metrics_and_healthz(
     github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
 ) -> None:
     services = make_services(settings_for(github, model, redis_url))
-    with metrics_installed(services) as sink:
-        server = MetricsServer(sink, "127.0.0.1", 0).start()
-        try:
-            base = f"http://127.0.0.1:{server.port}"
-            _, samples = scrape(f"{base}/metrics")
-            assert value(samples, "queue_depth") == 0
-            health = requests.get(f"{base}/healthz", timeout=10)
-            assert (health.status_code, health.text) == (200, "ok\n")
-            assert requests.get(f"{base}/other", timeout=10).status_code == 404
-        finally:
-            server.stop()
+    with metrics_installed(services) as sink, metrics_served(sink.exposition, "127.0.0.1", 0) as port:
+        base = f"http://127.0.0.1:{port}"
+        _, samples = scrape(f"{base}/metrics")
+        assert value(samples, "queue_depth") == 0
+        health = requests.get(f"{base}/healthz", timeout=10)
+        assert (health.status_code, health.text) == (200, "ok\n")
+        assert requests.get(f"{base}/other", timeout=10).status_code == 404
 
 
 # -- JSON log lines ------------------------------------------------------------------------------
@@ -209,18 +204,16 @@ def test_a_workers_jobs_are_counted_and_log_under_the_job_key(
     queue = services.queue
     assert queue is not None
     job = CardJob(REPO, 7, "en")
-    with metrics_installed(services) as sink:
+    with metrics_installed(services) as sink, metrics_served(sink.exposition, "127.0.0.1", 0) as port:
         worker = start_worker(services, 1)
-        server = MetricsServer(sink, "127.0.0.1", 0).start()
         try:
             assert queue.submit(job)
-            url = f"http://127.0.0.1:{server.port}/metrics"
+            url = f"http://127.0.0.1:{port}/metrics"
             wait_for(lambda: value(scrape(url)[1], "jobs_total", outcome="done") == 1, timeout=20)
             _, samples = scrape(url)
             assert value(samples, "cards_total", source="llm", mode="json_schema") == 1
             assert value(samples, "github_rate_limit_remaining") > 0  # the worker has asked GitHub
         finally:
-            server.stop()
             worker.stop()
     lines = [json.loads(line) for line in json_lines.getvalue().splitlines()]
     (done,) = [line for line in lines if line["message"] == "card job done"]

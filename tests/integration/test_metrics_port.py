@@ -21,7 +21,7 @@ from devkit.ports import free_port
 from devkit.slack_signing import signed_headers
 
 from bot.services.metric_labels import OTHER
-from bot.slack.server import metrics_served
+from bot.slack.httpd import metrics_served
 from bot.wiring.metrics import metrics_installed
 from tests.integration.conftest import REPO, day, told
 from tests.integration.oauth_harness import HUMAN, SECOND, SECOND_CHANNEL, OAuthHarness

@@ -318,6 +318,9 @@ def test_prometheus_scrapes_each_pod_on_its_metrics_port_and_no_service_carries_
         spec = container(deployment)
         annotations = deployment["spec"]["template"]["metadata"]["annotations"]
         port = int(option(spec["command"], "--metrics-port"))
+        # --metrics-port binds --host, 127.0.0.1 unless told: the scraper and the kubelet's probes
+        # reach the pod's own address.
+        assert "--host" in spec["command"] and option(spec["command"], "--host") == "0.0.0.0", spec["command"]
         assert annotations["prometheus.io/scrape"] == "true" and annotations["prometheus.io/path"] == "/metrics"
         assert int(annotations["prometheus.io/port"]) == port == port_number(spec, "metrics")
         assert port != APP_PORT
