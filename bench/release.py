@@ -9,6 +9,7 @@ so the digest rows' cards and ledgers are untouched.
 
 from __future__ import annotations
 
+import hashlib
 import statistics
 import time
 from datetime import UTC, datetime, timedelta
@@ -30,15 +31,18 @@ PACE_SECONDS = 1.0  # Slack: about one message a second per channel (chat.postMe
 
 
 def _released(world: World, count: int) -> None:
-    """`count` PRs on the branch between two full releases (and none outside them)."""
+    """`count` PRs on the branch between two full releases (and none outside them), the world's
+    rows again as often as it takes, each with a merge commit of its own: the range is read from
+    the compare's commits, so a SHA met twice would be one PR."""
     start = datetime.now(UTC) - timedelta(days=20)
     rows = [
         {
-            **row,
+            **world.rows[index % len(world.rows)],
             "number": 100_000 + index,
+            "commit": hashlib.sha1(f"{RELEASE_REPO}:{index}".encode()).hexdigest(),
             "merged_at": (start + timedelta(minutes=30 * index)).strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
-        for index, row in enumerate(world.rows[index % len(world.rows)] for index in range(count))
+        for index in range(count)
     ]
     dataset.populate(world.github, rows, repo=RELEASE_REPO)
     world.github.add_release(RELEASE_REPO, "v0.1.0", start - timedelta(hours=1))
@@ -71,14 +75,17 @@ def release_row(world: World, options: Options) -> Row:
         compare: list[int] = []
         calls: list[int] = []
         messages = 0
+        leads: list[str] = []
         for run in range(options.runs):
             _forget_the_range(world)
             world.reset_counts()
+            channel = f"C0REL{run:05d}"
             started = time.monotonic()
-            result = tenant.release_posting.run(ReleaseAsked(f"C0REL{run:05d}", RELEASE_REPO, "v0.2.0"))
+            result = tenant.release_posting.run(ReleaseAsked(channel, RELEASE_REPO, "v0.2.0"))
             walls.append(time.monotonic() - started)
             assert result is not None
             messages = result.posted
+            leads.extend(message["text"] for message in world.slack.messages(channel)[:1])
             kinds = world.github.counts_by_kind()
             # The channel may be shown a public repository: its visibility is asked once an hour.
             requests.append(len(world.github.requests) - kinds.get("repo", 0))
@@ -90,12 +97,18 @@ def release_row(world: World, options: Options) -> Row:
     bound = messages * PACE_SECONDS
     others = max(r - c for r, c in zip(requests, compare, strict=True)) - 1  # less the release list
     ok = max(calls) == 0 and others == 0 and statistics.median(walls) <= 1.1 * bound
+    # The row measures the release its name says: each run's lead counts every PR of the range.
+    said = f"{count} merged"
+    wrong = [lead.partition(": ")[2].partition(" · ")[0] for lead in leads if said not in lead]
+    error = "no lead posted" if not leads else f"the lead says {wrong[0]!r}, not {said!r}" if wrong else ""
+    if max(calls) or others:
+        error = f"{others} other GitHub requests, {max(calls)} model calls"
     return Row(
         f"a {count}-PR release, every card cached, posted",
         f"{max(compare)} compare pages + 1 release list · {max(calls)} model calls · "
         f"{spread(walls)} for {messages} messages",
         f"{messages} messages × {PACE_SECONDS:g} s = {bound:.0f} s",
         "compare pages only · 0 · ≤ 1.1 × bound",
-        ok,
-        "" if max(calls) == 0 and others == 0 else f"{others} other GitHub requests, {max(calls)} model calls",
+        ok and not error,
+        error,
     )

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 
-from bot.errors import UsageError, quoted
+from bot.errors import PrdigestError, UsageError, quoted
 from bot.models import Language
+from bot.ports.slack import SlackPort
 from bot.posting_cli import checked_post, chosen_team
 from bot.render.releases import release_data, render_release
 from bot.services.refs import parse_repo
@@ -17,6 +19,8 @@ from bot.waiting import Waiting, model_failed_line
 from bot.wiring.process import Process
 from bot.wiring.releases import release_digests
 from bot.words import text
+
+log = logging.getLogger(__name__)
 
 # A tag is a git ref name: no spaces, no "..", nothing a shell or URL would mangle.
 MAX_TAG_CHARS = 100
@@ -55,7 +59,8 @@ def post_release(args: argparse.Namespace, built: Process, asked: ReleaseAsked) 
 
     checked_post(args, built.settings)
     wired = wire_slack(built)
-    posting = wired.tenants.get(chosen_team(args.team, wired)).release_posting
+    tenant = wired.tenants.get(chosen_team(args.team, wired))
+    posting = tenant.release_posting
     if posting is None:
         raise UsageError("error.internal")
     result = posting.run(asked)
@@ -63,6 +68,8 @@ def post_release(args: argparse.Namespace, built: Process, asked: ReleaseAsked) 
         print(
             f"prdigest: {text(asked.language, 'cli.release_posting_elsewhere', channel=asked.channel)}", file=sys.stderr
         )
+    elif result.posted == 0 and result.thread_ts is not None:
+        print(posted_before(tenant.slack, asked, result.thread_ts))
     else:
         print(
             text(
@@ -73,3 +80,15 @@ def post_release(args: argparse.Namespace, built: Process, asked: ReleaseAsked) 
                 already=result.already,
             )
         )
+
+
+def posted_before(slack: SlackPort, asked: ReleaseAsked, lead_ts: str) -> str:
+    """A release already in the channel: said so, with a link to its lead (Slack's permalink), or
+    the lead's ts when Slack cannot give one (the message deleted since, say)."""
+    said = {"repo": asked.repo, "tag": asked.tag, "channel": asked.channel}
+    try:
+        link = slack.permalink(asked.channel, lead_ts)
+    except PrdigestError as exc:
+        log.warning("no permalink for the release lead %s in %s (%s)", lead_ts, asked.channel, exc)
+        return text(asked.language, "cli.release_posted_before_unlinked", ts=lead_ts, **said)
+    return text(asked.language, "cli.release_posted_before", link=link, **said)

@@ -119,6 +119,15 @@ def shown_value(name: str, config: ChannelConfig, defaults: Defaults, language: 
     return str(value)
 
 
+def saved_text(config: ChannelConfig, defaults: Defaults, language: Language) -> str:
+    """What the settings modal saved, said back: when the digest, the weekly roll-up or both come."""
+    cadence = effective("cadence", config, defaults)
+    time = shown_value("post_at", config, defaults, language)
+    zone = shown_value("timezone", config, defaults, language)
+    day = shown_value("weekly_on", config, defaults, language)
+    return text(language, f"subs.saved_{cadence}", time=time, zone=zone, day=day)
+
+
 def unnamed(values: Sequence[str], hidden: frozenset[str], language: Language) -> list[str]:
     """`values` with each repository of `hidden` (lower case) said as "a private repository"."""
     return [text(language, "repo.private") if value.lower() in hidden else value for value in values]

@@ -97,10 +97,11 @@ _ONE_ZH = lazy(
 _ZH_MANY = lazy(r"哪些|几个|多少|所有|都")
 # People: "what did Nick Hill merge", "PRs by @nhill", "Nick Hill's PRs", "nhill 合并了什么".
 # A login, or a name of up to three words ("Nick Hill", "nick hill"); words after it that are
-# no name ("PRs by nick hill this week") are dropped in `_author`.
+# no name ("PRs by nick hill this week") are dropped in `_author`. Never what follows a "/": in
+# "acme/widgets 这周合并了哪些" that is a repository's (or a path's) name, not a person.
 # Tried only where a run of name characters begins, and never giving characters back (possessive):
 # tried at each letter of "x" * 40000, it cost 0.3 s with the GIL held.
-_NAME = r"(?<![\w.@-])@?[A-Za-z][\w.-]{0,38}+(?:\s{1,2}[A-Za-z][\w.-]{0,38}+){0,2}"
+_NAME = r"(?<![\w./@-])@?[A-Za-z][\w.-]{0,38}+(?:\s{1,2}[A-Za-z][\w.-]{0,38}+){0,2}"
 _AUTHOR = lazy(
     rf"\bwhat\s{{1,3}}(?:did|has|have)\s{{1,3}}(?P<a1>{_NAME})\s{{1,3}}(?:merge|merged|land|landed|ship|shipped|do|done|push|pushed|get\s{{1,3}}in)\b"
     rf"|\b(?:prs?|pull\s{{1,3}}requests?|changes|commits|work|anything|something|stuff)\s{{1,3}}(?:by|from|of)\s{{1,3}}(?P<a2>{_NAME})"

@@ -63,9 +63,6 @@ class ReleasePosting:
         self._workspace = workspace
         self.lease_seconds = POST_LEASE_SECONDS
 
-    def done(self, channel: str, key: str) -> bool:
-        return "done" in self._ledger.entries(channel, key)
-
     def run(self, asked: ReleaseAsked, stopping: threading.Event | None = None) -> PublishResult | None:
         """Post the release unless another process is posting it (None then). PublishError when
         the channel may not be shown the repository; UsageError for a tag the repository lacks."""
@@ -75,8 +72,9 @@ class ReleasePosting:
         span = self._releases.range(asked.repo, asked.tag, asked.since)
         key = release_key(asked.repo, span.base, asked.tag)
         channel = asked.channel
-        if self.done(channel, key):
-            return PublishResult(self._ledger.entries(channel, key).get("part:0"), 0, 0)
+        entries = self._ledger.entries(channel, key)
+        if "done" in entries:  # every part in Slack: none posted now, all of them before
+            return PublishResult(entries.get("part:0"), 0, sum(name.startswith("part:") for name in entries))
         with request_id(f"{channel}:{key}"), PostLease(self._ledger, channel, key, self.lease_seconds) as lease:
             if not lease.acquire():
                 log.info("release %s in %s: another process holds the lease", key, channel)

@@ -83,10 +83,10 @@ class SlackWeb:
             )
 
     def update(self, channel: str, ts: str, text: str, blocks: Blocks) -> None:
+        # No unfurl_links / unfurl_media: chat.postMessage takes them, chat.update does not
+        # (https://docs.slack.dev/reference/methods/chat.update), and Slack ignores them there.
         with slack_errors():
-            self._client.chat_update(
-                channel=channel, ts=ts, text=text, blocks=_listed(blocks), unfurl_links=False, unfurl_media=False
-            )
+            self._client.chat_update(channel=channel, ts=ts, text=text, blocks=_listed(blocks))
 
     def permalink(self, channel: str, ts: str) -> str:
         with slack_errors():

@@ -372,6 +372,10 @@ WORDS: dict[str, str] = {
     "error.eval_bad_field": "{file} line {line}: field '{field}' is missing or not what eval/README.md describes",
     "error.eval_empty": "{file} holds no labelled line",
     "error.eval_unreadable": "cannot read {file}",
+    "error.eval_not_a_file": "{file} is not a regular file (a FIFO, a device or a directory is not read)",
+    "error.eval_line_too_long": "{file} line {line}: longer than {limit} bytes; a labelled line is one JSON object",
+    "error.eval_not_utf8": "{file} line {line}: not UTF-8 text",
+    "error.eval_too_deep": "{file} line {line}: JSON nested too deeply; a labelled line is one flat JSON object",
     "error.eval_invented": (
         "{count} invented figures reached a card (listed above): a card must state only what its PR states"
     ),
@@ -500,7 +504,16 @@ WORDS: dict[str, str] = {
         "This channel is shared with another organisation and follows a private repository, so its settings "
         "form is not shown here: it would name that repository. `{cmd} follow` and `{cmd} unfollow` still work."
     ),
-    "subs.saved": "Saved. From the next check (within a minute) this channel's digest comes daily at {time} ({zone}).",
+    "subs.saved_daily": (
+        "Saved. From the next check (within a minute) this channel's digest comes daily at {time} ({zone})."
+    ),
+    "subs.saved_weekly": (
+        "Saved. From the next check (within a minute) this channel's weekly roll-up comes on {day} at {time} ({zone})."
+    ),
+    "subs.saved_both": (
+        "Saved. From the next check (within a minute) this channel's digest comes daily at {time} ({zone}),"
+        " and its weekly roll-up on {day}."
+    ),
     "subs.digest_posted": "The digest for {day} is posted in this channel.",
     "subs.digest_already": "The digest for {day} is already here: {link}. The next one comes at {next}.",
     "subs.digest_busy": "The digest for {day} is being posted right now.",
@@ -664,4 +677,6 @@ WORDS: dict[str, str] = {
     "subs.releases_post": "posted here, with their cards",
     "cli.release_posted": "release posted to {channel}: {posted} messages now, {already} already there",
     "cli.release_posting_elsewhere": "another process is posting this release to {channel} right now",
+    "cli.release_posted_before": "{repo} {tag} was posted to {channel} before: {link}",
+    "cli.release_posted_before_unlinked": "{repo} {tag} was posted to {channel} before (message {ts})",
 }

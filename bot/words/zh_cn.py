@@ -329,6 +329,10 @@ WORDS: dict[str, str] = {
     "error.eval_bad_field": "{file} 第 {line} 行：字段 '{field}' 缺失或不符合 eval/README.md 的说明",
     "error.eval_empty": "{file} 中没有标注行",
     "error.eval_unreadable": "无法读取 {file}",
+    "error.eval_not_a_file": "{file} 不是普通文件（不读取 FIFO、设备或目录）",
+    "error.eval_line_too_long": "{file} 第 {line} 行：超过 {limit} 字节；每行应是一个 JSON 对象",
+    "error.eval_not_utf8": "{file} 第 {line} 行：不是 UTF-8 文本",
+    "error.eval_too_deep": "{file} 第 {line} 行：JSON 嵌套过深；每行应是一个扁平的 JSON 对象",
     "error.eval_invented": "有 {count} 个编造的数字进入了卡片（见上文）：卡片只能陈述 PR 中写明的内容",
     "error.eval_nothing": "请至少给出一个标注 PR 的 FILE，或 --answers FILE",
     "error.eval_no_key": "--model 需要 OPENAI_API_KEY：模型在配置的端点上调用",
@@ -437,7 +441,9 @@ WORDS: dict[str, str] = {
         "此频道已与其他组织共享，并关注了某个私有仓库，因此这里不显示它的设置表单（表单会写出该仓库的名称）。"
         "`{cmd} follow` 和 `{cmd} unfollow` 仍然可用。"
     ),
-    "subs.saved": "已保存。从下一次检查起（一分钟内），本频道每天 {time}（{zone}）发送摘要。",
+    "subs.saved_daily": "已保存。从下一次检查起（一分钟内），本频道每天 {time}（{zone}）发送摘要。",
+    "subs.saved_weekly": "已保存。从下一次检查起（一分钟内），本频道每{day} {time}（{zone}）发送每周汇总。",
+    "subs.saved_both": "已保存。从下一次检查起（一分钟内），本频道每天 {time}（{zone}）发送摘要，每{day}另发每周汇总。",
     "subs.digest_posted": "{day} 的摘要已发送到本频道。",
     "subs.digest_already": "{day} 的摘要已经在这里：{link}。下一份将在 {next} 发送。",
     "subs.digest_busy": "{day} 的摘要正在发送中。",
@@ -588,4 +594,6 @@ WORDS: dict[str, str] = {
     "subs.releases_post": "在此发送，附带卡片",
     "cli.release_posted": "版本已发送到 {channel}：本次 {posted} 条消息，之前已有 {already} 条",
     "cli.release_posting_elsewhere": "另一个进程正在向 {channel} 发送这个版本",
+    "cli.release_posted_before": "{repo} {tag} 之前已发送到 {channel}：{link}",
+    "cli.release_posted_before_unlinked": "{repo} {tag} 之前已发送到 {channel}（消息 {ts}）",
 }

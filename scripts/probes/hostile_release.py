@@ -124,7 +124,7 @@ def main() -> None:
             payload = {"action": "published", "release": release, "repository": {"full_name": REPO, "private": False}}
             assert deliver(server.base, payload).status_code in (200, 202)
             # The channel's daily digest may come too (its post time passed): the lead names the base.
-            lead = served.until(lambda: next(iter(releases(slack)), None), 60, "release lead")
+            lead: dict[str, Any] = served.until(lambda: next(iter(releases(slack)), {}), 60, "release lead")
             served.until(lambda: slack.thread(CHANNEL, lead["ts"]), 60, "release thread")
             hook = slack.new_response_url()
             served.command(server.base, f"release {REPO} {TAG}", channel=CHANNEL, user=USER, response_url=hook)

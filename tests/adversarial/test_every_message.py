@@ -177,12 +177,15 @@ def everything_posted(harness: SlackHarness) -> list[tuple[str, Any]]:
     return calls
 
 
-def answers(harness: SlackHarness, channel: str, thread_ts: str, *, parent: bool = True) -> list[dict[str, Any]]:
-    """The bot's settled replies in a thread, after its parent when the bot posted that too."""
+def answers(harness: SlackHarness, channel: str, thread_ts: str, after: str) -> list[dict[str, Any]]:
+    """The bot's settled replies in a thread since the message `after` (a question)."""
     return [
         message
-        for message in harness.slack.thread(channel, thread_ts)[1 if parent else 0 :]
-        if message.get("bot_id") and harness.settled(message) and "Looking into it" not in (message.get("text") or "")
+        for message in harness.slack.thread(channel, thread_ts)
+        if float(message["ts"]) > float(after)
+        and message.get("bot_id")
+        and harness.settled(message)
+        and "Looking into it" not in (message.get("text") or "")
     ]
 
 
@@ -211,8 +214,8 @@ def drive_every_surface(harness: SlackHarness) -> set[str]:
     wait_for(lambda: not harness.parts.scheduler.busy, timeout=60)
     wait_for(lambda: harness.slack.messages(DIGEST_CHANNEL), timeout=30)
     (weekly, *_) = wait_for(lambda: harness.slack.messages(WEEKLY), timeout=30)
-    harness.thread_reply(WEEKLY, weekly["ts"], "anything about attention?")
-    wait_for(lambda: answers(harness, WEEKLY, weekly["ts"]), timeout=30)
+    asked, _ = harness.thread_reply(WEEKLY, weekly["ts"], "anything about attention?")
+    wait_for(lambda: answers(harness, WEEKLY, weekly["ts"], asked), timeout=30)
     # A digest of the whole week, so every hostile PR is in a thread.
     week = Window(MONDAY - timedelta(days=7), MONDAY + timedelta(hours=9))
     options = DigestOptions("en", Filters(), "note")
@@ -220,9 +223,8 @@ def drive_every_surface(harness: SlackHarness) -> set[str]:
     assert result is not None and result.thread_ts
     thread_ts = result.thread_ts
     for question in ("what does #700 change?", "which of these touch attention?"):
-        before = len(answers(harness, DIGEST_CHANNEL, thread_ts))
-        harness.thread_reply(DIGEST_CHANNEL, thread_ts, question)
-        wait_for(lambda n=before: len(answers(harness, DIGEST_CHANNEL, thread_ts)) > n, timeout=30)  # type: ignore[misc]
+        asked, _ = harness.thread_reply(DIGEST_CHANNEL, thread_ts, question)
+        wait_for(lambda at=asked: answers(harness, DIGEST_CHANNEL, thread_ts, at), timeout=30)  # type: ignore[misc]
         harness.settle()
     # The release, from GitHub's event, in the channel that posts releases.
     assert deliver(harness, release_event(), event="release").status_code in (200, 202)
@@ -254,7 +256,7 @@ def drive_every_surface(harness: SlackHarness) -> set[str]:
     text = f"what does {REPO}#703 change?"
     dm_ts = harness.slack.add_message(READER_DM, text, user=HUMAN)
     assert harness.event(im_message(HUMAN, READER_DM, text, dm_ts)).status_code == 200
-    wait_for(lambda: answers(harness, READER_DM, dm_ts, parent=False), timeout=30)
+    wait_for(lambda: answers(harness, READER_DM, dm_ts, dm_ts), timeout=30)
     harness.settle()
     return {method for method, _ in harness.slack.all_calls()}
 

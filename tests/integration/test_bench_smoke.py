@@ -54,3 +54,20 @@ def test_every_benchmark_scenario_gives_a_row_without_an_error() -> None:
     for scenario, row in zip(SCENARIOS, rows, strict=True):
         assert scenario in row.split(" | ")[0], row
         assert row.rstrip().endswith(("pass", "MISS")), row
+
+
+@pytest.mark.slow
+def test_the_release_row_posts_as_many_prs_as_its_name_says() -> None:
+    # Five rows in the world and a release of a dozen: each PR needs a merge commit of its own, or
+    # the range holds five, and the row says so as an error (its lead must say "12 merged").
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "--smoke", "--only", "release", "--prs", "5"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (row,) = [line for line in done.stdout.splitlines() if "-PR release" in line]
+    assert row.startswith("a 12-PR release") and "ERROR" not in done.stdout, done.stdout

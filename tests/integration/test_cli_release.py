@@ -153,10 +153,20 @@ def test_release_post_posts_lead_and_thread_once(
         monkeypatch.setenv("SLACK_BOT_TOKEN", slack.bot_token)
         assert main(["release", REPO, "v0.2.0rc1", "--post", "C0RELEASES"]) == 0
         assert "release posted to C0RELEASES" in capsys.readouterr().out
+        posts = len(slack.calls("chat.postMessage"))
         assert main(["release", REPO, "v0.2.0rc1", "--post", "C0RELEASES"]) == 0
-        assert ": 0 messages now" in capsys.readouterr().out
         (lead,) = slack.messages("C0RELEASES")
         assert lead["text"].startswith(f"{REPO} v0.2.0rc1 (since v0.1.0)")
+        # Posted before: said so, with a link to the lead, and nothing posted again.
+        link = f"https://fake.slack/archives/C0RELEASES/p{lead['ts'].replace('.', '')}"
+        said = capsys.readouterr().out
+        assert said == f"{REPO} v0.2.0rc1 was posted to C0RELEASES before: {link}\n"
+        assert len(slack.calls("chat.postMessage")) == posts
+        assert main(["release", REPO, "v0.2.0rc1", "--post", "C0RELEASES", "--lang", "zh-CN"]) == 0
+        assert capsys.readouterr().out == f"{REPO} v0.2.0rc1 之前已发送到 C0RELEASES：{link}\n"
+        slack.fail_next("chat.getPermalink", "message_not_found")  # the lead deleted since
+        assert main(["release", REPO, "v0.2.0rc1", "--post", "C0RELEASES"]) == 0
+        assert capsys.readouterr().out == f"{REPO} v0.2.0rc1 was posted to C0RELEASES before (message {lead['ts']})\n"
         assert len(slack.thread("C0RELEASES", lead["ts"])) >= 1
         assert main(["release", REPO, "v0.2.0rc1", "--post", "releases"]) == 1  # a name is no channel id
         assert "releases" in told(capsys.readouterr().err)[0]

@@ -115,6 +115,15 @@ def test_update_replaces_text_and_blocks(slack: FakeSlack, client: WebClient) ->
     assert (message["text"], message["blocks"]) == ("Done", [section("*Done*")])
 
 
+def test_an_argument_chat_update_does_not_take_is_accepted_with_a_warning(slack: FakeSlack, client: WebClient) -> None:
+    ts = client.chat_postMessage(channel=CHANNEL, text="Working…")["ts"]
+
+    client.chat_update(channel=CHANNEL, ts=ts, text="Done", unfurl_links=False, unfurl_media=False)
+
+    assert slack.message(CHANNEL, ts)["text"] == "Done"
+    assert slack.warnings == [Problem("chat.update", "unknown_argument", "unfurl_links, unfurl_media")]
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error"),
     [

@@ -299,7 +299,9 @@ def test_the_modal_sets_a_weekly_roll_up_and_release_posts(subs: SlackHarness) -
     run(subs, f"follow {OTHER_REPO}")
     response = submit(subs, NEW, state(repos=OTHER_REPO, cadence="weekly", weekly_on="fri", releases="post"))
     assert response.status_code == 200 and response.text == ""
-    wait_for(lambda: ephemerals(subs, NEW))
+    (told,) = wait_for(lambda: ephemerals(subs, NEW))
+    # What was saved is said back: a roll-up on Friday, not a daily digest.
+    assert "weekly roll-up comes on Friday at 09:00 (UTC)" in told and "daily" not in told
     subs.settle()
     subs.home.directory.refresh()
     plan = subs.home.directory.plan(NEW)
@@ -309,6 +311,27 @@ def test_the_modal_sets_a_weekly_roll_up_and_release_posts(subs: SlackHarness) -
     # A value the modal never offers is refused on its field, and nothing is saved.
     refused = submit(subs, NEW, state(repos=OTHER_REPO, cadence="hourly")).json()
     assert refused["response_action"] == "errors" and "cadence" in refused["errors"]
+
+
+@pytest.mark.parametrize(
+    ("cadence", "language", "said"),
+    [
+        ("daily", "en", "this channel's digest comes daily at 18:15 (UTC)."),
+        ("both", "en", "this channel's digest comes daily at 18:15 (UTC), and its weekly roll-up on Friday."),
+        ("weekly", "zh-CN", "本频道每周五 18:15（UTC）发送每周汇总。"),
+        ("both", "zh-CN", "本频道每天 18:15（UTC）发送摘要，每周五另发每周汇总。"),
+    ],
+)
+def test_saving_the_settings_says_the_cadence_saved_in_the_channels_language(
+    subs: SlackHarness, cadence: str, language: str, said: str
+) -> None:
+    run(subs, f"follow {OTHER_REPO}")
+    chosen = state(repos=OTHER_REPO, post_at="18:15", cadence=cadence, weekly_on="fri", language=language)
+    assert submit(subs, NEW, chosen).status_code == 200
+    (told,) = wait_for(lambda: ephemerals(subs, NEW))
+    assert said in told
+    if language == "zh-CN":
+        assert english_in(told) == []
 
 
 def test_a_private_repository_in_the_modal_is_refused_and_nothing_saved(subs: SlackHarness) -> None:

@@ -103,6 +103,27 @@ def test_a_repository_named_is_told_from_a_path() -> None:
     assert (reading.repo, reading.paths) == ("acme/widgets", ("vllm/v1/core",))
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "acme/widgets 这周合并了哪些关于 cache 的改动？",
+        "acme/widgets这周合并了哪些关于 cache 的改动？",
+        "acme/widgets 提交的 PR 有哪些",
+        "vllm/v1/core 最近合并了什么",
+    ],
+)
+def test_an_owner_and_name_before_a_chinese_question_is_no_person(question: str) -> None:
+    reading = read_question(question, TODAY, KNOWN, None, REPO)
+    assert reading.author is None
+    assert reading.repo in ("acme/widgets", None)
+
+
+def test_a_chinese_question_opened_by_a_repository_asks_about_it() -> None:
+    reading = read_question("acme/widgets 这周合并了哪些关于 cache 的改动？", TODAY, KNOWN, None, REPO)
+    assert (reading.repo, reading.topic, reading.author) == ("acme/widgets", ("cache",), None)
+    assert reading.span is not None and reading.span.start.isoformat() == "2026-08-10"
+
+
 def test_a_bare_name_is_the_channels_repository() -> None:
     assert read_question("what merged in vllm yesterday?", TODAY, KNOWN, None, REPO).repo == REPO
 

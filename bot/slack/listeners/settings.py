@@ -24,8 +24,8 @@ from bot.render.subscriptions import (
     SETTINGS_CALLBACK,
     modal_channel,
     modal_values,
+    saved_text,
     settings_modal,
-    shown_value,
 )
 from bot.services.subscriptions import FieldErrors, merged
 from bot.slack.deps import SlackDeps
@@ -87,9 +87,7 @@ def _save(
         tenant.subscriptions.require_editor(channel, user, lambda: tenant.members.is_member(slack, channel, user))
         config = tenant.subscriptions.save_settings(channel, user, values)
         tenant.directory.refresh()
-        time = shown_value("post_at", config, tenant.defaults, language)
-        zone = shown_value("timezone", config, tenant.defaults, language)
-        message = escape(text(language, "subs.saved", time=time, zone=zone))
+        message = escape(saved_text(config, tenant.defaults, language))
     except Exception as exc:
         refused = change_refused(exc, language)
         if refused is None:

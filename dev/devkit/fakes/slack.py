@@ -66,6 +66,17 @@ MAX_INPUT_LABEL = 2000
 # message's blocks (bolt-js#2509); 12,000 is the documented cap for markdown blocks.
 MAX_BLOCKS_TOTAL_CHARS = 12_000
 MAX_UPDATE_TEXT = 4000  # chat.update answers msg_too_long above this (chat.postMessage truncates at 40k)
+# chat.update's arguments (https://docs.slack.dev/reference/methods/chat.update): no unfurl_links
+# nor unfurl_media, which chat.postMessage takes. Slack ignores any other, so the fake warns. And
+# team_id, which slack_sdk adds to every call of a client made for one team (Bolt's per request):
+# "even if your token is a single-workspace installation, the extra parameter will be accepted"
+# (https://api.slack.com/enterprise/apps/changes-apis).
+CHAT_UPDATE_ARGUMENTS = frozenset(
+    {
+        "token", "channel", "ts", "as_user", "attachments", "unfurled_attachments", "blocks", "markdown_text",
+        "metadata", "link_names", "parse", "text", "reply_broadcast", "file_ids", "team_id",
+    }
+)  # fmt: skip
 MAX_PRIVATE_METADATA = 3000  # Home views: https://docs.slack.dev/reference/views/home-tab-views
 RESPONSE_URL_USES = 5  # "up to 5 times within 30 minutes" (slash commands / interactivity docs)
 # conversations.replies for commercially distributed non-Marketplace apps: limit default and max 15.
@@ -393,6 +404,9 @@ class FakeSlack(StreamingMethods, LoopbackServer):
             raise _Refused("msg_too_long", f"text is {len(text)} characters (max {MAX_UPDATE_TEXT})")
         self.check_updatable(message)
         self._check_message("chat.update", args)
+        unknown = sorted(set(args) - CHAT_UPDATE_ARGUMENTS)
+        if unknown:
+            self._warn("chat.update", "unknown_argument", ", ".join(unknown))
         for key in ("text", "blocks", "metadata"):  # what is not sent is kept, as Slack does
             if key in args:
                 message[key] = args[key]
