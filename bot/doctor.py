@@ -67,17 +67,24 @@ def _redis(settings: Settings) -> Check:
 
 
 def _cache_file(settings: Settings) -> Check:
-    """Without REDIS_URL: the SQLite file the store is kept in (wiring/store.py), opened to see."""
+    """Without REDIS_URL: the SQLite file the store is kept in (wiring/store.py), opened to see,
+    with its modes while it is open (its -wal and -shm exist only then)."""
     if settings.cache is None:
         return WARN, "store", "REDIS_URL not set and PRDIGEST_CACHE=off: in memory, nothing kept between runs"
     from bot.errors import ConfigError
+    from bot.store.private_file import modes
     from bot.store.sqlite_kv import SqliteKV
 
     try:
-        SqliteKV.open(settings.cache).close()
+        kv = SqliteKV.open(settings.cache, own_directory=not settings.cache_named)
     except ConfigError as exc:
         return FAIL, "store", str(exc)
-    return OK, "store", f"{settings.cache} (REDIS_URL not set: one host only; several replicas need Redis)"
+    try:
+        kv.exists("doctor")  # a read: SQLite makes the -wal and -shm at the first one
+        shown = modes(settings.cache)
+    finally:
+        kv.close()
+    return OK, "store", f"{settings.cache} (REDIS_URL not set: one host only; several replicas need Redis); {shown}"
 
 
 def _github(settings: Settings) -> Check:

@@ -178,6 +178,11 @@ class ModelFiltered(SummarizerError):
     """The model or its provider declined to answer (a content filter, a refusal)."""
 
 
+class BudgetSpent(SummarizerError):
+    """The day's token budget is reached: the request was not sent (services/spending.py). A
+    caller that says why there is no answer says the budget is spent, not that the model failed."""
+
+
 # -- Vendor failures, with what callers branch on kept as values (mapped in one helper per vendor:
 # sources/github_errors.py, slack/web.py, store/redis_store.py).
 

@@ -2,8 +2,11 @@
 
 A Tally gathers the `usage` of every response one card or one answer received (the retries
 that got an answer, the mode probes, the second request), per model; its owner records it once
-(services/spending.py). Prices are the config's `[models."NAME"]` input_per_million and
-output_per_million; a model without both has no price, and its tokens are shown without a cost.
+(services/spending.py). Before each request the code that sends it calls `reserve` with what the
+request may spend: a plain Tally holds nothing, the one a daily budget gives (spending.py) holds
+it against the budget and raises BudgetSpent once the budget is reached.
+Prices are the config's `[models."NAME"]` input_per_million and output_per_million; a model
+without both has no price, and its tokens are shown without a cost.
 """
 
 from __future__ import annotations
@@ -35,6 +38,10 @@ class Tally:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._by_model: dict[str, Usage] = {}
+
+    def reserve(self, tokens: int) -> None:
+        """Before a model request: hold `tokens` (core/window.request_tokens) of the owner's daily
+        budget. Nothing is held here: no budget counts this work."""
 
     def add(self, model: str, usage: Usage) -> None:
         if usage.total <= 0:

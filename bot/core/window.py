@@ -10,6 +10,11 @@ retry from the figures the server gave.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from bot.core.text import estimate_tokens
+from bot.models import Message
+
 # A retried prompt aims this far below the limit: tokenizers and chat templates differ, and
 # there is only one retry.
 FIT_MARGIN = 0.9
@@ -21,6 +26,13 @@ OUTPUT_RESERVE = 600
 def prompt_limit(token_budget: int, window: int | None, room: int) -> int:
     """Estimated tokens a prompt may take: the configured budget, within the window less `room`."""
     return token_budget if window is None else min(token_budget, window - room)
+
+
+def request_tokens(messages: Sequence[Message], room: int, schema: str = "") -> int:
+    """What one request may spend, held against the daily budget before it is sent: the prompt's
+    estimate (its messages, and the JSON schema a structured request carries) and `room`, the
+    answer's cap (max_output_tokens; OUTPUT_RESERVE where none is set, which then no server holds)."""
+    return sum(estimate_tokens(message.content) for message in messages) + estimate_tokens(schema) + room
 
 
 def fitted(*, sent: int, window: int | None, room: int, counted: int | None) -> int:

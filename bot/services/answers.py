@@ -21,7 +21,7 @@ from bot.core.releaser import SentenceReleaser, checked_sentence
 from bot.core.sanitize import ANSWER_MAX_CHARS, repo_url, sanitize_answer
 from bot.core.text import estimate_tokens
 from bot.core.usage import Tally
-from bot.core.window import OUTPUT_RESERVE, prompt_limit
+from bot.core.window import OUTPUT_RESERVE, prompt_limit, request_tokens
 from bot.errors import ModelBadOutput, SummarizerError
 from bot.models import Card, DigestItem, Language, Message, PRSnapshot, Question
 from bot.ports import AnswerSink, ModelClient, StreamingModel
@@ -116,6 +116,9 @@ class ModelAnswerer:
         sink: AnswerSink | None = None,
     ) -> str:
         messages = answer_messages(data, question)
+        if tally is not None:
+            # Held against the asker's daily budget before it is sent (BudgetSpent: not sent).
+            tally.reserve(request_tokens(messages, self._room))
         try:
             deadline = self.budget.start(self._clock, self._sleep)
             if sink is not None:

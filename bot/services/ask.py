@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from bot.core.sanitize import repo_url, sanitize_answer
 from bot.core.usage import Tally
-from bot.errors import ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
+from bot.errors import BudgetSpent, ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
 from bot.models import Asked, Language, NoAnswer, PRSnapshot, Question
 from bot.ports import Answerer
 from bot.services.cards import CardService
@@ -35,9 +35,11 @@ def ask_about_pr(
         return replace(asked, no_answer="no_model")
     if spending is not None and not spending.allows():
         return replace(asked, no_answer="budget_spent")
-    tally = Tally()
+    tally = spending.tally() if spending is not None else Tally()
     try:
         answer = answerer.answer_pr(snapshot, card, Question(question, (), language), tally)
+    except BudgetSpent:
+        return replace(asked, no_answer="budget_spent")
     except SummarizerError as exc:
         return replace(asked, no_answer=_no_answer(exc))
     finally:

@@ -28,7 +28,7 @@ from bot.core.pacing import REAL_TIME, Pacing
 from bot.core.sanitize import repo_url, sanitized_card
 from bot.core.skipping import skip_class
 from bot.core.usage import Tally
-from bot.errors import NotFound, Stopped, StoreError, SummarizerError
+from bot.errors import BudgetSpent, NotFound, Stopped, StoreError, SummarizerError
 from bot.models import Card, CardKey, Language, NoModel, PRListing, PRRef, PRSnapshot, SkipClass, Window
 from bot.ports import CardJobs, CardWriter, Source
 from bot.services.flight import LOCK_SECONDS, WAIT_STEP_SECONDS, Keeper, Lease, once
@@ -436,15 +436,14 @@ class CardService:
             self._store.put_card(key, card)
             return CardResult(card, snapshot)
         if self._spending is not None and not self._spending.allows(payer.workspace):
-            # The asker's workspace has spent its day's budget: kept briefly, and asked of the
-            # model again for an asker whose budget allows (another workspace, the next UTC day).
-            card = replace(self.fallback(snapshot, language), no_model="budget")
-            self._store.put_card(key, card, ttl_seconds=FALLBACK_TTL_SECONDS)
-            return CardResult(card, snapshot)
+            return self._budget_card(key, snapshot, language)
         self._check()
-        tally = Tally()
+        # Each of the card's requests holds its tokens against the asker's budget first.
+        tally = self._spending.tally(payer.workspace) if self._spending is not None else Tally()
         try:
             card = _sanitized(self._writer.card(snapshot, language, tally), snapshot.listing)
+        except BudgetSpent:  # what others under way hold has reached the budget: nothing was sent
+            return self._budget_card(key, snapshot, language)
         except SummarizerError as exc:
             if self._stopping.is_set():  # cut short by the stop: the next run asks the model again
                 raise Stopped from exc
@@ -456,6 +455,14 @@ class CardService:
             if self._spending is not None:
                 self._spending.record(tally, repo=snapshot.listing.repo, payer=payer)
         self._store.put_card(key, card)
+        return CardResult(card, snapshot)
+
+    def _budget_card(self, key: CardKey, snapshot: PRSnapshot, language: Language) -> CardResult:
+        """The asker's workspace has spent its day's budget: a card from metadata, kept briefly,
+        and asked of the model again for an asker whose budget allows (another workspace, the
+        next UTC day)."""
+        card = replace(self.fallback(snapshot, language), no_model="budget")
+        self._store.put_card(key, card, ttl_seconds=FALLBACK_TTL_SECONDS)
         return CardResult(card, snapshot)
 
 

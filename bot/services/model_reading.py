@@ -9,6 +9,7 @@ asker may not see is dropped before anything else reads the reading.
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import date
 
@@ -16,6 +17,7 @@ from bot.core.deadline import Budget
 from bot.core.pacing import Pacing
 from bot.core.question_drafts import ReadingDraft, reading_from_draft, reading_prompt
 from bot.core.usage import Tally
+from bot.core.window import OUTPUT_RESERVE, request_tokens
 from bot.errors import ModeRefused, SummarizerError
 from bot.models import OUTPUT_MODES, Audience, Reading
 from bot.ports import ModelClient
@@ -30,6 +32,8 @@ class ModelReader:
         self._budget = budget
         self._pacing = pacing
         self._memory = memory
+        # What a request carries besides its messages, counted in what it may spend.
+        self._schema = json.dumps(ReadingDraft.model_json_schema())
 
     def read(self, question: str, audience: Audience, today: date, tally: Tally | None = None) -> Reading | None:
         """The model's reading of `question` for `audience` on `today`, checked; None when the
@@ -41,6 +45,8 @@ class ModelReader:
         deadline = self._budget.start(self._pacing.clock, self._pacing.sleep)
         for mode in OUTPUT_MODES[OUTPUT_MODES.index(start) :]:
             try:
+                if tally is not None:  # BudgetSpent: not sent, and no reading, as for a failure
+                    tally.reserve(request_tokens(messages, OUTPUT_RESERVE, self._schema))
                 parsed = self._model.parse(messages, ReadingDraft, deadline, mode, tally)
             except ModeRefused:
                 continue

@@ -20,7 +20,7 @@ from bot.core.heuristic import verdict_rules
 from bot.core.patterns import lazy
 from bot.core.sanitize import repo_url, sanitize_answer, sanitize_text
 from bot.core.usage import Tally
-from bot.errors import NotFound, SourceError, SummarizerError
+from bot.errors import BudgetSpent, NotFound, SourceError, SummarizerError
 from bot.models import (
     AcrossMatches,
     AcrossRefused,
@@ -193,7 +193,7 @@ class QAService:
             return None
         if not _asks_something(question):
             return None  # "hello there": no question for the model to read, and no tokens spent
-        tally = Tally()
+        tally = self._tally()
         try:
             reading = self._across.read_by_model(question, audience, tally)
         finally:
@@ -285,13 +285,13 @@ class QAService:
         )
         if self._answerer is None or not carded or (self._account is not None and not self._account.allows()):
             return replace(matches, queued=queued)
-        tally = Tally()
+        tally = self._tally()
         paths = {str(item.listing.ref): item.paths for item in carded}
         try:
             written = self._answerer.answer_digest(
                 carded, paths, Question(question, (), audience.language), tally, sink
             )
-        except SummarizerError:
+        except SummarizerError:  # BudgetSpent too: the matches without a written answer
             written = ""
         finally:
             if self._account is not None:
@@ -338,10 +338,12 @@ class QAService:
             return CardReply(snapshot.listing, card, paths)
         if self._account is not None and not self._account.allows():
             return CardReply(snapshot.listing, card, paths, budget_spent=True)
-        tally = Tally()
+        tally = self._tally()
         posed = Question(question, tuple(history), language)
         try:
             written = self._answerer.answer_pr(snapshot, card, posed, tally, sink)
+        except BudgetSpent:  # what others under way hold has reached the budget: nothing was sent
+            return CardReply(snapshot.listing, card, paths, budget_spent=True)
         except SummarizerError:
             return CardReply(snapshot.listing, card, paths, model_failed=True)
         finally:
@@ -366,10 +368,12 @@ class QAService:
         asking = self._answerer is not None and (account is None or account.allows())
         if self._answerer is not None and asking:
             by_name = {str(ref): found for ref, found in paths.items()}
-            tally = Tally()
+            tally = self._tally()
             posed = Question(question, tuple(history), language)
             try:
                 written = self._answerer.answer_digest(items, by_name, posed, tally, sink)
+            except BudgetSpent:  # nothing was sent: the matches alone, as over the budget
+                written, asking = "", False
             except SummarizerError:
                 written = ""
             finally:
@@ -390,6 +394,10 @@ class QAService:
             if asked & words(f"{item.listing.title} {item.card.headline} {' '.join(paths.get(item.listing.ref, ()))}")
         )
         return DigestMatches(matches, model_failed=asking)
+
+    def _tally(self) -> Tally:
+        """What one answer's requests spend, each held against the workspace's budget first."""
+        return self._account.tally() if self._account is not None else Tally()
 
     def _payer(self, channel: str) -> Payer:
         return Payer(channel, self._account.workspace if self._account is not None else None)

@@ -15,6 +15,7 @@ endpoint's model list); a prompt the server still finds too long is cut to fit a
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from dataclasses import dataclass, replace
@@ -35,7 +36,7 @@ from bot.core.prompts import (
 )
 from bot.core.text import estimate_tokens
 from bot.core.usage import Tally
-from bot.core.window import OUTPUT_RESERVE, fitted, prompt_limit
+from bot.core.window import OUTPUT_RESERVE, fitted, prompt_limit, request_tokens
 from bot.errors import ContextTooLong, ModelBadOutput, ModeRefused, SummarizerError
 from bot.models import OUTPUT_MODES, Card, Coverage, Language, Message, OutputMode, PRSnapshot
 from bot.ports import ModelClient
@@ -102,6 +103,8 @@ class ModelCardWriter:
         self._pinned = fit.mode  # the config's [models."NAME"] mode: that one only, never another
         self._window = fit.context_window
         self._room = fit.max_output_tokens or OUTPUT_RESERVE
+        # What a request carries besides its messages, counted in what it may spend.
+        self._schema = json.dumps(CardDraft.model_json_schema())
         # The endpoint's model list is read once per process, and only while no window is known.
         self._listed_lock = threading.Lock()
         self._listed: tuple[int | None] | None = None
@@ -252,6 +255,9 @@ class ModelCardWriter:
         mode: OutputMode,
         tally: Tally | None,
     ) -> _Answer:
+        if tally is not None:
+            # Held against the asker's daily budget before it is sent (BudgetSpent: not sent).
+            tally.reserve(request_tokens(messages, self._room, self._schema))
         try:
             answer = self._model.parse(messages, CardDraft, deadline, mode, tally)
         except (ModeRefused, ContextTooLong):

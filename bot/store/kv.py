@@ -48,6 +48,15 @@ class KV(Protocol):
     def hincrby(self, key: str, amounts: dict[str, int], ttl: int) -> None:
         """Add each amount to its field (a missing one counts from 0), in one step; the TTL is set anew."""
 
+    def hincrby_below(
+        self, key: str, field: str, amount: int, *, counted: tuple[str, ...], limit: int, ttl: int
+    ) -> bool | None:
+        """Add `amount` to `field` only while the `counted` fields add up to less than `limit` (a
+        missing one counts 0), in one step, so that callers on every replica racing for the last
+        of a limit pass it by one amount at most (a daily budget's reservation); the TTL is set
+        anew when it adds. True: added; False: the limit is reached, nothing added; None: the
+        backend could not be asked, nothing added (the open view; the strict one raises)."""
+
     def incr(self, key: str, ttl_ms: int) -> int:
         """Add one to a counter (a missing one counts from 0) and return it; the TTL is set only
         by the call that makes the counter, so it counts within a fixed window (a rate limit)."""

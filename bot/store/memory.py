@@ -95,6 +95,18 @@ class MemoryKV:
                 mapping[name] = str(int(mapping.get(name, b"0")) + amount).encode()
             self._put(key, mapping, ttl)
 
+    def hincrby_below(
+        self, key: str, field: str, amount: int, *, counted: tuple[str, ...], limit: int, ttl: int
+    ) -> bool | None:
+        with self._lock:
+            current = self._live(key)
+            mapping = dict(current) if isinstance(current, dict) else {}
+            if sum(int(mapping.get(name, b"0")) for name in counted) >= limit:
+                return False
+            mapping[field] = str(int(mapping.get(field, b"0")) + amount).encode()
+            self._put(key, mapping, ttl)
+            return True
+
     def incr(self, key: str, ttl_ms: int) -> int:
         with self._lock:
             held = self._live(key)

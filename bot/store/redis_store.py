@@ -36,6 +36,19 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[
 return 0
 """
 
+# Add ARGV[2] to the hash field ARGV[1] only while the fields ARGV[5..] add up to less than ARGV[3];
+# then set the TTL ARGV[4]. One script: no other client's call runs between the read and the add.
+_HINCRBY_BELOW_SCRIPT = """
+local counted = 0
+for index = 5, #ARGV do
+  counted = counted + (tonumber(redis.call('hget', KEYS[1], ARGV[index])) or 0)
+end
+if counted >= tonumber(ARGV[3]) then return 0 end
+redis.call('hincrby', KEYS[1], ARGV[1], ARGV[2])
+redis.call('expire', KEYS[1], ARGV[4])
+return 1
+"""
+
 T = TypeVar("T")
 
 # Keys asked of SCAN per round trip, and unlinked per command: a workspace holds a few hundred.
@@ -58,6 +71,7 @@ class RedisKV:
         self._redis = client
         self._delete_if = client.register_script(_DELETE_IF_SCRIPT)
         self._renew = client.register_script(_RENEW_SCRIPT)
+        self._hincrby_below = client.register_script(_HINCRBY_BELOW_SCRIPT)
         self._fail_closed = fail_closed
         # Shared with the strict view, so one outage is logged once and seen by both.
         self._degraded = degraded if degraded is not None else threading.Event()
@@ -153,6 +167,13 @@ class RedisKV:
             pipe.execute()
 
         self._call(write, None)
+
+    def hincrby_below(
+        self, key: str, field: str, amount: int, *, counted: tuple[str, ...], limit: int, ttl: int
+    ) -> bool | None:
+        args: list[str | int] = [field, amount, limit, ttl, *counted]
+        added = self._call(lambda: self._hincrby_below(keys=[PREFIX + key], args=args), None)
+        return None if added is None else bool(added)
 
     def incr(self, key: str, ttl_ms: int) -> int:
         def write() -> int:

@@ -200,6 +200,7 @@ def build_process(
         now=timing.now,
         prices=prices,
         workspace_budget=config.slack.workspace_daily_token_budget,
+        pacing=timing.pacing,
     )
     queue = None
     # A store handed in is a test's shared memory: its replicas make their cards where wanted.

@@ -48,7 +48,7 @@ def choose_store(settings: Settings, warn: Callable[[str], None]) -> Chosen:
         warn(MEMORY_STORE_NOTE)
         return Chosen(MemoryKV(), None)
     try:
-        embedded = SqliteKV.open(settings.cache)
+        embedded = SqliteKV.open(settings.cache, own_directory=not settings.cache_named)
     except ConfigError as exc:
         if settings.cache_named:
             raise

@@ -1,7 +1,8 @@
-"""The token spend one workspace can cause another's budget, on a real `prdigest serve --http` in
-OAuth mode (issue 23, item 2).
+"""The token spend one workspace can cause another's budget, and how far a burst of questions
+passes a workspace's own, on a real `prdigest serve --http` in OAuth mode.
 
     PYTHONPATH=. .venv/bin/python scripts/probes/workspace_budgets.py [--code DIR] [--prs N]
+    PYTHONPATH=. .venv/bin/python scripts/probes/workspace_budgets.py --burst N [--budget T] [--code DIR]
 
 Starts redis-server, fake Slack (with its OAuth endpoints), fake GitHub and a fake OpenAI on
 loopback, and `prdigest serve --http` (with its card worker and poller) as a subprocess from
@@ -12,6 +13,12 @@ of a busy repository (N PRs merged in the last completed window) and `/pr digest
 Prints A's day counter (`tokens:{day}`, what A's `[defaults] daily_token_budget` reads) before and
 after B's work, B's own, and whether A's second question was answered or refused for the budget.
 The config sets no `[slack] workspace_*` key, so the same file serves code before and after them.
+
+With `--burst N`: both daily budgets are T tokens (default 3,000) and the model takes 1.5 s a
+request. Workspace B follows a repository of N PRs merged days ago (no poll queues their cards) and
+asks N questions at once, one per PR, each needing a card and an answer; then home workspace A does
+the same with its own N PRs. Prints, for each, the model calls, the tokens spent (the day's `all`
+counter) against the budget, and how the questions were answered.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ import re
 import sys
 import time
 import urllib.parse
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from datetime import time as time_of_day
 from pathlib import Path
@@ -35,13 +44,16 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import RESPONSE_PREFIX, FakeSlack
 from devkit.redis_server import RedisServer
 
+from bot.core.drafts import CardDraft
+from bot.core.window import OUTPUT_RESERVE, request_tokens
+from bot.models import Message
 from scripts.probes import served
 from scripts.probes.served import ROOT, Served
 
 HOME, SECOND = "T0HOMEPRB1", "T0SECNDPR1"
 HOME_CHANNEL, SECOND_CHANNEL = "C0HOMEPRB1", "C0SECNDPR1"
 HUMAN = "U0PROBE001"
-HOME_REPO, BUSY_REPO = "acme/home", "acme/busy"
+HOME_REPO, BUSY_REPO, BURST_REPO = "acme/home", "acme/busy", "acme/burst"
 HOME_BUDGET = 30_000  # the issue's shared daily_token_budget
 ANSWER = "The change moves the slow part of the step out of the loop."
 CARD = {"headline": "Step runs faster", "verdict": "skim", "minutes": 3, "why": [], "caveats": [], "watch": []}
@@ -77,6 +89,21 @@ def populate(github: FakeGitHub, prs: int) -> None:
         )
 
 
+def populate_burst(github: FakeGitHub, prs: int) -> None:
+    """N PRs in each of B's and A's repositories, merged three days ago: outside the poller's first
+    look back (a day), so only the burst's questions make their cards."""
+    merged = datetime.now(UTC) - timedelta(days=3)
+    for repo in (BURST_REPO, HOME_REPO):
+        for number in range(1, prs + 1):
+            github.add_pr(
+                repo,
+                number,
+                title=f"Burst change {number}",
+                merged_at=merged - timedelta(minutes=number),
+                files=[{"path": f"src/burst_{number}.py", "additions": 40 + number, "deletions": 3}],
+            )
+
+
 WAIT = 120.0  # seconds for a reply, a digest or an install before the probe gives up
 
 
@@ -108,16 +135,34 @@ class Probe:
 
     def ask(self, team: str, channel: str, text: str) -> str:
         """A mention from `team`; the bot's final reply in its thread."""
+        return self.reply(channel, self.mention(team, channel, text))
+
+    def mention(self, team: str, channel: str, text: str) -> str:
+        """A mention from `team`, delivered; its ts."""
         ts = self.slack.add_message(channel, f"<@UBOT> {text}", user=HUMAN)
         event = {"type": "app_mention", "channel": channel, "user": HUMAN, "text": f"<@UBOT> {text}", "ts": ts}
         answer = served.event(self.base, event, team=team)
         assert answer.status_code == 200, answer.text
+        return ts
+
+    def reply(self, channel: str, ts: str) -> str:
+        """The bot's final reply in the thread of `ts`."""
 
         def replied() -> str:
             texts = [str(reply.get("text", "")) for reply in self.slack.thread(channel, ts)]
             return next((text for text in texts if ANSWER in text or "budget" in text or "card instead" in text), "")
 
         return str(served.until(replied, WAIT, "the answer"))
+
+    def burst(self, team: str, channel: str, repo: str, count: int) -> Counter[str]:
+        """`count` questions from `team` at once, one per PR of `repo`; how they were answered."""
+        texts = [f"what does {repo}#{number} change?" for number in range(1, count + 1)]
+        with ThreadPoolExecutor(max_workers=count) as pool:
+            sent = list(pool.map(lambda text: self.mention(team, channel, text), texts))
+        replies = [self.reply(channel, ts) for ts in sent]
+        return Counter(
+            "answered" if ANSWER in text else "budget spent" if "budget" in text else "card instead" for text in replies
+        )
 
     def spent(self, team: str | None) -> int:
         """The day's `all` counter of `team`'s hash (None: `tokens:{day}`), whatever the key prefix."""
@@ -138,11 +183,76 @@ def settled(model: FakeOpenAI, quiet: float = 3.0) -> None:
             last, since = model.calls, time.monotonic()
 
 
+def largest_hold(requests: list[dict[str, Any]]) -> int:
+    """What the largest of `requests` holds of a budget (core/window.request_tokens): its messages'
+    estimate, the card's schema where it carries one, the answer's room (no max_output_tokens)."""
+    schema = json.dumps(CardDraft.model_json_schema())
+    holds = [0]
+    for body in requests:
+        messages = [Message(message["role"], str(message.get("content") or "")) for message in body["messages"]]
+        structured = "response_format" in body or "tools" in body
+        holds.append(request_tokens(messages, OUTPUT_RESERVE, schema if structured else ""))
+    return max(holds)
+
+
+BURST_LATENCY = 1.5  # seconds a model request takes: the burst's questions overlap
+
+
+def burst(code: Path, count: int, budget: int) -> int:
+    with (
+        TemporaryDirectory() as workdir,
+        RedisServer() as redis_server,
+        FakeSlack() as slack,
+        FakeGitHub() as github,
+        FakeOpenAI(responder=respond, latency=BURST_LATENCY) as model,
+    ):
+        populate_burst(github, count)
+        config = Path(workdir) / "prdigest.toml"
+        config.write_text(
+            f'[defaults]\ntimezone = "UTC"\ndaily_token_budget = {budget}\n\n'
+            f'[slack]\nhome_team = "{HOME}"\nworkspace_daily_token_budget = {budget}\n\n'
+            f'[[channels]]\nid = "{HOME_CHANNEL}"\nrepos = ["{HOME_REPO}"]\n',
+            encoding="utf-8",
+        )
+        env = served.environment(
+            config, slack=slack, github=github, model=model, redis_url=redis_server.url, oauth=True
+        )
+        with Served(env, Path(workdir), code=code) as server:
+            probe = Probe(slack, server, redis_server.url)
+            probe.install(HOME)
+            probe.install(SECOND)
+            slack.members = {HOME_CHANNEL: [HUMAN], SECOND_CHANNEL: [HUMAN]}
+            followed = json.dumps(probe.command(SECOND, SECOND_CHANNEL, f"follow {BURST_REPO}"))
+            assert BURST_REPO in followed, followed
+            settled(model)
+            rows = []
+            for name, team, channel, repo in (
+                ("B", SECOND, SECOND_CHANNEL, BURST_REPO),
+                ("A (home)", HOME, HOME_CHANNEL, HOME_REPO),
+            ):
+                calls, before = model.calls, probe.spent(None if team == HOME else team)
+                said = probe.burst(team, channel, repo, count)
+                settled(model)
+                spent = probe.spent(None if team == HOME else team) - before
+                rows.append((name, model.calls - calls, spent, said, largest_hold(model.chat_requests()[calls:])))
+    print(f"code: {code}")
+    print(f"{count} questions at once, model {BURST_LATENCY:g} s a request, daily budgets {budget:,} tokens")
+    for name, calls, spent, said, hold in rows:
+        answers = ", ".join(f"{amount} {kind}" for kind, amount in sorted(said.items()))
+        print(f"workspace {name}: {calls} model calls, {spent:,} tokens spent ({spent / budget:.2f}x); {answers}")
+        print(f"  past the budget: {max(spent - budget, 0):,}; the largest request's hold: {hold:,}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose bot/ is served")
     parser.add_argument("--prs", type=int, default=30, help="PRs of the busy repository merged in the window")
+    parser.add_argument("--burst", type=int, default=0, help="questions asked at once by each workspace")
+    parser.add_argument("--budget", type=int, default=3000, help="both daily budgets, with --burst")
     args = parser.parse_args()
+    if args.burst:
+        return burst(args.code, args.burst, args.budget)
     with (
         TemporaryDirectory() as workdir,
         RedisServer() as redis_server,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -62,8 +63,14 @@ def _err(err: str) -> str:
     return CONFIG_LINE.sub("", err)
 
 
-def _run(argv: list[str]) -> tuple[dict[str, bool | int], str, str]:
-    command = [sys.executable, "-c", RUN, *argv]
+# The same, where no file may grow past FULL_AT bytes (RLIMIT_FSIZE): a disk that fills while the
+# run writes. Past the 32 kB SQLite's -shm needs at the open, with a few pages for the WAL.
+FULL_AT = 48 * 1024
+RUN_ON_A_FULL_DISK = f"import resource; resource.setrlimit(resource.RLIMIT_FSIZE, ({FULL_AT}, {FULL_AT})); {RUN}"
+
+
+def _run(argv: list[str], run: str = RUN) -> tuple[dict[str, bool | int], str, str]:
+    command = [sys.executable, "-c", run, *argv]
     done = subprocess.run(command, check=False, env=dict(os.environ), capture_output=True, text=True, timeout=120)
     *lines, last = _err(done.stderr).strip().splitlines()
     return json.loads(last), done.stdout, "\n".join(lines)
@@ -182,3 +189,45 @@ def test_doctor_names_the_cache_file(cached: Path, capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert re.search(rf"^ +ok +store +{re.escape(str(cached))} \(REDIS_URL not set: one host only", out, re.MULTILINE)
     assert "tokens are counted in each process only" not in out  # the file keeps them: shown
+
+
+def _tamper(path: Path, column: str) -> None:
+    """Every row's value, or its expiry, made TEXT, as a hand with the sqlite3 shell could."""
+    db = sqlite3.connect(path, isolation_level=None)
+    if column == "value":
+        db.execute("UPDATE kv SET value = CAST(value AS TEXT)")
+    else:  # a number in TEXT is stored as REAL again (the column's affinity): a word stays TEXT
+        db.execute("UPDATE kv SET expires = 'tomorrow'")
+    db.close()
+
+
+@pytest.mark.parametrize("column", ["value", "expires"])
+@pytest.mark.parametrize("argv", [["card", f"{REPO}#101"], ["digest", REPO, "--date", DAY], ["doctor"]])
+def test_a_tampered_cache_is_one_line_and_the_command_goes_on(
+    cached: Path, github: FakeGitHub, model: FakeOpenAI, argv: list[str], column: str
+) -> None:
+    _add_prs(github, [day(1)])
+    for warm in (["card", f"{REPO}#101"], ["digest", REPO, "--date", DAY]):
+        assert _run(warm)[0]["code"] == 0
+    good, good_out, good_err = _run(argv)
+    _tamper(cached, column)
+    done, out, err = _run(argv)
+    assert done["code"] == good["code"] == 0
+    if argv != ["doctor"]:  # whose token counts, unreadable now, show as none
+        assert out == good_out
+    assert err.splitlines() == [
+        *good_err.splitlines(),
+        f"prdigest: the cache file {cached} holds entries that cannot be read: they count as missing",
+    ]
+
+
+def test_a_disk_that_fills_during_a_digest_is_one_line_and_the_digest_is_made(
+    cached: Path, github: FakeGitHub, model: FakeOpenAI
+) -> None:
+    _add_prs(github, [day(hours) for hours in range(1, 21)])
+    done, out, err = _run(["digest", REPO, "--date", DAY, "--format", "json"], RUN_ON_A_FULL_DISK)
+    assert done["code"] == 0 and json.loads(out)["total_merged"] == 20 and model.calls == 20
+    assert err.splitlines() == [
+        f"prdigest: {file_store_note(str(cached))}",
+        f"prdigest: the cache file {cached} cannot be used (disk I/O error): this run keeps its cache in memory",
+    ]

@@ -97,3 +97,16 @@ def test_hincrby_adds_to_each_field_from_zero(kv: KV) -> None:
     kv.hincrby("counts", {"all": 5, "in|total|m": 3}, ttl=60)
     kv.hincrby("counts", {"all": 2}, ttl=60)
     assert kv.hgetall("counts") == {"all": b"7", "in|total|m": b"3"}
+
+
+def test_hincrby_below_adds_only_while_the_counted_fields_are_below_the_limit(kv: KV) -> None:
+    def add(amount: int) -> bool | None:
+        return kv.hincrby_below("day", "held", amount, counted=("spent", "held"), limit=1000, ttl=60)
+
+    assert add(600) is True  # a missing field counts 0
+    kv.hincrby("day", {"spent": 300}, ttl=60)
+    assert add(600) is True  # 900 is below 1,000: added, and the sum passes the limit by this amount
+    assert add(1) is False
+    assert kv.hgetall("day") == {"held": b"1200", "spent": b"300"}
+    kv.hincrby("day", {"held": -1000}, ttl=60)
+    assert add(50) is True and kv.hgetall("day")["held"] == b"250"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import ConfigError, StoreError
+from bot.store.kv import PREFIX
 from bot.store.sqlite_kv import SqliteKV
 
 ROUNDS = 300
@@ -159,3 +161,75 @@ def test_processes_that_make_the_file_at_once_all_open_it_and_one_claims(tmp_pat
     said = [opener.communicate(timeout=60) for opener in openers]
     assert [err for _, err in said if err] == []
     assert sorted(out.strip() for out, _ in said) == ["False False"] * 3 + ["True False"]
+
+
+def _edit(path: Path, sql: str, *args: object) -> None:
+    """The file changed behind the store's back, as a hand with the sqlite3 shell would."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute(sql, args)
+    db.close()
+
+
+def test_rows_not_as_written_read_as_missing_said_once_and_are_replaced(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "cache.sqlite3"
+    kv = SqliteKV.open(path)
+    kv.set("text value", b"card", ttl=60)
+    kv.set("text expiry", b"card", ttl=60)
+    kv.hset("not json", "lead", b"1", ttl=60)
+    kv.push("not a list", b"turn", keep=5, ttl=60)
+    kv.incr("not a number", ttl_ms=60_000)
+    kv.hincrby("counts", {"in": 5}, ttl=60)
+    _edit(path, "UPDATE kv SET value = CAST(value AS TEXT) WHERE key = ?", f"{PREFIX}text value")
+    _edit(path, "UPDATE kv SET value = CAST(X'ff00fe' AS TEXT) WHERE key = ?", f"{PREFIX}not a list")  # not UTF-8
+    # A number in TEXT is stored as REAL again (the column's affinity): a word stays TEXT.
+    _edit(path, "UPDATE kv SET expires = 'tomorrow' WHERE key = ?", f"{PREFIX}text expiry")
+    _edit(path, "UPDATE kv SET value = X'7b7b' WHERE key = ?", f"{PREFIX}not json")
+    _edit(path, "UPDATE kv SET value = CAST('many' AS BLOB) WHERE key = ?", f"{PREFIX}not a number")
+    _edit(path, 'UPDATE kv SET value = CAST(\'{"in": "five"}\' AS BLOB) WHERE key = ?', f"{PREFIX}counts")
+
+    assert kv.get("text value") is None and kv.get("text expiry") is None and not kv.exists("text expiry")
+    assert kv.hgetall("not json") == {} and kv.items("not a list") == []
+    assert kv.incr("not a number", ttl_ms=60_000) == 1  # counts again from the start
+    kv.hincrby("counts", {"in": 2}, ttl=60)
+    assert kv.hgetall("counts") == {"in": b"2"}
+    assert not kv.degraded  # the file is fine: only those rows are not
+    said = [record.getMessage() for record in caplog.records]
+    assert said == [f"the cache file {path} holds entries that cannot be read: they count as missing"]
+
+    assert kv.set_nx("text value", b"claimed", ttl_ms=60_000)  # missing: a claim takes it
+    kv.set("text expiry", b"again", ttl=60)
+    kv.hset("not json", "lead", b"2", ttl=60)
+    kv.push("not a list", b"turn", keep=5, ttl=60)
+    assert kv.get("text value") == b"claimed" and kv.get("text expiry") == b"again"
+    assert kv.hgetall("not json") == {"lead": b"2"} and kv.items("not a list") == [b"turn"]
+    kv.close()
+
+
+def test_a_file_that_cannot_be_written_is_said_once_and_the_open_view_goes_on_in_memory(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "cache.sqlite3"
+    kv = SqliteKV.open(path)
+    kv.set("kept", b"before", ttl=60)
+    # A full disk, as SQLite meets it: the file may not grow by a page (SQLITE_FULL).
+    kv._shared.connection.execute("PRAGMA max_page_count = 1")
+    for number in range(50):
+        kv.set(f"card:{number}", b"x" * 10_000, ttl=60)
+        assert kv.get(f"card:{number}") == b"x" * 10_000  # from memory, for the rest of the run
+    assert kv.set_nx("lease", b"mine", ttl_ms=60_000) and not kv.set_nx("lease", b"theirs", ttl_ms=60_000)
+    assert kv.renew("lease", b"mine", ttl_ms=60_000) and not kv.renew("lease", b"theirs", ttl_ms=60_000)
+    assert kv.incr("starts", ttl_ms=60_000) == 1 and kv.incr("starts", ttl_ms=60_000) == 2
+    assert kv.degraded
+    said = [record.getMessage() for record in caplog.records]
+    assert said == [
+        f"the cache file {path} cannot be used (database or disk is full): this run keeps its cache in memory"
+    ]
+
+    strict = kv.strict()
+    assert strict.get("kept") == b"before"  # the strict view still reads the file
+    with pytest.raises(StoreError):
+        strict.set("ledger", b"x" * 10_000, ttl=60)  # and fails closed where it cannot write
+    assert len(caplog.records) == 1
+    kv.close()
