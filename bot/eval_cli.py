@@ -1,10 +1,11 @@
 """`prdigest eval [FILE…] [--answers FILE] [--model NAME…]`: card (and answer) quality on labelled
 PRs, one row per model, no model (the heuristic) first.
 
-The files are read and checked before anything else (services/eval_labels.py): a bad line is one
-error naming the file and the line, and nothing is fetched or cached. Then the PRs are read once,
-and each model makes their cards as a digest would (services/evaluation.py). An invented figure
-that reached a card makes the exit non-zero, after the report.
+The files are read (bot/eval_files.py) and checked (services/eval_labels.py) before anything else:
+a path that is not a regular file, or a bad line, is one error naming the file (and the line),
+and nothing is fetched or cached. Then the PRs are read once, and each model makes their cards
+as a digest would (services/evaluation.py). An invented figure that reached a card makes the
+exit non-zero, after the report.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from pathlib import Path
 
 from bot.core.eval_scores import AnswerRun, CardRun, score_cards
 from bot.core.usage import Price, cost
-from bot.errors import ToldError, UsageError, quoted
+from bot.errors import ToldError, UsageError, one_line
+from bot.eval_files import jsonl_lines
 from bot.models import AcrossMatches, Audience, Language, PRRef, PRSnapshot
 from bot.render.evaluation import ModelReport, eval_data, render_eval
 from bot.services.across import AcrossDays, Known
@@ -33,19 +34,12 @@ from bot.wiring.process import Process, build_process
 MAX_CONCURRENCY = 64
 
 
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        raise UsageError("error.eval_unreadable", file=quoted(path)) from None
-
-
 def read_inputs(args: argparse.Namespace) -> tuple[list[Labelled], list[Asking]]:
     """Every labelled PR and question of the files named, or the first bad line's error."""
     if not args.files and not args.answers:
         raise UsageError("error.eval_nothing")
-    labels = [label for path in args.files for label in parse_labels(_read(path), path)]
-    questions = parse_questions(_read(args.answers), args.answers) if args.answers else []
+    labels = [label for path in args.files for label in parse_labels(jsonl_lines(path), one_line(path))]
+    questions = parse_questions(jsonl_lines(args.answers), one_line(args.answers)) if args.answers else []
     return labels, questions
 
 
@@ -57,7 +51,7 @@ def _across(built: Process) -> Across:
             built.cards,
             now=built.timing.now,
             zone_of=lambda _: zone,
-            known=Known(lambda: (repo,), people=built.authors.names),
+            known=Known(lambda: (repo,), people=built.authors.named),
             web_base=built.web_base,
         )
         audience = Audience(CLI, frozenset({repo.lower()}), language)

@@ -1,14 +1,17 @@
 """The labelled files `prdigest eval` reads: PRs with a careful reader's verdict (eval/seed.jsonl),
-and questions with what a good answer must say (eval/answers.jsonl). Pure: text in, values out.
+and questions with what a good answer must say (eval/answers.jsonl). Pure: lines in (split on
+"\n" only, as bot/eval_files.py reads them, so a JSON string may hold U+2028), values out.
 
-A line that is not what eval/README.md describes (not JSON, an unknown or missing field, a
-reference that does not parse, a verdict that is not skip/skim/read) is a UsageError naming the
-file and the line, raised before anything is fetched, asked or cached.
+A line that is not what eval/README.md describes (not JSON, nested past what the JSON reader
+recurses into, an unknown or missing field, a reference that does not parse, a verdict that is
+not skip/skim/read) is a UsageError naming the file and the line, raised before anything is
+fetched, asked or cached.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, get_args
 
@@ -56,28 +59,28 @@ class _Bad(Exception):
         self.values = values
 
 
-def parse_labels(text: str, name: str) -> list[Labelled]:
-    """Every labelled PR of a file's text; `name` is how errors name the file."""
-    return [_labelled(fields, f"{name}:{number}") for number, fields in _lines(text, name, CARD_FIELDS)]
+def parse_labels(lines: Iterable[str], name: str) -> list[Labelled]:
+    """Every labelled PR of a file's lines; `name` is how errors name the file."""
+    return [_labelled(fields, f"{name}:{number}") for number, fields in _lines(lines, name, CARD_FIELDS)]
 
 
-def parse_questions(text: str, name: str) -> list[Asking]:
-    return [_asking(fields, f"{name}:{number}") for number, fields in _lines(text, name, ANSWER_FIELDS)]
+def parse_questions(lines: Iterable[str], name: str) -> list[Asking]:
+    return [_asking(fields, f"{name}:{number}") for number, fields in _lines(lines, name, ANSWER_FIELDS)]
 
 
-def _lines(text: str, name: str, allowed: frozenset[str]) -> list[tuple[int, dict[str, Any]]]:
-    lines = []
-    for number, line in enumerate(text.splitlines(), start=1):
+def _lines(lines: Iterable[str], name: str, allowed: frozenset[str]) -> list[tuple[int, dict[str, Any]]]:
+    read = []
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             fields = _object(line, allowed)
         except _Bad as bad:
             raise UsageError(f"error.eval_{bad.kind}", file=name, line=number, **bad.values) from None
-        lines.append((number, fields))
-    if not lines:
+        read.append((number, fields))
+    if not read:
         raise UsageError("error.eval_empty", file=name)
-    return lines
+    return read
 
 
 def _object(line: str, allowed: frozenset[str]) -> dict[str, Any]:
@@ -85,6 +88,10 @@ def _object(line: str, allowed: frozenset[str]) -> dict[str, Any]:
         fields = json.loads(line)
     except ValueError:
         raise _Bad("not_json") from None
+    except RecursionError:
+        # The json module recurses once per nested bracket: past the interpreter's limit (1,000)
+        # it raises this instead of a ValueError. No labelled line nests more than twice.
+        raise _Bad("too_deep") from None
     if not isinstance(fields, dict):
         raise _Bad("not_json")
     unknown = sorted(set(fields) - allowed)

@@ -3,7 +3,10 @@
 A release is the range from the release before it (core/release_range.py `previous_release`), or
 the tag asked for with `--since`, to its tag. Its PRs are the first-parent commits of the compare
 that name a PR; a commit naming none is asked about with `commits/{sha}/pulls`, once. The range
-is then kept for good (store/releases.py): two tags never stop meaning the same commits.
+is then kept for good (store/releases.py): two tags never stop meaning the same commits. A
+range GitHub does not know is remembered as unknown for a few minutes, so the same question asked
+again (by anyone, on any replica) asks GitHub nothing until then, unless the release list has
+both tags by then.
 """
 
 from __future__ import annotations
@@ -62,12 +65,16 @@ class ReleaseRanges:
         known = self._store.range(repo, since, tag)
         if known is not None:
             return ReleaseRange(repo, tag, since, tuple(known[0]), unnamed=known[1], release=release)
+        # A miss between two tags the release list holds was remembered before one was published
+        # (a question about a tag pushed minutes later): GitHub knows the range now.
+        listed = {item.tag for item in releases}
+        if not {since, tag} <= listed and self._store.unknown_range(repo, since, tag):
+            raise _unknown(repo, since, tag)
         try:
             commits, head = self._source.compare(repo, since, tag)
         except NotFound as exc:
-            raise UsageError(
-                "error.release_range_unknown", repo=quoted(repo), base=quoted(since), tag=quoted(tag)
-            ) from exc
+            self._store.remember_unknown_range(repo, since, tag)
+            raise _unknown(repo, since, tag) from exc
         prs, unnamed = release_prs(commits, head)
         seen = {pr.number for pr in prs}
         orphans = max(0, len(unnamed) - MAX_UNNAMED_LOOKUPS)
@@ -78,3 +85,7 @@ class ReleaseRanges:
             prs.extend(ReleasePR(number, commit.sha, title_of(commit.subject)) for number in numbers)
         self._store.remember_range(repo, since, tag, prs, orphans)
         return ReleaseRange(repo, tag, since, tuple(prs), unnamed=orphans, release=release)
+
+
+def _unknown(repo: str, base: str, tag: str) -> UsageError:
+    return UsageError("error.release_range_unknown", repo=quoted(repo), base=quoted(base), tag=quoted(tag))

@@ -5,6 +5,8 @@
 - release:{owner/repo}:{base}...{tag} 90 days: the range's PRs (number and merge SHA). A tag
                                      names one commit for good, so what lies between two tags
                                      never changes: it is read from GitHub once.
+- release_unknown:{owner/repo}:{base}...{tag}  10 minutes: GitHub's compare knew no such range
+                                     (a 404: a tag not pushed yet, or mistyped).
 
 Caches: they stay open without Redis (a miss, and GitHub is asked again).
 """
@@ -19,6 +21,9 @@ from bot.store.kv import DAY, KV
 
 RELEASES_TTL = 600
 RANGE_TTL = 90 * DAY
+# A range GitHub does not know is asked about once in this long, however often it is named; a tag
+# pushed meanwhile is found as soon as it ends, as a new release is seen within RELEASES_TTL.
+UNKNOWN_RANGE_TTL = RELEASES_TTL
 
 _RELEASES: TypeAdapter[list[Release]] = deferred(list[Release])
 # The range's PRs, and how many of its first-parent commits no PR could be found for.
@@ -27,6 +32,10 @@ _RANGE: TypeAdapter[tuple[list[ReleasePR], int]] = deferred(tuple[list[ReleasePR
 
 def range_key(repo: str, base: str, tag: str) -> str:
     return f"release:{repo.lower()}:{base}...{tag}"
+
+
+def unknown_range_key(repo: str, base: str, tag: str) -> str:
+    return f"release_unknown:{repo.lower()}:{base}...{tag}"
 
 
 class ReleaseStore:
@@ -52,3 +61,10 @@ class ReleaseStore:
 
     def remember_range(self, repo: str, base: str, tag: str, prs: list[ReleasePR], unnamed: int) -> None:
         self._kv.set(range_key(repo, base, tag), _RANGE.dump_json((prs, unnamed)), RANGE_TTL)
+
+    def unknown_range(self, repo: str, base: str, tag: str) -> bool:
+        """Whether GitHub said lately that it knows no range `base...tag`."""
+        return self._kv.get(unknown_range_key(repo, base, tag)) is not None
+
+    def remember_unknown_range(self, repo: str, base: str, tag: str) -> None:
+        self._kv.set(unknown_range_key(repo, base, tag), b"unknown", UNKNOWN_RANGE_TTL)

@@ -4,7 +4,10 @@ check`, and may not fall below what it was when the command was written."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import DEFAULT_CARD, INVALID_JSON, FakeOpenAI
 
 from bot.cli import main
+from bot.errors import quoted
 from tests.integration.conftest import told
 from tests.shared_data import shared_rows
 
@@ -155,6 +159,66 @@ def test_a_bad_line_is_one_error_naming_it_and_nothing_is_fetched_or_cached(
         assert client.dbsize() == 0
     finally:
         client.close()
+
+
+def _open_and_close_for_writing(path: str) -> None:
+    with contextlib.suppress(OSError):  # no reader waiting (ENXIO), or not a FIFO
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+
+
+LABEL = '{"ref": "vllm-project/vllm#50912", "verdict": "read"}'
+QUESTION = '{"ref": "vllm-project/vllm#50912", "question": "how much memory?", "must_say": ["16.98 GiB"]}'
+
+
+def _hostile(tmp_path: Path, kind: str, first: str) -> tuple[str, str]:
+    """A file `prdigest eval` must refuse in one line, and the start of that line."""
+    path = tmp_path / "labels.jsonl"
+    if kind == "nested":  # within the line cap, past the JSON reader's depth
+        path.write_text("[" * 50_000 + "\n", encoding="utf-8")
+        return str(path), f"{path} line 1: JSON nested too deeply"
+    if kind == "long":
+        path.write_bytes(first.encode() + b"\n" + b"x" * 3_000_000 + b"\n")
+        return str(path), f"{path} line 2: longer than 65,536 bytes"
+    if kind == "fifo":
+        os.mkfifo(path)  # no writer: a read of it would wait forever
+        return str(path), f"{quoted(str(path))} is not a regular file"
+    return "/dev/zero", "'/dev/zero' is not a regular file"
+
+
+@pytest.mark.parametrize("kind", ["nested", "long", "fifo", "zero"])
+@pytest.mark.parametrize("answers", [False, True])
+def test_a_hostile_file_is_one_line_and_nothing_is_fetched(
+    vllm: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, answers: bool
+) -> None:
+    first = QUESTION if answers else LABEL
+    path, said = _hostile(tmp_path, kind, first)
+    # Should the FIFO be opened to read, a writer comes and goes after 10 s: the run then reads an
+    # empty file and fails here, where it would otherwise wait for a writer forever.
+    unblock = threading.Timer(10, _open_and_close_for_writing, (path,))
+    unblock.start()
+    try:
+        code, _, err = _eval(capsys, *(["--answers", path] if answers else [path]))
+    finally:
+        unblock.cancel()
+    assert code == 1
+    assert "Traceback" not in err
+    (line,) = told(err)
+    assert line.startswith(f"prdigest: {said}")
+    assert vllm.requests == []
+
+
+def test_a_valid_line_holding_u2028_is_a_label_and_a_question(
+    vllm: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    labels, questions = tmp_path / "labels.jsonl", tmp_path / "answers.jsonl"
+    label = {"ref": "vllm-project/vllm#50912", "verdict": "read", "note": "one\u2028two"}
+    question = {"ref": "vllm-project/vllm#50912", "question": "how much\u2028memory?", "must_say": ["16.98 GiB"]}
+    labels.write_text(json.dumps(label, ensure_ascii=False) + "\n", encoding="utf-8")
+    questions.write_text(json.dumps(question, ensure_ascii=False) + "\n", encoding="utf-8")
+    code, report, _ = _eval(capsys, str(labels), "--answers", str(questions))
+    assert code == 0
+    row = report["models"][0]
+    assert row["cards"]["cards"] == 1 and row["answers"]["questions"] == 1
 
 
 def test_questions_are_scored_and_the_heuristic_says_no_does_not_say(

@@ -9,6 +9,7 @@ import pytest
 
 from bot.core.eval_scores import AnswerRun, carries, says_not_stated, steps_apart
 from bot.errors import UsageError
+from bot.eval_files import jsonl_lines
 from bot.models import PRRef
 from bot.services.eval_labels import parse_labels, parse_questions
 
@@ -16,9 +17,9 @@ EVAL = Path(__file__).resolve().parents[2] / "eval"
 
 
 def test_the_shipped_sets_parse_and_hold_what_the_issue_asks() -> None:
-    seed = parse_labels((EVAL / "seed.jsonl").read_text(encoding="utf-8"), "eval/seed.jsonl")
-    vllm = parse_labels((EVAL / "vllm.jsonl").read_text(encoding="utf-8"), "eval/vllm.jsonl")
-    questions = parse_questions((EVAL / "answers.jsonl").read_text(encoding="utf-8"), "eval/answers.jsonl")
+    seed = parse_labels(jsonl_lines(str(EVAL / "seed.jsonl")), "eval/seed.jsonl")
+    vllm = parse_labels(jsonl_lines(str(EVAL / "vllm.jsonl")), "eval/vllm.jsonl")
+    questions = parse_questions(jsonl_lines(str(EVAL / "answers.jsonl")), "eval/answers.jsonl")
     assert len(seed) == 8 and len(vllm) >= 40
     assert not {label.ref for label in seed} & {label.ref for label in vllm}
     assert seed[0].ref == PRRef("vllm-project/vllm", 51079) and seed[0].where == "eval/seed.jsonl:1"
@@ -42,25 +43,25 @@ def test_the_shipped_sets_parse_and_hold_what_the_issue_asks() -> None:
 )
 def test_a_bad_line_names_the_file_and_the_line(line: str, said: str) -> None:
     with pytest.raises(UsageError) as raised:
-        parse_labels('{"ref": "a/b#7", "verdict": "read"}\n' + line + "\n", "x.jsonl")
+        parse_labels(['{"ref": "a/b#7", "verdict": "read"}', line, ""], "x.jsonl")
     assert str(raised.value).startswith(said)
 
 
 def test_blank_lines_are_skipped_but_a_file_without_labels_is_an_error() -> None:
-    assert len(parse_labels('\n{"ref": "a/b#7", "verdict": "read"}\n\n', "x.jsonl")) == 1
+    assert len(parse_labels(["", '{"ref": "a/b#7", "verdict": "read"}', "", ""], "x.jsonl")) == 1
     with pytest.raises(UsageError, match=r"x\.jsonl holds no labelled line"):
-        parse_labels("\n\n", "x.jsonl")
+        parse_labels(["", "", ""], "x.jsonl")
 
 
 def test_a_question_needs_what_it_must_say_or_that_the_pr_does_not_say() -> None:
-    (asking,) = parse_questions('{"ref": "a/b", "question": "what merged?", "must_say": ["#7"]}', "q.jsonl")
+    (asking,) = parse_questions(['{"ref": "a/b", "question": "what merged?", "must_say": ["#7"]}'], "q.jsonl")
     assert asking.ref is None and asking.repo == "a/b"
     for line in (
         '{"ref": "a/b#7", "question": "how fast?"}',
         '{"ref": "a/b#7", "question": "how fast?", "must_say": ["2x"], "not_stated": true}',
     ):
         with pytest.raises(UsageError, match=r"q\.jsonl line 1: field 'must_say'"):
-            parse_questions(line, "q.jsonl")
+            parse_questions([line], "q.jsonl")
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from bot.errors import NotFound, UsageError
 from bot.models import Commit, Release, ReleasePR
 from bot.services.release_ranges import MAX_UNNAMED_LOOKUPS, ReleaseRanges
 from bot.store.memory import MemoryKV
-from bot.store.releases import ReleaseStore
+from bot.store.releases import UNKNOWN_RANGE_TTL, ReleaseStore, unknown_range_key
 
 REPO = "acme/widgets"
 
@@ -95,3 +95,51 @@ def test_commits_without_a_number_are_looked_up_at_most_so_many_times() -> None:
     found = ranges(source).range(REPO, "v2")
     assert found.unnamed == MAX_UNNAMED_LOOKUPS + 5
     assert sum(asked.startswith("pulls") for asked in source.asked) == MAX_UNNAMED_LOOKUPS
+
+
+def test_a_range_github_does_not_know_is_asked_about_once_while_remembered() -> None:
+    source = Releases(COMMITS)
+    kv = MemoryKV()
+    found = ReleaseRanges(source, ReleaseStore(kv))
+    for _ in range(20):
+        with pytest.raises(UsageError, match=re.escape("no range 'v1'...'nope'")):
+            found.range(REPO, "nope", since="v1")
+    assert source.asked == ["releases", "compare v1...nope"]
+    # Shared through the store: another process asks GitHub nothing either; until it lapses.
+    other = Releases(COMMITS)
+    with pytest.raises(UsageError):
+        ReleaseRanges(other, ReleaseStore(kv)).range(REPO, "nope", since="v1")
+    assert other.asked == []
+    kv.delete(unknown_range_key(REPO, "v1", "nope"))  # UNKNOWN_RANGE_TTL later
+    with pytest.raises(UsageError):
+        found.range(REPO, "nope", since="v1")
+    assert source.asked[-1] == "compare v1...nope"
+    assert UNKNOWN_RANGE_TTL <= 600  # a few minutes, as long as the release list is kept
+
+
+class Publishing(Releases):
+    """v3 is tagged and published after a first question about it."""
+
+    published = False
+
+    def releases(self, repo: str) -> list[Release]:
+        listed = super().releases(repo)
+        return [*listed, Release("v3", _day(20))] if self.published else listed
+
+    def compare(self, repo: str, base: str, head: str) -> tuple[list[Commit], str]:
+        if head == "v3" and not self.published:
+            self.asked.append(f"compare {base}...{head}")
+            raise NotFound("error.github_not_found", what=head)
+        return super().compare(repo, base, head)
+
+
+def test_a_miss_is_not_trusted_once_the_release_list_holds_both_tags() -> None:
+    source = Publishing(COMMITS)
+    kv = MemoryKV()
+    found = ReleaseRanges(source, ReleaseStore(kv))
+    with pytest.raises(UsageError, match=re.escape("no range 'v2'...'v3'")):
+        found.range(REPO, "v3", since="v2")
+    source.published = True
+    kv.delete(f"releases:{REPO}")  # the release list read again (its 10 minutes, or a new process)
+    assert found.range(REPO, "v3").base == "v2"  # as the `release` webhook asks, right away
+    assert source.asked.count("compare v2...v3") == 2
