@@ -51,7 +51,7 @@ def _across(built: Process) -> Across:
             built.cards,
             now=built.timing.now,
             zone_of=lambda _: zone,
-            known=Known(lambda: (repo,), people=built.authors.named),
+            known=Known(lambda: (repo,), people=built.authors.names),
             web_base=built.web_base,
         )
         audience = Audience(CLI, frozenset({repo.lower()}), language)
