@@ -12,11 +12,13 @@ import json
 from dataclasses import replace
 
 from bot.errors import SourceError, UsageError, quoted
-from bot.models import AcrossRefused, Audience, InRelease, Language
+from bot.models import AcrossRefused, Audience, InRelease, Language, Question
 from bot.render.across import across_data, across_terminal, in_release_data, in_release_terminal
 from bot.services.across import AcrossDays, Known
 from bot.services.release_questions import ReleaseQuestions
 from bot.services.spending import CLI
+from bot.services.summaries import summarized
+from bot.waiting import Waiting
 from bot.wiring.process import Process
 from bot.wiring.releases import release_digests
 
@@ -32,7 +34,7 @@ def ask_across(args: argparse.Namespace, built: Process, repo: str, language: La
         zone_of=lambda _: zone,
         known=Known(
             lambda: (repo,),
-            people=built.authors.names,
+            people=built.authors.named,
             releases=ReleaseQuestions(release_digests(built), built.cards, built.web_base),
         ),
         # A PR known only by its reference (a revert's target) links to the GitHub read.
@@ -46,11 +48,16 @@ def ask_across(args: argparse.Namespace, built: Process, repo: str, language: La
         raise UsageError("error.ask_not_across", repo=quoted(repo))
     reply = across.answer(asked, replace(audience, default_repo=repo))
     if isinstance(reply, AcrossRefused):
+        if reply.why is not None:  # GitHub's rate limit: said as `card` says it, with its reset
+            raise SourceError(reply.why.kind, **reply.why.values)
         if reply.reason in {"unavailable", "not_found"}:
             raise SourceError(f"reply.across_{reply.reason}", repo=reply.repo)
         raise UsageError(f"reply.across_{reply.reason}", max=reply.days, said=reply.said, repo=reply.repo)
     if isinstance(reply, InRelease):
         data, said = in_release_data(reply), in_release_terminal(reply, language)
     else:
+        # With a model, its summary of the matches stands above their list, as in a thread.
+        with Waiting.for_model(built.settings, language, enabled=built.answerer is not None):
+            reply = summarized(built.answerer, reply, Question(question, (), language), built.spending)
         data, said = across_data(reply), across_terminal(reply, language)
     print(json.dumps(data, ensure_ascii=False, indent=2) if args.format == "json" else said)

@@ -16,12 +16,13 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn, get_args
 
-from bot.errors import PrdigestError, one_line, quoted
+from bot.errors import PrdigestError, SourceUnreachable, one_line, quoted
 from bot.models import Language
 from bot.words import text
 
 if TYPE_CHECKING:
     from bot.settings import Settings
+    from bot.start_notes import StartNotes
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,6 +68,12 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
     debug_default: object = False if defaults else argparse.SUPPRESS
     format_default: object = "plain" if defaults else argparse.SUPPRESS
     parser.add_argument("--debug", action="store_true", default=debug_default, help="show tracebacks and debug logs")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        default=debug_default,
+        help="say the config file and the cache in use at every run (default: the first time on this machine)",
+    )
     parser.add_argument(
         "--log-format",
         choices=("plain", "json"),
@@ -226,16 +233,33 @@ def _stdout_closed() -> int:
     return EXIT_STDOUT_CLOSED
 
 
-def _say_config(settings: Settings, language: Language) -> None:
-    """The config file in use, or where none was found: once per run, on stderr. Run outside the
-    checkout, config/prdigest.toml is not there, and its channels and defaults silently were not."""
+def _say_config(settings: Settings, language: Language, notes: StartNotes) -> None:
+    """The config file in use, or where none was found: on stderr, once a machine (bot/start_notes.py).
+    Run outside the checkout, config/prdigest.toml is not there, and its channels and defaults
+    silently were not."""
     from bot.settings import DEFAULT_CONFIG_PATH
 
     if settings.config_path is not None:
         line = text(language, "cli.config_file", path=os.path.abspath(settings.config_path))
     else:
         line = text(language, "cli.no_config_file", path=os.path.abspath(DEFAULT_CONFIG_PATH))
-    print(f"prdigest: {line}", file=sys.stderr)
+    notes.say(line)
+
+
+# Commands whose setup lines are said at every start: their logs are read long after.
+LONG_RUNNING = ("serve", "worker")
+
+
+# The README's section that starts the fakes: where someone offline can try every command.
+README_FAKES = "Try it against the bundled fakes"
+
+
+def error_line(error: PrdigestError, language: Language) -> str:
+    """The line an error ends a command with; GitHub out of reach says how to try prdigest offline."""
+    said = error.in_language(language)
+    if isinstance(error, SourceUnreachable):
+        return text(language, "cli.github_unreachable", error=said, section=README_FAKES)
+    return said
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -251,17 +275,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from bot.commands import dispatch, language_of
         from bot.settings import load_settings
+        from bot.start_notes import StartNotes
 
         settings = load_settings()
         language = language_of(args, settings)
-        _say_config(settings, language)
-        code = dispatch(args, settings)
+        notes = StartNotes.beside(
+            settings.cache,
+            always=args.verbose or args.debug or args.command in LONG_RUNNING,
+            own_directory=not settings.cache_named,
+        )
+        _say_config(settings, language, notes)
+        code = dispatch(args, settings, notes)
         sys.stdout.flush()  # a reader gone (`| head -1`) is found here, not in the interpreter's exit
         return code
     except PrdigestError as exc:
         if args.debug:
             raise
-        print(f"prdigest: {one_line(exc.in_language(language))}", file=sys.stderr)
+        print(f"prdigest: {one_line(error_line(exc, language))}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return _stdout_closed()

@@ -29,6 +29,7 @@ from bot.words import text
 
 if TYPE_CHECKING:
     from bot.slack.app import SlackParts
+    from bot.start_notes import StartNotes
     from bot.stopping import TerminalStop
     from bot.wiring.process import Process
 
@@ -302,7 +303,8 @@ def _run_ask(args: argparse.Namespace, built: Process) -> None:
         print(render_answer(asked, colour=_colour(built.settings)))
 
 
-def dispatch(args: argparse.Namespace, settings: Settings) -> int:
+def dispatch(args: argparse.Namespace, settings: Settings, notes: StartNotes | None = None) -> int:
+    """Run the command. `notes`: where the setup lines go (bot/start_notes.py); None: stderr, every time."""
     if args.command == "doctor":
         from bot.doctor import run_doctor
 
@@ -321,7 +323,7 @@ def dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from bot.wiring.store import without_cache
 
         settings = without_cache(settings)
-    built = build_process(settings)
+    built = build_process(settings, usual=notes.say if notes is not None else None)
     try:
         if args.command in STOPPED_AT_ONCE:
             return _stoppable(args, built)

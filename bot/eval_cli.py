@@ -4,8 +4,9 @@ PRs, one row per model, no model (the heuristic) first.
 The files are read (bot/eval_files.py) and checked (services/eval_labels.py) before anything else:
 a path that is not a regular file, or a bad line, is one error naming the file (and the line),
 and nothing is fetched or cached. Then the PRs are read once, and each model makes their cards
-as a digest would (services/evaluation.py). An invented figure that reached a card makes the
-exit non-zero, after the report.
+as a digest would (services/evaluation.py). A PR GitHub does not give (not found, a refusal other
+than the token's, an error status) is reported with why, counted, and left out of the scores; the
+run goes on. An invented figure that reached a card makes the exit non-zero, after the report.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from http import HTTPStatus
 
-from bot.core.eval_scores import AnswerRun, CardRun, score_cards
+from bot.core.eval_scores import AnswerRun, CardRun, Unread, score_cards
 from bot.core.usage import Price, cost
-from bot.errors import ToldError, UsageError, one_line
+from bot.errors import NotFound, SourceError, SourceRefused, ToldError, UsageError, one_line
 from bot.eval_files import jsonl_lines
 from bot.models import AcrossMatches, Audience, Language, PRRef, PRSnapshot
 from bot.render.evaluation import ModelReport, eval_data, render_eval
@@ -51,7 +53,7 @@ def _across(built: Process) -> Across:
             built.cards,
             now=built.timing.now,
             zone_of=lambda _: zone,
-            known=Known(lambda: (repo,), people=built.authors.names),
+            known=Known(lambda: (repo,), people=built.authors.named),
             web_base=built.web_base,
         )
         audience = Audience(CLI, frozenset({repo.lower()}), language)
@@ -66,10 +68,30 @@ def _across(built: Process) -> Across:
     return answer
 
 
-def _snapshots(built: Process, refs: list[PRRef], concurrency: int) -> dict[PRRef, PRSnapshot]:
+def _snapshots(
+    built: Process, refs: list[PRRef], concurrency: int
+) -> tuple[dict[PRRef, PRSnapshot], dict[PRRef, SourceError]]:
+    """Each PR read once: the snapshots, and the PRs GitHub would not give with its error."""
     unique = list(dict.fromkeys(refs))
+
+    def read(ref: PRRef) -> PRSnapshot | SourceError:
+        try:
+            return built.cards.snapshot_by_ref(ref)
+        except (NotFound, SourceRefused) as error:
+            if _about_every_pr(error):
+                raise
+            return error
+
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="eval-fetch") as pool:
-        return dict(zip(unique, pool.map(built.cards.snapshot_by_ref, unique), strict=True))
+        read_all = dict(zip(unique, pool.map(read, unique), strict=True))
+    snapshots = {ref: got for ref, got in read_all.items() if not isinstance(got, SourceError)}
+    return snapshots, {ref: got for ref, got in read_all.items() if isinstance(got, SourceError)}
+
+
+def _about_every_pr(error: SourceError) -> bool:
+    """A refused token (401) would refuse every PR alike: the run stops on it, as on a spent rate
+    limit or an unreachable GitHub, which are not one PR's either."""
+    return isinstance(error, SourceRefused) and error.status == HTTPStatus.UNAUTHORIZED
 
 
 def run_eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -99,7 +121,14 @@ def _evaluate(
     concurrency: int,
 ) -> None:
     language = built.settings.defaults.language
-    snapshots = _snapshots(built, [label.ref for label in labels] + [q.ref for q in questions if q.ref], concurrency)
+    refs = [label.ref for label in labels] + [q.ref for q in questions if q.ref]
+    snapshots, errors = _snapshots(built, refs, concurrency)
+    unread = tuple(Unread(x.where, str(x.ref), errors[x.ref].in_language(language)) for x in labels if x.ref in errors)
+    unasked = tuple(
+        Unread(x.where, str(x.ref), errors[x.ref].in_language(language)) for x in questions if x.ref in errors
+    )
+    labels = [label for label in labels if label.ref in snapshots]
+    questions = [question for question in questions if question.ref is None or question.ref in snapshots]
     prices = {name: price for name, options in built.settings.config.models.items() if (price := options.price)}
     models: list[tuple[EvalModel, Callable[[], None] | None]] = [(no_model(built), None)]
     models += [named_model(built, name) for name in names]
@@ -109,7 +138,7 @@ def _evaluate(
         for model, _ in models:
             cards = card_runs(model, labels, snapshots, language, concurrency)
             answers = answer_runs(model, questions, snapshots, across, concurrency)
-            reports.append(_report(model, cards, answers, prices))
+            reports.append(replace(_report(model, cards, answers, prices), unread=unread, unasked=unasked))
     finally:
         for _, close in models:
             if close is not None:

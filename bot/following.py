@@ -18,6 +18,10 @@ from bot.settings import Defaults
 from bot.wiring.process import Process
 from bot.words import text
 
+# The slash command of the app's manifests (config/manifest*.yml): the CLI has no Slack payload
+# to read the command from.
+SLASH_COMMAND = "/pr"
+
 
 def _raw(name: str, view: ChannelView, defaults: Defaults) -> str | list[str]:
     return spelled(name, effective(name, view.config, defaults))
@@ -68,7 +72,9 @@ def following_text(built: Process, workspace: Tenant, views: list[ChannelView], 
         for entry in channel["audit"]:
             detail = ", ".join(entry["detail"])
             lines.append(f"  {entry['at']} {entry['user']} {entry['action']} {detail}".rstrip())
-    return "\n".join(lines) + "\n" if lines else ""
+    if not lines:
+        return text(language, "following.none", cmd=SLASH_COMMAND) + "\n"
+    return "\n".join(lines) + "\n"
 
 
 def run_following(built: Process, workspace: Tenant, output: str, language: Language) -> str:

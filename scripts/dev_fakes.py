@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import signal
 import sys
 import tempfile
@@ -21,6 +22,7 @@ from types import FrameType
 from typing import Any
 
 from devkit.fakes import dataset
+from devkit.fakes.dataset_releases import add_releases
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
@@ -30,16 +32,70 @@ _READ_WORDS = ("[perf]", "[kernel]", "[feature]", "[model]")
 _MINUTES = {"skip": 1, "skim": 3, "read": 8}
 
 
-def title_of(request: dict[str, Any]) -> str:
-    """The `Title: ` line of the last user message, or "" when there is none."""
-    users = [m for m in request.get("messages", []) if m.get("role") == "user"]
-    content = users[-1].get("content", "") if users else ""
+# Where the answer prompt's material names what it holds (core/context.py, core/conversation.py).
+_FILE_HEADER = re.compile(r"^### (\S+) \(", re.MULTILINE)
+_DIGEST_LINE = re.compile(r"^\S+/\S+#(\d+) \[\w+\] (.+)$", re.MULTILINE)
+# How many files or PRs the fake's answer names: a short answer, as the prompt asks.
+_NAMED = 3
+
+
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content") or ""
     if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}, ...]
         content = "\n".join(part.get("text", "") for part in content if isinstance(part, dict))
-    for line in str(content).splitlines():
-        if line.startswith("Title: "):
-            return line.removeprefix("Title: ").strip()
+    return str(content)
+
+
+def title_of(request: dict[str, Any]) -> str:
+    """The `Title: ` line of the user messages (the card's data, or a question's material), or ""."""
+    for message in request.get("messages", []):
+        if message.get("role") != "user":
+            continue
+        for line in _text(message).splitlines():
+            if line.startswith("Title: "):
+                return line.removeprefix("Title: ").strip()
     return ""
+
+
+def schema_of(request: dict[str, Any]) -> dict[str, Any] | None:
+    """The JSON schema a request asks the answer to fill (json_schema, or a forced tool), else None."""
+    format_ = request.get("response_format") or {}
+    if format_.get("type") == "json_schema":
+        return dict(format_.get("json_schema", {}).get("schema") or {})
+    if format_.get("type") == "json_object":
+        return dict(format_.get("schema") or {})
+    tools = request.get("tools") or []
+    return dict(tools[0].get("function", {}).get("parameters") or {}) if tools else None
+
+
+def respond(request: dict[str, Any]) -> dict[str, Any] | str:
+    """What a chat model answers: JSON that fills the schema a request gives (a card for the card
+    writer; for the question reader, a reading that reads nothing more than the rules did), and
+    words to a question, which asks for no schema (OpenAI's structured outputs guide: without
+    `response_format`, the reply is the model's text)."""
+    schema = schema_of(request)
+    if schema is None:
+        return answer_for(request)
+    properties: dict[str, Any] = schema.get("properties") or {}
+    if "headline" in properties:
+        return card_for(request)
+    return {
+        name: field.get("default", [] if field.get("type") == "array" else None) for name, field in properties.items()
+    }
+
+
+def answer_for(request: dict[str, Any]) -> str:
+    """An answer in words from the material it was given: the PR's files, or the PRs of a digest."""
+    material = "\n".join(_text(m) for m in request.get("messages", [])[:-1] if m.get("role") == "user")
+    title = title_of(request)
+    if title:
+        files = ", ".join(f"`{path}`" for path in _FILE_HEADER.findall(material)[:_NAMED])
+        changes = f" It changes {files}." if files else ""
+        return f"{title}.{changes} (An answer from the dev fake, not a real model.)"
+    prs = "; ".join(f"#{number} ({name.strip()})" for number, name in _DIGEST_LINE.findall(material)[:_NAMED])
+    if prs:
+        return f"The PRs shown include {prs}. (An answer from the dev fake, not a real model.)"
+    return "The PR does not say. (An answer from the dev fake, not a real model.)"
 
 
 def card_for(request: dict[str, Any]) -> dict[str, Any]:
@@ -130,16 +186,19 @@ def main(argv: list[str] | None = None) -> int:
     except dataset.DatasetMissing as exc:
         print(f"dev_fakes: {exc}", file=sys.stderr)
         return 2
+    end = None
     if args.date:
         end = datetime.strptime(args.date, "%Y-%m-%d").replace(tzinfo=UTC) + timedelta(days=1)
         rows = [row for row in rows if dataset.parse_time(row["merged_at"]) < end]
     heading = banner(rows, args.repo, args.date, args.ends_now)
-    if args.date and args.ends_now:
-        rows = shifted(rows, datetime.now(UTC) - end)
+    shift = datetime.now(UTC) - end if end is not None and args.ends_now else timedelta()
+    if shift:
+        rows = shifted(rows, shift)
 
     github = FakeGitHub(latency=args.github_latency, port=args.github_port)
-    model = FakeOpenAI(latency=args.model_latency, port=args.openai_port, responder=card_for)
+    model = FakeOpenAI(latency=args.model_latency, port=args.openai_port, responder=respond)
     dataset.populate(github, rows, repo=args.repo)
+    tags = add_releases(github, args.repo, until=end, shift=shift)
     if args.anonymous:
         github.anonymous()  # GitHub's 60 an hour, stated in X-RateLimit-Limit as GitHub states it
 
@@ -163,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.slack:
             stack.enter_context(slack)
         print(heading)
+        print(f"# fake GitHub releases: {', '.join(tags) or 'none'}")
         print(f"export GITHUB_API_URL={github.url}")
         print("unset GITHUB_TOKEN" if args.anonymous else "export GITHUB_TOKEN=test")
         print(f"export OPENAI_BASE_URL={model.url}/v1")

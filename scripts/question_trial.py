@@ -1,14 +1,21 @@
 """Ask the questions of tests/questions/asked.jsonl through the real app and score its replies.
 
-    PYTHONPATH=. .venv/bin/python scripts/question_trial.py [--json] [--only q07] [--show]
+    PYTHONPATH=. .venv/bin/python scripts/question_trial.py [--model none|fluent|wrong|all]
+        [--json] [--only q07] [--show]
 
 The world the questions are asked in: the clock at 2026-08-14T10:00:00Z (a Friday), a channel
 following vllm-project/vllm in UTC (English), the fake GitHub holding the whole shared data set
-at its own dates, no model (rules alone), and the digests of Aug 12 and Aug 13 posted through the
-app's own posting. The Bolt app is served on loopback as the integration tests serve it (fake
-Slack, a private redis-server) and each question is sent as a signed event on its surface: an
-@mention in the channel, a reply in the Aug 13 digest's thread, or a message in the asker's DM
-with the app (the asker is a member of the channel, in UTC).
+at its own dates, and the digests of Aug 12 and Aug 13 posted through the app's own posting.
+The model (`--model`, default all three, one column each): none (the rules alone), or a scripted
+model that answers badly (devkit/fakes/bad_models.py): `fluent` writes prose citing no PR,
+`wrong` cites PRs it was not shown and figures none of them has. Both write prose for cards and
+readings too, so every card is the rules' as without a model: the runs differ in the answers alone,
+and every question should score the same in all three.
+
+The Bolt app is served on loopback as the integration tests serve it (fake Slack, a private
+redis-server) and each question is sent as a signed event on its surface: an @mention in the
+channel, a reply in the Aug 13 digest's thread, or a message in the asker's DM with the app (the
+asker is a member of the channel, in UTC).
 
 A question passes when the reply names every PR of `expect` and none outside `expect` ∪ `also`
 (a PR is named by `#N` or by its URL), and, for a count question, states `count`. Every question
@@ -33,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from devkit.fakes import dataset
+from devkit.fakes.bad_models import RESPONDERS
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack_agent import im_message
@@ -48,6 +56,7 @@ DIGEST_DAYS = ("2026-08-12", "2026-08-13")
 THREAD_DAY = "2026-08-13"  # "thread" questions are replies in this digest's thread
 ASKER_DM = "D0ASKER001"
 SURFACES = ("mention", "thread", "dm")
+MODELS = ("none", "fluent", "wrong")
 LANGS = ("en", "zh")
 
 CONFIG = f"""
@@ -190,15 +199,16 @@ def score(asked: Asked, reply: str, seconds: float) -> Outcome:
 
 
 @contextlib.contextmanager
-def served(tmp: Path) -> Iterator[SlackHarness]:
+def served(tmp: Path, model: str = "none") -> Iterator[SlackHarness]:
     """The app on loopback over fake Slack and GitHub and a private redis-server, as the
-    integration tests serve it, with no model configured: every card and answer is made by the
-    rules. A fake model is served all the same, only so that the trial can report that nothing
-    asked it."""
-    with RedisServer() as redis, FakeGitHub() as github, FakeOpenAI() as model:
+    integration tests serve it. `model` "none": no model configured, every card and answer is
+    made by the rules (a fake model is served all the same, only so that the trial can report
+    that nothing asked it); else the app asks the scripted model of that name."""
+    responder = RESPONDERS[model] if model != "none" else None
+    with RedisServer() as redis, FakeGitHub() as github, FakeOpenAI(responder=responder) as fake:
         dataset.populate(github, dataset.load_rows(), repo=REPO)
         with serve_harness(
-            github, model, redis.url, tmp, config_text=CONFIG, now=lambda: NOW, with_model=False
+            github, fake, redis.url, tmp, config_text=CONFIG, now=lambda: NOW, with_model=model != "none"
         ) as harness:
             yield harness
 
@@ -282,14 +292,15 @@ def ask(harness: SlackHarness, asked: Asked, digest_ts: str) -> Outcome:
     return score(asked, reply, time.monotonic() - started)
 
 
-def run(questions: list[Asked]) -> tuple[list[Outcome], dict[str, Any]]:
-    with tempfile.TemporaryDirectory() as tmp, served(Path(tmp)) as harness:
+def run(questions: list[Asked], model: str = "none") -> tuple[list[Outcome], dict[str, Any]]:
+    with tempfile.TemporaryDirectory() as tmp, served(Path(tmp), model) as harness:
         # The asker is a member of the channel and reads days in UTC, as the channel does.
         harness.slack.members[DIGEST_CHANNEL] = [HUMAN]
         harness.slack.zones[HUMAN] = "UTC"
         threads = post_digests(harness)
         outcomes = [ask(harness, asked, threads[THREAD_DAY]) for asked in questions]
         world = {
+            "model": model,
             "now": NOW.isoformat().replace("+00:00", "Z"),
             "digests": sorted(threads),
             "model_calls": harness.model.calls,
@@ -315,7 +326,7 @@ def summary(outcomes: list[Outcome]) -> dict[str, Any]:
     }
 
 
-def as_json(outcomes: list[Outcome], world: dict[str, Any], show: bool) -> str:
+def as_data(outcomes: list[Outcome], world: dict[str, Any], show: bool) -> dict[str, Any]:
     rows = []
     for outcome in outcomes:
         asked = outcome.asked
@@ -338,7 +349,27 @@ def as_json(outcomes: list[Outcome], world: dict[str, Any], show: bool) -> str:
         if show:
             row["reply"] = outcome.reply
         rows.append(row)
-    return json.dumps({"world": world, "questions": rows, "score": summary(outcomes)}, ensure_ascii=False, indent=2)
+    return {"world": world, "questions": rows, "score": summary(outcomes)}
+
+
+def differing(runs: dict[str, tuple[list[Outcome], dict[str, Any]]]) -> list[str]:
+    """The questions that pass in some of the runs and fail in others."""
+    passed = [[outcome.passed for outcome in outcomes] for outcomes, _ in runs.values()]
+    ids = [outcome.asked.id for outcome in next(iter(runs.values()))[0]]
+    return [ids[i] for i in range(len(ids)) if len({run[i] for run in passed}) > 1]
+
+
+def as_json(runs: dict[str, tuple[list[Outcome], dict[str, Any]]], show: bool) -> str:
+    """One run: its world, questions and score, as before; several: each under its model's name,
+    and the questions whose score differs between them."""
+    if len(runs) == 1:
+        ((outcomes, world),) = runs.values()
+        return json.dumps(as_data(outcomes, world, show), ensure_ascii=False, indent=2)
+    data = {
+        "models": {model: as_data(outcomes, world, show) for model, (outcomes, world) in runs.items()},
+        "differ": differing(runs),
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def _columns(char: str) -> int:
@@ -362,7 +393,26 @@ def _numbers(values: tuple[int, ...], count: int | None = None) -> str:
     return text if count is None else f"{text} (count {count})"
 
 
-def as_table(outcomes: list[Outcome], world: dict[str, Any], show: bool) -> str:
+def _said(part: dict[str, Any]) -> str:
+    return f"{part['passed']} of {part['total']} ({part['percent']}%)"
+
+
+def _score_lines(outcomes: list[Outcome], world: dict[str, Any], prefix: str = "") -> list[str]:
+    scores = summary(outcomes)
+    return [
+        f"{prefix}score: {_said(scores['all'])}",
+        prefix + "by language: " + ", ".join(f"{k} {_said(v)}" for k, v in scores["by_lang"].items() if v["total"]),
+        prefix + "by surface: " + ", ".join(f"{k} {_said(v)}" for k, v in scores["by_surface"].items() if v["total"]),
+        f"{prefix}world: now {world['now']}, digests {', '.join(world['digests'])} posted; "
+        f"model calls {world['model_calls']}; Slack rejections {len(world['slack_rejections'])}",
+    ]
+
+
+def as_table(runs: dict[str, tuple[list[Outcome], dict[str, Any]]], show: bool) -> str:
+    """One run: each question's PRs expected and got; several: whether it passes in each."""
+    if len(runs) > 1:
+        return _modes_table(runs, show)
+    ((outcomes, world),) = runs.values()
     head = (
         f"{'id':<4} {'lang':<4} {'surface':<7} {_cell('question', 44)} {_cell('expected', 30)} {_cell('got', 30)} pass"
     )
@@ -378,24 +428,44 @@ def as_table(outcomes: list[Outcome], world: dict[str, Any], show: bool) -> str:
         )
         if show:
             lines.extend("      | " + line for line in (outcome.reply or "(no reply)").splitlines())
-    scores = summary(outcomes)
+    return "\n".join([*lines, "", *_score_lines(outcomes, world)])
 
-    def said(part: dict[str, Any]) -> str:
-        return f"{part['passed']} of {part['total']} ({part['percent']}%)"
 
-    lines.append("")
-    lines.append(f"score: {said(scores['all'])}")
-    lines.append("by language: " + ", ".join(f"{k} {said(v)}" for k, v in scores["by_lang"].items() if v["total"]))
-    lines.append("by surface: " + ", ".join(f"{k} {said(v)}" for k, v in scores["by_surface"].items() if v["total"]))
-    lines.append(
-        f"world: now {world['now']}, digests {', '.join(world['digests'])} posted; "
-        f"model calls {world['model_calls']}; Slack rejections {len(world['slack_rejections'])}"
+def _modes_table(runs: dict[str, tuple[list[Outcome], dict[str, Any]]], show: bool) -> str:
+    models = list(runs)
+    head = f"{'id':<4} {'lang':<4} {'surface':<7} {_cell('question', 44)} {_cell('expected', 30)} " + " ".join(
+        f"{model:<6}" for model in models
     )
+    lines = [head, "-" * len(head)]
+    columns = [runs[model][0] for model in models]
+    for i, outcome in enumerate(columns[0]):
+        asked = outcome.asked
+        passes = " ".join(f"{'yes' if column[i].passed else 'no':<6}" for column in columns)
+        lines.append(
+            f"{asked.id:<4} {asked.lang:<4} {asked.surface:<7} {_cell(asked.question, 44)} "
+            f"{_cell(_numbers(asked.expect, asked.count), 30)} {passes}"
+        )
+        if show:
+            for model, column in zip(models, columns, strict=True):
+                reply = column[i].reply or "(no reply)"
+                lines.extend(f"      {model:>6} | " + line for line in reply.splitlines())
+    lines.append("")
+    for model in models:
+        outcomes, world = runs[model]
+        lines.extend(_score_lines(outcomes, world, prefix=f"{model}: "))
+    differ = differing(runs)
+    lines.append(f"scored differently: {', '.join(differ) if differ else 'none'}")
     return "\n".join(lines)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--model",
+        choices=(*MODELS, "all"),
+        default="all",
+        help="no model, a scripted model that answers badly, or all three (default: %(default)s)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--only", action="append", default=[], metavar="ID", help="ask only this question (repeatable)")
     parser.add_argument("--show", action="store_true", help="also print each reply's text")
@@ -411,8 +481,9 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             raise SystemExit(f"no such question: {', '.join(sorted(unknown))}")
         questions = [asked for asked in questions if asked.id in args.only]
-    outcomes, world = run(questions)
-    print(as_json(outcomes, world, args.show) if args.json else as_table(outcomes, world, args.show))
+    models = MODELS if args.model == "all" else (args.model,)
+    runs = {model: run(questions, model) for model in models}
+    print(as_json(runs, args.show) if args.json else as_table(runs, args.show))
     return 0
 
 

@@ -4,7 +4,10 @@ A card agrees with its label when the verdicts are equal, or "within one step" w
 neighbours on skip < skim < read. A key figure is carried when the headline states the same
 numbers (core/claims.py reads both, so "16.98GiB" carries "16.98 GiB"), a word such as a scope
 tag when the headline holds it. An invented figure is a claim of the card the PR's text does not
-support (the faithfulness check's own reading) or a forbidden string: none may reach a card.
+support (the faithfulness check's own reading) or a forbidden string: none may reach a card. A card
+made without a model whose reasons argue against its verdict is counted as core/reasons.py defines
+it; a model's card is not (its reasons are its own prose). A labelled PR GitHub would not give is
+`Unread`: counted and reported, not scored.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 
 from bot.core.claims import extract_claims, fold
 from bot.core.faithfulness import SourceText, check_card_text
+from bot.core.reasons import card_contradicts
 from bot.models import VERDICT_ORDER, Card, Verdict
 
 # How an answer says the PR is silent, in the words the answer prompt asks for (core/prompts.py
@@ -54,6 +58,21 @@ class CardRun:
     def carried(self) -> tuple[str, ...]:
         return tuple(figure for figure in self.figures if carries(self.card.headline, figure))
 
+    @property
+    def contradicted(self) -> bool:
+        """The card's reasons argue against its verdict (core/reasons.py)."""
+        return card_contradicts(self.card)
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A labelled PR or a question's PR that could not be read (not found, GitHub refused it):
+    where it is labelled, the PR, and why, as GitHub's error says it."""
+
+    where: str
+    ref: str
+    reason: str
+
 
 @dataclass(frozen=True)
 class CardScore:
@@ -63,6 +82,8 @@ class CardScore:
     figures: int
     carried: int
     invented: int
+    reasoned: int  # cards made without a model: their reasons are read for contradictions
+    contradicted: int  # of those, cards whose reasons argue against their verdict
     cut: int  # claims the faithfulness check cut from the model's answers
     files_read: int
     files_total: int
@@ -165,6 +186,8 @@ def score_cards(runs: Sequence[CardRun]) -> CardScore:
         figures=sum(len(run.figures) for run in runs),
         carried=sum(len(run.carried) for run in runs),
         invented=sum(len(run.invented) for run in runs),
+        reasoned=sum(run.card.source == "heuristic" for run in runs),
+        contradicted=sum(run.contradicted for run in runs),
         cut=sum(run.card.dropped for run in runs),
         files_read=sum(run.card.coverage.files_read for run in runs),
         files_total=sum(run.card.coverage.files_total for run in runs),

@@ -1,4 +1,6 @@
-"""A heuristic card's points read off the file list and the title: areas, tests, caveats, watch.
+"""A heuristic card's points read off the file list and the title: the kind of change
+(core/change_kinds.py's, in words), areas, tests, caveats, watch. Each "why" point keeps the name
+of its sentence, for core/reasons.py to tell which way it argues.
 
 Pure. Every figure or identifier in a point is a path, a count GitHub states, or a word of the
 title, never a sum of ours: a card states no figure the PR does not (DESIGN.md §1).
@@ -9,12 +11,14 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
+from bot.core.change_kinds import ChangeKind, change_kind, is_build, largest
 from bot.core.context import NO_ROOM
 from bot.core.files import skip_reason
 from bot.core.patterns import lazy
-from bot.core.shape import Stats, area, is_bump, is_dependency_file, is_revert, tags
+from bot.core.reasons import Point, against
+from bot.core.shape import Stats, area, is_dependency_file, is_revert, tags
 from bot.core.signals import CROSS_CUTTING_AREAS
 from bot.core.text import clean_line
 from bot.models import Coverage, FileChange, Language, PRSnapshot, Verdict
@@ -30,26 +34,6 @@ _FOLLOW_UP = lazy(
     r"\b(?:TODO|WIP|part\s*\d+|step\s*\d+|phase\s*\d+)\b|[(\[](?P<n>\d+)\s*/\s*(?P<of>\d+|N)[)\]]", re.IGNORECASE
 )
 _PERMISSIONS_LINE = lazy(r"permissions|:\s*write\b")
-# Kernel sources: CUDA, HIP and C++ under csrc/, and the Python kernels (Triton, CuTe) kept in
-# directories named for them.
-_KERNEL_SUFFIXES = (".cu", ".cuh", ".hip")
-_KERNEL_DIRS = frozenset({"csrc", "kernels", "ops"})
-# Where a PR changes settings rather than behaviour: vLLM's config package and its env variables.
-_CONFIG_DIRS = frozenset({"config", "configs"})
-_CONFIG_FILES = frozenset({"envs.py", "config.py"})
-_DEFAULT_LINE = lazy(r"\bdefault\b|=\s*(?:True|False|None|\d)", re.IGNORECASE)
-# Model code: one model's file(s), not the engine every model runs on.
-_MODEL_DIRS = ("vllm/model_executor/models/", "vllm/models/")
-# A title that says it moves a version, and the files that hold versions besides the dependency
-# manifests: build images and their version lists.
-_BUMP_WORD = lazy(r"\b(?:bump|upgrade|pin)s?\b", re.IGNORECASE)
-_BUILD_DIRS = frozenset({"docker", "cmake"})
-_BUILD_NAMES = frozenset({"CMakeLists.txt", "setup.py", "versions.json", "Cargo.toml"})
-# What users call: the HTTP server and its routes, the command line's options.
-_API_PARTS = ("/entrypoints/", "/routes/", "/server/", "cli_args", "/api/")
-MIN_ADDED_LINES = 10  # below this, "adds only" says nothing a title would not
-REMOVAL_RATIO = 3  # deletions this many times the additions: the PR mostly takes code out
-MIN_REMOVED_LINES = 20
 
 
 class Texts:
@@ -61,105 +45,63 @@ class Texts:
     def __call__(self, name: str, **values: str | int) -> str:
         return text(self.language, f"heuristic.{name}", **values)
 
+    def point(self, name: str, **values: str | int) -> Point:
+        """A reason with its sentence's name, so core/reasons.py can tell which way it argues."""
+        return Point(name, self(name, **values))
+
 
 # -- why --------------------------------------------------------------------------------------------
 
 
-def file_points(stats: Stats, verdict: Verdict, texts: Texts, title: str = "") -> list[str]:
+def file_points(stats: Stats, verdict: Verdict, texts: Texts, title: str = "") -> list[Point]:
     """What kind of change it is (a revert, tests only, a bump, a kernel, a setting, one model's
-    code), then where: the file list's points, without the description's."""
+    code, only wording), then where: the file list's points, without the description's."""
     for only, key in (("ci", "only_ci"), ("docs", "only_docs")):
         if stats.only(only):
-            return [texts(key, paths=_paths(_largest(stats.files), texts))]
+            return [texts.point(key, paths=_paths(largest(stats.files), texts))]
+    if stats.only_wording():  # comments, docstrings or strings, and perhaps docs: no code
+        key = "only_wording" if stats.only("wording") else "docs_and_wording"
+        return [texts.point(key, paths=_paths(largest(stats.files), texts))]
     if stats.only("test"):
-        return [texts("only_tests", paths=_some(_largest(stats.files), texts))]
+        return [texts.point("only_tests", paths=_some(largest(stats.files), texts))]
     if stats.files and all(kind in ("test", "ci") for kind in stats.kinds):
-        return [texts("only_tests_ci", paths=_some(_largest(stats.files), texts))]
-    if stats.files and all(_is_build(change.path) for change in stats.files):
-        return [texts("only_build", paths=_some(_largest(stats.files), texts))]
-    kind = change_kind(stats, title, texts)
+        return [texts.point("only_tests_ci", paths=_some(largest(stats.files), texts))]
+    if stats.files and all(is_build(change.path) for change in stats.files):
+        return [texts.point("only_build", paths=_some(largest(stats.files), texts))]
+    found = change_kind(stats, title)
+    kind = _kind_point(found, texts) if found else None
     if stats.only_dependencies():  # the dependency caveat names the files
         return [kind] if kind else []
-    points = _area_points(stats, texts, named=kind or "")
+    if kind and against(verdict, kind.name):  # a cap held a kernel change at a skip: say where, not why to read
+        kind = None
+    points = _area_points(stats, texts, named=kind.text if kind else "")
     if verdict == "skip":  # trivia: what kind, or where it is, and whether a test came with it
         return ([kind] if kind else points[:1]) + _test_points(stats, texts)
     areas = stats.source_areas()
     if len(areas) >= CROSS_CUTTING_AREAS:  # the spread says more than the runner-up
         ranked = sorted(areas, key=lambda name: -sum(change.changes for change in areas[name]))
-        points[1:] = [texts("areas", count=len(areas), paths=_paths(ranked, texts))]
+        points[1:] = [texts.point("areas", count=len(areas), paths=_paths(ranked, texts))]
     if kind:
         points.insert(0, kind)
     points += _test_points(stats, texts)
     # A new kernel the kind point names is not named again.
-    added = [c for c in stats.of_kind("source") if c.status == "added" and clean_line(c.path) not in (kind or "")]
+    named = kind.text if kind else ""
+    added = [c for c in stats.of_kind("source") if c.status == "added" and clean_line(c.path) not in named]
     if added:
-        points.append(texts("new_files", paths=_paths(_largest(added), texts)))
+        points.append(texts.point("new_files", paths=_paths(largest(added), texts)))
     return points
 
 
-def change_kind(stats: Stats, title: str, texts: Texts) -> str | None:
-    """The kind of change the file list and the title show, with where it is; None when no rule
-    says (a change across the engine says its kind through the area points)."""
-    source = stats.of_kind("source")
-    if is_revert(title):
-        return texts("kind_revert", paths=_some(_largest(stats.files), texts))
-    versions = [change for change in stats.files if is_dependency_file(change.path) or _is_build(change.path)]
-    if versions and (is_bump(title) or _BUMP_WORD.search(title) or stats.only_dependencies()):
-        code = [change for change in source if not _is_build(change.path)]
-        if not code:
-            return texts("kind_bump", paths=_some(_largest(versions), texts))
-        return texts("kind_bump_and_code", paths=_some(_largest(versions), texts), code=_some(_largest(code), texts))
-    kernels = [change for change in source if _is_kernel(change.path)]
-    new_kernels = [change for change in kernels if change.status == "added"]
-    if new_kernels:
-        return texts("new_kernel", path=clean_line(_largest(new_kernels)[0]))
-    if kernels and 2 * sum(change.changes for change in kernels) >= stats.source_lines:
-        return texts("kind_kernel", paths=_some(_largest(kernels), texts))
-    if source and len(stats.files) == 1 and source[0].additions <= 1 and source[0].deletions <= 1:
-        return texts("kind_one_line", path=clean_line(source[0].path))
-    settings = [change for change in source if _is_config(change.path)]
-    if settings and 2 * sum(change.changes for change in settings) >= stats.source_lines:
-        key = "kind_default" if any(_changes_a_default(change) for change in settings) else "kind_config"
-        return texts(key, paths=_some(_largest(settings), texts))
-    removed = sum(change.deletions for change in source)
-    if removed >= MIN_REMOVED_LINES and removed >= REMOVAL_RATIO * sum(change.additions for change in source):
-        return texts("kind_removal", paths=_some(_largest(source), texts))
-    if source and all(change.path.startswith(_MODEL_DIRS) for change in source):
-        return texts("kind_model", paths=_some(_largest(source), texts))
-    if not source and stats.files and all(kind == "config" for kind in stats.kinds):
-        return texts("kind_data", paths=_some(_largest(stats.files), texts))
-    api = [change for change in source if any(part in f"/{change.path}" for part in _API_PARTS)]
-    if api:
-        return texts("kind_api", paths=_some(_largest(api), texts))
-    if sum(change.additions for change in source) >= MIN_ADDED_LINES and not any(c.deletions for c in source):
-        return texts("kind_additions", paths=_some(_largest(source), texts))
-    return None
+def _kind_point(kind: ChangeKind, texts: Texts) -> Point:
+    """The kind of change in words, with where it is."""
+    if kind.name in ("new_kernel", "kind_one_line"):
+        return texts.point(kind.name, path=clean_line(kind.paths[0]))
+    if kind.name == "kind_bump_and_code":
+        return texts.point(kind.name, paths=_some(kind.paths, texts), code=_some(kind.code, texts))
+    return texts.point(kind.name, paths=_some(kind.paths, texts))
 
 
-def _is_kernel(path: str) -> bool:
-    *dirs, name = path.split("/")
-    return name.endswith(_KERNEL_SUFFIXES) or bool(_KERNEL_DIRS.intersection(dirs))
-
-
-def _is_build(path: str) -> bool:
-    *dirs, name = path.split("/")
-    return name.startswith("Dockerfile") or name in _BUILD_NAMES or bool(_BUILD_DIRS.intersection(dirs[:1]))
-
-
-def _is_config(path: str) -> bool:
-    *dirs, name = path.split("/")
-    return name in _CONFIG_FILES or bool(_CONFIG_DIRS.intersection(dirs[:2]))
-
-
-def _changes_a_default(change: FileChange) -> bool:
-    """An added line that sets a default (`default=`, `= True`, `"default": 4`), as the patch shows."""
-    if not change.patch:
-        return False
-    added = (line[1:] for line in change.patch.splitlines() if line.startswith("+") and not line.startswith("+++"))
-    return any(_DEFAULT_LINE.search(line) for line in added)
-
-
-def _area_points(stats: Stats, texts: Texts, named: str = "") -> list[str]:
+def _area_points(stats: Stats, texts: Texts, named: str = "") -> list[Point]:
     """The biggest area by changed lines, and the runner-up when the biggest holds under half;
     none that the kind point (`named`) already names."""
     reading = stats.of_kind("source") or [c for c, k in zip(stats.files, stats.kinds, strict=True) if k != "ci"]
@@ -168,7 +110,7 @@ def _area_points(stats: Stats, texts: Texts, named: str = "") -> list[str]:
         groups[area(change.path)].append(change)
     total = sum(change.changes for change in reading)
     ranked = sorted(groups.values(), key=lambda group: -sum(change.changes for change in group))
-    points: list[str] = []
+    points: list[Point] = []
     for key, group in zip(("largest", "also"), ranked, strict=False):
         adds, dels = sum(c.additions for c in group), sum(c.deletions for c in group)
         if adds + dels == 0:
@@ -179,8 +121,8 @@ def _area_points(stats: Stats, texts: Texts, named: str = "") -> list[str]:
         # card states no figure the PR does not (DESIGN.md §1).
         size = texts("size", adds=adds, dels=dels) if len(group) == 1 else ""
         if not points and 2 * (adds + dels) >= total:
-            return [texts("most_in", area=_common_place(group), size=size)]
-        points.append(texts(key, area=_common_place(group), size=size))
+            return [texts.point("most_in", area=_common_place(group), size=size)]
+        points.append(texts.point(key, area=_common_place(group), size=size))
     return points
 
 
@@ -192,13 +134,13 @@ def _common_place(group: Sequence[FileChange]) -> str:
     return clean_line(common) or "."
 
 
-def _test_points(stats: Stats, texts: Texts) -> list[str]:
+def _test_points(stats: Stats, texts: Texts) -> list[Point]:
     tests = stats.of_kind("test")
     added = [change for change in tests if change.status == "added"]
     if added:
-        return [texts("adds_tests", paths=_paths(_largest(added), texts))]
+        return [texts.point("adds_tests", paths=_paths(largest(added), texts))]
     if tests:
-        return [texts("updates_tests", paths=_paths(_largest(tests), texts))]
+        return [texts.point("updates_tests", paths=_paths(largest(tests), texts))]
     return []
 
 
@@ -248,10 +190,6 @@ def watch(title: str, texts: Texts) -> list[str]:
 
 
 # -- helpers -------------------------------------------------------------------------------------
-
-
-def _largest(files: Iterable[FileChange]) -> list[str]:
-    return [change.path for change in sorted(files, key=lambda change: -change.changes)]
 
 
 def _some(paths: Sequence[str], texts: Texts) -> str:

@@ -3,9 +3,9 @@
 Used when no LLM is configured or the model failed. Pure. The verdict is core/signals.py's; the
 headline is the title, with the description's key figure when the title states none; the "why"
 points quote the description's own sentences (a root cause, a result, a decision), with the file
-list's points as the fallback. Every figure or identifier in a text is copied from the PR's text or
-computed from the file list (paths, counts), never invented, so the faithfulness check that guards
-model cards holds here too.
+list's points as the fallback, and none argues the other way from the verdict (core/reasons.py).
+Every figure or identifier in a text is copied from the PR's text or computed from the file list
+(paths, counts), never invented, so the faithfulness check that guards model cards holds here too.
 """
 
 from __future__ import annotations
@@ -14,16 +14,17 @@ from bot.core.description import Description, read_description
 from bot.core.figures import ResultFigure, description_figures, key_figure, text_figures
 from bot.core.file_points import Texts, caveats, file_points, watch
 from bot.core.patterns import lazy
+from bot.core.reasons import Point, against, contradicts
 from bot.core.sentences import explains_failure, names_code, quotable, states_decision
 from bot.core.shape import LEADING_TAGS, TAG, Stats
 from bot.core.signals import Evidence, judge
 from bot.core.text import clean_line, count_cjk
-from bot.models import Card, Coverage, Language, PRSnapshot, Rule
+from bot.models import Card, Coverage, Language, PRSnapshot, Rule, Verdict
 from bot.words import text
 
 # Part of a heuristic card's cache key, as PROMPT_VERSION is of a model card's: change it whenever
 # the rules here (or in signals, figures, sentences, file_points) would give a different card.
-HEURISTIC_VERSION = "heuristic-2026-12-02"
+HEURISTIC_VERSION = "heuristic-2026-12-09"
 # The card's headline limits (DESIGN.md, the card): CJK characters carry about twice the meaning.
 MAX_HEADLINE_CHARS = 120
 MAX_HEADLINE_CJK_CHARS = 60
@@ -53,23 +54,33 @@ def heuristic_card(snapshot: PRSnapshot, coverage: Coverage, language: Language)
     key = None if evidence.mechanical or _title_figures(evidence.title) else key_figure(list(evidence.figures))
     quotes = [] if evidence.mechanical or judgement.verdict == "skip" else _quotes(evidence.description, key, texts)
     if evidence.stats is None:
-        points: list[str] = []
+        points: list[Point] = []
         notes = [texts("title_and_description" if not evidence.description.empty else "title_only")]
     else:
         points = file_points(evidence.stats, judgement.verdict, texts, evidence.title)
         notes = caveats(snapshot, evidence.title, evidence.stats, coverage, texts)
+    # The description's own explanation first; the file list's points fill what is left.
+    why = _agreeing([*quotes, *points][:MAX_WHY], judgement.verdict)
     return Card(
         headline=_headline(evidence.title, key, texts) or text(language, "card.untitled"),
         verdict=judgement.verdict,
         minutes=judgement.minutes,
-        # The description's own explanation first; the file list's points fill what is left.
-        why=tuple([*quotes, *points][:MAX_WHY]),
+        why=tuple(point.text for point in why),
         caveats=tuple(notes[:MAX_CAVEATS]),
         watch=tuple(watch(evidence.title, texts)[:MAX_WATCH]),
         source="heuristic",
         coverage=coverage,
         language=language,
     )
+
+
+def _agreeing(points: list[Point], verdict: Verdict) -> list[Point]:
+    """The points, without those that argue against the verdict when together they contradict it.
+    The verdict's floors make this rare (core/signals.py): a cap can still hold a bot's kernel
+    change at a skip."""
+    if not contradicts(verdict, (point.name for point in points)):
+        return points
+    return [point for point in points if not against(verdict, point.name)]
 
 
 def verdict_rules(snapshot: PRSnapshot) -> tuple[Rule, ...]:
@@ -188,7 +199,7 @@ def _is_cjk(char: str) -> bool:
 # -- the description's own points ----------------------------------------------------------------
 
 
-def _quotes(description: Description, key: ResultFigure | None, texts: Texts) -> list[str]:
+def _quotes(description: Description, key: ResultFigure | None, texts: Texts) -> list[Point]:
     """Up to MAX_WHY sentences of the description, labelled: a cause, a result, a decision, a change."""
     sentences = [(section, sentence) for section, sentence in description.sentences() if quotable(sentence)]
     causes = [sentence for section, sentence in sentences if section.kind == "cause" and section.substantive]
@@ -215,7 +226,7 @@ def _quotes(description: Description, key: ResultFigure | None, texts: Texts) ->
     # Nothing says what it does: its opening sentence, which usually does.
     if "point_change" not in chosen.values() and sentences and sentences[0][1] not in chosen:
         chosen[sentences[0][1]] = "point_summary"
-    return [texts(label, text=_quote(sentence)) for sentence, label in list(chosen.items())[:MAX_WHY]]
+    return [texts.point(label, text=_quote(sentence)) for sentence, label in list(chosen.items())[:MAX_WHY]]
 
 
 def _quote(sentence: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from bot.core.faithfulness import SourceText, check_field
 from bot.core.patterns import lazy
-from bot.core.sanitize import sanitize_answer
+from bot.core.sanitize import sanitize_sentence
 
 # A sentence ends at ".", "!", "?" (or the CJK ones, or "…") followed by white space, or at a line
 # break. The white space must have arrived: "1." may go on as "1.5x", "e.g" as "e.g.", a link's
@@ -137,7 +137,7 @@ def checked_sentence(sentence: str, source: SourceText, repo_urls: Sequence[str]
     """One sentence of a model's answer as it may be shown: sanitized as a whole answer is (no
     mention, no link outside `repo_urls`, no template token), or None when nothing is left of it
     or it states a figure the PR's text (`source`) does not (faithfulness.py)."""
-    cleaned = sanitize_answer(sentence, *(repo_urls or ("",)))
+    cleaned = sanitize_sentence(sentence, *(repo_urls or ("",)))
     if cleaned is None:
         return None
     # A kept link's address is the repository's (sanitizing saw to it); its numbers are not claims.

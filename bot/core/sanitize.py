@@ -19,6 +19,7 @@ from urllib.parse import unquote, urlsplit
 
 from bot.core.echoes import without_echoes
 from bot.core.patterns import lazy
+from bot.core.prose import is_data
 from bot.core.templates import without_template
 from bot.core.text import clean_text
 from bot.models import Card
@@ -300,9 +301,17 @@ def _model_text(text: str, repo_url: str, *more_repo_urls: str) -> str:
 
 
 def sanitize_answer(text: str, repo_url: str, *more_repo_urls: str) -> str | None:
-    """A model's answer made safe to post, or None when nothing usable is left of it: empty once
-    sanitized, or mostly chat-template tokens (core/templates.py). Capped after cleaning, so the
-    cap never splits a token the cleaning would have removed whole."""
+    """A model's whole answer made safe to post, or None when nothing usable is left of it: empty
+    once sanitized, mostly chat-template tokens (core/templates.py), or data rather than words (a
+    JSON value, a card: core/prose.py)."""
+    cleaned = sanitize_sentence(text, repo_url, *more_repo_urls)
+    return None if cleaned is None or is_data(cleaned) else cleaned
+
+
+def sanitize_sentence(text: str, repo_url: str, *more_repo_urls: str) -> str | None:
+    """One part of a model's answer made safe to post (a streamed sentence, core/releaser.py), or
+    None when nothing is left of it. A part may quote JSON: only a whole answer is held to be prose.
+    Capped after cleaning, so the cap never splits a token the cleaning would have removed whole."""
     cleaned = _model_text(text, repo_url, *more_repo_urls)
     return cleaned[:ANSWER_MAX_CHARS].rstrip() or None
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bot.core.files import LOCK_FILES, file_kind
 from bot.core.patterns import lazy
+from bot.core.wording import wording_only
 from bot.models import FileChange
 
 TRIVIAL_TAGS = frozenset({"ci", "doc", "docs", "misc"})
@@ -30,6 +31,9 @@ _BUMP = lazy(
     re.IGNORECASE,
 )
 _TYPO = lazy(r"\btypos?\b|\bspelling\b|\bmisspell", re.IGNORECASE)
+# The kinds of file whose diff may be only wording (comments, docstrings, strings): such a file
+# is of kind "wording", weighed as docs are. Tests and CI files keep their kind: it says as much.
+_WORDED_KINDS = frozenset({"source", "config"})
 # Manifests that hold versions and nothing else; pyproject.toml and package.json also carry tool
 # configuration, so a change there is not by itself a dependency change.
 _DEPENDENCY_NAMES = frozenset({"go.mod", "Pipfile", "Gemfile", "environment.yml"})
@@ -72,6 +76,11 @@ def area(path: str) -> str:
     return "/".join(dirs[:2]) if dirs else "."
 
 
+def _kind(change: FileChange) -> str:
+    kind = file_kind(change.path)
+    return "wording" if kind in _WORDED_KINDS and wording_only(change.path, change.patch) else kind
+
+
 @dataclass(frozen=True)
 class Stats:
     """What the verdict and the points need from the file list, computed once."""
@@ -84,7 +93,9 @@ class Stats:
 
     @classmethod
     def of(cls, files: tuple[FileChange, ...]) -> Stats:
-        kinds = tuple(file_kind(change.path) for change in files)
+        """The file list's kinds and line counts; a source or config file whose diff changes only
+        comments, docstrings or strings is of kind "wording", and not source."""
+        kinds = tuple(_kind(change) for change in files)
         by_kind: dict[str, int] = defaultdict(int)
         for change, kind in zip(files, kinds, strict=True):
             by_kind[kind] += change.changes
@@ -100,6 +111,10 @@ class Stats:
 
     def only(self, kind: str) -> bool:
         return bool(self.files) and all(k == kind for k in self.kinds)
+
+    def only_wording(self) -> bool:
+        """Only docs and files whose diff is wording, at least one of those: no code changed."""
+        return "wording" in self.kinds and all(k in ("docs", "wording") for k in self.kinds)
 
     def only_dependencies(self) -> bool:
         return bool(self.files) and all(is_dependency_file(change.path) for change in self.files)

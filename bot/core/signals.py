@@ -8,10 +8,12 @@ Score = size (1 small, 2 a skim's worth of code, 5 a design by size alone)
       + moderate ones: a design section 2 (a motivation section or a decision said in passing 1),
         a long review thread 1 or 2
       + weak ones, 1 at most together: "Fixes #N", a failure explained in passing, code named in prose
-      - mechanical marks: dependency files only 3, a version bump 3, CI only 2, docs only 2, a typo
-        fix 2, a revert 4.
-Read from 5, skim from 2. Caps hold whatever the score: a bot or dependency files only is a skip; a
-revert, or a change without source code, is at most a skim.
+      - mechanical marks: dependency files only 3, a version bump 3, CI only 2, docs only 2 (or
+        docs and wording: comments, docstrings, strings), a typo fix 2, a revert 4.
+Read from 5, skim from 2. Floors and caps hold whatever the score, caps last: a change whose kind
+is worth a look (kernel code, what users call, a setting's default: core/reasons.py) is a skim at
+least, so its card never gives a reason to read under a skip; a bot or dependency files only is a
+skip; a revert, or a change without source code, is at most a skim.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from bot.core.change_kinds import change_kind
 from bot.core.description import Description, word_count
 from bot.core.figures import ResultFigure, is_benchmark
+from bot.core.reasons import leaning
 from bot.core.sentences import explains_failure, fixed_issues, names_code, quotable, states_decision
 from bot.core.shape import Stats, is_bump, is_revert, is_trivial_title, is_typo_fix, tags
 from bot.models import VERDICT_ORDER, Comment, PRListing, Rule, SignalKind, Verdict
@@ -47,6 +51,14 @@ REVIEW_THREAD_COMMENTS, LONG_REVIEW_THREAD_COMMENTS = 10, 25  # vLLM's busy PRs 
 # add one point, enough to lift a one-line change with an explanation to a skim.
 WEAK_TOTAL = 1
 DEPENDENCIES, BUMP, CI_ONLY, DOCS_ONLY, TYPO, REVERT = -3, -3, -2, -2, -2, -4
+# The kinds of change whose point argues for reading (core/reasons.py), by the signal that holds
+# the verdict at a skim: a card that says "Kernel code changed" gives a reason to look.
+WORTH_A_LOOK: dict[str, SignalKind] = {
+    "new_kernel": "kernel",
+    "kind_kernel": "kernel",
+    "kind_api": "api",
+    "kind_default": "default",
+}
 # Reading speed: skimming ~40 changed lines a minute, careful reading ~25 (so the sample's p90 PR,
 # 534 lines, reads in ~20 minutes); a description at ~200 words a minute.
 SKIM_LINES_PER_MINUTE, SKIM_MINUTES = 40, (2, 10)
@@ -64,12 +76,13 @@ class Signal:
     weight: int
     detail: str = ""
     cap: Verdict | None = None  # the highest verdict the PR may get, whatever its score
+    floor: Verdict | None = None  # the lowest, unless a cap says otherwise
     weak: bool = False
 
     @property
     def rule(self) -> Rule:
         raises = self.weight >= SKIM_SCORE if self.kind in ("size", "unread") else self.weight > 0
-        return Rule(self.kind, raises, self.detail)
+        return Rule(self.kind, raises or self.floor is not None, self.detail)
 
 
 @dataclass(frozen=True)
@@ -105,12 +118,15 @@ def is_bot(listing: PRListing) -> bool:
 
 
 def judge(evidence: Evidence) -> Judgement:
-    signals = [*_size(evidence), *_mechanical(evidence)]
+    signals = [*_size(evidence), *_kind(evidence), *_mechanical(evidence)]
     if not evidence.mechanical:
         signals += _description(evidence)
     weak = min(WEAK_TOTAL, sum(signal.weight for signal in signals if signal.weak))
     score = sum(signal.weight for signal in signals if not signal.weak) + weak
     verdict: Verdict = "read" if score >= READ_SCORE else "skim" if score >= SKIM_SCORE else "skip"
+    for signal in signals:
+        if signal.floor is not None and VERDICT_ORDER[signal.floor] < VERDICT_ORDER[verdict]:
+            verdict = signal.floor
     for signal in signals:
         if signal.cap is not None and VERDICT_ORDER[signal.cap] > VERDICT_ORDER[verdict]:
             verdict = signal.cap
@@ -134,6 +150,16 @@ def _size(evidence: Evidence) -> list[Signal]:
     return [Signal("size", SKIM_SIZE if stats.reading >= SKIM_MIN_LINES else SMALL_SIZE, str(stats.reading))]
 
 
+def _kind(evidence: Evidence) -> list[Signal]:
+    """A kind of change worth a look holds the verdict at a skim; it weighs nothing by itself."""
+    if evidence.stats is None:
+        return []
+    found = change_kind(evidence.stats, evidence.title)
+    if found is None or leaning(found.name) != "read":
+        return []
+    return [Signal(WORTH_A_LOOK[found.name], 0, _clip(found.paths[0]), floor="skim")]
+
+
 def _mechanical(evidence: Evidence) -> list[Signal]:
     stats, title, listing = evidence.stats, evidence.title, evidence.listing
     signals: list[Signal] = []
@@ -147,6 +173,8 @@ def _mechanical(evidence: Evidence) -> list[Signal]:
         signals.append(Signal("ci_only", CI_ONLY, _first_path(stats)))
     elif stats is not None and stats.only("docs"):
         signals.append(Signal("docs_only", DOCS_ONLY, _first_path(stats)))
+    elif stats is not None and stats.only_wording():  # weighed as docs: no code changed
+        signals.append(Signal("wording", DOCS_ONLY, _first_path(stats)))
     if is_typo_fix(title):
         signals.append(Signal("typo", TYPO))
     if is_revert(title):

@@ -5,10 +5,11 @@ that match, and why such a question is refused. Two of these are `Reply` kinds (
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import ClassVar, Literal
 
 from bot.models.card import Card
+from bot.models.note import Note
 from bot.models.pr import PRListing
 
 SpanKind = Literal[
@@ -23,6 +24,7 @@ SpanKind = Literal[
     "days",
     "since",
     "digest",
+    "digests",  # the PRs of the asking channel's recent digests
     "release",
 ]
 
@@ -38,6 +40,14 @@ class Span:
     days: int = 0
     unreadable: str = ""  # "since 2026-13-45": what was typed, which is no date (refused)
     release: str = ""  # kind "release": the tag ("v0.12.0"), or the range ("v0.11.0...v0.12.0")
+    through: date | None = None  # a span to now: the asker's day it was answered on (its last)
+
+    @property
+    def last(self) -> date:
+        """The last day the span covers."""
+        if self.end is not None:
+            return max(self.end - timedelta(days=1), self.start)
+        return self.through or self.start
 
 
 DayProblemKind = Literal["not_a_date", "ambiguous", "future", "reversed", "too_long"]
@@ -86,6 +96,10 @@ class AcrossMatches:
     # Written by the model from the matching PRs' cards (never a PR fetched for it); "": none.
     answer: str = ""
     queued: int = 0  # cards of matching PRs asked of the workers now (they had none)
+    # The person asked about by name is several people here: (login, display name) of each.
+    people: tuple[tuple[str, str | None], ...] = ()
+    unread: int = 0  # authors whose display name could not be read now, so were not matched
+    unread_why: Note | None = None  # why, as GitHub said it (its rate limit and its reset)
     kind: ClassVar[str] = "across"
 
 
@@ -114,6 +128,7 @@ class AcrossRefused:
     days: int = 0  # "too_long": the most days a question may span
     said: str = ""  # "not_a_date", "future", "reversed", "ambiguous": the days as typed; a tag
     readings: tuple[str, ...] = ()  # "ambiguous": the dates it may be (YYYY-MM-DD)
+    why: Note | None = None  # "unavailable": GitHub's own reason when it gave one (its rate limit)
     kind: ClassVar[str] = "across_refused"
 
 

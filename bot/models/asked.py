@@ -19,6 +19,7 @@ NoAnswer = Literal[
     "model_refused",  # the endpoint refused the request (a bad key, an unknown model)
     "model_failed",  # an answer that was none: empty, cut off, declined
     "answer_unusable",  # nothing left once sanitised (all mentions, foreign links, prompt echo)
+    "answer_not_prose",  # data rather than words: JSON, a card (core/prose.py)
     "budget_spent",  # the daily token budget is spent: the model was not asked
 ]
 

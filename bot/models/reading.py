@@ -39,6 +39,7 @@ class Reading:
     named: tuple[PRRef, ...] = ()  # PRs named outright (#N, owner/repo#N, links)
     release: str | None = None  # a tag or "TAG..TAG"; read by the release digests
     listing: bool = False  # worded as asking for PRs ("what merged", "any", "有没有")
+    seeking: bool = False  # after one PR by what it does ("find the PR that bumps torch")
     plural: bool = False  # "the biggest PRs": several wanted, not one
     here: bool = False  # "in here", "these", "this one", "这里面": the PRs of the digest asked in
 
@@ -79,6 +80,13 @@ class Reading:
         if self.problem is not None:
             return True  # answered with what is wrong with the days
         if self.span is not None:
-            return self.listing or self.author is not None or self.intent != "list" or self.verdict is not None
-        # No days named: the recent ones (services/across.py DEFAULT_DAYS).
-        return self.author is not None or self.intent != "list" or (self.listing and bool(self.terms))
+            return (
+                self.listing
+                or self.seeking
+                or self.author is not None
+                or self.intent != "list"
+                or self.verdict is not None
+            )
+        # No days named: the recent ones (services/across.py DEFAULT_DAYS); "any reverts?" too.
+        wanted = bool(self.terms) or self.relation is not None
+        return self.author is not None or self.intent != "list" or ((self.listing or self.seeking) and wanted)

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from bot.models.across import AcrossMatches, AcrossRefused, InRelease, Span
 from bot.models.card import Card
+from bot.models.note import Note
 from bot.models.pr import PRListing, PRRef, Window
 from bot.models.rules import Rule
 
@@ -26,9 +27,11 @@ class PRAnswer:
 
 @dataclass(frozen=True)
 class DigestAnswer:
-    """The model's answer about the whole digest."""
+    """The model's answer about the whole digest, above the digest's PRs whose title, headline
+    or files match the question (`matches`, as DigestMatches lists them without a model)."""
 
     answer: str
+    matches: tuple[PRListing, ...] = ()
     kind: ClassVar[str] = "digest_answer"
 
 
@@ -82,9 +85,11 @@ class PRNotFound:
 
 @dataclass(frozen=True)
 class Unavailable:
-    """GitHub could not be read."""
+    """GitHub could not be read; `why` is GitHub's own reason when it gave one (its rate limit,
+    said with when it resets, as every surface says it)."""
 
     ref: PRRef
+    why: Note | None = None
     kind: ClassVar[str] = "unavailable"
 
 

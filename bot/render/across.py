@@ -7,22 +7,37 @@ as everywhere (render/blocks.py `title_text`); links are built only from GitHub'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
-from bot.core.text import clean_line
+from bot.core.text import clean_line, clean_text
 from bot.models import AcrossItem, AcrossMatches, AcrossRefused, InRelease, Language, PRListing, Span
 from bot.ports.slack import Message
-from bot.render.blocks import text_message, title_text
+from bot.render.across_people import people_lines
+from bot.render.blocks import sections_message, text_message, title_text
+from bot.render.dates import days_text
 from bot.render.labels import verdict_label
 from bot.render.mrkdwn import answer_text, clip, escape, link
-from bot.words import text
+from bot.words import said, text
 
 # A headline is at most 120 characters (DESIGN.md §1); a title may be longer: one line each.
 MAX_LINE_CHARS = 160
 
 
+# Spans whose words name no date: said with the days they covered ("this week (Aug 10–14)").
+_UNDATED = frozenset({"today", "yesterday", "week", "last_week", "month", "last_month", "days"})
+
+
 def span_text(span: Span, language: Language) -> str:
-    """ "this week", "since 2026-11-30", "最近 3 天": the span as the reply's sentences name it."""
+    """ "this week (Aug 10–14)", "since 2026-11-30", "最近 3 天（11月29日–12月1日）": the span as
+    the reply's sentences name it, with its days where its words do not say them."""
+    said = _span_words(span, language)
+    if span.kind in _UNDATED:
+        return text(language, "reply.across_span_dated", span=said, dates=days_text(span.start, span.last, language))
+    return said
+
+
+def _span_words(span: Span, language: Language) -> str:
     match span.kind:
         case "days":
             return text(language, "reply.across_span_days", n=span.days)
@@ -32,6 +47,8 @@ def span_text(span: Span, language: Language) -> str:
             return text(language, "reply.across_span_day", day=span.start.isoformat())
         case "digest":
             return text(language, "reply.across_span_digest", day=span.start.isoformat())
+        case "digests":
+            return text(language, "reply.across_span_digests", dates=days_text(span.start, span.last, language))
         case "range":
             last = span.end - timedelta(days=1) if span.end is not None else span.start
             return text(language, "reply.across_span_range", first=span.start.isoformat(), last=last.isoformat())
@@ -64,6 +81,8 @@ def _header(reply: AcrossMatches, language: Language, *, repo: str, topic: str, 
         return _asked_header(reply, language, repo=repo, topic=topic, span=span)
     if reply.relation is not None:
         found = "revert" if reply.relation == "revert" else "follow_up"
+        if reply.target is None:  # "which PRs were reverted this week?": the span's pairs
+            return text(language, f"reply.across_{found}s_{'found' if count else 'none'}", repo=repo, span=span)
         name = f"reply.across_{found}_{'found' if count else 'none'}"
         return text(language, name, repo=repo, span=span, link=target)
     if not reply.merged:
@@ -101,8 +120,10 @@ def _asked_header(reply: AcrossMatches, language: Language, *, repo: str, topic:
     return text(language, "reply.across_by_found", **values)
 
 
-def _footer(reply: AcrossMatches, language: Language) -> list[str]:
-    lines = []
+def _footer(reply: AcrossMatches, language: Language, shown: Callable[[str], str] = escape) -> list[str]:
+    """What the list leaves out: how many more, and why some were matched less well; the
+    people a name was (their names are GitHub's, made `shown` for the surface)."""
+    lines = people_lines(reply, language, shown)
     if reply.more:
         lines.append(text(language, "reply.across_more", n=reply.more))
     if reply.title_only:
@@ -117,37 +138,31 @@ def _topic(reply: AcrossMatches) -> str:
 
 
 def across_message(reply: AcrossMatches, language: Language) -> Message:
-    if reply.answer:
-        return _written_message(reply, language)
+    """The PRs found, as code found them: the first line (what was asked, the count, the span),
+    each PR with its headline and verdict, what was left out. With the model's answer (written
+    from their cards, sanitized, citing none but these: services/summaries.py), it stands above
+    the list as a summary; the list is the same with it or without."""
     target = _target_link(reply.target)
     header = _header(reply, language, repo=escape(reply.repo), topic=escape(_topic(reply)), target=target)
     lines = [header, *(_item_line(item, language) for item in reply.items), *_footer(reply, language)]
-    return text_message("\n".join(lines))
-
-
-def _written_message(reply: AcrossMatches, language: Language) -> Message:
-    """The model's answer (written from the matching PRs' cards, sanitized), then the matching
-    PRs that have no card yet, by title, and how many are being carded now."""
-    untold = [item for item in reply.items if item.card is None]
-    lines = [answer_text(reply.answer, None, ()), *(_item_line(item, language) for item in untold)]
-    if reply.more:
-        lines.append(text(language, "reply.across_more", n=reply.more))
-    if reply.queued:
-        lines.append(text(language, "reply.across_queued", n=reply.queued))
-    return text_message("\n".join(lines))
+    summary = answer_text(reply.answer, None, ()) if reply.answer else ""
+    return sections_message([summary, "\n".join(lines)])
 
 
 def across_terminal(reply: AcrossMatches, language: Language) -> str:
-    """The same reply for a terminal (`prdigest ask OWNER/REPO`): plain text, URLs in full."""
+    """The same reply for a terminal (`prdigest ask OWNER/REPO`): plain text, URLs in full; the
+    model's summary, when there is one, above the list."""
     # The target in full too: on an Enterprise server it is that host's page, not github.com's.
     target = f"#{reply.target.number} ({clean_line(reply.target.url)})" if reply.target is not None else ""
-    lines = [_header(reply, language, repo=reply.repo, topic=_topic(reply), target=target)]
+    # The summary is sanitized already; no control sequence of it reaches the terminal either.
+    summary = [clean_text(reply.answer).strip(), ""] if reply.answer else []
+    lines = [*summary, _header(reply, language, repo=reply.repo, topic=_topic(reply), target=target)]
     for item in reply.items:
         about = verdict_label(item.card) if item.card else text(language, "reply.across_no_card")
         # A title is the PR author's: one line, no control sequence reaches the terminal.
         what = clean_line(item.card.headline if item.card else item.listing.title)
         lines.append(f"  #{item.listing.number}  {what} — {about}\n      {clean_line(item.listing.url)}")
-    return "\n".join([*lines, *_footer(reply, language)])
+    return "\n".join([*lines, *_footer(reply, language, clean_line)])
 
 
 def in_release_terminal(reply: InRelease, language: Language) -> str:
@@ -201,6 +216,8 @@ def across_data(reply: AcrossMatches) -> dict[str, object]:
         ],
         "more": reply.more,
         "title_only": reply.title_only,
+        # The model's summary above the list (sanitized, citing only `items`); null without one.
+        "answer": reply.answer or None,
     }
 
 
@@ -220,6 +237,8 @@ def across_refused_message(reply: AcrossRefused, language: Language) -> Message:
             )
         case "reversed":
             return text_message(text(language, "reply.across_reversed", said=escape(reply.said)))
+        case "unavailable" if reply.why is not None:  # GitHub's rate limit, and when it resets
+            return text_message(escape(said(language, reply.why)))
         case "unavailable":
             return text_message(text(language, "reply.across_unavailable", repo=repo))
         case "not_found":

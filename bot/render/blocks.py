@@ -353,3 +353,23 @@ def help_message(command: str, language: Language) -> Message:
 def text_message(text: str) -> Message:
     """A section of mrkdwn that is already safe (answers from mrkdwn.answer_text, refusals)."""
     return as_message(text, [section_block(text)])
+
+
+def sections_message(parts: Sequence[str]) -> Message:
+    """Parts of safe mrkdwn, each in its own sections (a model's prose, then a list code built),
+    a part longer than a section cut between its lines, never inside one; empty parts left out."""
+    said = [part for part in parts if part.strip()]
+    blocks = [section_block(chunk) for part in said for chunk in _line_chunks(part, MAX_TEXT_CHARS)]
+    return as_message("\n\n".join(said), blocks)
+
+
+def _line_chunks(text: str, limit: int) -> list[str]:
+    """`text` in pieces of at most `limit` characters, each a run of whole lines (a line longer
+    than `limit` alone, clipped by its section)."""
+    chunks: list[str] = []
+    for line in text.split("\n"):
+        if chunks and len(chunks[-1]) + 1 + len(line) <= limit:
+            chunks[-1] += "\n" + line
+        else:
+            chunks.append(line)
+    return chunks

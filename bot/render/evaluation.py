@@ -1,5 +1,6 @@
-"""`prdigest eval`'s report: one row per model for cards and for answers, then what disagreed, as
-text for a terminal (and docs/benchmarks.md) or as JSON for CI. Pure.
+"""`prdigest eval`'s report: the PRs that could not be read, one row per model for cards and for
+answers, then what disagreed, as text for a terminal (and docs/benchmarks.md) or as JSON for CI.
+Pure.
 
 The table is a developer's measurement, pasted into docs as it is: its column names stay English
 in every language, as the benchmark's and `prdigest doctor`'s do.
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from bot.core.eval_scores import AnswerRun, CardRun, score_answers, score_cards
+from bot.core.eval_scores import AnswerRun, CardRun, Unread, score_answers, score_cards
 from bot.core.usage import Usage
 from bot.render.data import card_data
 
@@ -25,6 +26,8 @@ class ModelReport:
     answers: tuple[AnswerRun, ...]
     usage: Usage
     cost: float | None  # None: no price in [models."NAME"] (or no tokens spent)
+    unread: tuple[Unread, ...] = ()  # labelled PRs that could not be read: no card, no score
+    unasked: tuple[Unread, ...] = ()  # questions whose PR could not be read
 
     @property
     def label(self) -> str:
@@ -67,12 +70,14 @@ def card_rows(reports: Sequence[ModelReport]) -> str:
                 _share(score.within_one, score.cards),
                 _share(score.carried, score.figures),
                 str(score.invented),
+                _share(score.contradicted, score.reasoned),
                 str(score.cut),
                 coverage,
                 f"{report.usage.prompt}/{report.usage.completion}",
                 _cost(report),
                 f"{score.seconds_median:.2f}/{score.seconds_max:.2f}",
                 _failures(score.failures, score.failure_kinds),
+                str(len(report.unread)),
             ]
         )
     headers = (
@@ -81,12 +86,14 @@ def card_rows(reports: Sequence[ModelReport]) -> str:
         "within one",
         "key figures",
         "invented",
+        "reasons vs verdict",
         "cut",
         "coverage",
         "tokens in/out",
         "cost",
         "s/card med/max",
         "failures",
+        "unread",
     )
     return table(headers, rows)
 
@@ -104,6 +111,7 @@ def answer_rows(reports: Sequence[ModelReport]) -> str:
                 _share(score.from_model, score.questions),
                 f"{score.seconds_median:.2f}/{score.seconds_max:.2f}",
                 _failures(score.failures, score.failure_kinds),
+                str(len(report.unasked)),
             ]
         )
     headers = (
@@ -114,13 +122,23 @@ def answer_rows(reports: Sequence[ModelReport]) -> str:
         "answered by model",
         "s/answer med/max",
         "failures",
+        "unread",
     )
     return table(headers, rows)
 
 
+def _unread(reports: Sequence[ModelReport]) -> tuple[Unread, ...]:
+    """The PRs no row could read: the same for every model, read once before them all."""
+    return (*reports[0].unread, *reports[0].unasked) if reports else ()
+
+
 def render_eval(reports: Sequence[ModelReport]) -> str:
     parts = []
-    if any(report.cards for report in reports):
+    unread = _unread(reports)
+    if unread:
+        lines = [f"  {item.where} {item.reason}" for item in unread]
+        parts.append(f"not read ({len(unread)}), left out of the scores:\n" + "\n".join(lines))
+    if any(report.cards or report.unread for report in reports):
         parts.append(card_rows(reports))
         for report in reports:
             lines = [
@@ -131,9 +149,14 @@ def render_eval(reports: Sequence[ModelReport]) -> str:
             lines += [
                 f"  {run.where} {run.ref}: invented {', '.join(run.invented)}" for run in report.cards if run.invented
             ]
+            lines += [
+                f"  {run.where} {run.ref}: reasons argue against {run.card.verdict} · {' / '.join(run.card.why)}"
+                for run in report.cards
+                if run.contradicted
+            ]
             if lines:
                 parts.append(f"{report.label}:\n" + "\n".join(lines))
-    if any(report.answers for report in reports):
+    if any(report.answers or report.unasked for report in reports):
         parts.append(answer_rows(reports))
         for report in reports:
             lines = [
@@ -148,13 +171,21 @@ def render_eval(reports: Sequence[ModelReport]) -> str:
 
 
 def eval_data(reports: Sequence[ModelReport]) -> dict[str, Any]:
-    """Every model's scores and every card and answer, for CI (`--format json`)."""
+    """Every model's scores and every card and answer, and the PRs that could not be read, for CI
+    (`--format json`)."""
     return {
+        "unread": [asdict(item) for item in _unread(reports)],
         "models": [
             {
                 "model": report.name,
-                "cards": asdict(score_cards(report.cards)) if report.cards else None,
-                "answers": asdict(score_answers(report.answers)) if report.answers else None,
+                "cards": _scores(asdict(score_cards(report.cards)), report.unread)
+                if report.cards or report.unread
+                else None,
+                "answers": (
+                    _scores(asdict(score_answers(report.answers)), report.unasked)
+                    if report.answers or report.unasked
+                    else None
+                ),
                 "tokens": {"in": report.usage.prompt, "out": report.usage.completion},
                 "cost": report.cost,
                 "items": [
@@ -165,6 +196,7 @@ def eval_data(reports: Sequence[ModelReport]) -> dict[str, Any]:
                         "figures": list(run.figures),
                         "carried": list(run.carried),
                         "invented": list(run.invented),
+                        "contradicted": run.contradicted,
                         "seconds": round(run.seconds, 3),
                         "failed": run.failed,
                         "card": card_data(run.card),
@@ -187,5 +219,9 @@ def eval_data(reports: Sequence[ModelReport]) -> dict[str, Any]:
                 ],
             }
             for report in reports
-        ]
+        ],
     }
+
+
+def _scores(scores: dict[str, Any], unread: tuple[Unread, ...]) -> dict[str, Any]:
+    return {**scores, "unread": len(unread)}

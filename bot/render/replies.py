@@ -34,7 +34,7 @@ from bot.models import (
 )
 from bot.ports.slack import Message
 from bot.render.across import across_message, across_refused_message, in_release_message, span_text
-from bot.render.blocks import card_message, help_message, text_message, title_text
+from bot.render.blocks import card_message, help_message, sections_message, text_message, title_text
 from bot.render.mrkdwn import answer_text, escape, link
 from bot.words import text
 
@@ -63,6 +63,13 @@ def _listing_line(listing: PRListing) -> str:
     label = f"{listing.repo}#{listing.number}"
     title = title_text(listing)
     return f"• {link(listing.url, label)} {title}" if title else f"• {link(listing.url, label)}"
+
+
+def _matches_text(choices: tuple[PRListing, ...], language: Language) -> str:
+    """The digest's PRs that match the question's words, or that none does."""
+    if not choices:
+        return say(language, "digest_none")
+    return "\n".join([say(language, "digest_matches"), *(_listing_line(listing) for listing in choices)])
 
 
 def _rule_line(rule: Rule, window: Window | None, language: Language) -> str:
@@ -96,8 +103,9 @@ def reply_message(
         case PRAnswer(about=about, answer=answer, paths=paths):
             header = text(language, "reply.about", link=link(about.url, f"#{about.number}"))
             return text_message(f"{header}\n{answer_text(answer, about.url, paths)}")
-        case DigestAnswer(answer=answer):
-            return text_message(answer_text(answer, None, ()))
+        case DigestAnswer(answer=answer, matches=matches):
+            # The model's answer above the list the rules give without it (DigestMatches).
+            return sections_message([answer_text(answer, None, ()), _matches_text(matches, language)])
         case CardReply(about=about, card=card, model_failed=model_failed, unusable=unusable, budget_spent=budget):
             reason = "answer_unusable" if unusable else "model_failed" if model_failed else "no_model"
             intro = say(language, "budget_spent" if budget else reason)
@@ -105,14 +113,13 @@ def reply_message(
         case Choose(choices=choices):
             return text_message("\n".join([say(language, "choose"), *(_listing_line(listing) for listing in choices)]))
         case DigestMatches(choices=choices):
-            if not choices:
-                return text_message(say(language, "digest_none"))
-            lines = [say(language, "digest_matches"), *(_listing_line(listing) for listing in choices)]
-            return text_message("\n".join(lines))
+            return sections_message([_matches_text(choices, language)])
         case NotAllowed(ref=ref):
             if ref is None:
                 return text_message(say(language, "digest_not_allowed"))
             return text_message(not_allowed_text(language, named(ref.repo)))
+        case Unavailable(why=why) if why is not None:  # GitHub's rate limit, and when it resets
+            return text_message(escape(text(language, why.kind, **why.values)))
         case PRNotFound(ref=ref) | Unavailable(ref=ref):
             return text_message(say(language, reply.kind, ref=str(ref)))
         case Help(topic=topic, span=span) if topic or span is not None:

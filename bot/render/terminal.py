@@ -107,6 +107,7 @@ _NO_ANSWER_REASONS: dict[NoAnswer, str] = {
     "model_refused": "ask.model_refused",
     "model_failed": "ask.model_failed",
     "answer_unusable": "ask.answer_unusable",
+    "answer_not_prose": "ask.answer_not_prose",
 }
 
 

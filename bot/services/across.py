@@ -14,7 +14,7 @@ do not: no model is asked, and every headline is a sanitized card's.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -24,7 +24,7 @@ from bot.core.patterns import lazy
 from bot.core.release_words import WHICH_RELEASE
 from bot.core.spelling import one_edit, stem
 from bot.core.usage import Tally
-from bot.errors import NotFound, SourceError
+from bot.errors import NotFound, RateLimited, SourceError
 from bot.models import (
     VERDICT_ORDER,
     AcrossItem,
@@ -33,6 +33,7 @@ from bot.models import (
     Audience,
     DayProblem,
     DigestThread,
+    FileChange,
     InRelease,
     Language,
     PRListing,
@@ -41,18 +42,23 @@ from bot.models import (
     Reading,
     Span,
 )
-from bot.services.authors import matches_person
+from bot.models.reading import Relation
+from bot.services.authors import Named, matches_person
 from bot.services.cards import CardService
 from bot.services.model_reading import ModelReader
 from bot.services.questions import words
 from bot.services.reading import BARE, read_question
 from bot.services.refs import GITHUB_WEB, pr_url
+from bot.services.relations import in_relation, shown_listing
 from bot.services.release_questions import ReleaseQuestions
 from bot.services.spans import MAX_SPAN_DAYS, recent_span, revert_span, span_problem, span_window
 from bot.store.history import DigestHistory
 
 # What one Slack reply lists: a screenful; the rest are counted ("and 12 more").
 MAX_ITEMS = 10
+# "find the PR that bumps torch" looks first among what this channel's digests of these days
+# showed: two weeks is two of a weekly channel's digests, and within what the store keeps.
+RECENT_DIGEST_DAYS = 14
 # Files of a PR kept for the model's answer about the PRs of days (as a digest's thread keeps).
 MATERIAL_PATHS = 12
 _PATH_PARTS = lazy(r"[/._-]")
@@ -66,11 +72,11 @@ class Known:
     """What answers across days look up besides cards: every repository the workspace follows
     ("owner/name" typed in a question is the repository asked about when it is one of them, and
     a path otherwise), the channel's earlier digests (the title and merge commit of a PR a
-    revert names), and people's display names by login (services/authors.py)."""
+    revert names), and which authors a typed name is (services/authors.py `Authors.named`)."""
 
     repos: Callable[[], Iterable[str]] = tuple
     history: DigestHistory | None = None
-    people: Callable[[Iterable[str]], Mapping[str, str | None]] | None = None
+    people: Callable[[str, Iterable[str]], Named] | None = None
     releases: ReleaseQuestions | None = None  # a release's PRs, and which release holds a PR
 
 
@@ -155,16 +161,48 @@ class AcrossDays:
         problem = span_problem(span, today)
         if problem is not None:
             return AcrossRefused(problem, repo, days=MAX_SPAN_DAYS, said=span.unreadable)
+        if span.end is None:
+            span = replace(span, through=today)  # said back with its dates: "(Aug 8–14)"
+        if asked.seeking and asked.span is None and asked.topic:
+            # "find the PR that bumps torch": the PRs this channel was shown first.
+            shown = self._in_recent_digests(asked, audience, repo, today)
+            if shown is not None and shown.found:
+                return shown
         try:
             listings = self._cards.merged(repo, span_window(span, zone, now))
         except NotFound:
             return AcrossRefused("not_found", repo)
+        except RateLimited as exc:  # said as every command says it: when the limit resets
+            return AcrossRefused("unavailable", repo, why=exc.note)
         except SourceError:
             return AcrossRefused("unavailable", repo)
         # Read from the store only: a PR it does not hold is matched on what the list gave.
         known = [(listing, self._cards.cached_snapshot(listing)) for listing in listings]
         target = self._target(PRRef(repo, asked.target), listings, channel, today) if asked.target else None
         return self._matched(asked, audience, Asked(repo, span, known, target))
+
+    def _in_recent_digests(self, asked: Reading, audience: Audience, repo: str, today: date) -> AcrossMatches | None:
+        """The PRs of `repo` the asking channel's digests of the last RECENT_DIGEST_DAYS showed
+        that fit a question after one PR, read from the store only; None when it has no digests."""
+        if self._history is None:
+            return None
+        shown = [
+            entry
+            for entry in self._history.before(
+                audience.channel, (today + timedelta(days=1)).isoformat(), RECENT_DIGEST_DAYS
+            )
+            if entry.repo.lower() == repo.lower()
+        ]
+        if not shown:
+            return None
+        known: list[tuple[PRListing, PRSnapshot | None]] = []
+        for entry in {(entry.repo.lower(), entry.number): entry for entry in shown}.values():
+            cached = self._cards.cached_by_ref(PRRef(entry.repo, entry.number))
+            listing = cached.listing if cached is not None else shown_listing(entry, self._web_base)
+            known.append((listing, cached))
+        days = sorted(date.fromisoformat(entry.day) for entry in shown)
+        span = Span("digests", days[0], end=days[-1] + timedelta(days=1))
+        return self._matched(asked, audience, Asked(repo, span, known))
 
     def _about_release(
         self, asked: Reading, audience: Audience, repo: str | None
@@ -202,11 +240,16 @@ class AcrossDays:
         """The PRs of `among` that fit the reading: by person, topic (or link to a target PR),
         verdict; ranked, or the biggest first; counted in code."""
         language, known = audience.language, among.known
+        named = Named()
         if asked.author is not None:
-            known = self._by(asked.author, known)
+            known, named = self._by(asked.author, known)
         elif asked.topic and asked.target is None:
             known, asked = self._author_in_topic(asked, known)
         target = among.target
+        in_pairs = asked.relation is not None and target is None
+        if in_pairs and asked.relation is not None:
+            # "which PRs were reverted this week?": each revert (or follow-up) and what it refers to.
+            known = self._in_relation(known, asked.relation, audience.channel, among)
         if target is not None:
             found = [
                 self._item(listing, snapshot, language)
@@ -215,10 +258,11 @@ class AcrossDays:
             ]
         else:
             every = [(self._item(listing, snapshot, language), snapshot) for listing, snapshot in known]
-            found = best_matches(every, asked)
+            found = best_matches(every, asked) if not asked.seeking else every_word(every, asked)
         if asked.verdict is not None:
             found = [item for item in found if item.card is not None and item.card.verdict == asked.verdict]
-        items = sorted(found, key=_biggest if asked.intent == "biggest" else _rank)
+        # A revert stays beside what it reverted, as they were paired.
+        items = found if in_pairs else sorted(found, key=_biggest if asked.intent == "biggest" else _rank)
         shown = 1 if asked.intent == "biggest" and not asked.plural else MAX_ITEMS
         return AcrossMatches(
             repo=among.repo,
@@ -234,6 +278,9 @@ class AcrossDays:
             author=asked.author,
             verdict=asked.verdict,
             found=len(items),
+            people=named.people if len(named.people) > 1 else (),
+            unread=named.unread,
+            unread_why=named.why,
         )
 
     def _author_in_topic(
@@ -250,14 +297,27 @@ class AcrossDays:
 
     def _by(
         self, said: str, known: list[tuple[PRListing, PRSnapshot | None]]
-    ) -> list[tuple[PRListing, PRSnapshot | None]]:
+    ) -> tuple[list[tuple[PRListing, PRSnapshot | None]], Named]:
         """The PRs whose author is the person asked about: by login when one is typed, else by
-        display name (looked up once per login, cached for a week: services/authors.py)."""
+        display name (read only for the logins that may be theirs, cached for a week:
+        services/authors.py), with who that is and which names could not be read."""
         by_login = [pair for pair in known if matches_person(said, pair[0].author, None)]
         if by_login or self._people is None:
-            return by_login
-        names = self._people(dict.fromkeys(listing.author for listing, _ in known))
-        return [pair for pair in known if matches_person(said, pair[0].author, names.get(pair[0].author))]
+            return by_login, Named()
+        named = self._people(said, [listing.author for listing, _ in known])
+        return [pair for pair in known if pair[0].author in named.logins], named
+
+    def _in_relation(
+        self, known: list[tuple[PRListing, PRSnapshot | None]], relation: Relation, channel: str, among: Asked
+    ) -> list[tuple[PRListing, PRSnapshot | None]]:
+        """The span's reverts (or follow-ups), each beside the PR it refers to: of the span, or of
+        the channel's earlier digests (services/relations.py)."""
+        after = (among.span.last + timedelta(days=1)).isoformat()
+        shown = self._history.before(channel, after) if self._history is not None else []
+        earlier = [
+            (shown_listing(entry, self._web_base), None) for entry in shown if entry.repo.lower() == among.repo.lower()
+        ]
+        return in_relation(known, relation, earlier, self._cards.cached_by_ref)
 
     def _item(self, listing: PRListing, snapshot: PRSnapshot | None, language: Language) -> AcrossItem:
         if snapshot is None:
@@ -309,7 +369,8 @@ def best_matches(items: list[tuple[AcrossItem, PRSnapshot | None]], asked: Readi
     """The PRs about the question's topic: every path asked about is one they change (or their
     title names), and of the topic's words, the best fit any PR has. A rarer word counts for more
     ("the Anthropic endpoint": "Anthropic" in two PRs of the span, "endpoint" in many), and a word
-    a PR's title, card or labels say counts for more than one only its files do. So all of "Rust
+    a PR's title, card or labels say, or the directory or file that holds most of its change, counts
+    for more than one only its other files do. So all of "Rust
     frontend" where some PR is about both, one of them where none is. No topic, or no word of it
     found (words in another language than the titles): every PR of the paths asked about."""
     matched = [(item, _topic_words(item, snapshot, asked)) for item, snapshot in items]
@@ -325,8 +386,24 @@ def best_matches(items: list[tuple[AcrossItem, PRSnapshot | None]], asked: Readi
     return [item for item, score in scored if score >= best * CLOSE_ENOUGH - 1e-9]
 
 
+def every_word(items: list[tuple[AcrossItem, PRSnapshot | None]], asked: Reading) -> list[AcrossItem]:
+    """The PRs that a question after one PR describes ("the PR that bumps torch for ROCm"): each
+    of its words is one they are about (title, card, labels or files) and they change every path
+    asked about. A PR that fits part of the description is not the PR described; but a word in
+    another script than every PR's ("哪个 PR 升级了 torch": "升级" beside English titles) is not
+    asked of them."""
+    fits = [(item, found) for item, snapshot in items if (found := _topic_words(item, snapshot, asked)) is not None]
+    had = {word for _, found in fits for word in found}
+    wanted = {word for word in asked.topic if word.isascii() or word in had}
+    return [item for item, found in fits if wanted <= found.keys()]
+
+
 # How much a topic word counts when only a PR's files name it, against its title, card or labels.
 FILES_ONLY = 0.5
+# A directory or file named by a topic word says what a PR is about, as its title would, when at
+# least this share of its changed lines is there: #50294 is all under vllm/v1/attention/, while a
+# 6,000-line PR that touches one `transformers/` file among 28 is not about Transformers.
+NAMED_SHARE = 0.5
 # A PR whose fit is this close to the best one's is about the topic too: "Kimi K3" asks for the
 # "[K3]" PRs in kimi_k3/ files beside the one whose title says both, not for a PR that only
 # changes a file named after one of the words.
@@ -335,7 +412,8 @@ CLOSE_ENOUGH = 0.75
 
 def _topic_words(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) -> dict[str, float] | None:
     """The topic's words the PR is about, each with how much it counts (1: its title, card or
-    labels say it; FILES_ONLY: only its files); None when it misses a path asked about."""
+    labels say it, or most of its changed lines are in a directory or file named by it;
+    FILES_ONLY: only its files name it); None when it misses a path asked about."""
     listing = item.listing
     paths = tuple(change.path.lower() for change in snapshot.files) if snapshot is not None else ()
     title = listing.title.lower()
@@ -354,13 +432,29 @@ def _topic_words(item: AcrossItem, snapshot: PRSnapshot | None, asked: Reading) 
     if said & _FIX_TITLE_WORDS:
         said.add("fix")  # "[Bugfix]", "Fix …", "bug": a question about fixes asks for these
     files = {part.lower() for path in paths for part in _PATH_PARTS.split(path) if len(part) > 2}
+    changes = snapshot.files if snapshot is not None else ()
     found: dict[str, float] = {}
     for word in asked.topic:
-        if about_word(word, said):
+        if about_word(word, said) or _named_share(word, changes) >= NAMED_SHARE:
             found[word] = 1.0
         elif about_word(word, files):
             found[word] = FILES_ONLY
     return found
+
+
+def _named_share(word: str, changes: Sequence[FileChange]) -> float:
+    """The share of a PR's changed lines in files whose path names `word`: a directory or the
+    file's name, or a word of one ("attention" in vllm/v1/attention/ and in mla_attention.py)."""
+    total = sum(max(change.changes, 1) for change in changes)
+    there = sum(max(change.changes, 1) for change in changes if word in _names(change.path.lower()))
+    return there / total if total else 0.0
+
+
+def _names(path: str) -> set[str]:
+    """A lower-cased path's directories and file name, with and without its extension, and their words."""
+    parts = set(path.split("/"))
+    parts |= {part.rsplit(".", 1)[0] for part in parts if "." in part}
+    return parts | {word for word in _PATH_PARTS.split(path) if len(word) > 2}
 
 
 def about_word(word: str, found: set[str]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from bot.core.citations import Citable, cited, cites_only
 from bot.core.context import build_context
 from bot.core.conversation import answer_messages, card_text, digest_text
 from bot.core.deadline import Budget, Deadline
@@ -17,6 +18,7 @@ from bot.core.echoes import echoes_prompt
 from bot.core.faithfulness import SourceText, file_facts
 from bot.core.pacing import REAL_TIME, Pacing
 from bot.core.prompts import answer_overhead
+from bot.core.prose import is_data
 from bot.core.releaser import SentenceReleaser, checked_sentence
 from bot.core.sanitize import ANSWER_MAX_CHARS, repo_url, sanitize_answer
 from bot.core.text import estimate_tokens
@@ -90,7 +92,11 @@ class ModelAnswerer:
         data = f"{card_part}\n\n{context.text}"
         paths = tuple(change.path for change in snapshot.files)
         source = SourceText.of(data, paths, file_facts(snapshot.files_total, question.language))
-        checked = Checked(source, (repo_url(snapshot.listing.url),))
+        # The PR itself, and the PRs its own text (or the question) names: "it reverts #50879".
+        repo = snapshot.listing.repo
+        named = [(found or repo, number) for found, number in cited(f"{data}\n{question.text}")]
+        citable = Citable.of([(repo, snapshot.listing.number), *named])
+        checked = Checked(source, (repo_url(snapshot.listing.url),), citable)
         return self._ask(data, question, str(snapshot.ref), tally, checked, sink)
 
     def answer_digest(
@@ -104,7 +110,9 @@ class ModelAnswerer:
         data = digest_text(items, paths)[: self.data_budget(question.language) * CHARS_PER_TOKEN]
         # Links may point into any repository of the digest, and nowhere else (as QAService's).
         repos = tuple(sorted({repo_url(item.listing.url) for item in items})) or ("",)
-        return self._ask(data, question, "the digest", tally, Checked(SourceText.of(data), repos), sink)
+        # It cites only the PRs it was shown: each is in the reply's list, or in the digest above it.
+        citable = Citable.of((item.listing.repo, item.listing.number) for item in items)
+        return self._ask(data, question, "the digest", tally, Checked(SourceText.of(data), repos, citable), sink)
 
     def _ask(
         self,
@@ -170,19 +178,30 @@ class ModelAnswerer:
         return checked.kept(releaser, written)
 
 
+def _not_an_answer(text: str) -> bool:
+    """Whether an answer so far is no answer at all: our prompts recited, or data."""
+    return echoes_prompt(text) or is_data(text)
+
+
 @dataclass(frozen=True)
 class Checked:
     """What an answer's sentences are checked against, shown streamed or whole."""
 
     source: SourceText  # the PR's (or the digest's) text the answer was written from
     repos: tuple[str, ...]  # repository URLs its links may point into
+    citable: Citable | None = None  # the PRs it may cite (core/citations.py); None: any
 
     def releaser(self) -> SentenceReleaser:
-        return SentenceReleaser(
-            lambda sentence: checked_sentence(sentence, self.source, self.repos),
-            ANSWER_MAX_CHARS,
-            whole=lambda text: not echoes_prompt(text),
-        )
+        # A recital of our prompts, or data (JSON, a card: core/prose.py), is no answer.
+        return SentenceReleaser(self._sentence, ANSWER_MAX_CHARS, whole=lambda text: not _not_an_answer(text))
+
+    def _sentence(self, sentence: str) -> str | None:
+        """The sentence as it may be shown: sanitized, no figure the material lacks, and no PR
+        cited that the reply does not show (the whole sentence goes: it is about that PR)."""
+        checked = checked_sentence(sentence, self.source, self.repos)
+        if checked is None or (self.citable is not None and not cites_only(checked, self.citable)):
+            return None
+        return checked
 
     def kept(self, releaser: SentenceReleaser, written: str) -> str:
         """What the answer is once `releaser` has read all of `written`."""

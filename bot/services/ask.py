@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.sanitize import repo_url, sanitize_answer
+from bot.core.prose import is_data
+from bot.core.sanitize import repo_url, sanitize_answer, sanitize_sentence
 from bot.core.usage import Tally
 from bot.errors import BudgetSpent, ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
 from bot.models import Asked, Language, NoAnswer, PRSnapshot, Question
@@ -45,11 +46,18 @@ def ask_about_pr(
     finally:
         if spending is not None:
             spending.record(tally, repo=snapshot.listing.repo, payer=CLI_PAYER)
-    # As in a thread: mentions, foreign links and chat-template tokens go; nothing usable left → the card.
-    answer = sanitize_answer(answer, repo_url(snapshot.listing.url)) or ""
-    if not answer:
-        return replace(asked, no_answer="answer_unusable")
-    return replace(asked, answer=answer)
+    # As in a thread: mentions, foreign links and chat-template tokens go; nothing usable left, or
+    # data rather than words (JSON, a card) → the card.
+    cleaned = sanitize_answer(answer, repo_url(snapshot.listing.url))
+    if cleaned is None:
+        return replace(asked, no_answer="answer_not_prose" if _is_data(answer) else "answer_unusable")
+    return replace(asked, answer=cleaned)
+
+
+def _is_data(answer: str) -> bool:
+    """Whether the answer is data once its template tokens are gone (they may wrap the JSON)."""
+    cleaned = sanitize_sentence(answer, "")
+    return cleaned is not None and is_data(cleaned)
 
 
 def _no_answer(error: SummarizerError) -> NoAnswer:

@@ -111,6 +111,7 @@ ANSWER_FAILURES: dict[NoAnswer, str] = {
     "model_refused": "refused",
     "model_failed": "not an answer",
     "answer_unusable": "unusable",
+    "answer_not_prose": "not prose",
     "budget_spent": "budget",
 }
 

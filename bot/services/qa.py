@@ -16,11 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from bot.core.citations import Citable, keep_cited
 from bot.core.heuristic import verdict_rules
 from bot.core.patterns import lazy
 from bot.core.sanitize import repo_url, sanitize_answer, sanitize_text
 from bot.core.usage import Tally
-from bot.errors import BudgetSpent, NotFound, SourceError, SummarizerError
+from bot.errors import BudgetSpent, NotFound, RateLimited, SourceError, SummarizerError
 from bot.models import (
     AcrossMatches,
     AcrossRefused,
@@ -54,6 +55,7 @@ from bot.services.questions import is_why, previous_pr, resolve, words
 from bot.services.reading import refs_said
 from bot.services.refs import GITHUB_WEB, pr_url
 from bot.services.spending import Account, Payer
+from bot.services.summaries import carded_items, write_summary
 from bot.store.threads import ThreadStore
 
 
@@ -138,9 +140,9 @@ class QAService:
             snapshot = self._cards.snapshot_by_ref(ref)
         except NotFound:
             return PRNotFound(ref)
-        except SourceError:
+        except SourceError as exc:
             if in_digest is None:
-                return Unavailable(ref)
+                return Unavailable(ref, exc.note if isinstance(exc, RateLimited) else None)
             snapshot = None
         listing = snapshot.listing if snapshot else in_digest.listing if in_digest else None
         assert listing is not None
@@ -262,6 +264,15 @@ class QAService:
             # question is about a PR of other days (across days, below).
             found = self._across.answer_digest(reading, audience, thread)
             return self._the_one(found, question, audience, sink) if found.items else None
+        if _after_one_elsewhere(reading):
+            # "find the PR that fixes mrope": the digest's, if it has it; else this channel's
+            # other digests and the last week (across days, below).
+            found = self._across.answer_digest(reading, audience, thread)
+            if not found.items:
+                return None
+            reply = self._finished(found, question, audience, sink)
+            self._remember(thread.channel, thread.thread_ts, question, reply)
+            return reply
         if not _about_the_digests_prs(reading):
             return None
         reply = self._finished(self._across.answer_digest(reading, audience, thread), question, audience, sink)
@@ -278,27 +289,16 @@ class QAService:
         untold = [item.listing for item in matches.items if item.card is None]
         # Without a model no card would be written for them (nor an answer): nothing is queued.
         queued = self._cards.queue(untold, audience.language, payer) if untold and self._answerer else 0
-        carded = tuple(
-            DigestItem(item.listing, item.card, item.size, item.paths)
-            for item in matches.items
-            if item.card is not None
-        )
-        if self._answerer is None or not carded or (self._account is not None and not self._account.allows()):
+        if self._answerer is None or not carded_items(matches) or not self._allows():
             return replace(matches, queued=queued)
         tally = self._tally()
-        paths = {str(item.listing.ref): item.paths for item in carded}
         try:
-            written = self._answerer.answer_digest(
-                carded, paths, Question(question, (), audience.language), tally, sink
-            )
-        except SummarizerError:  # BudgetSpent too: the matches without a written answer
-            written = ""
+            # The list is the reply; the model's prose only stands above it (services/summaries.py).
+            answer = write_summary(self._answerer, matches, Question(question, (), audience.language), tally, sink)
         finally:
             if self._account is not None:
                 self._account.record(tally, matches.repo, payer)
-        # Links may point into the repository asked about, and nowhere else.
-        answer = sanitize_answer(written, repo_url(carded[0].listing.url)) if written else None
-        return replace(matches, answer=answer or "", queued=queued)
+        return replace(matches, answer=answer, queued=queued)
 
     def _the_one(self, matches: AcrossMatches, question: str, audience: Audience, sink: AnswerSink | None) -> Reply:
         """ "the lamport PR": one clear match is answered as if it had been named; several are
@@ -330,8 +330,8 @@ class QAService:
             snapshot = self._cards.snapshot_by_ref(ref)
         except NotFound:
             return PRNotFound(ref)
-        except SourceError:
-            return Unavailable(ref)
+        except SourceError as exc:
+            return Unavailable(ref, exc.note if isinstance(exc, RateLimited) else None)
         card = self._cards.card(snapshot, language, payer=payer).card
         paths = tuple(change.path for change in snapshot.files)
         if self._answerer is None:
@@ -364,6 +364,13 @@ class QAService:
         sink: AnswerSink | None = None,
     ) -> Reply:
         account, language = self._account, audience.language
+        # The PRs of the digest whose words the question uses: the list, with a model or without.
+        asked = words(question)
+        matches = tuple(
+            item.listing
+            for item in items
+            if asked & words(f"{item.listing.title} {item.card.headline} {' '.join(paths.get(item.listing.ref, ()))}")
+        )
         # Over the day's budget the model is not asked: the matches alone, as without a model.
         asking = self._answerer is not None and (account is None or account.allows())
         if self._answerer is not None and asking:
@@ -385,15 +392,16 @@ class QAService:
             # Links may point into any repository of the digest, and nowhere else.
             repos = sorted({repo_url(item.listing.url) for item in items}) or [""]
             answer = sanitize_answer(written, *repos)
-            if answer is not None:
-                return DigestAnswer(answer)
-        asked = words(question)
-        matches = tuple(
-            item.listing
-            for item in items
-            if asked & words(f"{item.listing.title} {item.card.headline} {' '.join(paths.get(item.listing.ref, ()))}")
-        )
+            # Above the list, citing no PR but the digest's, which its thread shows (core/citations.py).
+            shown = Citable.of((item.listing.repo, item.listing.number) for item in items)
+            answer = keep_cited(answer, shown) if answer is not None else None
+            if answer:
+                return DigestAnswer(answer, matches)
         return DigestMatches(matches, model_failed=asking)
+
+    def _allows(self) -> bool:
+        """Whether the day's budget lets the model be asked (always, where nothing is counted)."""
+        return self._account is None or self._account.allows()
 
     def _tally(self) -> Tally:
         """What one answer's requests spend, each held against the workspace's budget first."""
@@ -434,10 +442,18 @@ def _about_the_digests_prs(reading: Reading) -> bool:
     return bool(reading.terms) and (reading.here or reading.listing)
 
 
+def _after_one_elsewhere(reading: Reading) -> bool:
+    """A question after one PR by what it does ("find the PR that bumps torch"), naming no days
+    and not "in this digest": it may be about a PR of another day."""
+    return reading.seeking and not reading.here and reading.span is None and not reading.named and bool(reading.topic)
+
+
 def _the_digests_own(asked: Reading) -> bool:
     """In a digest's thread, "today's PRs" and "any ROCm changes?" (no days named) are the
     digest's, answered from its items as before; a person, a count or other days are not."""
     if asked.target is not None or asked.author is not None or asked.intent != "list" or asked.problem is not None:
+        return False
+    if _after_one_elsewhere(asked):
         return False
     return asked.span is None or asked.span.kind == "today"
 

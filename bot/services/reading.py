@@ -63,6 +63,15 @@ _LISTING = lazy(
     r"|were\s+there|did\s+we\s+get|got)\b|合并|哪些|什么|有没有|有无|改动|变化|列出|相关|有关|关于|涉及|的\s?(?:PR|pr)",
     re.IGNORECASE,
 )
+# A question after one PR by what it does, naming no number: "find the PR that bumps torch",
+# "which PR added FlashKDA?", "is there a PR about lamport", "哪个 PR 升级了 torch". Not "PRs".
+_SEEKING = lazy(
+    r"\b(?:find|search\s{1,3}for|look(?:ing)?\s{1,3}for|where(?:'s|\s{1,3}is)|which|what)\s{1,3}(?:is\s{1,3})?"
+    r"(?:(?:the|a|an|that)\s{1,3})?(?:pr|pull\s{1,3}request)\b(?!s)"
+    r"|\b(?:the|a|an)\s{1,3}(?:pr|pull\s{1,3}request)\s{1,3}(?:that|which|where|for|about|with)\b"
+    r"|哪个\s?(?:PR|pr)|(?:PR|pr)\s?是哪个|找.{0,8}?(?:PR|pr)",
+    re.IGNORECASE,
+)
 _PLURAL = lazy(r"\b(?:prs|pull\s{1,3}requests|changes|ones|top\s{1,3}\d{1,2})\b|几个|哪些", re.IGNORECASE)
 _HERE = lazy(
     r"\b(?:in\s{1,3}here|here|these|this\s{1,3}one|this\s{1,3}digest|the\s{1,3}digest|this\s{1,3}thread)\b"
@@ -369,6 +378,9 @@ def read_question(
     release, unreleased = release_said(question)
     days, rest = days_and_rest(unreleased, today)
     target, relation, repo = _asked_link(question)
+    if target is None and relation is None:
+        # "which PRs were reverted this week?", "最近 3 天有哪些后续 PR": the PRs in that relation.
+        relation = "revert" if _REVERT.search(question) else "follow_up" if _FOLLOW_UP.search(question) else None
     refs = tuple(ref for ref in refs_said(question, BARE) if target is None or ref.number != target)
     if release == WHICH_RELEASE and not refs:
         release = None  # "what was released yesterday": days, and no PR to place in a release
@@ -427,6 +439,7 @@ def read_question(
         intent=intent,
         named=tuple(ref for ref in refs if ref.repo != BARE) + tuple(ref for ref in refs if ref.repo == BARE),
         listing=_LISTING.search(question) is not None,
+        seeking=_SEEKING.search(question) is not None,
         plural=_PLURAL.search(question) is not None,
         here=_HERE.search(question) is not None,
         release=release,

@@ -156,15 +156,16 @@ def build_process(
     *,
     kv: KV | None = None,
     warn: Callable[[str], None] = _stderr,
+    usual: Callable[[str], None] | None = None,
 ) -> Process:
     """Every shared part, from the settings. `kv`: a store handed in (tests share one MemoryKV
     between replicas); else REDIS_URL's, or the cache file, or memory (wiring/store.py; `warn`
-    says which when it is not Redis)."""
+    says which when it is not Redis, `usual` instead when it is the cache file as meant)."""
     timing = timing or Timing()
     closers: list[Callable[[], None]] = []
     handed = kv is not None
     if kv is None:
-        chosen = choose_store(settings, warn)
+        chosen = choose_store(settings, warn, usual)
         if chosen.close is not None:
             closers.append(chosen.close)
         kv = chosen.kv

@@ -40,7 +40,9 @@ class Chosen:
     close: Callable[[], None] | None  # None: nothing to close (memory)
 
 
-def choose_store(settings: Settings, warn: Callable[[str], None]) -> Chosen:
+def choose_store(settings: Settings, warn: Callable[[str], None], usual: Callable[[str], None] | None = None) -> Chosen:
+    """The store, and a line saying which when it is not Redis: to `warn`, or for the cache file
+    as it is meant to be (nothing wrong) to `usual` when given (the CLI says that once a machine)."""
     if settings.redis_url:
         redis = redis_kv(settings.redis_url)
         return Chosen(redis, redis.close)
@@ -54,7 +56,7 @@ def choose_store(settings: Settings, warn: Callable[[str], None]) -> Chosen:
             raise
         warn(fallback_note(str(exc)))
         return Chosen(MemoryKV(), None)
-    warn(file_store_note(str(settings.cache)))
+    (usual or warn)(file_store_note(str(settings.cache)))
     return Chosen(embedded, embedded.close)
 
 

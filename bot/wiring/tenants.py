@@ -184,7 +184,7 @@ def across_days(process: Process, directory: ChannelDirectory, scope: str | None
         known=Known(
             lambda: directory.all_repos,
             DigestHistory(process.kv, scope),
-            process.authors.names,
+            process.authors.named,
             ReleaseQuestions(release_digests(process), process.cards, process.web_base),
         ),
         web_base=process.web_base,

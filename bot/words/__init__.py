@@ -14,12 +14,19 @@ from bot.models import Language, Note
 from bot.words import en, zh_cn
 
 CATALOGUES: Mapping[Language, Mapping[str, str]] = {"en": en.WORDS, "zh-CN": zh_cn.WORDS}
+# A language's sentences for a count of 1, where it says one thing otherwise than several (en.ONE).
+SINGULARS: Mapping[Language, Mapping[str, tuple[str, str]]] = {"en": en.ONE, "zh-CN": {}}
 
 
 def text(language: Language, key: str, /, **values: str | int | Note | tuple[Note, ...]) -> str:
     """The sentence `key` in `language`, its placeholders filled; notes among the values are
-    worded in the same language, several of them joined by the language's list separator."""
-    return CATALOGUES[language][key].format(**{name: _shown(language, value) for name, value in values.items()})
+    worded in the same language, several of them joined by the language's list separator. Where
+    the language says a count of 1 otherwise, and the count is 1, that sentence instead."""
+    template = CATALOGUES[language][key]
+    singular = SINGULARS[language].get(key)
+    if singular is not None and str(values.get(singular[0])) == "1":
+        template = singular[1]
+    return template.format(**{name: _shown(language, value) for name, value in values.items()})
 
 
 def said(language: Language, note: Note) -> str:

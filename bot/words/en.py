@@ -46,6 +46,8 @@ WORDS: dict[str, str] = {
     "heuristic.kind_revert": "A revert, in {paths}",
     "heuristic.only_tests_ci": "Tests and CI only, no code changed: {paths}",
     "heuristic.only_build": "Build files only: {paths}",
+    "heuristic.only_wording": "Only comments, docstrings or strings changed, no code: {paths}",
+    "heuristic.docs_and_wording": "Only docs, comments, docstrings or strings changed, no code: {paths}",
     "heuristic.kind_bump": "A version bump, no code changed: {paths}",
     "heuristic.kind_bump_and_code": "A version bump in {paths}, with code changes in {code}",
     "heuristic.new_kernel": "A new kernel: {path}",
@@ -160,6 +162,30 @@ WORDS: dict[str, str] = {
     "reply.across_span_digest": "in the digest of {day}",
     "reply.across_span_month": "this month",
     "reply.across_span_last_month": "last month",
+    "reply.across_span_digests": "in this channel's digests of {dates}",
+    # A span that names no date ("this week") is said with its days: "this week (Aug 10–14)".
+    "reply.across_span_dated": "{span} ({dates})",
+    "dates.same_month": "{month} {first}–{last}",
+    "dates.range": "{first}–{last}",
+    "reply.across_reverts_found": "Reverts merged in {repo} {span}, each beside the PR it reverts:",
+    "reply.across_reverts_none": (
+        "No PR merged in {repo} {span} reverts another, as far as their titles, descriptions and review comments say."
+    ),
+    "reply.across_follow_ups_found": "Follow-ups merged in {repo} {span}, each beside the PR it follows up on:",
+    "reply.across_follow_ups_none": (
+        "No PR merged in {repo} {span} follows up on another, as far "
+        "as their titles, descriptions and review comments say."
+    ),
+    # A name typed that is several authors' (services/authors.py): each is listed, and said.
+    "reply.across_people": "“{said}” is the name of {n} people here, so the PRs of each are listed: {people}.",
+    "reply.across_person": "{name} (@{login})",
+    "reply.across_unread": (
+        "The display names of {n} authors could not be read, so their PRs were not matched by name. {why}"
+    ),
+    "reply.across_unread_later": (
+        "The display names of {n} authors were not read this time, so their PRs were not matched by name; "
+        "ask again to include them."
+    ),
     "reply.across_found": (
         "{count} of the {merged} PRs merged in {repo} {span} match {topic} (titles, cards, labels, files):"
     ),
@@ -180,7 +206,7 @@ WORDS: dict[str, str] = {
     "reply.across_about": " about {topic}",
     "reply.across_by": " by {author}",
     "reply.across_count": "{count} PRs{by} were merged in {repo} {span}{about} (of {merged} in all).",
-    "reply.across_asked_none": "No PR{by} merged in {repo} {span}{about} (of {merged} merged) fits what you asked.",
+    "reply.across_asked_none": "No PR{by} merged in {repo} {span}{about} fits what you asked, of {merged} merged.",
     "reply.across_biggest": "The biggest PR{by} merged in {repo} {span}{about}, by lines changed:",
     "reply.across_biggest_some": "The biggest PRs{by} merged in {repo} {span}{about}, by lines changed:",
     "reply.across_verdict_read": "{count} PRs{by} merged in {repo} {span}{about} are worth a careful read:",
@@ -231,6 +257,9 @@ WORDS: dict[str, str] = {
     "reply.large_in": "raises its verdict: {detail} lines of source changed",
     "reply.cross_cutting_in": "raises its verdict: source changes in {detail} areas",
     "reply.tagged_in": "raises its verdict: tagged {detail}, with a fair amount of source changed",
+    "reply.kernel_in": "kernel code changed ({detail}), so at least a skim",
+    "reply.api_in": "it changes what users call ({detail}), so at least a skim",
+    "reply.default_in": "it changes a setting's default ({detail}), so at least a skim",
     "reply.root_cause_in": "raises its verdict: its description has a root-cause section ({detail})",
     "reply.benchmark_in": "raises its verdict: its description has a benchmark table ({detail})",
     "reply.figure_in": "raises its verdict: it states a measured result ({detail})",
@@ -244,6 +273,7 @@ WORDS: dict[str, str] = {
     "reply.bump_out": "lowers its verdict: its title is a version bump",
     "reply.ci_only_out": "lowers its verdict: only CI files changed ({detail})",
     "reply.docs_only_out": "lowers its verdict: only docs changed ({detail})",
+    "reply.wording_out": "lowers its verdict: only comments, docstrings or strings changed ({detail})",
     "reply.typo_out": "lowers its verdict: its title is about a typo",
     "reply.revert_out": "lowers its verdict: it is a revert, so at most a skim",
     "reply.no_source_out": "no source code changed, so at most a skim",
@@ -360,6 +390,14 @@ WORDS: dict[str, str] = {
     "cli.posted": "{channel} {day}: {posted} messages posted, {already} already there",
     "cli.posting_elsewhere": "another process is posting the {day} digest in {channel}; nothing posted",
     "cli.config_file": "config file {path}",
+    "following.none": (
+        "No channel follows a repository yet: add a [[channels]] table to the config file, "
+        "or type `{cmd} follow owner/repo` in a Slack channel."
+    ),
+    "cli.github_unreachable": (
+        "{error}; offline, try the README's “{section}”: they serve a GitHub on this machine, "
+        "and GITHUB_API_URL points there"
+    ),
     "cli.no_config_file": "no config file at {path} (PRDIGEST_CONFIG names one): built-in defaults",
     "cli.serving": "serving {url}",
     "cli.serving_metrics": "serving metrics at {url}",
@@ -400,6 +438,7 @@ WORDS: dict[str, str] = {
     "ask.answer_unusable": (
         "nothing of it was left without mentions, outside links, chat-template tokens and our own instructions"
     ),
+    "ask.answer_not_prose": "it wrote JSON or a card's fields, not an answer in words",
     "error.ask_not_across": (
         "{repo} names no PR: ask about a span of days, such as "
         '"what merged this week about MoE?" or "did anything revert #123?", or name a PR as owner/repo#123'
@@ -679,4 +718,73 @@ WORDS: dict[str, str] = {
     "cli.release_posting_elsewhere": "another process is posting this release to {channel} right now",
     "cli.release_posted_before": "{repo} {tag} was posted to {channel} before: {link}",
     "cli.release_posted_before_unlinked": "{repo} {tag} was posted to {channel} before (message {ts})",
+}
+
+# Where English says a count of 1 otherwise ("1 of them has", not "1 of them have"): by the key of
+# the sentence for every other count, the placeholder that counts, and the sentence for 1, with the
+# same placeholders (bot/words `text` picks it). Chinese has no plural forms: zh_cn.py has none.
+ONE: dict[str, tuple[str, str]] = {
+    "note.rate_limited_anonymous": (
+        "count",
+        "GitHub's rate limit ran out: {count} of {shown} PRs was judged from its title only. "
+        "Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour.",
+    ),
+    "note.rate_limited_until": (
+        "count",
+        "GitHub's rate limit ran out: {count} of {shown} PRs was judged from its title only. "
+        "The limit resets at {time}.",
+    ),
+    "note.rate_limited": (
+        "count",
+        "GitHub's rate limit ran out: {count} of {shown} PRs was judged from its title only. The limit resets later.",
+    ),
+    "note.model_degraded": (
+        "count",
+        "The model could not be reached for {count} of {shown} PRs: its card comes from metadata.",
+    ),
+    "note.budget_spent": ("count", "The daily token budget ({budget}) is spent: {count} card from metadata."),
+    "reply.across_span_days": ("n", "in the last day"),
+    "reply.across_unread": (
+        "n",
+        "The display name of {n} author could not be read, so their PRs were not matched by name. {why}",
+    ),
+    "reply.across_unread_later": (
+        "n",
+        "The display name of {n} author was not read this time, so their PRs were not matched by name; "
+        "ask again to include them.",
+    ),
+    "reply.across_found": (
+        "count",
+        "{count} of the {merged} PRs merged in {repo} {span} matches {topic} (titles, cards, labels, files):",
+    ),
+    "reply.across_all": ("count", "{count} PR was merged in {repo} {span}:"),
+    "reply.across_none": (
+        "merged",
+        "The {merged} PR merged in {repo} {span} does not mention {topic} in its title, card, labels or files.",
+    ),
+    "reply.across_count": ("count", "{count} PR{by} was merged in {repo} {span}{about} (of {merged} in all)."),
+    "reply.across_verdict_read": ("count", "{count} PR{by} merged in {repo} {span}{about} is worth a careful read:"),
+    "reply.across_verdict_skim": ("count", "{count} PR{by} merged in {repo} {span}{about} is worth a skim:"),
+    "reply.across_verdict_skip": ("count", "{count} PR{by} merged in {repo} {span}{about} can be skipped:"),
+    "reply.across_by_found": ("count", "{count} PR{by} was merged in {repo} {span}{about}:"),
+    "reply.across_queued": (
+        "n",
+        "{n} of them has no card yet: it is being made now, so ask again in a few minutes.",
+    ),
+    "reply.across_title_only": ("n", "{n} of them has no card yet, so it was matched on its title and labels only."),
+    "home.more": ("n", "… and {n} more channel"),
+    "cli.model_failed": (
+        "failed",
+        "the model at {host} gave no card for {failed} of {total} PRs: its card is from metadata (--debug says why)",
+    ),
+    "error.eval_invented": (
+        "count",
+        "{count} invented figure reached a card (listed above): a card must state only what its PR states",
+    ),
+    "cli.stopped_kept": ("done", "stopped: {done} of {total} cards was done and is kept"),
+    "cli.stopped_done": ("done", "stopped: {done} of {total} cards was done; an in-memory store does not keep it"),
+    "reply.feedback_in": ("n", "ranked up: this channel marked {n} `{area}` PR useful"),
+    "reply.feedback_out": ("n", "ranked down: this channel marked {n} `{area}` PR not for us"),
+    "cli.posted": ("posted", "{channel} {day}: {posted} message posted, {already} already there"),
+    "cli.release_posted": ("posted", "release posted to {channel}: {posted} message now, {already} already there"),
 }

@@ -43,6 +43,8 @@ WORDS: dict[str, str] = {
     "heuristic.kind_revert": "回退提交，涉及 {paths}",
     "heuristic.only_tests_ci": "只改了测试和 CI，没有改代码：{paths}",
     "heuristic.only_build": "只改了构建文件：{paths}",
+    "heuristic.only_wording": "只改了注释、文档字符串或字符串，没有改代码：{paths}",
+    "heuristic.docs_and_wording": "只改了文档、注释、文档字符串或字符串，没有改代码：{paths}",
     "heuristic.kind_bump": "版本升级，没有改代码：{paths}",
     "heuristic.kind_bump_and_code": "版本升级（{paths}），同时改了代码：{code}",
     "heuristic.new_kernel": "新增内核：{path}",
@@ -148,6 +150,22 @@ WORDS: dict[str, str] = {
     "reply.across_span_digest": "在 {day} 的摘要中",
     "reply.across_span_month": "本月",
     "reply.across_span_last_month": "上个月",
+    "reply.across_span_digests": "在本频道 {dates} 的摘要中",
+    # 没有写出日期的时间段（“本周”）附上它的日期：“本周（8月10日–14日）”。
+    "reply.across_span_dated": "{span}（{dates}）",
+    "dates.same_month": "{month}{first}日–{last}日",
+    "dates.range": "{first}–{last}",
+    "reply.across_reverts_found": "{repo} {span}合并的回滚 PR，每个后面是它回滚的 PR：",
+    "reply.across_reverts_none": "从标题、描述和评审意见看，{repo} {span}合并的 PR 中没有回滚其他 PR 的。",
+    "reply.across_follow_ups_found": "{repo} {span}合并的后续 PR，每个后面是它跟进的 PR：",
+    "reply.across_follow_ups_none": "从标题、描述和评审意见看，{repo} {span}合并的 PR 中没有其他 PR 的后续。",
+    # 输入的名字对应多位作者（services/authors.py）：每个人的 PR 都列出，并说明。
+    "reply.across_people": "“{said}”在这里对应 {n} 个人，所以列出了每个人的 PR：{people}。",
+    "reply.across_person": "{name}（@{login}）",
+    "reply.across_unread": "有 {n} 位作者的显示名称无法读取，因此没有按名字匹配他们的 PR。{why}",
+    "reply.across_unread_later": (
+        "本次没有读取 {n} 位作者的显示名称，因此没有按名字匹配他们的 PR；再问一次即可包含他们。"
+    ),
     "reply.across_found": (
         "{repo} {span}合并的 {merged} 个 PR 中，有 {count} 个与 {topic} 相关（按标题、卡片、标签、文件匹配）："
     ),
@@ -204,6 +222,9 @@ WORDS: dict[str, str] = {
     "reply.large_in": "提高了评级：改动了 {detail} 行源码",
     "reply.cross_cutting_in": "提高了评级：源码改动涉及 {detail} 个目录",
     "reply.tagged_in": "提高了评级：标签为 {detail}，且改动了较多源码",
+    "reply.kernel_in": "改动了内核代码（{detail}），所以至少值得快速浏览",
+    "reply.api_in": "改动了用户调用的部分（{detail}），所以至少值得快速浏览",
+    "reply.default_in": "改动了某个设置的默认值（{detail}），所以至少值得快速浏览",
     "reply.root_cause_in": "提高了评级：描述中有根因分析（{detail}）",
     "reply.benchmark_in": "提高了评级：描述中有基准测试表格（{detail}）",
     "reply.figure_in": "提高了评级：给出了实测结果（{detail}）",
@@ -217,6 +238,7 @@ WORDS: dict[str, str] = {
     "reply.bump_out": "降低了评级：标题是版本升级",
     "reply.ci_only_out": "降低了评级：只改了 CI 文件（{detail}）",
     "reply.docs_only_out": "降低了评级：只改了文档（{detail}）",
+    "reply.wording_out": "降低了评级：只改了注释、文档字符串或字符串（{detail}）",
     "reply.typo_out": "降低了评级：标题说的是修正拼写错误",
     "reply.revert_out": "降低了评级：这是一次回滚，最多快速浏览",
     "reply.no_source_out": "没有改动源码，最多快速浏览",
@@ -317,6 +339,12 @@ WORDS: dict[str, str] = {
     "cli.posted": "{channel} {day}：发布了 {posted} 条消息，{already} 条已存在",
     "cli.posting_elsewhere": "另一个进程正在 {channel} 发布 {day} 的摘要，本次未发布",
     "cli.config_file": "配置文件 {path}",
+    "following.none": (
+        "还没有频道关注任何仓库：在配置文件中添加 [[channels]] 表，或在 Slack 频道中输入 `{cmd} follow owner/repo`。"
+    ),
+    "cli.github_unreachable": (
+        "{error}；离线时可按 README 的“{section}”一节运行：它在本机提供一个模拟 GitHub，并让 GITHUB_API_URL 指向它"
+    ),
     "cli.no_config_file": "{path} 没有配置文件（可用 PRDIGEST_CONFIG 指定）：使用内置默认值",
     "cli.serving": "已在 {url} 提供服务",
     "cli.serving_metrics": "已在 {url} 提供指标",
@@ -353,6 +381,7 @@ WORDS: dict[str, str] = {
     "ask.model_refused": "请求被拒绝，请检查 OPENAI_API_KEY 和模型名称",
     "ask.model_failed": "回复为空、被截断或被拒答，--debug 可查看详情",
     "ask.answer_unusable": "去掉提及、外部链接、对话模板标记和复述的指令后没有剩下任何内容",
+    "ask.answer_not_prose": "它写的是 JSON 或卡片的字段，而不是文字回答",
     "error.ask_not_across": (
         "{repo} 没有指明 PR：请问一段时间内的问题，例如“本周合并了哪些关于 MoE 的 PR？”"
         "或“有没有 PR 回滚了 #123？”，或者用 owner/repo#123 指明一个 PR"

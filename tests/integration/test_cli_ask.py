@@ -163,6 +163,51 @@ def test_an_answer_with_nothing_left_once_sanitised_gives_the_card(
     assert stderr_lines(err) == [f"prdigest: {note}"]
 
 
+CARD_JSON = json.dumps(DEFAULT_CARD)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        CARD_JSON,  # what the README's fake model answered every question with
+        f"```json\n{CARD_JSON}\n```",
+        '{"answer": "It moves the jobs to a new runner."}',
+        "Card headline: Summary of the change\nCard verdict: skim",  # the card it was shown, recited
+    ],
+)
+def test_an_answer_that_is_json_or_a_card_gives_the_card_and_says_so(
+    with_model: FakeOpenAI, capsys: pytest.CaptureFixture[str], answer: str
+) -> None:
+    with_model.responder = answering(answer)
+    assert main(["ask", REF, QUESTION]) == 0
+    out, err = capsys.readouterr()
+    assert '"headline"' not in out and "Card verdict" not in out
+    assert out.startswith("Skim (~3 min)  Summary of the change")
+    host = with_model.url.removeprefix("http://")
+    assert stderr_lines(err) == [
+        f"prdigest: the model at {host} gave no answer (it wrote JSON or a card's fields, not an answer in words): "
+        "here is the card instead"
+    ]
+
+
+def test_an_answer_that_quotes_json_after_its_words_is_an_answer(
+    with_model: FakeOpenAI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = f'It pins the runner in `{WORKFLOW}`.\n```json\n{{"runs-on": "ubuntu-24.04"}}\n```'
+    with_model.responder = answering(answer)
+    assert main(["ask", REF, QUESTION, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["source"] == "llm" and data["answer"] == answer
+
+
+def test_an_empty_answer_gives_the_card_and_says_so(with_model: FakeOpenAI, capsys: pytest.CaptureFixture[str]) -> None:
+    with_model.responder = answering("")
+    assert main(["ask", REF, QUESTION, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert (json.loads(out)["source"], json.loads(out)["reason"]) == ("card", "model_failed")
+    assert "its reply was empty" in stderr_lines(err)[0]
+
+
 def test_without_a_model_the_card_and_one_line_saying_questions_need_one(
     env: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:

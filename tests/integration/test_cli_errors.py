@@ -14,8 +14,8 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
-from bot.cli import main
-from bot.errors import SourceNotAPI
+from bot.cli import error_line, main
+from bot.errors import SourceNotAPI, SourceUnreachable
 from tests.integration.conftest import REPO, day, told
 
 WEB_PAGE = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>GitHub Enterprise</body></html>"
@@ -61,6 +61,27 @@ def test_a_host_that_answers_web_pages_is_one_line_for_a_person(
             f"for GitHub Enterprise use {web.url}/api/v3"
         )
     assert _one_line(capsys.readouterr().err) == expected
+
+
+def _closed_port() -> str:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{closed.getsockname()[1]}"
+
+
+def test_github_out_of_reach_says_how_to_try_it_offline(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An offline `make run` said "cannot reach GitHub" and nothing more."""
+    url = _closed_port()
+    monkeypatch.setenv("GITHUB_API_URL", url)
+    assert main(["digest", REPO]) == 1
+    assert _one_line(capsys.readouterr().err) == (
+        f"prdigest: {REPO}: cannot reach GitHub at {url} (ConnectionError); offline, try the README's "
+        "“Try it against the bundled fakes”: they serve a GitHub on this machine, and GITHUB_API_URL points there"
+    )
+    line = error_line(SourceUnreachable(REPO, url, "ConnectionError"), "zh-CN")
+    assert "GITHUB_API_URL" in line and "README" in line and "离线" in line and "offline" not in line
 
 
 def test_doctor_tells_a_web_host_from_one_not_reached(

@@ -3,14 +3,21 @@ what it says when the data set is not there, and the banner that says which days
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from devkit.fakes import dataset
+from devkit.fakes.dataset_releases import add_releases
+from devkit.fakes.github import FakeGitHub
+from devkit.fakes.llm import FakeOpenAI
 
+from bot.cli import main
+from bot.core.prose import is_data
 from scripts import dev_fakes
 from tests.shared_data import shared_rows
 
@@ -94,3 +101,64 @@ def test_a_bad_day_or_ends_now_without_a_day_is_one_usage_line(tmp_path: Path) -
         assert done.returncode == 2
         assert done.stderr.splitlines()[-1] == f"dev_fakes.py: error: {said}"
         assert "Traceback" not in done.stderr
+
+
+def test_the_fake_model_answers_a_question_in_words_citing_the_prs_files(
+    github: FakeGitHub, model: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It answered every request with a card's JSON, a question too; `ask` printed the JSON."""
+    (row,) = [row for row in shared_rows() if row["number"] == 51079]
+    dataset.populate(github, [row])
+    model.responder = dev_fakes.respond
+    for name, value in (("GITHUB_API_URL", github.url), ("OPENAI_BASE_URL", f"{model.url}/v1")):
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    assert main(["ask", "vllm-project/vllm#51079", "what changed in the workflow?", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["source"] == "llm" and not is_data(data["answer"])
+    assert data["cited_files"][0]["path"] == ".github/workflows/notify-ci-authorized.yml"
+    assert data["card"]["headline"].endswith("summarised by the fake model")  # the card is still a card
+
+
+def test_the_fake_model_fills_the_schema_it_is_given_and_nothing_else() -> None:
+    reading = {
+        "type": "json_schema",
+        "json_schema": {
+            "name": "reading",
+            "schema": {
+                "properties": {"first_day": {"default": None}, "topic": {"type": "array"}, "wants": {"default": "list"}}
+            },
+        },
+    }
+    assert dev_fakes.respond({"messages": [], "response_format": reading}) == {
+        "first_day": None,
+        "topic": [],
+        "wants": "list",
+    }
+    digest = "vllm-project/vllm#7 [skim] Fix the sampler\n  headline: Fix the sampler\n  files: vllm/sampler.py"
+    question = {"messages": [{"role": "user", "content": digest}, {"role": "user", "content": "anything?"}]}
+    assert "#7 (Fix the sampler)" in str(dev_fakes.respond(question))
+
+
+def test_the_fakes_serve_releases_over_the_data_set_that_release_reads(
+    github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's tour shows a release, and the fakes served none."""
+    end = datetime(2026, 8, 6, tzinfo=UTC)  # --date 2026-08-05, as the README starts them
+    rows = [row for row in shared_rows() if dataset.parse_time(row["merged_at"]) < end]
+    dataset.populate(github, rows, reviews=False)
+    assert add_releases(github, "vllm-project/vllm", until=end) == ["v0.12.0", "v0.12.1rc1", "v0.12.1"]
+    monkeypatch.setenv("GITHUB_API_URL", github.url)
+    assert main(["release", "vllm-project/vllm", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["tag"], data["since"]) == ("v0.12.1", "v0.12.0")  # the pre-release between is passed over
+    assert sorted(item["number"] for item in data["items"]) == sorted(row["number"] for row in rows)
+
+
+def test_releases_move_with_the_prs_and_none_is_after_the_last_day_served(github: FakeGitHub) -> None:
+    shift = timedelta(days=120)
+    assert add_releases(github, "o/r", until=datetime(2026, 8, 4, tzinfo=UTC), shift=shift) == ["v0.12.0"]
+    tagged = github.history("o/r").releases
+    assert [(release.tag, release.published_at) for release in tagged] == [
+        ("v0.12.0", datetime(2026, 8, 3, 23, 59, tzinfo=UTC) + shift)
+    ]

@@ -75,6 +75,14 @@ def test_the_heuristic_agrees_with_the_labels_and_invents_nothing(
     assert scores["cards"] == 56 and scores["invented"] == 0
     assert scores["exact"] >= VLLM_EXACT and scores["within_one"] >= VLLM_WITHIN_ONE
     assert scores["carried"] >= VLLM_FIGURES
+    # No card's reasons argue against its verdict (core/reasons.py): 4 did, "Kernel code changed"
+    # under a skip among them.
+    assert (scores["reasoned"], scores["contradicted"]) == (56, 0), [
+        (item["ref"], item["card"]["verdict"], item["card"]["why"])
+        for item in labelled["models"][0]["items"]
+        if item["contradicted"]
+    ]
+    assert (seed["models"][0]["cards"]["reasoned"], seed["models"][0]["cards"]["contradicted"]) == (8, 0)
 
 
 def test_each_model_named_gets_its_own_row_cards_and_tokens(
@@ -124,7 +132,7 @@ def test_a_forbidden_string_that_reaches_a_card_fails_the_run(
     assert code == 1
     assert report["models"][1]["items"][0]["invented"] == ["frobnicated"]
     assert err.splitlines()[-1] == (
-        "prdigest: 1 invented figures reached a card (listed above): a card must state only what its PR states"
+        "prdigest: 1 invented figure reached a card (listed above): a card must state only what its PR states"
     )
 
 
@@ -263,3 +271,97 @@ def test_an_answer_the_model_does_not_give_is_counted_as_a_failure_by_kind(
     assert mute["answers"]["failure_kinds"] == {"not an answer": len(about_a_pr)}
     assert all(question["failed"] == "not an answer" for question in about_a_pr)
     assert report["models"][0]["answers"]["failures"] == 0  # no model is no failure
+
+
+# vllm-project/vllm#51014's kernel file as GitHub sends it: one docstring line (the fake's own
+# patches for the data set, which has no diffs, are code).
+MXFP6 = "vllm/model_executor/kernels/linear/mxfp6/base.py"
+MXFP6_DOCSTRING = (
+    "@@ -20,7 +20,7 @@ class MxFp6LinearLayerConfig:\n"
+    "         activation_quant_key: Identifies the activation quantization format,\n"
+    "-            or None when activations must not be quantized.\n"
+    "+            or `None` when activations must not be quantized.\n"
+    '     """\n'
+    "\n"
+    "     weight_quant_key: QuantKey"
+)
+
+
+def test_a_docs_pr_whose_code_diff_is_a_docstring_is_a_skip_that_says_so(
+    vllm: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (row,) = [row for row in _rows() if row["number"] == 51014]
+    files = [{"path": "docs/design/moe_kernel_features.md", "additions": 1, "deletions": 1}]
+    files.append({"path": MXFP6, "additions": 1, "deletions": 1, "patch": MXFP6_DOCSTRING})
+    vllm.add_pr(
+        "vllm-project/vllm", 51014, title=row["title"], merged_at=dataset.parse_time(row["merged_at"]), files=files
+    )
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"ref": "vllm-project/vllm#51014", "verdict": "skip"}\n')
+    code, report, _ = _eval(capsys, str(labels))
+    assert code == 0
+    (item,) = report["models"][0]["items"]
+    assert item["card"]["verdict"] == "skip" and not item["contradicted"]
+    assert item["card"]["why"] == [
+        "Only docs, comments, docstrings or strings changed, no code: docs/design/moe_kernel_features.md, " + MXFP6
+    ]
+
+
+def test_a_pr_github_does_not_give_is_reported_and_counted_and_the_run_goes_on(
+    vllm: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    labels, questions = tmp_path / "labels.jsonl", tmp_path / "answers.jsonl"
+    lines = ["vllm-project/vllm#50912", "vllm-project/vllm#1", "vllm-project/vllm#50911"]
+    labels.write_text("".join(json.dumps({"ref": ref, "verdict": "read"}) + "\n" for ref in lines))
+    question = {"ref": "vllm-project/vllm#1", "question": "how much memory?", "must_say": ["16.98 GiB"]}
+    questions.write_text(json.dumps(question) + "\n")
+    # GitHub's "Get a pull request" answers 500 Internal Error for #50911, past every retry.
+    vllm.fail_next(r"/pulls/50911$", 500, times=10, body={"message": "Server Error"})
+    code, report, _ = _eval(capsys, str(labels), "--answers", str(questions))
+    assert code == 0
+    assert report["unread"] == [
+        {
+            "where": f"{labels}:2",
+            "ref": "vllm-project/vllm#1",
+            "reason": "vllm-project/vllm#1: not found on GitHub (or the token cannot see it)",
+        },
+        {
+            "where": f"{labels}:3",
+            "ref": "vllm-project/vllm#50911",
+            "reason": "vllm-project/vllm#50911: GitHub answered 500",
+        },
+        {
+            "where": f"{questions}:1",
+            "ref": "vllm-project/vllm#1",
+            "reason": "vllm-project/vllm#1: not found on GitHub (or the token cannot see it)",
+        },
+    ]
+    (row,) = report["models"]
+    assert (row["cards"]["cards"], row["cards"]["unread"]) == (1, 2)
+    assert [item["ref"] for item in row["items"]] == ["vllm-project/vllm#50912"]
+    assert (row["answers"]["questions"], row["answers"]["unread"]) == (0, 1)
+
+    assert main(["eval", str(labels)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "not read (2), left out of the scores:\n"
+        f"  {labels}:2 vllm-project/vllm#1: not found on GitHub (or the token cannot see it)\n"
+        f"  {labels}:3 vllm-project/vllm#50911: GitHub answered 500\n\n"
+    )
+    header, _, first = out.split("\n\n")[1].splitlines()
+    assert header.split(" | ")[-1].strip() == "unread" and first.split(" | ")[-1].strip() == "2"
+
+
+def test_the_labelled_prs_the_readmes_fakes_do_not_serve_are_reported_and_the_rest_scored(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The README's fakes (`dev_fakes.py --date 2026-08-05`) serve the PRs merged up to that day:
+    # 6 of eval/vllm.jsonl's 56. The run read the first line, failed on the second and stopped.
+    with FakeGitHub() as fake:
+        dataset.populate(fake, [row for row in _rows() if row["merged_at"] < "2026-08-06"], reviews=False)
+        monkeypatch.setenv("GITHUB_API_URL", fake.url)
+        code, report, _ = _eval(capsys, str(EVAL / "vllm.jsonl"))
+    assert code == 0
+    scores = report["models"][0]["cards"]
+    assert (scores["cards"], scores["unread"], len(report["unread"])) == (6, 50, 50)
+    assert all(item["reason"].endswith("not found on GitHub (or the token cannot see it)") for item in report["unread"])

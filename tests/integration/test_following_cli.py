@@ -67,3 +67,20 @@ def test_following_text_says_where_each_value_comes_from(env: RedisKV, capsys: p
     out = capsys.readouterr().out
     assert f"{DIGEST_CHANNEL}\n  Repositories: vllm-project/vllm (from the config file)\n" in out
     assert "  Posting time: 09:00 (the default)\n" in out
+
+
+def test_following_with_no_channel_says_so_and_how_to_add_one(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It printed nothing at all."""
+    config = tmp_path / "prdigest.toml"
+    config.write_text('[defaults]\nlanguage = "en"\n', encoding="utf-8")
+    monkeypatch.setenv("PRDIGEST_CONFIG", str(config))
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    assert main(["following"]) == 0
+    assert capsys.readouterr().out == (
+        "No channel follows a repository yet: add a [[channels]] table to the config file, "
+        "or type `/pr follow owner/repo` in a Slack channel.\n"
+    )
+    assert main(["following", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"channels": [], "audit": []}

@@ -1,6 +1,7 @@
 """The question set (tests/questions/asked.jsonl: 71 questions as people ask them in a busy
 repository's channel, in English and Chinese, with the PRs a careful reader expects), asked
-through the real app after two posted digests, with the rules alone (no model)."""
+through the real app after two posted digests, with the rules alone (no model), then with two
+scripted models that answer badly (devkit/fakes/bad_models.py): every question scores the same."""
 
 from __future__ import annotations
 
@@ -18,3 +19,15 @@ def test_the_question_set_is_answered_as_a_reader_expects() -> None:
     assert world["model_calls"] == 0 and world["slack_rejections"] == []
     failed = [outcome.asked.id for outcome in outcomes if not outcome.passed]
     assert len(outcomes) - len(failed) >= FLOOR, failed
+
+
+def test_a_model_that_answers_badly_changes_no_questions_score() -> None:
+    # Fluent prose citing no PR; prose citing PRs it was not shown and figures none of them has.
+    # Either stands above the list the rules found, checked: the PRs named are the rules'.
+    shared_rows()
+    questions = question_trial.load_questions()
+    runs = {model: question_trial.run(questions, model) for model in question_trial.MODELS}
+    for model, (_, world) in runs.items():
+        assert world["slack_rejections"] == [], model
+        assert (world["model_calls"] > 0) == (model != "none"), model
+    assert question_trial.differing(runs) == []

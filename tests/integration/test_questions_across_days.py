@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from devkit.fakes import dataset
+from devkit.fakes.bad_models import shown
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack_agent import im_message
@@ -39,6 +40,17 @@ def week_rows() -> list[dict[str, Any]]:
 
 def row_paths(row: dict[str, Any]) -> list[str]:
     return [file["path"] for file in row["files"]]
+
+
+def moe_share(row: dict[str, Any]) -> float:
+    """The share of a row's changed lines in files with "moe" in a directory or file name."""
+
+    def lines(file: dict[str, Any]) -> int:
+        return max((file.get("additions") or 0) + (file.get("deletions") or 0), 1)
+
+    total = sum(lines(file) for file in row["files"])
+    there = sum(lines(file) for file in row["files"] if "moe" in re.split(r"[/._-]", file["path"].lower()))
+    return there / total if total else 0.0
 
 
 @pytest.fixture
@@ -90,10 +102,15 @@ def test_a_weeks_question_lists_prs_with_links_and_asks_github_nothing_per_pr(we
     ts, response = week.mention(DIGEST_CHANNEL, "what merged in vllm this week about MoE?")
     assert response.status_code == 200
     text = reply_to(week, ts)
-    # The PRs whose title says MoE (a word, or a part of one: "fused_moe"); those that only change
-    # MoE files count for less than a title, and are not among the best matches.
-    about_moe = {row["number"] for row in week_rows() if re.search(r"(?<![a-z])moe(?![a-z])", row["title"].lower())}
-    assert f"{len(about_moe)} of the {merged} PRs merged in vllm-project/vllm this week match" in text
+    # The PRs whose title says MoE (a word, or a part of one: "fused_moe"), or most of whose changed
+    # lines are in files whose directory or name says it (fused_moe/, test_moe.py): both count
+    # alike. Those that change only a few MoE files count for less, and are not among the best.
+    about_moe = {
+        row["number"]
+        for row in week_rows()
+        if re.search(r"(?<![a-z])moe(?![a-z])", row["title"].lower()) or moe_share(row) >= 0.5
+    }
+    assert f"{len(about_moe)} of the {merged} PRs merged in vllm-project/vllm this week (Aug 3–5) match" in text
     listed = {int(number) for number in re.findall(r"<https://github\.com/vllm-project/vllm/pull/(\d+)\|#\1>", text)}
     if len(about_moe) > MAX_ITEMS:
         assert len(listed) == MAX_ITEMS and listed <= about_moe
@@ -182,11 +199,21 @@ def week_with_model(github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_p
 
 def test_a_model_writes_a_weeks_answer_from_the_cards_alone(week_with_model: SlackHarness) -> None:
     harness = week_with_model
-    harness.model.responder = lambda request: (
-        {"headline": "Faster fused MoE", "verdict": "read", "minutes": 5, "why": [], "caveats": [], "watch": []}
-        if "response_format" in request
-        else "Read #50567 first: it changes the MoE path. See https://evil.example/x for more."
-    )
+
+    def respond(request: dict[str, Any]) -> dict[str, Any] | str:
+        if "response_format" in request:
+            return {
+                "headline": "Faster fused MoE",
+                "verdict": "read",
+                "minutes": 5,
+                "why": [],
+                "caveats": [],
+                "watch": [],
+            }
+        first = min(shown(request)[1])  # a PR it was shown, so one the reply lists
+        return f"Read #{first} first: it changes the MoE path. See https://evil.example/x for more."
+
+    harness.model.responder = respond
     warm(harness)
     harness.github.reset_requests()
     before = len(harness.model.chat_requests())
@@ -198,7 +225,10 @@ def test_a_model_writes_a_weeks_answer_from_the_cards_alone(week_with_model: Sla
     (request,) = asked
     material = json.dumps(request["messages"])
     assert "Faster fused MoE" in material and "[read]" in material
-    assert "Read #50567 first" in text and "evil.example" not in text
+    first = min(shown(request)[1])
+    assert f"Read #{first} first" in text and "evil.example" not in text
+    # Above the list the rules found, which names every PR shown, not only the one it cites.
+    assert text.index(f"Read #{first} first") < text.index("of the") and text.count("/pull/") >= MAX_ITEMS
     assert per_pr_requests(harness.github) == []
 
 
@@ -206,3 +236,36 @@ def test_a_count_is_computed_not_written(week: SlackHarness) -> None:
     merged = warm(week)
     ts, _ = week.mention(DIGEST_CHANNEL, "how many PRs merged this week?")
     assert f"{merged} PRs were merged in vllm-project/vllm this week" in reply_to(week, ts)
+
+
+def test_reverts_asked_over_the_week_are_each_revert_beside_what_it_reverted(week: SlackHarness) -> None:
+    warm(week)
+    ts, _ = week.mention(DIGEST_CHANNEL, "which PRs were reverted this week?")
+    text = reply_to(week, ts)
+    assert "Reverts merged in vllm-project/vllm this week (Aug 3–5), each beside the PR it reverts:" in text
+    listed = re.findall(r"<https://github\.com/vllm-project/vllm/pull/(\d+)\|#\1>", text)
+    assert list(dict.fromkeys(listed)) == ["51176", "50879"]
+    ts, _ = week.mention(DIGEST_CHANNEL, "any follow-ups this week?")
+    text = reply_to(week, ts)
+    assert "No PR merged in vllm-project/vllm this week (Aug 3–5) follows up on another" in text
+    assert "/pull/" not in text
+
+
+def test_a_pr_asked_for_by_what_it_does_is_the_channels_digests_then_the_last_week(week: SlackHarness) -> None:
+    warm(week)
+    day = Window(datetime(2026, 8, 4, tzinfo=UTC), datetime(2026, 8, 5, tzinfo=UTC))
+    posted = week.parts.digests.run(
+        DIGEST_CHANNEL, "2026-08-04", day, (REPO,), options=DigestOptions("en", Filters(), "note")
+    )
+    assert posted is not None
+    week.github.reset_requests()
+    ts, _ = week.mention(DIGEST_CHANNEL, "find the PR that manages torch CPU threads")
+    text = reply_to(week, ts)
+    assert "in this channel's digests of Aug 4 match" in text
+    assert set(re.findall(r"/pull/(\d+)\|", text)) == {"49919"}
+    # Not among the digest's PRs (#50607 merged on Aug 5): the repository's last 7 days.
+    ts, _ = week.mention(DIGEST_CHANNEL, "find the PR that bumps torch for ROCm")
+    text = reply_to(week, ts)
+    assert "in the last 7 days (Jul 30–Aug 5) match" in text
+    assert set(re.findall(r"/pull/(\d+)\|", text)) == {"50607"}
+    assert per_pr_requests(week.github) == []

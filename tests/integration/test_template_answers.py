@@ -99,3 +99,21 @@ def test_a_card_written_around_template_tokens_is_posted_without_them(harness: S
     (answer,) = wait_for(lambda: replies(harness, thread_ts))
     assert TEMPLATE.findall(shown(answer)) == []
     assert "It fuses the dispatch kernels." in shown(answer)
+
+
+def test_an_answer_that_is_a_cards_json_is_replaced_by_the_card_and_a_note(harness: SlackHarness) -> None:
+    """A model asked a question that answers with a card's JSON (the README's fake model did):
+    nothing of the JSON is streamed or posted; the card comes with the line saying why."""
+    add_pr(harness)
+    card = json.dumps({"headline": "Fuses the dispatch kernels", "verdict": "skim", "minutes": 3, "why": []})
+    harness.model.responder = responder(card)
+    thread_ts = post_digest(harness)
+    harness.thread_reply(DIGEST_CHANNEL, thread_ts, f"What does #{NUMBER} change?")
+    (answer,) = wait_for(lambda: replies(harness, thread_ts))
+    text = shown(answer)
+    assert "The model's answer was not usable" in text
+    assert HEADLINE in text and f"#{NUMBER}" in text
+    sent = json.dumps(
+        [args for method, args in harness.slack.all_calls() if method.startswith(("chat.", "assistant."))]
+    )
+    assert "headline" not in sent and "Fuses the dispatch kernels" not in sent

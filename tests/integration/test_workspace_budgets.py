@@ -136,7 +136,7 @@ def test_a_workspace_over_its_own_budget_is_told_so_and_the_other_is_answered(
         command(oauth, SECOND, SECOND_CHANNEL, f"follow {REPO}")
         command(oauth, SECOND, SECOND_CHANNEL, "digest")
         lead = json.dumps(oauth.slack.messages(SECOND_CHANNEL), ensure_ascii=False)
-        assert "The daily token budget (1) is spent: 1 cards from metadata." in lead  # its own budget
+        assert "The daily token budget (1) is spent: 1 card from metadata." in lead  # its own budget
         assert model.calls == 1
 
         services = oauth.first.services

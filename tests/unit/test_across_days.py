@@ -11,6 +11,8 @@ import pytest
 from devkit.doubles import FakeSource
 
 from bot.core.dates import read_days
+from bot.core.links import Shown
+from bot.errors import RateLimited
 from bot.models import (
     AcrossMatches,
     AcrossRefused,
@@ -19,18 +21,24 @@ from bot.models import (
     DigestItem,
     DigestThread,
     Language,
+    PRListing,
     PRSnapshot,
     Reading,
     Span,
+    Window,
 )
+from bot.render.dates import days_text
 from bot.render.replies import reply_message
 from bot.services.across import MAX_ITEMS, AcrossDays, Known
+from bot.services.authors import Authors
 from bot.services.cards import CardService
 from bot.services.qa import QAService
 from bot.services.reading import MAX_TERMS, read_question
 from bot.services.refs import github_web_base
 from bot.services.spans import MAX_SPAN_DAYS, span_problem, span_window
+from bot.store.authors import AuthorStore
 from bot.store.cards import CardStore
+from bot.store.history import DigestHistory
 from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_comment, make_snapshot
@@ -244,6 +252,27 @@ def test_paths_match_the_files_a_pr_changed() -> None:
     assert isinstance(reply, AcrossMatches) and [item.listing.number for item in reply.items] == [103]
 
 
+def test_a_topic_word_matches_a_directory_or_a_file_name_as_a_title_does() -> None:
+    """ "which PRs touched attention?" found only the PR whose title says it, though the reply
+    says it matched "titles, cards, labels, files"."""
+    titled = _pr(110, "[Bugfix][Attention] Guard sparse MLA workspace", [("vllm/model_executor/mla.py", 30, 2)])
+    in_directory = _pr(111, "[Kernel] Optimize FA4 prefix lookup", [("vllm/v1/attention/backend.py", 60, 9)])
+    file_named = _pr(112, "[Bugfix] Fix MLA dtype", [("vllm/model_executor/layers/mla_attention.py", 8, 2)])
+    elsewhere = _pr(113, "[Misc] Attend to the logs", [("vllm/logger.py", 3, 1)])
+    across, _ = _across(titled, in_directory, file_named, elsewhere, MOE_BIG)
+    reply = _ask(across, "which PRs touched attention in the last 7 days?")
+    assert isinstance(reply, AcrossMatches)
+    assert sorted(item.listing.number for item in reply.items) == [110, 111, 112]
+
+
+def test_a_word_only_like_a_file_name_still_counts_less_than_a_title() -> None:
+    titled = _pr(120, "[Perf] Faster scheduler preemption", [("vllm/v1/core/sched/scheduler.py", 80, 5)])
+    resembling = _pr(121, "[Misc] Tidy the core", [("vllm/v1/core/sched/schedulers_util.py", 8, 2)])
+    across, _ = _across(titled, resembling)
+    reply = _ask(across, "anything about scheduler preemption this week?")
+    assert isinstance(reply, AcrossMatches) and [item.listing.number for item in reply.items] == [120]
+
+
 def test_prs_without_a_card_are_matched_on_their_title_and_counted_never_fetched() -> None:
     across, source = _across(MOE_BIG, MOE_SMALL, cached=(MOE_BIG,))
     reply = _ask(across, "which of today's PRs touch MoE?")
@@ -266,7 +295,10 @@ def test_nothing_matched_is_said_plainly() -> None:
     across, _ = _across(MOE_BIG)
     reply = _ask(across, "anything about speculative decoding this week?")
     assert isinstance(reply, AcrossMatches) and reply.items == ()
-    assert "None of the 1 PRs merged in vllm-project/vllm this week mention" in reply_message(reply, "en", "/pr").text
+    assert (
+        "The 1 PR merged in vllm-project/vllm this week (Nov 30–Dec 1) does not mention"
+        in reply_message(reply, "en", "/pr").text
+    )
 
 
 def test_a_revert_is_found_by_the_rules_digests_link_by() -> None:
@@ -337,7 +369,7 @@ def test_the_reply_is_worded_in_chinese_with_pr_links() -> None:
     across, _ = _across(MOE_BIG, MOE_SMALL, ATTENTION)
     reply = _ask(across, "本周 vllm 里关于 MoE 的 PR 有哪些？", "zh-CN")
     text = reply_message(reply, "zh-CN", "/pr").text
-    assert text.startswith("vllm-project/vllm 本周合并的 3 个 PR 中，有 2 个与")
+    assert text.startswith("vllm-project/vllm 本周（11月30日–12月1日）合并的 3 个 PR 中，有 2 个与")
     assert "<https://github.com/vllm-project/vllm/pull/101|#101>" in text
 
 
@@ -394,3 +426,185 @@ def test_in_a_digest_thread_todays_prs_are_the_digests_and_other_days_are_across
         digest,
     )
     assert isinstance(week, AcrossMatches) and [item.listing.number for item in week.items] == [101, 102]
+
+
+# -- what the reader still got wrong: people by name, a PR by what it does, relations over days --
+
+
+def _asked_by_name(*snapshots: PRSnapshot, people: dict[str, str | Exception | None]) -> tuple[AcrossDays, FakeSource]:
+    source = FakeSource(*snapshots, people=people)
+    cards = CardService(source, CardStore(MemoryKV()), None)
+    authors = Authors(source, AuthorStore(MemoryKV()))
+    known = Known(lambda: KNOWN, people=authors.named)
+    return AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known=known), source
+
+
+def _by(number: int, login: str) -> PRSnapshot:
+    return make_snapshot([("vllm/x.py", 1, 1)], repo=REPO, number=number, title=f"Change {number}", author=login)
+
+
+def test_a_name_two_authors_share_lists_the_prs_of_both_and_says_so() -> None:
+    crowd = [_by(300 + i, f"dev{i}") for i in range(55)]
+    people: dict[str, str | Exception | None] = {f"dev{i}": f"Dev Number{i}" for i in range(55)}
+    across, source = _asked_by_name(
+        *crowd,
+        _by(401, "mgoin"),
+        _by(402, "mishagoin"),
+        people=people | {"mgoin": "Michael Goin", "mishagoin": "Misha Goin"},
+    )
+    reply = _ask(across, "what did Goin merge this week?")
+    assert isinstance(reply, AcrossMatches) and sorted(item.listing.number for item in reply.items) == [401, 402]
+    assert source.named == ["mgoin", "mishagoin"]  # not one profile per author of the week
+    text = reply_message(reply, "en", "/pr").text
+    assert "“Goin” is the name of 2 people here, so the PRs of each are listed: " in text
+    assert "Michael Goin (@mgoin); Misha Goin (@mishagoin)" in text
+    one = _ask(across, "what did Michael Goin merge this week?")
+    assert isinstance(one, AcrossMatches) and [item.listing.number for item in one.items] == [401]
+    assert "is the name of" not in reply_message(one, "en", "/pr").text
+
+
+def test_a_display_name_from_github_is_escaped_where_it_is_said() -> None:
+    people: dict[str, str | Exception | None] = {"ahill": "Ann Hill <!channel>", "nhill": "Nick Hill"}
+    across, _ = _asked_by_name(_by(401, "ahill"), _by(402, "nhill"), people=people)
+    reply = _ask(across, "what did Hill merge this week?")
+    text = reply_message(reply, "en", "/pr").text
+    assert "Ann Hill &lt;!channel&gt; (@ahill)" in text and "<!channel>" not in text
+
+
+def test_names_the_hourly_limit_keeps_unread_are_said_with_when_it_resets() -> None:
+    reset = datetime(2026, 12, 1, 10, 5, tzinfo=UTC)
+    people: dict[str, str | Exception | None] = {"dev0": RateLimited(reset, authenticated=False), "nhill": "Nick Hill"}
+    across, _ = _asked_by_name(_by(401, "dev0"), _by(402, "dev1"), people=people)
+    reply = _ask(across, "what did Jane Roe merge this week?")
+    assert isinstance(reply, AcrossMatches) and reply.items == () and reply.unread == 2
+    text = reply_message(reply, "en", "/pr").text
+    assert "The display names of 2 authors could not be read, so their PRs were not matched by name." in text
+    assert "GitHub's rate limit is used up until 10:05 UTC." in text
+    zh = reply_message(_ask(across, "Jane Roe 这周合并了哪些 PR？", "zh-CN"), "zh-CN", "/pr").text
+    assert "有 2 位作者的显示名称无法读取" in zh
+
+
+class _LimitedSource(FakeSource):
+    def list_merged(self, repo: str, window: Window) -> list[PRListing]:
+        raise RateLimited(datetime(2026, 12, 1, 10, 5, tzinfo=UTC), authenticated=True)
+
+
+def test_a_spent_rate_limit_is_said_with_its_reset_as_a_card_says_it() -> None:
+    cards = CardService(_LimitedSource(), CardStore(MemoryKV()), None)
+    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known=Known(lambda: KNOWN))
+    reply = _ask(across, "what merged this week about MoE?")
+    assert isinstance(reply, AcrossRefused) and reply.reason == "unavailable"
+    assert reply_message(reply, "en", "/pr").text == "GitHub's rate limit is used up until 10:05 UTC."
+    limit = RateLimited(datetime(2026, 12, 1, 10, 5, tzinfo=UTC), authenticated=True)
+    assert reply_message(reply, "zh-CN", "/pr").text == limit.in_language("zh-CN")
+
+
+def test_reverts_asked_over_days_are_each_revert_beside_what_it_reverted() -> None:
+    across, source = _across(EARLIER, REVERT, FOLLOW, MOE_BIG, ATTENTION)
+    reply = _ask(across, "which PRs were reverted this week?")
+    assert isinstance(reply, AcrossMatches) and [item.listing.number for item in reply.items] == [51176, 50879]
+    text = reply_message(reply, "en", "/pr").text
+    assert text.startswith(
+        "Reverts merged in vllm-project/vllm this week (Nov 30–Dec 1), each beside the PR it reverts:"
+    )
+    zh = _ask(across, "本周有哪些 PR 被回滚了？", "zh-CN")
+    assert isinstance(zh, AcrossMatches) and [item.listing.number for item in zh.items] == [51176, 50879]
+    follow = _ask(across, "any follow-ups this week?")
+    assert isinstance(follow, AcrossMatches) and [item.listing.number for item in follow.items] == [51200, 50879]
+    assert source.fetched == []
+
+
+def test_a_relation_asked_over_days_says_none_when_there_is_none() -> None:
+    across, _ = _across(MOE_BIG, ATTENTION, EARLIER)
+    reply = _ask(across, "which PRs were reverted in the last 3 days?")
+    assert isinstance(reply, AcrossMatches) and reply.items == ()
+    assert reply_message(reply, "en", "/pr").text.startswith(
+        "No PR merged in vllm-project/vllm in the last 3 days (Nov 29–Dec 1) reverts another"
+    )
+    zh = reply_message(_ask(across, "最近 3 天有哪些后续 PR？", "zh-CN"), "zh-CN", "/pr").text
+    assert zh.startswith(
+        "从标题、描述和评审意见看，vllm-project/vllm 最近 3 天（11月29日–12月1日）合并的 PR 中没有其他 PR 的后续。"
+    )
+
+
+def test_a_pr_asked_for_by_what_it_does_is_looked_for_in_the_last_week() -> None:
+    across, _ = _across(MOE_BIG, MOE_SMALL, ATTENTION, BUMP)
+    reply = _ask(across, "find the PR that bumps the MoE config")
+    # Every word of the description: "Bump MoE config", not the PRs that are only about MoE.
+    assert isinstance(reply, AcrossMatches) and [item.listing.number for item in reply.items] == [104]
+    assert reply_message(reply, "en", "/pr").text.startswith(
+        "1 of the 4 PRs merged in vllm-project/vllm in the last 7 days (Nov 25–Dec 1) match"
+    )
+    none = _ask(across, "find the PR that bumps torch for ROCm")
+    assert isinstance(none, AcrossMatches) and none.items == ()
+
+
+def test_a_pr_asked_for_by_what_it_does_is_first_looked_for_in_the_channels_digests() -> None:
+    old = _pr(90, "[ROCm] Bump torch to 2.12", [("requirements/rocm.txt", 2, 2)])
+    store = CardStore(MemoryKV())
+    earlier = CardService(FakeSource(old), store, None)
+    earlier.card(earlier.snapshot(old.listing), "en")  # carded when its digest was posted
+    kv = MemoryKV()
+    DigestHistory(kv).record(
+        "C1", [Shown(REPO, 90, old.listing.title, old.listing.merge_sha, "2026-11-20", "1.0", url=old.listing.url)]
+    )
+    source = FakeSource(MOE_BIG, BUMP)  # GitHub's list of the last 7 days does not hold #90
+    cards = CardService(source, store, None)
+    known = Known(lambda: KNOWN, history=DigestHistory(kv))
+    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known=known)
+    reply = _ask(across, "find the PR that bumps torch for ROCm")
+    assert isinstance(reply, AcrossMatches) and [item.listing.number for item in reply.items] == [90]
+    assert reply.span.kind == "digests"
+    assert "in this channel's digests of Nov 20 match" in reply_message(reply, "en", "/pr").text
+    # Not in the digests: the last 7 days of the repository.
+    other = _ask(across, "find the PR that bumps the MoE config")
+    assert isinstance(other, AcrossMatches) and [item.listing.number for item in other.items] == [104]
+    assert other.span.kind == "days"
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "said"),
+    [
+        (
+            "what merged in the last 2 days?",
+            "en",
+            "2 PRs were merged in vllm-project/vllm in the last 2 days (Nov 30–Dec 1):",
+        ),
+        ("what merged yesterday?", "en", "in vllm-project/vllm yesterday (Nov 30):"),
+        ("what merged today?", "en", "in vllm-project/vllm today (Dec 1):"),
+        ("what merged this week?", "en", "in vllm-project/vllm this week (Nov 30–Dec 1):"),
+        ("最近 2 天合并了什么？", "zh-CN", "vllm-project/vllm 最近 2 天（11月30日–12月1日）合并了 2 个 PR："),
+        ("本周合并了什么？", "zh-CN", "vllm-project/vllm 本周（11月30日–12月1日）合并了"),
+        ("what merged on 2026-11-28?", "en", "in vllm-project/vllm on 2026-11-28:"),  # its date said already
+    ],
+)
+def test_a_spans_first_line_names_its_days(question: str, language: Language, said: str) -> None:
+    across, _ = _across(MOE_BIG, ATTENTION)
+    assert said in reply_message(_ask(across, question, language), language, "/pr").text.splitlines()[0]
+
+
+def test_days_are_written_within_a_month_and_across_months() -> None:
+    assert days_text(date(2026, 12, 3), date(2026, 12, 4), "en") == "Dec 3–4"
+    assert days_text(date(2026, 11, 30), date(2026, 12, 4), "en") == "Nov 30–Dec 4"
+    assert days_text(date(2026, 12, 4), date(2026, 12, 4), "en") == "Dec 4"
+    assert days_text(date(2026, 12, 3), date(2026, 12, 4), "zh-CN") == "12月3日–4日"
+    assert days_text(date(2026, 11, 30), date(2026, 12, 4), "zh-CN") == "11月30日–12月4日"
+
+
+def test_in_a_digest_thread_a_pr_asked_for_by_what_it_does_is_the_digests_else_other_days() -> None:
+    cards = CardService(FakeSource(MOE_BIG, BUMP), CardStore(MemoryKV()), None)
+    for snapshot in (MOE_BIG, BUMP):
+        cards.card(cards.snapshot(snapshot.listing), "en")
+    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known=Known(lambda: KNOWN))
+    paths = ("vllm/model_executor/layers/fused_moe/router.py",)
+    digest = DigestThread(
+        "C1", "1.0", "2026-12-01", (REPO,), "en", (DigestItem(MOE_BIG.listing, MOE_CARD, size=420, paths=paths),)
+    )
+    qa = QAService(cards, ThreadStore(MemoryKV()), None, across=across)
+    audience = Audience(digest.channel, frozenset({REPO}), "en", thread_ts=digest.thread_ts)
+    here = qa.answer("find the PR for faster fused MoE routing", audience, digest)
+    assert isinstance(here, AcrossMatches) and here.span.kind == "digest"
+    assert [item.listing.number for item in here.items] == [101]
+    elsewhere = qa.answer("find the PR that bumps the MoE config", audience, digest)
+    assert isinstance(elsewhere, AcrossMatches) and elsewhere.span.kind == "days"
+    assert [item.listing.number for item in elsewhere.items] == [104]

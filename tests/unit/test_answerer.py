@@ -140,3 +140,19 @@ def test_a_zh_cn_question_is_answered_in_chinese() -> None:
     snapshot = make_snapshot([make_file("vllm/decode.py", 3, 1)])
     answerer_for(model).answer_pr(snapshot, CARD, Question("有测试吗？", (), "zh-CN"))
     assert "Simplified Chinese" in model.calls[0].messages[0].content
+
+
+def test_a_digest_answer_keeps_no_sentence_citing_a_pr_it_was_not_shown() -> None:
+    model = ScriptedModel(
+        "Read #1 first. It follows acme/widgets#912345 and https://github.com/acme/widgets/pull/7. "
+        "See PR 3 too. #2 is routine."
+    )
+    answer = answerer_for(model).answer_digest((item(1), item(2)), {}, Question("What should I read?", (), "en"))
+    assert answer == "Read #1 first. #2 is routine."
+
+
+def test_a_pr_answer_may_cite_the_pr_and_what_its_text_names_and_nothing_else() -> None:
+    snapshot = make_snapshot([make_file("vllm/decode.py", 3, 1)], title="Speed up decode", body="Reverts #4321.")
+    model = ScriptedModel("It is #101. It undoes #4321. It builds on #912345. Is #77 related? No.")
+    answer = answerer_for(model).answer_pr(snapshot, CARD, Question("Is #77 related?", (), "en"))
+    assert answer == "It is #101. It undoes #4321. Is #77 related? No."

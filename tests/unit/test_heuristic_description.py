@@ -286,7 +286,7 @@ def test_every_signal_has_words_for_what_it_does_in_both_languages() -> None:
 
 _RAISING = frozenset(
     {"large", "cross_cutting", "tagged", "root_cause", "benchmark", "figure", "design", "reviews"}
-    | {"fixes", "cause", "explains"}
+    | {"fixes", "cause", "explains", "kernel", "api", "default"}
 )
 
 

@@ -17,13 +17,19 @@ from bot.core.shape import Stats
 from bot.core.signals import SKIM_SCORE, Evidence, judge
 from bot.core.text import clean_line
 from bot.models import PRSnapshot, SignalKind
-from tests.unit.builders import make_comment, make_snapshot
+from tests.unit.builders import make_comment, make_file, make_snapshot
 
 RAISES, NOTHING, LOWERS = 1, 0, -1
 
 # A small source change: one point for size, nothing else, so each row adds only its signal.
 SMALL = [("vllm/v1/core/block_pool.py", 6, 2)]
 REVIEW = "This branch misses the preempted case, does it not?"
+DOCSTRING = (
+    '@@ -1,3 +1,3 @@ class BlockPool:\n     """Keeps the free blocks.\n-    Old words.\n+    New words.\n     """'
+)
+DEFAULT = (
+    "@@ -1,2 +1,2 @@\n-    block_size: int = 16\n-    swap: int = 4\n+    block_size: int = 32\n+    swap: int = 8"
+)
 
 
 def section(heading: str, text: str) -> str:
@@ -131,6 +137,18 @@ ROWS = [
     Row("bump", make_snapshot(SMALL, title="Bump flashinfer from 0.6.7 to 0.6.8"), LOWERS, False),
     Row("ci_only", make_snapshot([(".github/workflows/ci.yml", 3, 1)], title="Run the tests twice"), LOWERS, False),
     Row("docs_only", make_snapshot([("docs/usage/pool.md", 30, 2)], title="Explain the pool"), LOWERS, False),
+    Row(
+        "wording",
+        make_snapshot([make_file("vllm/v1/core/block_pool.py", 1, 1, patch=DOCSTRING)], title="Tidy"),
+        LOWERS,
+        False,
+    ),
+    # Floors, no weight: a kind of change worth a look is a skim at least, and says it raised it.
+    Row("kernel", make_snapshot([("csrc/attention/paged.cu", 2, 1)], title="Tidy the kernel"), NOTHING, True),
+    Row("api", make_snapshot([("vllm/entrypoints/openai/cli_args.py", 2, 1)], title="Tidy"), NOTHING, True),
+    Row(
+        "default", make_snapshot([make_file("vllm/config/cache.py", 2, 2, patch=DEFAULT)], title="Tidy"), NOTHING, True
+    ),
     Row("typo", make_snapshot(SMALL, title="Fix typo in the pool"), LOWERS, False),
     Row("revert", make_snapshot(SMALL, title='Revert "Tidy the pool"'), LOWERS, False),
     # A cap, no weight: a change without source code is at most a skim, whatever else it has.

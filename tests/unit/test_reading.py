@@ -44,6 +44,11 @@ READINGS = [
     ("is there a PR about DeepGEMM?", None, ("deepgemm",), None, "list", None, True),
     ("XPU 相关的", None, ("xpu",), None, "list", None, True),
     ("有没有 mamba 的 PR", None, ("mamba",), None, "list", None, True),
+    # no days, after one PR by what it does: the recent ones too
+    ("find the PR that bumps torch for ROCm", None, ("bumps", "rocm", "torch"), None, "list", None, True),
+    ("which PR added FlashKDA?", None, ("flashkda",), None, "list", None, True),
+    ("looking for the pull request that fixes mrope", None, ("fix", "mrope"), None, "list", None, True),
+    ("哪个 PR 升级了 torch", None, ("torch", "升级"), None, "list", None, True),
     # people
     ("what did Nick Hill merge in the last 3 days?", "2026-08-12", (), "Nick Hill", "list", None, True),
     ("what did nhill merge yesterday", "2026-08-13", (), "nhill", "list", None, True),
@@ -153,3 +158,37 @@ def test_a_run_of_letters_is_no_topic_to_say_back() -> None:
     assert read_question("x" * 40_000, TODAY, KNOWN).topic == ()
     assert read_question("anything on " + "y" * 70 + " or xpu?", TODAY, KNOWN).topic == ("xpu",)
     assert read_question("what changed in " + "a/" * 20_000 + " this week?", TODAY, KNOWN).paths == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "relation", "day"),
+    [
+        ("which PRs were reverted in the last 3 days?", "revert", "2026-08-12"),
+        ("any reverts this week?", "revert", "2026-08-10"),
+        ("any follow-ups since Monday?", "follow_up", "2026-08-10"),
+        ("最近 3 天有哪些 PR 被回滚了？", "revert", "2026-08-12"),
+        ("本周有哪些后续 PR？", "follow_up", "2026-08-10"),
+        ("any reverts?", "revert", None),
+    ],
+)
+def test_a_relation_asked_over_days_names_no_pr_and_keeps_no_topic(
+    question: str, relation: str, day: str | None
+) -> None:
+    reading = read_question(question, TODAY, KNOWN, None, REPO)
+    assert (reading.relation, reading.target, reading.topic, reading.across) == (relation, None, (), True)
+    assert (reading.span.start.isoformat() if reading.span else None) == day
+
+
+@pytest.mark.parametrize(
+    ("question", "seeking"),
+    [
+        ("find the PR that bumps torch for ROCm", True),
+        ("where is the PR for the lamport allreduce?", True),
+        ("is there a PR about DeepGEMM?", True),
+        ("哪个 PR 升级了 torch", True),
+        ("which PRs touched attention?", False),
+        ("where is the config read?", False),  # about the PR of the thread, not after one
+    ],
+)
+def test_a_question_after_one_pr_is_told_from_one_after_several(question: str, seeking: bool) -> None:
+    assert read_question(question, TODAY, KNOWN, None, REPO).seeking is seeking

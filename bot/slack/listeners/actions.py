@@ -12,9 +12,10 @@ from typing import Any
 
 from slack_bolt import Ack, App, BoltContext, Respond
 
-from bot.errors import PrdigestError, SlackError, StoreError
+from bot.errors import PrdigestError, RateLimited, SlackError, StoreError
 from bot.ports.slack import SlackPort
 from bot.render.blocks import SHARE_ACTION, card_message, read_share_value
+from bot.render.mrkdwn import escape
 from bot.render.replies import not_allowed_text, say
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
@@ -84,6 +85,9 @@ def _post_shared(
             raise  # no answer from Slack: logged by _share, like any other failure to post
         log.warning("sharing %s in %s failed: %s", ref, channel, exc.code)
         respond(text=say(language, "failed"), replace_original=False)
+        return
+    except RateLimited as exc:  # when the limit resets, as every surface says it
+        respond(text=escape(exc.in_language(language)), replace_original=False)
         return
     except PrdigestError:
         respond(text=say(language, "unavailable", ref=str(ref)), replace_original=False)

@@ -13,7 +13,7 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext, Respond
 
 from bot import telemetry
-from bot.errors import NotFound, PrdigestError, SourceError, StoreError
+from bot.errors import NotFound, PrdigestError, RateLimited, SourceError, StoreError
 from bot.models import Language, PRRef
 from bot.ports.slack import Message
 from bot.render.blocks import card_message, help_message, text_message
@@ -43,6 +43,8 @@ def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: s
         return card_message(snapshot.listing, card, share_for=user or None), True
     except NotFound:
         return text_message(say(language, "not_found", ref=str(ref))), False
+    except RateLimited as exc:  # when the limit resets, as every surface says it
+        return text_message(escape(exc.in_language(language))), False
     except SourceError:
         return text_message(say(language, "unavailable", ref=str(ref))), False
 
