@@ -21,7 +21,16 @@ from http import HTTPStatus
 
 from bot.core.eval_scores import AnswerRun, CardRun, Unread, score_cards
 from bot.core.usage import Price, cost
-from bot.errors import NotFound, SourceError, SourceRefused, ToldError, UsageError, one_line
+from bot.errors import (
+    RateLimited,
+    SourceError,
+    SourceNotAPI,
+    SourceRefused,
+    SourceUnreachable,
+    ToldError,
+    UsageError,
+    one_line,
+)
 from bot.eval_files import jsonl_lines
 from bot.models import AcrossMatches, Audience, Language, PRRef, PRSnapshot
 from bot.render.evaluation import ModelReport, eval_data, render_eval
@@ -77,7 +86,7 @@ def _snapshots(
     def read(ref: PRRef) -> PRSnapshot | SourceError:
         try:
             return built.cards.snapshot_by_ref(ref)
-        except (NotFound, SourceRefused) as error:
+        except SourceError as error:
             if _about_every_pr(error):
                 raise
             return error
@@ -90,7 +99,10 @@ def _snapshots(
 
 def _about_every_pr(error: SourceError) -> bool:
     """A refused token (401) would refuse every PR alike: the run stops on it, as on a spent rate
-    limit or an unreachable GitHub, which are not one PR's either."""
+    limit or an unreachable GitHub, which are not one PR's either. A PR GitHub does not find, or
+    answers with an error of its own (a 500 past every retry), is that PR's alone."""
+    if isinstance(error, RateLimited | SourceUnreachable | SourceNotAPI):
+        return True
     return isinstance(error, SourceRefused) and error.status == HTTPStatus.UNAUTHORIZED
 
 

@@ -109,6 +109,8 @@ def _asked_header(reply: AcrossMatches, language: Language, *, repo: str, topic:
     }
     if reply.intent == "count":
         return text(language, "reply.across_count", **values)
+    if not reply.merged:  # "of 0 merged" would say less than this
+        return text(language, "reply.across_none_merged", repo=repo, span=span)
     if not reply.found:
         return text(language, "reply.across_asked_none", **values)
     if reply.intent == "biggest":

@@ -19,6 +19,7 @@ from github import GithubException
 from github.GithubException import RateLimitExceededException, UnknownObjectException
 from github.GithubObject import GithubObject
 
+from bot.core.patterns import lazy
 from bot.errors import NotFound, RateLimited, SourceError, SourceNotAPI, SourceRefused, SourceUnreachable
 from bot.logs import adopt
 
@@ -32,6 +33,8 @@ adopt("github")
 # They are told as "not GitHub's API" only when that body is found among the failing frames'
 # values: any other TypeError is a bug, and goes through as one.
 _READ_A_PAGE = (TypeError, AttributeError, KeyError)
+# urllib3's ResponseError.SPECIFIC_ERROR, as a RetryError's text carries it.
+_TOO_MANY = lazy(r"too many (\d{3}) error responses")
 
 
 @contextmanager
@@ -64,8 +67,22 @@ def source_error(
         if exc.status < HTTPStatus.INTERNAL_SERVER_ERROR and _is_web_page(exc):
             return SourceNotAPI.at(api_url)
         return SourceRefused(what, exc.status)
-    # ConnectionError, ReadTimeout, SSLError, RetryError…
+    status = _retried_status(exc)
+    if status is not None:  # GitHub answered, with the same 5xx past every retry
+        return SourceRefused(what, status)
+    # ConnectionError, ReadTimeout, SSLError…
     return SourceUnreachable(what, api_url, type(exc).__name__)
+
+
+def _retried_status(exc: requests.RequestException) -> int | None:
+    """The status GitHub itself kept answering when urllib3's retries gave up on it (requests'
+    RetryError wraps urllib3's "too many 500 error responses"); None for any other failure. A
+    502, 503 or 504 is a gateway's word that GitHub did not answer: that is no answer."""
+    if not isinstance(exc, requests.exceptions.RetryError):
+        return None
+    found = _TOO_MANY.search(str(exc))
+    status = int(found.group(1)) if found else None
+    return status if status is not None and status < HTTPStatus.BAD_GATEWAY else None
 
 
 def _read_from_a_page(exc: BaseException) -> bool:

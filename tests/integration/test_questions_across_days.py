@@ -77,16 +77,17 @@ def warm(harness: SlackHarness) -> int:
 
 def reply_to(harness: SlackHarness, ts: str, *, thread_ts: str | None = None) -> str:
     """The bot's reply to the message `ts` (in the thread `thread_ts`, or its own), once its
-    placeholder has been replaced."""
+    placeholder has been replaced, or its streamed words settled into the reply."""
 
     def answered() -> list[dict[str, Any]]:
-        return [
+        replies = [
             message
             for message in harness.slack.thread(DIGEST_CHANNEL, thread_ts or ts)
             if message.get("bot_id")
             and float(message["ts"]) > float(ts)
             and "Looking into it" not in (message.get("text") or "")
         ]
+        return replies if all(harness.settled(message) for message in replies) else []
 
     (reply,) = wait_for(answered)
     return json.dumps(reply.get("blocks", []), ensure_ascii=False) + reply.get("text", "")

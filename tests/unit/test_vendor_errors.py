@@ -301,3 +301,9 @@ def test_the_strict_view_raises_store_error_and_the_open_one_answers_a_miss() ->
     with pytest.raises(StoreError, match=r"^Redis cannot be reached \(ConnectionError\)$") as raised:
         kv.strict().get("card:x")
     assert raised.value.__cause__ is failure
+
+
+def test_a_500_past_every_retry_is_githubs_own_answer() -> None:
+    # urllib3 gave up after GitHub answered 500 each time: GitHub answered, with an error of its own.
+    error = mapped(requests.exceptions.RetryError("too many 500 error responses"))
+    assert isinstance(error, SourceRefused) and error.status == 500
