@@ -20,14 +20,14 @@ from devkit.fakes import dataset
 
 from bench.env import World, world
 from bench.scenarios import Options, Row, run_prdigest, spread
+from bot.digests.windows import window_for_date
 from bot.render.data import digest_data
-from bot.services.windows import window_for_date
 from bot.settings import load_settings
 from bot.wiring.process import build_process
 from bot.wiring.timing import Timing
 
 PAST_REPO = "bench-org/past-day"
-PAST_DAY_AGO = timedelta(days=7)  # long final: its window ended days ago (services/cards.py FINAL_AFTER)
+PAST_DAY_AGO = timedelta(days=7)  # long final: its window ended days ago (cards/service.py FINAL_AFTER)
 PAST_DAY_SECONDS = 0.3
 
 

@@ -12,7 +12,7 @@ import requests
 
 from bench.env import World
 from bench.scenarios import CHANNEL, REPO, Options, Row, Served, _scheduled_window
-from bot.core.globs import MAX_GLOB_WILDCARDS, glob_matches
+from bot.core.strings.globs import MAX_GLOB_WILDCARDS, glob_matches
 from bot.core.watches import path_matches
 from bot.models import DigestOptions, Filters
 

@@ -26,7 +26,7 @@ from devkit.fakes import dataset
 
 from bench.env import CHANNEL, REPO, REPO_ROOT, World
 from bench.scenarios import PRODUCT_ENV_PREFIXES, Options, Row, Served, spread
-from bot.core.jobs import CardJob
+from bot.core.card_jobs import CardJob
 from bot.models import DigestOptions, Filters, Window
 from bot.settings import load_settings
 from bot.wiring.process import build_process

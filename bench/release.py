@@ -19,7 +19,7 @@ from devkit.fakes import dataset
 
 from bench.env import World
 from bench.scenarios import Options, Row, spread
-from bot.services.release_posting import ReleaseAsked
+from bot.releases.posting import ReleaseAsked
 from bot.settings import load_settings
 from bot.wiring.process import build_process
 from bot.wiring.slack import wire_slack

@@ -29,12 +29,12 @@ from devkit.slack_signing import signed_headers
 from github import Auth, Github
 
 from bench.env import CHANNEL, HUGE_PR_NUMBER, REPO, REPO_ROOT, SECRET, Latencies, World
+from bot.http.server import http_server
 from bot.models import DigestOptions, Filters, Window
-from bot.services.questions import find_refs, is_why, resolve, strip_mentions
-from bot.services.reading import read_question
+from bot.questions.reading import read_question
+from bot.questions.which_pr import find_refs, is_why, resolve, strip_mentions
 from bot.settings import load_settings
 from bot.slack.app import SlackParts
-from bot.slack.server import http_server
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack
 from bot.wiring.timing import Timing
@@ -500,7 +500,7 @@ ACROSS_QUESTION = "what merged in the last 3 days?"
 
 def across_rows(world: World, served: Served, thread_ts: str | None, options: Options) -> list[Row]:
     """A question across days whose span holds the day's carded PRs, answered by the model from
-    their cards (services/qa.py): what it adds to the model's time, and how soon the model's
+    their cards (questions/qa.py): what it adds to the model's time, and how soon the model's
     first sentence shows."""
     if thread_ts is None:
         return [Row("across-days question → answer", "no digest thread", "—", "—", False, "no digest thread")]
@@ -639,12 +639,12 @@ def _healthy(url: str) -> bool:
 STALL_SHAPES = ("x", "why ", "<@U|", "a/", "#1 ", "为什么", "https://h/", "Aug 1 ", "8月", "Nick ", "the x PR ")
 PARSE_DAY = date(2026, 8, 14)
 SHORT_MESSAGE = 10_000
-SLACK_LIMIT = 40_000  # Slack's own limit for a message's text (bot/services/refs.py)
+SLACK_LIMIT = 40_000  # Slack's own limit for a message's text (bot/core/refs.py)
 
 
 def _parse_question(text: str) -> None:
     """What the app does with a question before it asks anyone anything: its reading (days,
-    people, topics: services/reading.py), then the digest thread's rules."""
+    people, topics: questions/reading.py), then the digest thread's rules."""
     question = strip_mentions(text)
     read_question(question, PARSE_DAY, frozenset({REPO}), None, REPO)
     find_refs(question, REPO)

@@ -147,7 +147,7 @@ class ModelRejected(SummarizerError):
 class ModeRefused(ModelRejected):
     """The endpoint does not take this way of asking for structured output (`mode`): a server
     that rejects `response_format` or `tools`. Not a failure of the card: the writer asks again
-    in a weaker mode (services/writer.py)."""
+    in a weaker mode (cards/writer.py)."""
 
     def __init__(self, mode: OutputMode, status: int, code: str | None, message: str) -> None:
         super().__init__(status, code, message)
@@ -179,12 +179,12 @@ class ModelFiltered(SummarizerError):
 
 
 class BudgetSpent(SummarizerError):
-    """The day's token budget is reached: the request was not sent (services/spending.py). A
+    """The day's token budget is reached: the request was not sent (workspaces/spending.py). A
     caller that says why there is no answer says the budget is spent, not that the model failed."""
 
 
 # -- Vendor failures, with what callers branch on kept as values (mapped in one helper per vendor:
-# sources/github_errors.py, slack/web.py, store/redis_store.py).
+# sources/github_errors.py, slack/web.py, store/backends/redis_store.py).
 
 
 class SourceUnreachable(SourceError):

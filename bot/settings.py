@@ -3,7 +3,7 @@
 The only module that reads os.environ and the config file. Unknown keys and bad values are errors
 that name the key and the file, so a typo in the config never silently falls back to a default.
 Values are parsed once, into their types (ZoneInfo, time, timedelta), by the file's schema
-(core/config.py) and the parsers (core/parsing.py): nothing downstream re-reads text.
+(core/config.py) and the parsers (core/strings/parsing.py): nothing downstream re-reads text.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from bot.core.config import ChannelConfig, Defaults, FileConfig, ModelConfig, QueueConfig, SlackConfig
-from bot.core.parsing import duration_text, parse_duration
+from bot.core.strings.parsing import duration_text, parse_duration
 from bot.errors import ConfigError, one_line, quoted
 
 # The file's tables and the duration parsers, for code that holds a Settings (their home is core/).

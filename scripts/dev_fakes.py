@@ -32,7 +32,7 @@ _READ_WORDS = ("[perf]", "[kernel]", "[feature]", "[model]")
 _MINUTES = {"skip": 1, "skim": 3, "read": 8}
 
 
-# Where the answer prompt's material names what it holds (core/context.py, core/conversation.py).
+# Where the answer prompt's material names what it holds (core/prompting/context.py, core/prompting/conversation.py).
 _FILE_HEADER = re.compile(r"^### (\S+) \(", re.MULTILINE)
 _DIGEST_LINE = re.compile(r"^\S+/\S+#(\d+) \[\w+\] (.+)$", re.MULTILINE)
 # How many files or PRs the fake's answer names: a short answer, as the prompt asks.

@@ -26,12 +26,12 @@ from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.tables import table
 
-from bot.core.sanitize import sanitize_answer
+from bot.core.checks.sanitize import sanitize_answer
 from bot.core.usage import Tally
 from bot.errors import SummarizerError
 from bot.models import Audience, Card, DigestItem, PRRef, PRSnapshot, Question
 from bot.ports import StreamingModel
-from bot.services.ask import ask_about_pr
+from bot.questions.ask import ask_about_pr
 from bot.settings import load_settings
 from bot.wiring.process import Process, build_process
 from bot.wiring.timing import Timing
@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = seed_rows()[: args.only]
     # Why a card fell back, or was asked for again, is what a run is read for.
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    logging.getLogger("bot.services").setLevel(logging.INFO)
+    for feature in ("bot.cards", "bot.questions"):
+        logging.getLogger(feature).setLevel(logging.INFO)
     results: list[dict[str, Any]] = []
     with FakeGitHub() as github, tempfile.TemporaryDirectory() as scratch:
         dataset.populate(github, rows, REPO)
@@ -293,7 +294,7 @@ def stop_question(built: Process, snapshot: PRSnapshot, card: Card, base_url: st
     )
 
 
-# Questions the rules read nothing of: what the model's reading (services/model_reading.py) makes
+# Questions the rules read nothing of: what the model's reading (questions/model_reading.py) makes
 # of them, checked as the app checks it.
 READ_QUESTIONS = (
     "kimi k3 stuff from tues??",

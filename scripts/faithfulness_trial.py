@@ -30,10 +30,10 @@ from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.core import heuristic
-from bot.core.claims import extract_claims
-from bot.core.drafts import clip
-from bot.core.prompts import HEADLINE_MAX
+from bot.core.checks.claims import extract_claims
+from bot.core.heuristic import cards as heuristic
+from bot.core.prompting.drafts import clip
+from bot.core.prompting.prompts import HEADLINE_MAX
 from bot.models import Digest, Window
 from bot.settings import load_settings
 from bot.wiring.process import build_process

@@ -1,10 +1,11 @@
-"""The floor plan of `bot/` in figures: what issue 24 measures before and after a reshape.
+"""The floor plan of `bot/` in figures: what a reshape measures before and after.
 
     .venv/bin/python scripts/floor_plan.py [--root bot]
 
-Prints lines per package, the surface modules that import `bot.store`, the files that touch
-slack_sdk's `WebClient` or `slack_errors`, the longest public parameter lists, and the import
-cycles among `bot` modules (function-local and type-only imports included: a cycle hidden by
+Prints the floors (each package under its floor, with its modules; the modules at the root),
+the largest package by modules, lines per package, the surface modules that import `bot.store`,
+the files that touch slack_sdk's `WebClient` or `slack_errors`, the longest public parameter
+lists, and the import cycles among `bot` modules (function-local and type-only imports included: a cycle hidden by
 them is still a cycle to the reader).
 """
 
@@ -16,7 +17,28 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
-SURFACES = ("bot.slack", "bot.cli", "bot.commands", "bot.across_cli", "bot.following", "bot.doctor")
+SURFACES = ("bot.slack", "bot.cli", "bot.http", "bot.jobs")
+# The floors of docs/architecture.md, top down: each package of bot/ is on one.
+FLOORS = {
+    "composition": ("wiring",),
+    "surfaces": ("cli", "slack", "http", "jobs"),
+    "features": (
+        "cards",
+        "digests",
+        "questions",
+        "across",
+        "releases",
+        "watches",
+        "channels",
+        "access",
+        "workspaces",
+        "unfurls",
+        "eval",
+    ),
+    "ports, models, core": ("ports", "models", "core"),
+    "adapters": ("sources", "llm", "store", "queue", "render"),
+    "beside them": ("ops", "words"),
+}
 
 
 def modules(root: Path) -> dict[str, Path]:
@@ -113,12 +135,41 @@ def parameter_counts(found: dict[str, Path]) -> list[tuple[int, str]]:
     return sorted(counts, reverse=True)
 
 
+def package_modules(root: Path) -> dict[str, int]:
+    """Modules (`*.py`, `__init__` included) directly in each package under `root`, by its path
+    below `root` ("slack/listeners"); "" is the root itself."""
+    return {
+        folder.relative_to(root).as_posix() if folder != root else "": len(list(folder.glob("*.py")))
+        for folder in sorted({root, *(path.parent for path in root.rglob("*.py"))})
+    }
+
+
+def print_floors(root: Path) -> None:
+    counts = package_modules(root)
+    print("floors (modules per package):")
+    placed: set[str] = set()
+    for floor, packages in FLOORS.items():
+        print(f"  {floor}")
+        for package in packages:
+            inner = sorted(name for name in counts if name == package or name.startswith(package + "/"))
+            placed.update(inner)
+            print("    " + ", ".join(f"{name}/ {counts[name]}" for name in inner))
+    others = sorted(name for name in counts if name and name not in placed)
+    if others:
+        print("  on no floor: " + ", ".join(f"{name}/ {counts[name]}" for name in others))
+    root_modules = sorted(path.name for path in root.glob("*.py"))
+    print(f"modules at the root: {len(root_modules)} ({', '.join(root_modules)})")
+    largest = max((name for name in counts if name), key=lambda name: counts[name])
+    print(f"largest package by modules: {largest}/ {counts[largest]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", type=Path, default=Path("bot"))
     args = parser.parse_args()
     found = modules(args.root)
     edges = graph(found)
+    print_floors(args.root)
     lines: dict[str, int] = defaultdict(int)
     for name, path in found.items():
         package = ".".join(name.split(".")[:2]) if name.count(".") >= 2 or _is_package(name, set(found)) else name

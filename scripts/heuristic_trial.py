@@ -24,11 +24,11 @@ from typing import Any, cast
 from devkit import tables
 from devkit.fakes import dataset
 
-from bot.core.claims import extract_claims
-from bot.core.context import build_context
-from bot.core.heuristic import heuristic_card
+from bot.cards.service import HEURISTIC_BUDGET
+from bot.core.checks.claims import extract_claims
+from bot.core.heuristic.cards import heuristic_card
+from bot.core.prompting.context import build_context
 from bot.models import Card, FileChange, Language, PRListing, PRSnapshot, Verdict
-from bot.services.cards import HEURISTIC_BUDGET
 
 REPO = "vllm-project/vllm"
 SHARED = dataset.DATASET_PATH.parent

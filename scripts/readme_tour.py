@@ -34,7 +34,7 @@ REPO = "vllm-project/vllm"
 DAY = "2026-08-05"
 TOUR_HEADING = "## A 30-second tour"
 _BLOCK = re.compile(r"```console\n.*?```\n", re.DOTALL)
-# The lines every first run says about its setup (bot/start_notes.py): not what the tour shows.
+# The lines every first run says about its setup (bot/cli/start_notes.py): not what the tour shows.
 _SETUP = re.compile(r"prdigest: (?:config file |no config file at |REDIS_URL is not set)")
 MORE = "…"
 

@@ -3,7 +3,7 @@
     .venv/bin/python -m scripts.skip_trial [--data PATH]
 
 Reads shared/data/vllm-prs.jsonl where it lies (461 merged PRs, 2026-08-04 to 08-13) and judges
-every PR by core/skipping.py, the rule the card service applies: a PR of a listed class gets a
+every PR by core/heuristic/skipping.py, the rule the card service applies: a PR of a listed class gets a
 heuristic card and no model call, so the PRs matched are the calls saved (one per card and
 language; a card's second request, when its first answer states an unsupported figure, is saved
 too). The data set has the commit author's name, not GitHub's login or bot flag: each PR is by
@@ -23,8 +23,8 @@ from typing import Any
 from devkit import tables
 from devkit.fakes import dataset
 
-from bot.core.shape import is_bump
-from bot.core.skipping import CI_PREFIXES, SKIP_CLASSES, matches
+from bot.core.heuristic.shape import is_bump
+from bot.core.heuristic.skipping import CI_PREFIXES, SKIP_CLASSES, matches
 from bot.models import FileChange, PRListing, PRSnapshot
 
 REPO = "vllm-project/vllm"

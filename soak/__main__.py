@@ -40,7 +40,7 @@ from devkit.tables import table
 from bench.env import REPO, SECRET, Latencies, World, world
 from bench.queue import NAMESPACE, queue_idle
 from bench.scenarios import PRODUCT_ENV_PREFIXES, REPO_ROOT, Served
-from bot.core.jobs import CardJob
+from bot.core.card_jobs import CardJob
 from bot.errors import PrdigestError
 from bot.models import DigestOptions, Filters, Window
 from bot.settings import load_settings

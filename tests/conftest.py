@@ -11,9 +11,8 @@ import redis
 from devkit.redis_server import RedisServer
 from hypothesis import settings
 
-from bot import telemetry
+from bot.ops import telemetry
 
-# Property tests judge what comes out, never how long it took: Hypothesis' default 200 ms
 # deadline per example failed them on a loaded machine (a 335 ms example). Speed is the
 # benchmark's business (docs/benchmarks.md).
 settings.register_profile("prdigest", deadline=None)

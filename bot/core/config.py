@@ -1,8 +1,8 @@
 """The config file's schema (config/prdigest.toml): its tables as strict, frozen pydantic models,
-every value parsed into its type (core/parsing.py) and held to its limits here.
+every value parsed into its type (core/strings/parsing.py) and held to its limits here.
 
 What the file holds, not where it is: reading the file and os.environ is bot/settings.py's alone.
-Services that hold a Slack edit to the file's own rules (services/subscriptions.py) use these models.
+Services that hold a Slack edit to the file's own rules (channels/subscriptions.py) use these models.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, first_problem
-from bot.core.parsing import REPO_PATTERN, parse_duration, parse_time_of_day, parse_timezone, parse_weekday
+from bot.core.strings.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, first_problem
+from bot.core.strings.parsing import REPO_PATTERN, parse_duration, parse_time_of_day, parse_timezone, parse_weekday
 from bot.core.usage import Price
 from bot.errors import quoted
 from bot.models import Cadence, Language, OutputMode, QuietDays, ReleasesMode, SkipClass
@@ -67,7 +67,7 @@ def _check_model_timeout(value: object) -> object:
     return value
 
 
-# How long a card's follow-ups wait for a later PR to answer them (services/followups.py); a year at
+# How long a card's follow-ups wait for a later PR to answer them (digests/followups.py); a year at
 # most: a digest reads one Redis key per day of it.
 MAX_WATCH_DAYS = 365
 
@@ -99,7 +99,7 @@ class Defaults(_Strict):
     watch_days: int = 30
     # Tokens (in + out, every repository) the model may spend per UTC day; 0: no cap.
     daily_token_budget: int = Field(default=0, ge=0, le=10_000_000_000, strict=True)
-    # PR classes whose card comes from metadata, no model call (core/skipping.py).
+    # PR classes whose card comes from metadata, no model call (core/heuristic/skipping.py).
     skip_model_for: tuple[SkipClass, ...] = ()
 
     _model_timeout = field_validator("model_timeout", mode="before")(_check_model_timeout)
@@ -115,7 +115,7 @@ def _check_repos(value: tuple[str, ...]) -> tuple[str, ...]:
 
 # A channel's author and path filters are globs a person types (the config file, the settings
 # form): every pattern is matched against every changed file of every merged PR, so a list is
-# held to what a person means, and each pattern to the glob limits (core/globs.py).
+# held to what a person means, and each pattern to the glob limits (core/strings/globs.py).
 MAX_GLOBS = 50
 GLOB_RULES = {
     "empty": "an empty pattern matches nothing",
@@ -141,7 +141,7 @@ def _check_globs(value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...
 
 class SlackConfig(_Strict):
     command: str = "/pr"
-    # Unfurl pasted links to followed PRs with their card (services/unfurling.py); off: Slack may prefer
+    # Unfurl pasted links to followed PRs with their card (unfurls/unfurling.py); off: Slack may prefer
     # GitHub's own app for github.com.
     unfurl: bool = Field(default=False, strict=True)
     # Who may change a channel's subscriptions from Slack: these user ids; empty = its members.
@@ -155,8 +155,8 @@ class SlackConfig(_Strict):
     home_team: str | None = None
     # OAuth mode, each installed workspace but the home one (which keeps [defaults]
     # daily_token_budget): its model tokens per UTC day (0: no cap), the distinct repositories its
-    # channels may follow from Slack, and the channels it may set up (services/spending.py,
-    # services/subscriptions.py).
+    # channels may follow from Slack, and the channels it may set up (workspaces/spending.py,
+    # channels/subscriptions.py).
     workspace_daily_token_budget: int = Field(default=200_000, ge=0, le=10_000_000_000, strict=True)
     workspace_max_repos: int = Field(default=20, ge=1, le=10_000, strict=True)
     workspace_max_channels: int = Field(default=50, ge=1, le=10_000, strict=True)

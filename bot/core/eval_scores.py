@@ -2,10 +2,10 @@
 
 A card agrees with its label when the verdicts are equal, or "within one step" when they are
 neighbours on skip < skim < read. A key figure is carried when the headline states the same
-numbers (core/claims.py reads both, so "16.98GiB" carries "16.98 GiB"), a word such as a scope
+numbers (core/checks/claims.py reads both, so "16.98GiB" carries "16.98 GiB"), a word such as a scope
 tag when the headline holds it. An invented figure is a claim of the card the PR's text does not
 support (the faithfulness check's own reading) or a forbidden string: none may reach a card. A card
-made without a model whose reasons argue against its verdict is counted as core/reasons.py defines
+made without a model whose reasons argue against its verdict is counted as core/heuristic/reasons.py defines
 it; a model's card is not (its reasons are its own prose). A labelled PR GitHub would not give is
 `Unread`: counted and reported, not scored.
 """
@@ -17,12 +17,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.core.claims import extract_claims, fold
-from bot.core.faithfulness import SourceText, check_card_text
-from bot.core.reasons import card_contradicts
+from bot.core.checks.claims import extract_claims, fold
+from bot.core.checks.faithfulness import SourceText, check_card_text
+from bot.core.heuristic.reasons import card_contradicts
 from bot.models import VERDICT_ORDER, Card, Verdict
 
-# How an answer says the PR is silent, in the words the answer prompt asks for (core/prompts.py
+# How an answer says the PR is silent, in the words the answer prompt asks for (core/prompting/prompts.py
 # _NOT_SAID) and the ways a model paraphrases them.
 NOT_STATED_WORDS = (
     "does not say",
@@ -60,7 +60,7 @@ class CardRun:
 
     @property
     def contradicted(self) -> bool:
-        """The card's reasons argue against its verdict (core/reasons.py)."""
+        """The card's reasons argue against its verdict (core/heuristic/reasons.py)."""
         return card_contradicts(self.card)
 
 

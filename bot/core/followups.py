@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from bot.core.links import KnownPR, find_links, prose, references
-from bot.core.patterns import lazy
+from bot.core.strings.patterns import lazy
 from bot.models import Language
 
 # A card has at most 2 follow-ups (DESIGN.md §1); a card shows this many answered items at

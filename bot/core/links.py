@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.core.patterns import lazy
+from bot.core.strings.patterns import lazy
 
 LinkKind = Literal["revert", "follow_up", "fixes"]
 # When one PR is named twice, the strongest kind wins: a revert is what readers must not miss.

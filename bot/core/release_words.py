@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.patterns import lazy
+from bot.core.strings.patterns import lazy
 
 # "?" in the release slot: the question asks which release holds the PR it names.
 WHICH_RELEASE = "?"

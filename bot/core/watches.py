@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.core import globs
 from bot.core.links import KnownPR, find_links
+from bot.core.strings import globs
 from bot.models import Card, PRListing
 
 WatchKind = Literal["path", "pr"]

@@ -5,7 +5,7 @@ llama-cpp-python, LiteLLM, Azure).
 Speaks the SDK and nothing else: each output mode on the wire (a strict json_schema, a forced
 function call, json_object with the schema, plain text), requests within the caller's Deadline
 (llm/retry.py), the SDK's errors raised as ours (llm/errors.py, llm/refusals.py). Which mode to
-try and what to make of the answer is the services' (services/writer.py, services/answers.py).
+try and what to make of the answer is the services' (cards/writer.py, questions/answerer.py).
 A stop (`cancel()`, Ctrl-C) cuts the requests in flight (llm/connections.py); a request cut so, or
 asked for after it, raises Stopped, never a model error.
 """
@@ -32,17 +32,17 @@ from openai.types.chat import (
 from openai.types.chat.completion_create_params import ResponseFormat
 from pydantic import ValidationError
 
-from bot import telemetry
 from bot.core.deadline import DEFAULT_TIMEOUT, Deadline
-from bot.core.extract import json_object_text
-from bot.core.text import estimate_tokens
+from bot.core.strings.text import estimate_tokens
 from bot.core.usage import Tally, Usage
 from bot.errors import ModelBadOutput, ModelFiltered, ModelTimeout, Stopped
 from bot.llm.connections import Connections, Transport
 from bot.llm.errors import mapped_errors
+from bot.llm.extract import json_object_text
 from bot.llm.refusals import mode_refusal
 from bot.llm.retry import call_within
 from bot.models import Message, OutputMode
+from bot.ops import telemetry
 from bot.ports import Parsed, Schema
 from bot.settings import DEFAULT_OPENAI_URL
 

@@ -38,7 +38,7 @@ import re
 
 import openai
 
-from bot.core.patterns import lazy
+from bot.core.strings.patterns import lazy
 from bot.errors import ContextTooLong, ModeRefused
 from bot.models import OutputMode
 

@@ -1,4 +1,4 @@
-"""`prdigest ask` (services/ask.py): one question about one PR, in the terminal, and what answers
+"""`prdigest ask` (questions/ask.py): one question about one PR, in the terminal, and what answers
 it: the model's answer, or the PR's card with the reason there is no answer.
 """
 
@@ -19,7 +19,7 @@ NoAnswer = Literal[
     "model_refused",  # the endpoint refused the request (a bad key, an unknown model)
     "model_failed",  # an answer that was none: empty, cut off, declined
     "answer_unusable",  # nothing left once sanitised (all mentions, foreign links, prompt echo)
-    "answer_not_prose",  # data rather than words: JSON, a card (core/prose.py)
+    "answer_not_prose",  # data rather than words: JSON, a card (core/checks/prose.py)
     "budget_spent",  # the daily token budget is spent: the model was not asked
 ]
 

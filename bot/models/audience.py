@@ -1,6 +1,6 @@
 """Audience: who a reply is for, and what they may be told where they asked.
 
-Built once per request by the access policy (services/access.py `AccessPolicy.audience`), and
+Built once per request by the access policy (access/policy.py `AccessPolicy.audience`), and
 taken by every question, command and watch path, so that no path decides on its own which
 repositories the asker may see here or which names a reply may carry.
 """

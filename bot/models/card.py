@@ -1,7 +1,7 @@
 """What a card says about one PR: its verdict, minutes, reasons and follow-ups, the coverage it
 rests on, and the key of everything it depends on (so a change to any part is a new card).
 
-Values only: services/writer.py and core/heuristic.py make cards; store/codec.py keeps them.
+Values only: cards/writer.py and core/heuristic/cards.py make cards; store/codec.py keeps them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from bot.models.note import Language
 
 Verdict = Literal["skip", "skim", "read"]
 CardSource = Literal["llm", "heuristic"]
-# PRs whose metadata alone settles the card, when the config lists them (core/skipping.py).
+# PRs whose metadata alone settles the card, when the config lists them (core/heuristic/skipping.py).
 SkipClass = Literal["bot-bumps", "lockfile-only", "ci-one-line"]
 # Why a heuristic card was made although a model is configured, when it was no failure: the
 # daily token budget was spent, or the PR is of a class the config gives no model call.
@@ -83,7 +83,7 @@ class Card:
     regenerated: bool = False
     # Set on a heuristic card made without asking the model on purpose (see NoModel).
     no_model: NoModel | None = None
-    # The version of core/sanitize.py's rules the text went through (SANITIZE_RULES): a card
+    # The version of core/checks/sanitize.py's rules the text went through (SANITIZE_RULES): a card
     # sanitized under today's rules is served as stored, any other is sanitized again on its
     # way out. 0: never sanitized, or stored before the version was kept.
     sanitized: int = 0

@@ -2,7 +2,7 @@
 context), a question asked in one, a message of a request to the model, and the ways a
 structured answer is asked.
 
-No model client here: llm/ speaks these to the endpoint, core/ and services/ compose them.
+No model client here: llm/ speaks these to the endpoint, core/ and the features compose them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from bot.models.note import Language
 
 # How a structured answer is asked of the model, strongest first: a strict JSON schema, a function
 # call whose parameters are the schema, JSON mode, plain text. Servers differ in what they take
-# (services/writer.py tries them in this order; llm/openai_model.py speaks each).
+# (cards/writer.py tries them in this order; llm/openai_model.py speaks each).
 OutputMode = Literal["json_schema", "tools", "json_object", "text"]
 OUTPUT_MODES: tuple[OutputMode, ...] = ("json_schema", "tools", "json_object", "text")
 

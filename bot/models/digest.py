@@ -1,7 +1,7 @@
 """What a digest holds: a channel's filters, the carded PRs in order, the digest itself, what was
 posted in a channel for a day (its thread), and the outcome of one posting run.
 
-Values only: services/ build digests, render/ words them, store/ keeps threads and runs.
+Values only: digests/ builds them, render/ words them, store/ keeps threads and runs.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ ReleasesMode = Literal["off", "post"]
 
 @dataclass(frozen=True)
 class Filters:
-    """A channel's rules for which merged PRs it wants to hear about (see services/filters.py)."""
+    """A channel's rules for which merged PRs it wants to hear about (see digests/filters.py)."""
 
     exclude_authors: tuple[str, ...] = ()  # globs: "dependabot[bot]", "*[bot]"
     labels_include: tuple[str, ...] = ()  # empty: any label
@@ -53,7 +53,7 @@ class DigestItem:
     paths: tuple[str, ...] = ()
     # Lines of the review comments that may name an earlier PR (core/links.py `mentions`).
     mentions: tuple[str, ...] = ()
-    # Set when the channel's feedback moved this card within its verdict group (services/feedback.py).
+    # Set when the channel's feedback moved this card within its verdict group (digests/feedback.py).
     boost: Boost | None = None
 
 

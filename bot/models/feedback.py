@@ -1,5 +1,5 @@
 """A channel's feedback as values: one person's `Vote` on one PR, and the `Boost` it gives a card
-within its verdict group. services/feedback.py tallies and ranks; store/feedback.py keeps votes.
+within its verdict group. digests/feedback.py tallies and ranks; store/feedback.py keeps votes.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reading: what a question asks, read once for every surface (services/reading.py).
+"""Reading: what a question asks, read once for every surface (questions/reading.py).
 
 The digest thread, an @mention, the DM and `prdigest ask` all turn a question into this one
 value: the days, the repository, topic words and paths, a person, a verdict, a relation to an
@@ -27,7 +27,7 @@ Part = Literal["days", "repository", "topic", "person", "verdict", "relation", "
 @dataclass(frozen=True)
 class Reading:
     span: Span | None = None
-    problem: DayProblem | None = None  # days named that cannot be answered (core/dates.py)
+    problem: DayProblem | None = None  # days named that cannot be answered (questions/dates.py)
     repo: str | None = None  # the repository named, as typed (None: the channel's)
     topic: tuple[str, ...] = ()  # words, lower-cased
     paths: tuple[str, ...] = ()
@@ -87,6 +87,6 @@ class Reading:
                 or self.intent != "list"
                 or self.verdict is not None
             )
-        # No days named: the recent ones (services/across.py DEFAULT_DAYS); "any reverts?" too.
+        # No days named: the recent ones (across/days.py DEFAULT_DAYS); "any reverts?" too.
         wanted = bool(self.terms) or self.relation is not None
         return self.author is not None or self.intent != "list" or ((self.listing or self.seeking) and wanted)

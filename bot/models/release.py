@@ -2,7 +2,7 @@
 
 `Release` and `Commit` hold what `GET /repos/{o}/{r}/releases` and `GET /repos/{o}/{r}/compare/…`
 carry that a release digest reads (sources/github_releases.py); `ReleaseDigest` is what
-services/releases.py makes of them and render/ words.
+releases/digests.py makes of them and render/ words.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Literal
 
 from bot.models.digest import Digest, DigestItem
 
-# What a PR asks of someone upgrading (core/upgrade_notes.py reads it from the cards).
+# What a PR asks of someone upgrading (releases/upgrade_notes.py reads it from the cards).
 UpgradeKind = Literal["breaking", "removed", "default", "deprecated", "migration"]
 
 
@@ -64,7 +64,7 @@ class Upgrade:
 
 @dataclass(frozen=True)
 class ReleaseGroup:
-    """The release's PRs of one area (labels, title tags, top paths: services/feedback.py `areas`)."""
+    """The release's PRs of one area (labels, title tags, top paths: digests/feedback.py `areas`)."""
 
     area: str
     items: tuple[DigestItem, ...]  # read-worthy first, as the digest orders them

@@ -1,5 +1,5 @@
 """What a question in Slack gets back: one small frozen value per kind, joined in the tagged union
-`Reply`. Services decide which kind; render/replies.py words each (mypy checks every branch).
+`Reply`. Services decide which kind; render/slack/replies.py words each (mypy checks every branch).
 """
 
 from __future__ import annotations

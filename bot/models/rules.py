@@ -1,7 +1,7 @@
 """Why a PR is where it is, rule by rule: a channel's filters (in its digest or not), the signals
 that set a heuristic card's verdict, and the channel's feedback that moved it (see `Why`).
 
-Each value has its own field; render/replies.py words a rule from its kind.
+Each value has its own field; render/slack/replies.py words a rule from its kind.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 FilterKind = Literal["repo", "window", "author", "labels_include", "labels_exclude", "paths"]
-# What moved a card's verdict when it was made without a model (core/signals.py): its size, what
+# What moved a card's verdict when it was made without a model (core/heuristic/signals.py): its size, what
 # its description holds, and the marks of a mechanical change.
 SignalKind = Literal[
     "size",

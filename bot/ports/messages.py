@@ -1,9 +1,9 @@
 """DigestMessages: what the posting rules say in Slack, asked for by what it is about.
 
 Owns the shape of the words a digest's run posts: its lead (or a quiet day's note), its thread
-of cards, and the reply in an earlier day's thread. The posting services (services/publisher.py,
-services/crosslinks.py) decide what is posted when and hand these on without looking inside; how
-they read is render/'s (render/digest_messages.py implements this), so no service imports render.
+of cards, and the reply in an earlier day's thread. The posting services (digests/publisher.py,
+digests/crosslinks.py) decide what is posted when and hand these on without looking inside; how
+they read is render/'s (render/slack/digest_messages.py implements this), so no service imports render.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class DigestMessages(Protocol):
 
 
 class ReleaseMessages(Protocol):
-    """The messages of one release's post (render/release_blocks.py implements it)."""
+    """The messages of one release's post (render/slack/release_blocks.py implements it)."""
 
     def lead(self, release: ReleaseDigest) -> Message:
         """The channel message: the release's counts, must-reads and what to know before upgrading."""

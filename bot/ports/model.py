@@ -1,6 +1,6 @@
 """The model-side ports: what services need of a chat model (ModelClient, StreamingModel, and
 `Parsed`, `Schema` for structured answers), and what CardService and QAService need of the model
-services (CardWriter, Answerer; services/writer.py, services/answers.py), so those two can be
+services (CardWriter, Answerer; cards/writer.py, questions/answerer.py), so those two can be
 tested with fakes that return fixed cards and answers. AnswerSink is where an answer is shown
 while it is written. Protocols and values only: no vendor, no service, no settings here.
 """
@@ -65,7 +65,7 @@ class ModelClient(Protocol):
 
 
 class CardWriter(Protocol):
-    """What writes a PR's card (services.writer.ModelCardWriter)."""
+    """What writes a PR's card (cards.writer.ModelCardWriter)."""
 
     model: str
     prompt_version: str
@@ -91,8 +91,8 @@ class StreamingModel(Protocol):
 
 
 class AnswerSink(Protocol):
-    """Where a model's answer is shown while it is written (services/answer_stream.py AnswerStream).
-    Only checked sentences reach it (core/releaser.py)."""
+    """Where a model's answer is shown while it is written (questions/stream.py AnswerStream).
+    Only checked sentences reach it (core/checks/sentence_release.py)."""
 
     def sentence(self, text: str) -> None:
         """Show `text` after what is shown already."""
@@ -105,7 +105,7 @@ class AnswerSink(Protocol):
 
 
 class Answerer(Protocol):
-    """What answers questions (services.answers.ModelAnswerer; fakes in tests).
+    """What answers questions (questions.answerer.ModelAnswerer; fakes in tests).
 
     Streaming is optional: when a `sink` is given, an answerer that can show its answer while
     the model writes it gives the checked sentences to the sink (AnswerSink) as they come; one

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.core.jobs import CardJob
+from bot.core.card_jobs import CardJob
 
 
 class CardJobs(Protocol):

@@ -17,7 +17,7 @@ from bot.ports.slack import Message
 
 
 class AnswerWords(Protocol):
-    """The words of one answer in a thread (services/answering.py, services/answer_stream.py),
+    """The words of one answer in a thread (questions/answering.py, questions/stream.py),
     in the asker's language and for the surface's command (both bound when it is made)."""
 
     def thinking(self) -> Message:
@@ -40,19 +40,19 @@ class AnswerWords(Protocol):
 
 
 class WatchDMWords(Protocol):
-    """The daily watch DM's message (services/watch_dms.py)."""
+    """The daily watch DM's message (watches/dms.py)."""
 
     def __call__(self, items: Sequence[WatchMatch], day: str, language: Language) -> Message: ...
 
 
 class UnfurlWords(Protocol):
-    """One PR link's unfurl (services/unfurling.py): the attachment chat.unfurl takes."""
+    """One PR link's unfurl (unfurls/unfurling.py): the attachment chat.unfurl takes."""
 
     def __call__(self, listing: PRListing, card: Card) -> dict[str, Any]: ...
 
 
 class PromptWords(Protocol):
-    """The Messages tab's prompts (services/prompt_suggestions.py): from whether the person's
+    """The Messages tab's prompts (questions/suggestions.py): from whether the person's
     channels follow any repository, the paths of their recent digests and a recent PR of theirs,
     the title and the prompts (each a title and a message) Slack shows."""
 
@@ -62,7 +62,7 @@ class PromptWords(Protocol):
 
 
 class DMWords(AnswerWords, Protocol):
-    """The words of an answer in a person's DM with the app (services/dm_questions.py): an
+    """The words of an answer in a person's DM with the app (questions/dm.py): an
     answer's, with refusals that name nothing, and the DM's own replies."""
 
     def not_allowed(self) -> Message:

@@ -30,11 +30,11 @@ import redis
 from dramatiq.brokers.redis import RedisBroker
 from dramatiq.middleware import AgeLimit, Callbacks, Pipelines, Retries, ShutdownNotifications, TimeLimit
 
-from bot import telemetry
-from bot.core.jobs import CardJob
+from bot.core.card_jobs import CardJob
 from bot.errors import SourceError, StoreError
-from bot.logs import request_id
-from bot.store.redis_store import store_error
+from bot.ops import telemetry
+from bot.ops.logs import request_id
+from bot.store.backends.redis_store import store_error
 
 log = logging.getLogger(__name__)
 

@@ -1,8 +1,8 @@
-"""Replies to questions across days (services/across.py): the matching PRs as links with their
+"""Replies to questions across days (across/days.py): the matching PRs as links with their
 card's headline and verdict, in the channel's language (pure).
 
 Headlines are cards' (sanitized when they were served); titles are sanitized and escaped here,
-as everywhere (render/blocks.py `title_text`); links are built only from GitHub's own URLs.
+as everywhere (render/slack/blocks.py `title_text`); links are built only from GitHub's own URLs.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from bot.core.text import clean_line, clean_text
+from bot.core.strings.text import clean_line, clean_text
 from bot.models import AcrossItem, AcrossMatches, AcrossRefused, InRelease, Language, PRListing, Span
 from bot.ports.slack import Message
-from bot.render.across_people import people_lines
-from bot.render.blocks import sections_message, text_message, title_text
 from bot.render.dates import days_text
 from bot.render.labels import verdict_label
 from bot.render.mrkdwn import answer_text, clip, escape, link
+from bot.render.slack.across_people import people_lines
+from bot.render.slack.blocks import sections_message, text_message, title_text
 from bot.words import said, text
 
 # A headline is at most 120 characters (DESIGN.md §1); a title may be longer: one line each.
@@ -142,7 +142,7 @@ def _topic(reply: AcrossMatches) -> str:
 def across_message(reply: AcrossMatches, language: Language) -> Message:
     """The PRs found, as code found them: the first line (what was asked, the count, the span),
     each PR with its headline and verdict, what was left out. With the model's answer (written
-    from their cards, sanitized, citing none but these: services/summaries.py), it stands above
+    from their cards, sanitized, citing none but these: across/summaries.py), it stands above
     the list as a summary; the list is the same with it or without."""
     target = _target_link(reply.target)
     header = _header(reply, language, repo=escape(reply.repo), topic=escape(_topic(reply)), target=target)

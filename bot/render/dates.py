@@ -1,7 +1,7 @@
 """Days as readers write them, in each language: "Aug 12–14", "Jul 30–Aug 5", "8月12日–14日" (pure).
 
 For the first line of a reply that must say which days it covered. The month names and the day's
-form are the catalogue's (links.months, links.date), as a digest's day is written (render/links.py).
+form are the catalogue's (links.months, links.date), as a digest's day is written (render/slack/links.py).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from collections import Counter
 from bot.models import Card, Coverage, Digest, Language
 from bot.words import text
 
-# The skip reasons of core/files.py and core/context.py are codes (cards keep them, the JSON
+# The skip reasons of core/heuristic/files.py and core/prompting/context.py are codes (cards keep them, the JSON
 # output shows them, the model reads them); these are their sentences.
 _REASONS = {
     "binary file": "reason.binary",

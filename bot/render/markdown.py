@@ -1,14 +1,14 @@
 """Standard Markdown for Slack's `markdown_text` (streamed answers): nothing in it becomes a link (pure).
 
 Owns the escaping of sanitized text for Markdown, as render/mrkdwn.py owns it for mrkdwn. Which
-links may be kept is core/sanitize.py's rule, the same for streamed and final text; this module
+links may be kept is core/checks/sanitize.py's rule, the same for streamed and final text; this module
 only makes sure that Markdown does not build a link of its own from what is left: the final
 message is mrkdwn with `verbatim` (no auto-linking), and `markdown_text` has no such switch.
 """
 
 from __future__ import annotations
 
-from bot.core.patterns import lazy
+from bot.core.strings.patterns import lazy
 
 # Slack's markdown block honours CommonMark's backslash escapes ("Escaping special characters:
 # \*This is special text\*", markdown-block reference); CommonMark §2.4 lets any ASCII

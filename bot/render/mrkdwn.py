@@ -1,7 +1,7 @@
 """Slack mrkdwn text: escaping what we did not write, links we build, model answers made safe (pure).
 
 Owns the rule that no `<…>` reaches Slack unless this module built it. Builds no blocks
-(render/blocks.py does) and never trusts a URL that did not come from GitHub's API fields.
+(render/slack/blocks.py does) and never trusts a URL that did not come from GitHub's API fields.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 
-from bot.core.patterns import lazy
+from bot.core.strings.patterns import lazy
 
 # Fits one section block: Block Kit caps a section's text at 3,000 characters (section-block
 # reference; slack_sdk SectionBlock.text_max_length), less room for a closing line.

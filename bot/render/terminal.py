@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, timedelta
 
-from bot.core.text import clean_line
+from bot.core.strings.text import clean_line
 from bot.models import Asked, Card, Digest, DigestItem, Language, NoAnswer, PRListing, Window
 from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label
 from bot.render.mrkdwn import cited_paths, diff_url

@@ -17,24 +17,24 @@ from slack_bolt.error import BoltUnhandledRequestError
 from slack_sdk.oauth import InstallationStore, OAuthStateStore
 from slack_sdk.signature import SignatureVerifier
 
+from bot.digests.posting import DigestPosting
 from bot.errors import ConfigError
-from bot.services.installs import InstallStarts
-from bot.services.posting import DigestPosting
-from bot.services.tenant import Tenant
-from bot.services.workspaces import Workspaces
+from bot.http.httpd import WsgiApp
+from bot.jobs.scheduler import TICK_SECONDS, Scheduler
 from bot.settings import Settings
 from bot.slack.clients import SlackClient
 from bot.slack.deps import SlackDeps
 from bot.slack.executor import CountingExecutor
 from bot.slack.guards import ResponseUrlGuard, response_origins
-from bot.slack.httpd import WsgiApp
 from bot.slack.listeners import actions, commands, direct, feedback, installs, questions, release, unfurls
 from bot.slack.listeners import home as home_tab
 from bot.slack.listeners import settings as channel_settings
 from bot.slack.oauth import oauth_parts
 from bot.slack.runner import ack_in_place
-from bot.slack.scheduler import TICK_SECONDS, Scheduler
 from bot.words import text
+from bot.workspaces.installed import Workspaces
+from bot.workspaces.installs import InstallStarts
+from bot.workspaces.tenant import Tenant
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +56,9 @@ class SlackParts:
     verifier: SignatureVerifier  # the app's own check, for the HTTP server's checks before Bolt's
     listeners: CountingExecutor
     work: CountingExecutor
-    # POST /github/webhook (bot/webhook.py); None without GITHUB_WEBHOOK_SECRET.
+    # POST /github/webhook (bot/http/webhook.py); None without GITHUB_WEBHOOK_SECRET.
     webhook: WsgiApp | None = None
-    # GET /slack/install's limits (services/installs.py); None outside OAuth mode.
+    # GET /slack/install's limits (workspaces/installs.py); None outside OAuth mode.
     install_starts: InstallStarts | None = None
 
     def prestart(self) -> None:

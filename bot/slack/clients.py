@@ -12,9 +12,8 @@ from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryHandler, RetryS
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 from slack_sdk.web import SlackResponse
 
-from bot import telemetry
+from bot.ops import telemetry
 
-# The client's type, for code that hands it on without calling it (the wiring, Bolt's App, the
 # token rotation): our own calls go through SlackWeb (slack/web.py), the one adapter that does.
 SlackClient = WebClient
 

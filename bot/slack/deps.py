@@ -6,12 +6,12 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 
-from bot.services.tenant import Tenant
+from bot.workspaces.tenant import Tenant
 
 
 @dataclass(frozen=True)
 class SlackDeps:
-    tenant: Tenant  # the workspace's parts (services/tenant.py): the home one's until `of_team`
+    tenant: Tenant  # the workspace's parts (workspaces/tenant.py): the home one's until `of_team`
     tenants: Callable[[str | None], Tenant]
     # Slow work (GitHub, the model, posting) runs here, never on Bolt's listener threads,
     # which must stay free to acknowledge the next request within Slack's 3 seconds.

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-from bot.logs import carried
+from bot.ops.logs import carried
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -29,7 +29,7 @@ class CountingExecutor(ThreadPoolExecutor):
             self._pending += 1
         try:
             # The submitter's context goes along (the request id of the Slack request whose work
-            # this is: bot/logs.py); Bolt hands its listeners over through here too.
+            # this is: bot/ops/logs.py); Bolt hands its listeners over through here too.
             future = super().submit(carried(fn), *args, **kwargs)
         except BaseException:
             self._done()

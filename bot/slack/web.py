@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackRequestError
 
-from bot.core.patterns import lazy
+from bot.core.strings.patterns import lazy
 from bot.errors import SlackError
 from bot.ports.slack import Blocks, Metadata, SlackPort
 

@@ -28,10 +28,10 @@ from github import Auth, Github, GithubRetry
 from github.Issue import Issue
 from github.PullRequest import PullRequest
 
-from bot import telemetry
 from bot.errors import NotFound, RateLimited
 from bot.models import GITHUB_FILE_LIST_CAP, FileChange, PRListing, PRRef, PRSnapshot, Window
-from bot.redact import redact_url
+from bot.ops import telemetry
+from bot.ops.redact import redact_url
 from bot.sources.github_errors import github_errors
 from bot.sources.github_pages import PageMemory, Pages
 from bot.sources.github_releases import GitHubReleases
@@ -46,7 +46,7 @@ RECENT_WINDOW = timedelta(days=3)
 MAX_RATE_LIMIT_WAIT = 60.0
 # GitHub's best practice is few concurrent requests; its secondary limit starts at 100.
 DEFAULT_CONCURRENCY = 4
-# Callers keep a repository's visibility in the store for longer (services/visibility.py); this
+# Callers keep a repository's visibility in the store for longer (access/visibility.py); this
 # only joins the threads that ask at one moment, so that one request answers them all.
 VISIBILITY_MEMO = 10.0  # seconds
 

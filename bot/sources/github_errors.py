@@ -19,9 +19,9 @@ from github import GithubException
 from github.GithubException import RateLimitExceededException, UnknownObjectException
 from github.GithubObject import GithubObject
 
-from bot.core.patterns import lazy
+from bot.core.strings.patterns import lazy
 from bot.errors import NotFound, RateLimited, SourceError, SourceNotAPI, SourceRefused, SourceUnreachable
-from bot.logs import adopt
+from bot.ops.logs import adopt
 
 # PyGithub's import (above) gave its logger a stderr handler and the level INFO: take it back.
 adopt("github")

@@ -18,8 +18,8 @@ from urllib.parse import urlencode
 from github import Github
 from github.GithubObject import GithubObject
 
-from bot.core.patterns import lazy
-from bot.store.pages import KeptPage
+from bot.core.strings.patterns import lazy
+from bot.store.repos.pages import KeptPage
 
 T = TypeVar("T", bound=GithubObject)
 

@@ -20,7 +20,7 @@ from typing import Any
 from github import Github
 
 from bot.models import Commit, Release
-from bot.redact import redact_url
+from bot.ops.redact import redact_url
 from bot.sources.github_errors import github_errors
 
 # Commits per compare page: GitHub's pagination pages hold up to 100 items (its docs on

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.errors import SourceUnreachable
 from bot.models import PRListing, PRRef, PRSnapshot, Window
-from bot.redact import redact_url
+from bot.ops.redact import redact_url
 
 if TYPE_CHECKING:
     from bot.sources.github import GitHubSource
@@ -35,7 +35,7 @@ class GitHubEndpoint:
     backoff: float
     rate_limit_wait: float | None  # None: the source's own (sources/github.py MAX_RATE_LIMIT_WAIT)
     now: Callable[[], datetime]
-    pages: PageMemory | None = None  # list pages kept with their ETags (store/pages.py), or none
+    pages: PageMemory | None = None  # list pages kept with their ETags (store/repos/pages.py), or none
 
 
 def connect(endpoint: GitHubEndpoint) -> GitHubSource:

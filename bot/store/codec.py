@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from pydantic import TypeAdapter, ValidationError
 
-from bot.core.first_use import OnFirstUse
+from bot.core.strings.first_use import OnFirstUse
 from bot.models import Card, PRSnapshot
 
 

@@ -4,7 +4,7 @@
   team id, or its Enterprise Grid org id for an org-wide install), bot and refresh tokens sealed.
 - installations           a hash, workspace → what `doctor` lists (no token), kept likewise.
 - oauth_state:{state}     10 minutes: an "Add to Slack" started on any replica, finished on any.
-  How many may be written, per client address and in all, is services/installs.py's.
+  How many may be written, per client address and in all, is workspaces/installs.py's.
 
 Bolt's OAuth flow saves through `SealedInstallationStore`, its authorize reads it on every
 request and saves rotated tokens back (slack/tokens.py rotates them the same way for the

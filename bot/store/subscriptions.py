@@ -7,8 +7,8 @@
 
 Both keys go through `scoped(team, …)`: None is the single-workspace install. They fail closed
 (`strict()`): a follow that cannot be written must say so, never be dropped; a scheduler that
-cannot read them keeps the plans it read last (services/channels.py). Validation is not here: the
-values are checked with the config file's rules (services/subscriptions.py) before they are saved.
+cannot read them keeps the plans it read last (channels/directory.py). Validation is not here: the
+values are checked with the config file's rules (channels/subscriptions.py) before they are saved.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped
 
 THREAD_TTL = 30 * DAY
-# What the next answer reads and no more (core/conversation.py sends the last HISTORY_TURNS = 6
+# What the next answer reads and no more (core/prompting/conversation.py sends the last HISTORY_TURNS = 6
 # turns, each cut to HISTORY_TURN_CHARS = 1,200): three questions with their answers, enough
 # for "and its tests?". Anything beyond it would be people's text kept for 30 days for nothing.
 TURNS_KEPT = 6

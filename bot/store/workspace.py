@@ -9,7 +9,7 @@ and everything else keyed by PR alone are shared, and are not scoped.
 
 from __future__ import annotations
 
-from bot.core.patterns import lazy
+from bot.core.strings.patterns import lazy
 
 # Slack team ids (T…) and Enterprise Grid org ids (E…): letters and digits only.
 _TEAM = lazy(r"[TE][A-Z0-9]{2,31}")

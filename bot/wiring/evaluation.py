@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.cards.service import CardService, CardTiming, ModelUse, lease_for
+from bot.cards.writer import ModelCardWriter, ModelFit
 from bot.core.config import ModelConfig
 from bot.core.deadline import DEFAULT_RETRIES, Budget
+from bot.eval.runs import CountedModel, EvalModel
 from bot.llm.lazy import Endpoint, ModelOnFirstUse
-from bot.services.answers import ModelAnswerer
-from bot.services.cards import CardService, CardTiming, ModelUse, lease_for
-from bot.services.evaluation import CountedModel, EvalModel
-from bot.services.writer import ModelCardWriter, ModelFit
+from bot.questions.answerer import ModelAnswerer
 from bot.settings import DEFAULT_OPENAI_URL
 from bot.store.modes import ModeMemory
 from bot.wiring.process import Process

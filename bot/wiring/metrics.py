@@ -6,9 +6,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from bot import telemetry
-from bot.metrics import PrometheusSink
-from bot.services.metric_labels import RepoLabels
+from bot.ops import telemetry
+from bot.ops.metric_labels import RepoLabels
+from bot.ops.metrics import PrometheusSink
 from bot.wiring.process import Process
 
 
@@ -16,7 +16,7 @@ from bot.wiring.process import Process
 def metrics_installed(process: Process) -> Iterator[PrometheusSink]:
     """The sink, installed while inside: every count and gauge reaches it, until the process's
     parts it reads are closed."""
-    # Only the file's public repositories keep their names (services/metric_labels.py); the
+    # Only the file's public repositories keep their names (ops/metric_labels.py); the
     # visibility asks GitHub at the first count that needs it.
     named = (repo for channel in process.settings.config.channels for repo in channel.repos)
     repos = RepoLabels(named, process.visibility.is_private)

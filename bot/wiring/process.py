@@ -17,32 +17,32 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from bot.access.visibility import Visibility
+from bot.across.authors import Authors
+from bot.cards.poller import MergePoller
+from bot.cards.service import CardService, CardTiming, ModelUse, lease_for
+from bot.cards.writer import ModelCardWriter, ModelFit
+from bot.core.card_jobs import CardJob
 from bot.core.deadline import DEFAULT_RETRIES, Budget
-from bot.core.jobs import CardJob
+from bot.core.refs import github_web_base
+from bot.digests.build import DigestService
 from bot.errors import ConfigError
 from bot.llm.lazy import Endpoint, ModelOnFirstUse
+from bot.questions.answerer import ModelAnswerer
+from bot.questions.model_reading import ModelReader
 from bot.queue.connect import card_queue
-from bot.services.answers import ModelAnswerer
-from bot.services.authors import Authors
-from bot.services.cards import CardService, CardTiming, ModelUse, lease_for
-from bot.services.digest import DigestService
-from bot.services.model_reading import ModelReader
-from bot.services.poller import MergePoller
-from bot.services.refs import github_web_base
-from bot.services.spending import Spending
-from bot.services.visibility import Visibility
-from bot.services.writer import ModelCardWriter, ModelFit
 from bot.settings import DEFAULT_OPENAI_URL, Settings
 from bot.sources.lazy import GitHubEndpoint, GitHubOnFirstUse, connect
-from bot.store.authors import AuthorStore
-from bot.store.cards import CardStore
-from bot.store.facts import FactStore
 from bot.store.kv import KV
 from bot.store.modes import ModeMemory
-from bot.store.pages import PageStore
+from bot.store.repos.authors import AuthorStore
+from bot.store.repos.cards import CardStore
+from bot.store.repos.facts import FactStore
+from bot.store.repos.pages import PageStore
 from bot.store.tokens import TokenStore
 from bot.wiring.store import choose_store
 from bot.wiring.timing import Timing
+from bot.workspaces.spending import Spending
 
 if TYPE_CHECKING:
     from bot.queue.broker import CardQueue, RunningWorker

@@ -3,9 +3,9 @@ process's own GitHub client, the range store on its store, and its digest and ca
 
 from __future__ import annotations
 
-from bot.services.release_ranges import ReleaseRanges
-from bot.services.releases import ReleaseDigests
-from bot.store.releases import ReleaseStore
+from bot.releases.digests import ReleaseDigests
+from bot.releases.ranges import ReleaseRanges
+from bot.store.repos.releases import ReleaseStore
 from bot.wiring.process import Process
 
 

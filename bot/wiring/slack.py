@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 from bot.core.installs import STATE_SECONDS
 from bot.errors import ConfigError, SlackError
+from bot.http.webhook import GitHubWebhook
 from bot.ports.slack import SlackPort
-from bot.services.installs import InstallStarts
-from bot.services.workspaces import NOT_INSTALLED, Installed, Scopes, Workspaces
 from bot.settings import Settings
 from bot.slack.app import AppParts, SlackParts, build_app
 from bot.slack.clients import SlackClient, build_web_client
@@ -22,10 +21,11 @@ from bot.slack.tokens import WorkspaceTokens
 from bot.slack.web import SlackWeb
 from bot.store.installations import KVOAuthStateStore, SealedInstallationStore
 from bot.store.sealed import Sealer
-from bot.webhook import GitHubWebhook
 from bot.wiring.process import Process
 from bot.wiring.tenants import Tenants
 from bot.wiring.timing import Timing
+from bot.workspaces.installed import NOT_INSTALLED, Installed, Scopes, Workspaces
+from bot.workspaces.installs import InstallStarts
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class SlackWiring:
     tenants: Tenants
     workspaces: Workspaces
     oauth: OAuthParts | None
-    # POST /github/webhook (bot/webhook.py); None without GITHUB_WEBHOOK_SECRET.
+    # POST /github/webhook (bot/http/webhook.py); None without GITHUB_WEBHOOK_SECRET.
     webhook: GitHubWebhook | None
 
 

@@ -1,8 +1,8 @@
 """The store a process keeps its state in: Redis when REDIS_URL names one, else one SQLite file
 on this host, else memory; said once on stderr when it is not Redis.
 
-Only the choice lives here; each store is its own module (store/redis_store.py, reached through
-store/connect.py so that redis-py is imported only with REDIS_URL; sqlite_kv.py,
+Only the choice lives here; each store is its own module (store/backends/redis_store.py, reached through
+store/backends/connect.py so that redis-py is imported only with REDIS_URL; sqlite_kv.py,
 memory.py). A file PRDIGEST_CACHE names must open (one line and a non-zero exit if not: the user
 asked for it). The default file falls back to memory with one line saying why, so a read-only home
 directory (a container) still gives a digest, only one that is not kept.
@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 
 from bot.errors import ConfigError
 from bot.settings import Settings
-from bot.store.connect import redis_kv
+from bot.store.backends.connect import redis_kv
+from bot.store.backends.memory import MemoryKV
+from bot.store.backends.sqlite_kv import SqliteKV
 from bot.store.kv import KV
-from bot.store.memory import MemoryKV
-from bot.store.sqlite_kv import SqliteKV
 
 MEMORY_STORE_NOTE = "the store is in memory (PRDIGEST_CACHE=off, or --no-cache): nothing is kept after this run."
 

@@ -1,4 +1,4 @@
-"""Tenants: one Tenant per workspace (services/tenant.py), each built once, on its first request.
+"""Tenants: one Tenant per workspace (workspaces/tenant.py), each built once, on its first request.
 
 The home workspace's (None, the single install's) and, in OAuth mode, any other's over its own
 keys and its own Slack client. This is the one place a workspace's parts are put together, so
@@ -12,37 +12,37 @@ import threading
 from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
+from bot.access.policy import AccessPolicy
+from bot.across.days import AcrossDays, Known
+from bot.channels.directory import ChannelDirectory
+from bot.channels.members import ChannelMembers
+from bot.channels.people import PeopleLanguages
+from bot.channels.subscriptions import Subscriptions, workspace_subscriptions
+from bot.digests.lease import POST_LEASE_SECONDS
+from bot.digests.posting import DigestPosting, PostingScope, PostTiming
+from bot.digests.publisher import PACE_SECONDS, PostPace, Publisher
 from bot.ports.slack import SlackPort
-from bot.render.digest_messages import DigestBlocks
-from bot.render.release_blocks import ReleaseBlocks
-from bot.render.watches import watch_dm_message
-from bot.services.access import AccessPolicy
-from bot.services.across import AcrossDays, Known
-from bot.services.channels import ChannelDirectory
-from bot.services.lease import POST_LEASE_SECONDS
-from bot.services.members import ChannelMembers
-from bot.services.people import PeopleLanguages
-from bot.services.posting import DigestPosting, PostingScope, PostTiming
-from bot.services.publisher import PACE_SECONDS, PostPace, Publisher
-from bot.services.qa import QAService
-from bot.services.release_posting import ReleasePosting
-from bot.services.release_questions import ReleaseQuestions
-from bot.services.spending import Account
-from bot.services.subscriptions import Subscriptions, workspace_subscriptions
-from bot.services.tenant import Tenant
-from bot.services.watch_dms import WatchAccess, WatchDMs, WatchDMStores, WatchDMWording
-from bot.services.watches import WatchFinder
-from bot.services.workspaces import Scopes
+from bot.questions.qa import QAService
+from bot.releases.posting import ReleasePosting
+from bot.releases.questions import ReleaseQuestions
+from bot.render.slack.digest_messages import DigestBlocks
+from bot.render.slack.release_blocks import ReleaseBlocks
+from bot.render.slack.watches import watch_dm_message
 from bot.settings import DEFAULT_CONFIG_PATH
-from bot.store.facts import FactStore
 from bot.store.feedback import FeedbackStore
 from bot.store.history import DigestHistory
 from bot.store.ledger import PostLedger
+from bot.store.repos.facts import FactStore
 from bot.store.subscriptions import SubscriptionStore
 from bot.store.threads import ThreadStore
 from bot.store.watches import WatchStore
+from bot.watches.dms import WatchAccess, WatchDMs, WatchDMStores, WatchDMWording
+from bot.watches.finder import WatchFinder
 from bot.wiring.process import Process
 from bot.wiring.releases import release_digests
+from bot.workspaces.installed import Scopes
+from bot.workspaces.spending import Account
+from bot.workspaces.tenant import Tenant
 
 
 class Tenants:

@@ -3,7 +3,7 @@
 One catalogue per language (en.py, zh_cn.py), with the same keys and the same placeholders
 (tests/unit/test_catalogue.py holds them to it). Services and errors hand over a Note (a key
 and its values); surfaces word it here, in the language of the channel, the person or the
-terminal. Model prompts are not here: they instruct the model (core/prompts.py), nobody reads them.
+terminal. Model prompts are not here: they instruct the model (core/prompting/prompts.py), nobody reads them.
 """
 
 from __future__ import annotations

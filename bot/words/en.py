@@ -32,14 +32,14 @@ WORDS: dict[str, str] = {
     "coverage.unknown": "files not read (GitHub's rate limit); judged from the title",
     "coverage.sep": "; ",
     "coverage.detail_sep": ", ",
-    # Why a file was not given to the model (core/files.py, core/context.py).
+    # Why a file was not given to the model (core/heuristic/files.py, core/prompting/context.py).
     "reason.binary": "binary file",
     "reason.lock": "lock file",
     "reason.generated": "generated file",
     "reason.vendored": "vendored",
     "reason.too_large": "no diff from GitHub (too large)",
     "reason.no_room": "did not fit the token budget",
-    # -- cards without a model (core/heuristic.py) --------------------------------------------
+    # -- cards without a model (core/heuristic/cards.py) --------------------------------------------
     "heuristic.only_ci": "Only CI files changed: {paths}",
     "heuristic.only_docs": "Only docs changed: {paths}",
     "heuristic.only_tests": "Tests only, no code changed: {paths}",
@@ -65,7 +65,7 @@ WORDS: dict[str, str] = {
     "heuristic.size": " (+{adds} -{dels})",
     "heuristic.largest": "Largest part of the change: {area}{size}",
     "heuristic.also": "Next: {area}{size}",
-    # No "{count} areas": a count with its noun must be the PR's own (core/claims.py, counts), and
+    # No "{count} areas": a count with its noun must be the PR's own (core/checks/claims.py, counts), and
     # areas are ours; the paths' "and N more" says how many.
     "heuristic.areas": "Cross-cutting: source changes across {paths}",
     "heuristic.adds_tests": "Adds tests: {paths}",
@@ -84,7 +84,7 @@ WORDS: dict[str, str] = {
     "heuristic.follow_up": "Follow-up likely: the title says “{word}”",
     "heuristic.more": "{paths} and {count} more",
     "heuristic.sep": ", ",
-    # -- heuristic cards that read the description (core/heuristic.py, core/signals.py) ---------
+    # -- heuristic cards that read the description (core/heuristic/cards.py, core/heuristic/signals.py) ---------
     "heuristic.title_and_description": (
         "Files not read: GitHub's rate limit ran out; verdict from the title and description"
     ),
@@ -107,7 +107,7 @@ WORDS: dict[str, str] = {
     "digest.filtered": "{n} merged, none matching this channel's filters.",
     "digest.thread": "Cards and questions in the thread",
     "digest.more": "… and {n} more in the thread",
-    # How a digest was made, when the reader must know (services/digest.py).
+    # How a digest was made, when the reader must know (digests/build.py).
     "note.rate_limited_anonymous": (
         "GitHub's rate limit ran out: {count} of {shown} PRs were judged from their titles only. "
         "Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
@@ -150,7 +150,7 @@ WORDS: dict[str, str] = {
     "reply.try_later": "I can't keep track of requests right now. Please try again in a minute.",
     "reply.why_in": "Why {link} is in this digest:",
     "reply.why_out": "Why {link} is not in this digest:",
-    # Questions across days (services/across.py): {span} is one of the across_span_* phrases.
+    # Questions across days (across/days.py): {span} is one of the across_span_* phrases.
     "reply.across_span_today": "today",
     "reply.across_span_yesterday": "yesterday",
     "reply.across_span_week": "this week",
@@ -176,7 +176,7 @@ WORDS: dict[str, str] = {
         "No PR merged in {repo} {span} follows up on another, as far "
         "as their titles, descriptions and review comments say."
     ),
-    # A name typed that is several authors' (services/authors.py): each is listed, and said.
+    # A name typed that is several authors' (across/authors.py): each is listed, and said.
     "reply.across_people": "“{said}” is the name of {n} people here, so the PRs of each are listed: {people}.",
     "reply.across_person": "{name} (@{login})",
     "reply.across_unread": (
@@ -249,7 +249,7 @@ WORDS: dict[str, str] = {
     "reply.labels_exclude_out": "it has the label {detail}, which this channel leaves out",
     "reply.paths_in": "it changes {detail}",
     "reply.paths_out": "it changes no path this channel follows ({detail})",
-    # What raised or lowered a heuristic card's verdict (core/signals.py): `_in` raised it, `_out` lowered it.
+    # What raised or lowered a heuristic card's verdict (core/heuristic/signals.py): `_in` raised it, `_out` lowered it.
     "reply.size_in": "raises its verdict: {detail} lines of code and tests changed",
     "reply.size_out": "keeps its verdict low: only {detail} lines of code and tests changed",
     "reply.unread_in": "its files could not be read, and its title does not look trivial",
@@ -309,11 +309,11 @@ WORDS: dict[str, str] = {
     "home.tokens_cost": "{tokens} (≈ {cost})",
     "home.tokens_no_price": "{tokens} (no price configured)",
     "home.tokens_repo": "{repo}: {today} today, {week} in 7 days (every channel)",
-    # -- what may not be posted where (services/access.py) ----------------------------------------
+    # -- what may not be posted where (access/policy.py) ----------------------------------------
     "refusal.not_configured": "{repo} is private and {channel} is not configured for it in the config file",
     "refusal.shared": "{repo} is private and {channel} is shared with another organisation",
     # The same, in a channel shared with another organisation, to someone who did not name the
-    # repository (services/disclosure.py): its name stays out, "repo.private" stands for it.
+    # repository (access/disclosure.py): its name stays out, "repo.private" stands for it.
     "refusal.not_configured_unnamed": "a private repository is not configured for {channel} in the config file",
     "refusal.shared_unnamed": (
         "a private repository can't be shown in {channel}: it is shared with another organisation"
@@ -372,14 +372,14 @@ WORDS: dict[str, str] = {
     ),
     # An error raised with an operator's or an internal message: the logs have its detail.
     "error.internal": "something went wrong (the logs say what)",
-    # What to do about a message Slack refused (services/publisher.py), by Slack's error name.
+    # What to do about a message Slack refused (digests/publisher.py), by Slack's error name.
     "slack_hint.not_in_channel": "invite the bot to the channel first (/invite @prdigest)",
     "slack_hint.channel_not_found": "check the channel id in config/prdigest.toml",
     "slack_hint.invalid_auth": "check SLACK_BOT_TOKEN",
     "slack_hint.not_authed": "set SLACK_BOT_TOKEN",
     "slack_hint.ratelimited": "Slack kept rate-limiting; the next run finishes the thread",
     "slack_hint.other": "the next run finishes what is missing",
-    # -- the terminal (bot/cli.py, bot/waiting.py); the CLI puts "prdigest: " before each ------
+    # -- the terminal (bot/cli/main.py, bot/cli/waiting.py); the CLI puts "prdigest: " before each ------
     "cli.progress": "{done}/{total} cards",
     "cli.waiting": "waiting for the model at {host} (up to {seconds} s)…",
     "cli.waiting_each": "waiting for the model at {host} (up to {seconds} s a card)…",
@@ -422,11 +422,11 @@ WORDS: dict[str, str] = {
     "error.eval_concurrency": "--concurrency {value} is not a number of cards at once; use 1 to 64",
     "error.bad_threads": "--threads {threads} is not a number of cards at once; use 1 to 64",
     "cli.interrupted": "interrupted",
-    # Ctrl-C in a terminal command (bot/stopping.py): how far the run got, and what it kept.
+    # Ctrl-C in a terminal command (bot/ops/stopping.py): how far the run got, and what it kept.
     "cli.stopped": "stopped",
     "cli.stopped_kept": "stopped: {done} of {total} cards were done and are kept",
     "cli.stopped_done": "stopped: {done} of {total} cards were done; an in-memory store keeps none of them",
-    # -- `prdigest ask` (bot/commands.py): an answer, or the card and one line saying why -------
+    # -- `prdigest ask` (bot/cli/commands.py): an answer, or the card and one line saying why -------
     "ask.files_cited": "Files cited:",
     "ask.no_model": "questions need a model (set OPENAI_API_KEY): here is the card instead",
     "ask.budget_spent": "today's token budget ([defaults] daily_token_budget) is spent: here is the card instead",
@@ -446,12 +446,12 @@ WORDS: dict[str, str] = {
     "error.empty_question": (
         'the question is empty; write it after the PR, such as: prdigest ask owner/repo#123 "what changed?"'
     ),
-    # -- answers a model gave but that could not be used (services/qa.py, core/templates.py) -----
+    # -- answers a model gave but that could not be used (questions/qa.py, core/checks/templates.py) -----
     "reply.answer_unusable": "The model's answer was not usable, so here is the card instead:",
     # What GitHub's file list states of a PR, as a card says it: the faithfulness check accepts
-    # a card's count of files when it matches (core/faithfulness.py, file_facts). Never shown.
+    # a card's count of files when it matches (core/checks/faithfulness.py, file_facts). Never shown.
     "fact.files": "{n} files",
-    # -- channel subscriptions from Slack (services/subscriptions.py, slack/listeners/subscribe.py)
+    # -- channel subscriptions from Slack (channels/subscriptions.py, slack/listeners/subscribe.py)
     "subs.usage_follow": "Name the repositories to follow: `{cmd} follow owner/repo [owner/repo…]`",
     "subs.usage_unfollow": "Name the repository to stop following: `{cmd} unfollow owner/repo`",
     "subs.followed": (
@@ -572,14 +572,14 @@ WORDS: dict[str, str] = {
         "{repo} is private and was followed in {channel} from Slack, but the config file no longer lists it "
         "in [slack] followable_private_repos"
     ),
-    # -- workspaces in OAuth mode (slack/app.py, bot/commands.py `--team`) ---------------------
+    # -- workspaces in OAuth mode (slack/app.py, bot/cli/commands.py `--team`) ---------------------
     "oauth.not_installed": "prdigest is no longer installed in this workspace. Ask an admin to add it to Slack again.",
     "oauth.install_busy": "Too many installs were started just now. Try again in {seconds} seconds.",
     "error.team_needed": "the app is installed in several workspaces (OAuth mode): name this one with --team T…",
     "error.team_not_oauth": "--team is for OAuth mode (SLACK_CLIENT_ID); with SLACK_BOT_TOKEN there is one workspace",
     "error.bad_team": "{team} is not a Slack team id; it looks like T0123456789",
     "error.not_installed": "workspace {team} has not installed prdigest (or has removed it): nothing was posted",
-    # -- links across days (render/links.py): a card's earlier digest, the lead's reverts, replies --
+    # -- links across days (render/slack/links.py): a card's earlier digest, the lead's reverts, replies --
     "links.months": "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec",
     "links.date": "{month} {day}",
     "links.follow_up": "Follow-up to {pr}, in this channel's digest of {day}",
@@ -589,7 +589,7 @@ WORDS: dict[str, str] = {
     "links.reply_follow_up": "Follow-up merged: {pr}",
     "links.reply_revert": "Reverted by {pr}",
     "links.reply_fixes": "Fix merged: {pr}",
-    # -- follow-ups revisited (render/followups.py): the earlier card's follow-up a PR answers ----
+    # -- follow-ups revisited (render/slack/followups.py): the earlier card's follow-up a PR answers ----
     "watch.answers": "Answers a follow-up of {pr} (merged {day}): “{point}”",
     # -- feedback that tunes tomorrow (issue 13: the buttons, "why is this here", the reset) --
     "feedback.up": "Useful",
@@ -664,7 +664,7 @@ WORDS: dict[str, str] = {
     "reply.dm_which_repo_none": (
         "#{number} does not say which repository. Ask again with its name, such as `owner/repo#{number}`."
     ),
-    # -- releases (services/release_ranges.py, render/releases.py) --------------------------------
+    # -- releases (releases/ranges.py, render/releases.py) --------------------------------
     "error.not_a_tag": "{text} is not a tag; give one such as v0.12.0",
     "error.release_none": "{repo} has published no release yet",
     "error.release_first": "{tag} is the first release of {repo}; say where it starts with --since TAG",
@@ -685,7 +685,7 @@ WORDS: dict[str, str] = {
     "release.usage": "Say `release`, then a repository, a tag, or both, such as `release vllm-project/vllm v0.12.0`",
     "release.which_repo": "Which repository? Say `release owner/repo`, or `release owner/repo TAG`",
     "release.unavailable": "GitHub could not give the release of {repo} just now; try again in a minute",
-    # -- the weekly roll-up (render/weekly.py) ----------------------------------------------------
+    # -- the weekly roll-up (render/slack/weekly.py) ----------------------------------------------------
     "weekly.title": "{repos} · the week of {first} to {last}",
     "weekly.must_reads": "Worth a careful read",
     "weekly.more": "… and {n} more",

@@ -138,7 +138,7 @@ WORDS: dict[str, str] = {
     "reply.try_later": "暂时无法记录请求，请一分钟后再试。",
     "reply.why_in": "{link} 出现在本期摘要中的原因：",
     "reply.why_out": "{link} 没有出现在本期摘要中的原因：",
-    # 跨天提问（services/across.py）：{span} 是 across_span_* 之一。
+    # 跨天提问（across/days.py）：{span} 是 across_span_* 之一。
     "reply.across_span_today": "今天",
     "reply.across_span_yesterday": "昨天",
     "reply.across_span_week": "本周",
@@ -159,7 +159,7 @@ WORDS: dict[str, str] = {
     "reply.across_reverts_none": "从标题、描述和评审意见看，{repo} {span}合并的 PR 中没有回滚其他 PR 的。",
     "reply.across_follow_ups_found": "{repo} {span}合并的后续 PR，每个后面是它跟进的 PR：",
     "reply.across_follow_ups_none": "从标题、描述和评审意见看，{repo} {span}合并的 PR 中没有其他 PR 的后续。",
-    # 输入的名字对应多位作者（services/authors.py）：每个人的 PR 都列出，并说明。
+    # 输入的名字对应多位作者（across/authors.py）：每个人的 PR 都列出，并说明。
     "reply.across_people": "“{said}”在这里对应 {n} 个人，所以列出了每个人的 PR：{people}。",
     "reply.across_person": "{name}（@{login}）",
     "reply.across_unread": "有 {n} 位作者的显示名称无法读取，因此没有按名字匹配他们的 PR。{why}",
@@ -214,7 +214,7 @@ WORDS: dict[str, str] = {
     "reply.labels_exclude_out": "它带有本频道排除的标签 {detail}",
     "reply.paths_in": "它改动了 {detail}",
     "reply.paths_out": "它没有改动本频道关注的路径（{detail}）",
-    # 启发式卡片评级的依据（core/signals.py）：`_in` 提高了评级，`_out` 降低了评级。
+    # 启发式卡片评级的依据（core/heuristic/signals.py）：`_in` 提高了评级，`_out` 降低了评级。
     "reply.size_in": "提高了评级：改动了 {detail} 行代码和测试",
     "reply.size_out": "评级偏低：只改动了 {detail} 行代码和测试",
     "reply.unread_in": "未能读取文件，标题看起来不是琐碎改动",
@@ -367,11 +367,11 @@ WORDS: dict[str, str] = {
     "error.eval_concurrency": "--concurrency {value} 不是同时生成的卡片数；请用 1 到 64",
     "error.bad_threads": "--threads {threads} 不是同时生成的卡片数；请用 1 到 64",
     "cli.interrupted": "已中断",
-    # 终端命令中的 Ctrl-C（bot/stopping.py）：完成了多少、保存了什么。
+    # 终端命令中的 Ctrl-C（bot/ops/stopping.py）：完成了多少、保存了什么。
     "cli.stopped": "已停止",
     "cli.stopped_kept": "已停止：{total} 张卡片中已完成 {done} 张，均已保存",
     "cli.stopped_done": "已停止：{total} 张卡片中已完成 {done} 张；内存存储不会保留它们",
-    # -- `prdigest ask`（bot/commands.py）：回答，或者卡片加一行原因 ---------------------------
+    # -- `prdigest ask`（bot/cli/commands.py）：回答，或者卡片加一行原因 ---------------------------
     "ask.files_cited": "引用的文件：",
     "ask.no_model": "回答问题需要模型（请设置 OPENAI_API_KEY），以下是这个 PR 的卡片",
     "ask.budget_spent": "今日的 token 预算（[defaults] daily_token_budget）已用完，以下是这个 PR 的卡片",
@@ -387,10 +387,10 @@ WORDS: dict[str, str] = {
         "或“有没有 PR 回滚了 #123？”，或者用 owner/repo#123 指明一个 PR"
     ),
     "error.empty_question": '问题为空，请写在 PR 之后，例如：prdigest ask owner/repo#123 "改了什么？"',
-    # -- answers a model gave but that could not be used (services/qa.py, core/templates.py) -----
+    # -- answers a model gave but that could not be used (questions/qa.py, core/checks/templates.py) -----
     "reply.answer_unusable": "模型的回答无法使用，以下是这个 PR 的卡片：",
     "fact.files": "{n} 个文件",
-    # -- channel subscriptions from Slack (services/subscriptions.py, slack/listeners/subscribe.py)
+    # -- channel subscriptions from Slack (channels/subscriptions.py, slack/listeners/subscribe.py)
     "subs.usage_follow": "请写出要关注的仓库：`{cmd} follow owner/repo [owner/repo…]`",
     "subs.usage_unfollow": "请写出要取消关注的仓库：`{cmd} unfollow owner/repo`",
     "subs.followed": "本频道已关注 {repos}。每天 {time}（{zone}）发送摘要；可用 `{cmd} settings` 修改。",
@@ -491,14 +491,14 @@ WORDS: dict[str, str] = {
     "refusal.not_followable": (
         "{repo} 是私有仓库，曾在 Slack 中被 {channel} 关注，但配置文件的 [slack] followable_private_repos 已不再列出它"
     ),
-    # -- workspaces in OAuth mode (slack/app.py, bot/commands.py `--team`) ---------------------
+    # -- workspaces in OAuth mode (slack/app.py, bot/cli/commands.py `--team`) ---------------------
     "oauth.not_installed": "此工作区已不再安装 prdigest。请联系管理员重新将它添加到 Slack。",
     "oauth.install_busy": "刚才开始的安装太多了，请在 {seconds} 秒后重试。",
     "error.team_needed": "应用已安装在多个工作区（OAuth 模式）：请用 --team T… 指明是哪一个",
     "error.team_not_oauth": "--team 仅用于 OAuth 模式（SLACK_CLIENT_ID）；使用 SLACK_BOT_TOKEN 时只有一个工作区",
     "error.bad_team": "{team} 不是 Slack 工作区 ID；它形如 T0123456789",
     "error.not_installed": "工作区 {team} 没有安装 prdigest（或已将其移除）：未发布任何内容",
-    # -- 跨日链接（render/links.py）：卡片所指的早前摘要、摘要首条中的回滚、早前话题中的回复 --
+    # -- 跨日链接（render/slack/links.py）：卡片所指的早前摘要、摘要首条中的回滚、早前话题中的回复 --
     "links.months": "1月 2月 3月 4月 5月 6月 7月 8月 9月 10月 11月 12月",
     "links.date": "{month}{day}日",
     "links.follow_up": "是 {pr} 的后续，见本频道 {day} 的摘要",
@@ -508,7 +508,7 @@ WORDS: dict[str, str] = {
     "links.reply_follow_up": "后续已合并：{pr}",
     "links.reply_revert": "已被 {pr} 回滚",
     "links.reply_fixes": "修复已合并：{pr}",
-    # -- 待关注项的回应（render/followups.py）：本 PR 回应了早前卡片的哪一条待关注项 --
+    # -- 待关注项的回应（render/slack/followups.py）：本 PR 回应了早前卡片的哪一条待关注项 --
     "watch.answers": "回应了 {pr}（{day}合并）卡片中的待关注项：“{point}”",
     # -- 反馈调整排序（issue 13：按钮、“为什么在这里”、清除） --------------------------------
     "feedback.up": "有用",

@@ -4,7 +4,7 @@ and `doctor` print on a tampered file and on a full disk.
     .venv/bin/python scripts/dev_fakes.py --date 2026-08-05     # in another terminal; then its exports
     sudo -E PYTHONPATH=. .venv/bin/python scripts/probes/cache_file.py [--code DIR]
 
-Runs `prdigest` as a user would (`python -m bot.cli`, from `--code`: default this checkout;
+Runs `prdigest` as a user would (`python -m bot.cli.main`, from `--code`: default this checkout;
 another checkout measures the code before a change) under umask 022, against the fakes that
 GITHUB_API_URL and OPENAI_BASE_URL name, with REDIS_URL unset, so the store is a SQLite file.
 Prints the modes of a new file, its -wal, -shm and directory; what another account reads of it;

@@ -22,7 +22,7 @@ from typing import Any
 import requests
 
 from bench.env import CHANNEL, REPO, SECRET, Latencies, World, world
-from bot.render.subscriptions import SETTINGS_CALLBACK
+from bot.render.slack.subscriptions import SETTINGS_CALLBACK
 from scripts.probes import served
 
 DATASET = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "vllm-prs.jsonl"

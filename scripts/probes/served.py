@@ -87,7 +87,17 @@ class Served:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = workdir / "serve.log"
-        command = [sys.executable, "-m", "bot.cli", "serve", "--http", "--host", "127.0.0.1", "--port", str(self.port)]
+        command = [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "serve",
+            "--http",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+        ]
         with self.log.open("wb") as err:
             self.process = subprocess.Popen(
                 [*command, *args], env=_process_env(env, code), cwd=code, stdout=subprocess.DEVNULL, stderr=err

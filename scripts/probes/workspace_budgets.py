@@ -44,8 +44,8 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import RESPONSE_PREFIX, FakeSlack
 from devkit.redis_server import RedisServer
 
-from bot.core.drafts import CardDraft
-from bot.core.window import OUTPUT_RESERVE, request_tokens
+from bot.core.prompting.context_window import OUTPUT_RESERVE, request_tokens
+from bot.core.prompting.drafts import CardDraft
 from bot.models import Message
 from scripts.probes import served
 from scripts.probes.served import ROOT, Served

@@ -1,6 +1,6 @@
 """What must never reach a reader, as checks that return every violation they find (not just the first).
 
-Written independently of bot/core/sanitize.py: a URL, a mention or a piece of prompt is recognised
+Written independently of bot/core/checks/sanitize.py: a URL, a mention or a piece of prompt is recognised
 here by its own rules, so a blind spot of the sanitizer is not repeated by its test.
 """
 
@@ -12,12 +12,12 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from bot.core.prompts import CAVEATS_MAX, HEADLINE_MAX, WATCH_MAX, WHY_MAX
+from bot.core.prompting.prompts import CAVEATS_MAX, HEADLINE_MAX, WATCH_MAX, WHY_MAX
 from bot.models import Card
-from bot.render.blocks import strings
+from bot.render.slack.blocks import strings
 
 REPO_URL = "https://github.com/vllm-project/vllm"
-# Cards are clipped to these when drafts become cards (POINT_MAX, MINUTES_MAX in core/drafts.py).
+# Cards are clipped to these when drafts become cards (POINT_MAX, MINUTES_MAX in core/prompting/drafts.py).
 POINT_MAX = 280
 MINUTES_RANGE = range(1, 241)
 VERDICTS = ("skip", "skim", "read")

@@ -25,7 +25,7 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack_agent import im_message, link_shared
 
 from bot.models import DigestOptions, Filters, Window
-from bot.render.release_blocks import SHARE_RELEASE_ACTION
+from bot.render.slack.release_blocks import SHARE_RELEASE_ACTION
 from tests.adversarial.responders import plain
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness, wait_for

@@ -11,13 +11,13 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
 from bot import words
-from bot.services.tenant import Tenant
 from bot.settings import Settings, load_settings
 from bot.store.kv import KV
 from bot.wiring.process import Process, build_process
 from bot.wiring.slack import wire_slack
 from bot.wiring.store import MEMORY_STORE_NOTE
 from bot.wiring.timing import Timing
+from bot.workspaces.tenant import Tenant
 
 REPO = "vllm-project/vllm"
 NOW = datetime(2026, 8, 6, 12, 0, tzinfo=UTC)

@@ -24,13 +24,13 @@ from devkit.fakes.slack import FakeSlack
 from devkit.fakes.slack_oauth import CLIENT_ID, CLIENT_SECRET
 from devkit.slack_signing import signed_headers
 
-from bot.services.tenant import Tenant
+from bot.http.server import http_server
 from bot.settings import load_settings
 from bot.slack.app import SlackParts
-from bot.slack.server import http_server
 from bot.store.installations import SealedInstallationStore
 from bot.wiring.process import Process, build_process
 from bot.wiring.slack import OAuthParts, SlackWiring, slack_app, wire_slack
+from bot.workspaces.tenant import Tenant
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import SECRET, fakes_env, harness_timing, wait_for
 

@@ -23,14 +23,14 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from devkit.slack_signing import signed_headers
 
-from bot.services.tenant import Tenant
+from bot.http.server import http_server
 from bot.settings import Settings, load_settings
 from bot.slack.app import SlackParts
-from bot.slack.server import http_server
 from bot.store.subscriptions import SubscriptionStore
 from bot.wiring.process import Process, build_process
 from bot.wiring.slack import SlackWiring, slack_app, wire_slack
 from bot.wiring.timing import Timing
+from bot.workspaces.tenant import Tenant
 from tests.integration.conftest import REPO, day
 
 SECRET = "test-signing-secret"
@@ -102,7 +102,7 @@ class SlackHarness:
 
     def settled(self, message: dict[str, Any]) -> bool:
         """A bot message is in its final form: not a streamed answer still to be settled into its
-        reply (chat.stopStream, then one chat.update: services/answer_stream.py)."""
+        reply (chat.stopStream, then one chat.update: questions/stream.py)."""
         if "stream" not in message:
             return True
         return any(call.get("ts") == message["ts"] for call in self.slack.calls("chat.update"))

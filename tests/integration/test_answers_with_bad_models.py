@@ -20,9 +20,9 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack_agent import im_message
 
-from bot.cli import main
+from bot.cli.main import main
 from bot.models import Window
-from bot.services.release_posting import ReleaseAsked
+from bot.releases.posting import ReleaseAsked
 from scripts.question_trial import message_text, named_prs
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness, wait_for

@@ -10,7 +10,7 @@ import pytest
 
 from bot.errors import PublishError
 from bot.models import DigestOptions, Filters, Window
-from bot.render.blocks import strings
+from bot.render.slack.blocks import strings
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, OTHER_CHANNEL, OTHER_REPO, SlackHarness, wait_for
 from tests.unit.test_catalogue import english_in

@@ -16,10 +16,10 @@ from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
+from bot.across.authors import Authors, matches_person
 from bot.models import Window
-from bot.services.authors import Authors, matches_person
-from bot.store.authors import AuthorStore
-from bot.store.redis_store import RedisKV
+from bot.store.backends.redis_store import RedisKV
+from bot.store.repos.authors import AuthorStore
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
 from tests.shared_data import shared_rows

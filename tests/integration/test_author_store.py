@@ -6,8 +6,8 @@ from __future__ import annotations
 import redis
 from devkit.redis_server import RedisServer
 
-from bot.store.authors import AUTHOR_TTL, AuthorStore
-from bot.store.redis_store import PREFIX, RedisKV
+from bot.store.backends.redis_store import PREFIX, RedisKV
+from bot.store.repos.authors import AUTHOR_TTL, AuthorStore
 
 
 def test_names_and_their_absence_are_kept_for_a_week_under_the_lower_cased_login(redis_url: str) -> None:

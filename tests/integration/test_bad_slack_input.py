@@ -18,7 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot.models import DigestOptions, Filters, Window
-from bot.render.replies import say
+from bot.render.slack.replies import say
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import (
     DIGEST_CHANNEL,

@@ -16,17 +16,17 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.redis_server import RedisServer
 
-from bot.core.drafts import CardDraft
-from bot.core.window import OUTPUT_RESERVE, request_tokens
+from bot.core.prompting.context_window import OUTPUT_RESERVE, request_tokens
+from bot.core.prompting.drafts import CardDraft
 from bot.models import Audience, CardReply, Message, PRAnswer, Reply
-from bot.services.qa import QAService
-from bot.services.spending import Account
+from bot.questions.qa import QAService
+from bot.store.backends.memory import MemoryKV
+from bot.store.backends.redis_store import RedisKV
+from bot.store.backends.sqlite_kv import SqliteKV
 from bot.store.kv import KV
-from bot.store.memory import MemoryKV
-from bot.store.redis_store import RedisKV
-from bot.store.sqlite_kv import SqliteKV
 from bot.store.threads import ThreadStore
 from bot.store.tokens import RESERVED, TokenStore, tokens_key
+from bot.workspaces.spending import Account
 from tests.integration.conftest import NOW, REPO, ServicesFactory, day, home_of, settings_for
 
 BUDGET, HOLD = 3000, 700

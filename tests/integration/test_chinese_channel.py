@@ -14,7 +14,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
 from bot.models import DigestOptions, Filters, Window
-from bot.render.blocks import strings
+from bot.render.slack.blocks import strings
 from tests.integration import slack_harness
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, OTHER_REPO, SlackHarness, serve_harness, wait_for

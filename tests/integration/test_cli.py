@@ -16,8 +16,8 @@ from devkit.fakes.slack import FakeSlack
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot import waiting
-from bot.cli import main
+from bot.cli import waiting
+from bot.cli.main import main
 from bot.wiring.store import MEMORY_STORE_NOTE
 from tests.integration.conftest import REPO, day, told
 

@@ -16,7 +16,7 @@ from devkit.fakes.llm import DEFAULT_CARD, FakeOpenAI
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.cli import main
+from bot.cli.main import main
 from tests.integration.conftest import REPO, day, told
 from tests.unit.test_catalogue import english_in
 

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from devkit.fakes.github import FakeGitHub
 
-from bot.cli import main
+from bot.cli.main import main
 from tests.integration.conftest import REPO
 from tests.integration.test_cli_ask import stderr_lines
 

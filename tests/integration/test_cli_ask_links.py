@@ -9,7 +9,7 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.cli import main
+from bot.cli.main import main
 from tests.integration.test_cli_ask import QUESTION, REF, answering, env  # noqa: F401 (env is a fixture)
 
 FIRST = "It moves the jobs to the new runner. "

@@ -16,7 +16,7 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.cli import main
+from bot.cli.main import main
 from bot.wiring.store import MEMORY_STORE_NOTE, file_store_note
 from tests.integration.conftest import REPO, day
 
@@ -25,7 +25,7 @@ DAY = "2026-08-05"
 
 # A run in a fresh interpreter, which says afterwards what it imported.
 RUN = (
-    "import json, sys; from bot.cli import main; code = main(sys.argv[1:]); "
+    "import json, sys; from bot.cli.main import main; code = main(sys.argv[1:]); "
     "print(json.dumps({'code': code, 'github': 'github' in sys.modules, 'openai': 'openai' in sys.modules}), "
     "file=sys.stderr)"
 )
@@ -91,7 +91,7 @@ def test_a_past_day_digest_run_again_asks_github_and_the_model_nothing_and_impor
     assert second == {"code": 0, "github": False, "openai": False}
     assert (len(github.requests), model.calls) == (asked, written)
     assert second_out == first_out and json.loads(second_out)["total_merged"] == 3
-    assert second_err == ""  # the cache's line is said once a machine (bot/start_notes.py)
+    assert second_err == ""  # the cache's line is said once a machine (bot/cli/start_notes.py)
 
 
 def test_a_24h_digest_run_again_asks_only_for_the_list(

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 from devkit.fakes.github import FakeGitHub
 
-from bot import waiting
-from bot.cli import main
+from bot.cli import waiting
+from bot.cli.main import main
 from tests.integration.conftest import REPO, day
 from tests.unit.test_catalogue import english_in, json_readable
 

@@ -14,7 +14,7 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.server import LoopbackServer, RecordedRequest, Response
 
-from bot.cli import error_line, main
+from bot.cli.main import error_line, main
 from bot.errors import SourceNotAPI, SourceUnreachable
 from tests.integration.conftest import REPO, day, told
 

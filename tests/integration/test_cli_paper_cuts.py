@@ -11,9 +11,9 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
 
-from bot.cli import build_parser, main
+from bot.cli.main import build_parser, main
+from bot.core.refs import parse_repo
 from bot.errors import NotFound, UsageError
-from bot.services.refs import parse_repo
 from tests.integration.conftest import REPO, day, told
 
 

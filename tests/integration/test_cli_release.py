@@ -13,7 +13,7 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
 
-from bot.cli import main
+from bot.cli.main import main
 from tests.integration.conftest import REPO, told
 
 START = datetime(2026, 9, 1, tzinfo=UTC)

@@ -15,8 +15,8 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.redis_server import RedisServer
 
-from bot import telemetry
 from bot.errors import SourceUnreachable
+from bot.ops import telemetry
 from bot.wiring.metrics import metrics_installed
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.test_reliability import WINDOW, good_card

@@ -19,7 +19,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import CHAT_PATH, FakeOpenAI
 from devkit.fakes.server import RecordedRequest
 
-from bot.core.jobs import CardJob
+from bot.core.card_jobs import CardJob
 from bot.queue.broker import CardQueue
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import wait_for
@@ -85,12 +85,12 @@ def environment(github: FakeGitHub, model: FakeOpenAI, redis_url: str | None = N
     return env
 
 
-# `python -m bot.cli`, with Ctrl-C as a terminal delivers it. A test run started in the background
+# `python -m bot.cli.main`, with Ctrl-C as a terminal delivers it. A test run started in the background
 # by a script ignores SIGINT, its children inherit that, and prdigest, as Python itself, leaves an
 # ignored SIGINT ignored; so the child first takes back Python's own handler.
 CLI = (
     "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-    "runpy.run_module('bot.cli', run_name='__main__', alter_sys=True)"
+    "runpy.run_module('bot.cli.main', run_name='__main__', alter_sys=True)"
 )
 
 

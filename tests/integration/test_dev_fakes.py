@@ -16,8 +16,8 @@ from devkit.fakes.dataset_releases import add_releases
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.cli import main
-from bot.core.prose import is_data
+from bot.cli.main import main
+from bot.core.checks.prose import is_data
 from scripts import dev_fakes
 from tests.shared_data import shared_rows
 

@@ -15,7 +15,7 @@ from devkit.redis_server import RedisServer
 
 from bot.models import Filters, Window
 from bot.render.data import item_data
-from bot.store.redis_store import RedisKV
+from bot.store.backends.redis_store import RedisKV
 from bot.words import said
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 
@@ -69,7 +69,7 @@ def test_cold_then_warm_digest_makes_no_model_call_and_no_per_pr_request(
     github.reset_requests()
     warm = make_services(settings).digests.build((REPO,), WINDOW)  # a new process, same Redis
     assert model.calls == 6
-    # The window's list is shared for a few minutes too (store/cards.py MERGED_TTL): nothing at all.
+    # The window's list is shared for a few minutes too (store/repos/cards.py MERGED_TTL): nothing at all.
     assert github.requests == []
     assert warm.items == cold.items
 
@@ -180,7 +180,7 @@ def test_model_failures_are_retried_then_fall_back_to_heuristic(
     populate(github, count=1)
     model.responder = lambda request: card_answer()
     # Quick failures get their retry (model_retries=1); a 200 that cannot be parsed is asked for
-    # once more, told so (services/writer.py); a timeout is not: it has spent the card's whole
+    # once more, told so (cards/writer.py); a timeout is not: it has spent the card's whole
     # budget (llm/retry.py).
     attempts = 1 if fault == "timeout" else 2
     for _ in range(attempts):

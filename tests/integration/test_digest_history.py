@@ -8,8 +8,8 @@ import pytest
 import redis
 
 from bot.core.links import Shown
+from bot.store.backends.redis_store import RedisKV
 from bot.store.history import HISTORY_TTL, DigestHistory
-from bot.store.redis_store import RedisKV
 
 
 @pytest.fixture

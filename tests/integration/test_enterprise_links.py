@@ -13,7 +13,7 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.cli import main
+from bot.cli.main import main
 from tests.integration.conftest import REPO
 from tests.integration.oauth_harness import HOME, HUMAN, SECOND, SECOND_CHANNEL, OAuthHarness, serve_oauth
 from tests.integration.slack_harness import wait_for

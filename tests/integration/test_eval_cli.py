@@ -18,7 +18,7 @@ from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import DEFAULT_CARD, INVALID_JSON, FakeOpenAI
 
-from bot.cli import main
+from bot.cli.main import main
 from bot.errors import quoted
 from tests.integration.conftest import told
 from tests.shared_data import shared_rows
@@ -75,7 +75,7 @@ def test_the_heuristic_agrees_with_the_labels_and_invents_nothing(
     assert scores["cards"] == 56 and scores["invented"] == 0
     assert scores["exact"] >= VLLM_EXACT and scores["within_one"] >= VLLM_WITHIN_ONE
     assert scores["carried"] >= VLLM_FIGURES
-    # No card's reasons argue against its verdict (core/reasons.py): 4 did, "Kernel code changed"
+    # No card's reasons argue against its verdict (core/heuristic/reasons.py): 4 did, "Kernel code changed"
     # under a skip among them.
     assert (scores["reasoned"], scores["contradicted"]) == (56, 0), [
         (item["ref"], item["card"]["verdict"], item["card"]["why"])

@@ -14,11 +14,11 @@ from devkit.redis_server import RedisServer
 from bot.core.watches import Watch
 from bot.errors import StoreError
 from bot.models import AuditEntry, Vote
+from bot.store.backends.redis_store import RedisKV
 from bot.store.feedback import FeedbackStore
 from bot.store.installations import KVOAuthStateStore, SealedInstallationStore
 from bot.store.kv import KV
 from bot.store.ledger import PostLedger
-from bot.store.redis_store import RedisKV
 from bot.store.sealed import Sealer
 from bot.store.subscriptions import ChannelEdits, SubscriptionStore
 from bot.store.threads import ThreadStore

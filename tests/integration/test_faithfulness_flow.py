@@ -14,7 +14,7 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.cli import main
+from bot.cli.main import main
 from bot.models import Card, Window
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.cli.main import main
 from bot.models import AuditEntry
 from bot.settings import load_settings
-from bot.store.redis_store import RedisKV
+from bot.store.backends.redis_store import RedisKV
 from bot.store.subscriptions import ChannelEdits, SubscriptionStore
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL
 

@@ -10,9 +10,9 @@ import pytest
 import redis
 
 from bot.core.followups import FollowUp
-from bot.store.followups import FollowUpStore
+from bot.store.backends.redis_store import RedisKV
 from bot.store.kv import DAY
-from bot.store.redis_store import RedisKV
+from bot.store.repos.followups import FollowUpStore
 
 REPO = "vllm-project/vllm"
 AUG3 = datetime(2026, 8, 3, 23, 30, tzinfo=UTC)

@@ -16,7 +16,7 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.core.globs import MAX_GLOB_WILDCARDS
+from bot.core.strings.globs import MAX_GLOB_WILDCARDS
 from bot.store.subscriptions import ChannelEdits
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, OTHER_REPO, SlackHarness, wait_for
 from tests.integration.test_subscriptions import NEW, prepare, run, served, state, submit

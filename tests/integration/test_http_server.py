@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import requests
 
-from bot.slack import httpd
-from bot.slack.httpd import MAX_BODY_BYTES, HttpServer
+from bot.http import httpd
+from bot.http.httpd import MAX_BODY_BYTES, HttpServer
 from tests.integration.slack_harness import SlackHarness, wait_for
 
 SLACK_TIMEOUT = 3.0  # Slack's own bound for an answer

@@ -10,7 +10,7 @@ from collections import Counter
 import redis
 import requests
 
-from bot.services.installs import ADDRESS_STARTS, ADDRESS_WINDOW_SECONDS
+from bot.workspaces.installs import ADDRESS_STARTS, ADDRESS_WINDOW_SECONDS
 from tests.integration.oauth_harness import SECOND, OAuthHarness
 
 FLOODER = "203.0.113.66"  # as our proxy (the harness' loopback peer) forwards it

@@ -11,8 +11,8 @@ import redis
 from cryptography.fernet import Fernet
 from slack_sdk.oauth.installation_store import Installation
 
+from bot.store.backends.redis_store import RedisKV
 from bot.store.installations import KVOAuthStateStore, SealedInstallationStore
-from bot.store.redis_store import RedisKV
 from bot.store.sealed import Sealer
 
 KEY = Fernet.generate_key().decode()

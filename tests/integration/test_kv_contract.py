@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.store.backends.memory import MemoryKV
+from bot.store.backends.redis_store import RedisKV
+from bot.store.backends.sqlite_kv import SqliteKV
 from bot.store.kv import KV
-from bot.store.memory import MemoryKV
-from bot.store.redis_store import RedisKV
-from bot.store.sqlite_kv import SqliteKV
 
 
 @pytest.fixture(params=["memory", "redis", "sqlite"])

@@ -13,8 +13,8 @@ from collections.abc import Callable
 import pytest
 import requests
 
-from bot.render.replies import say
-from bot.services.refs import MAX_MESSAGE_CHARS
+from bot.core.refs import MAX_MESSAGE_CHARS
+from bot.render.slack.replies import say
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, wait_for
 from tests.integration.test_bad_slack_input import card_answer, post_digest

@@ -20,10 +20,10 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.redis_server import RedisServer
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.core.jobs import CardJob
-from bot.logs import JsonFormatter
-from bot.slack.httpd import metrics_served
-from bot.telemetry import SERIES
+from bot.core.card_jobs import CardJob
+from bot.http.httpd import metrics_served
+from bot.ops.logs import JsonFormatter
+from bot.ops.telemetry import SERIES
 from bot.wiring.metrics import metrics_installed
 from bot.wiring.process import start_worker
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
@@ -172,7 +172,7 @@ def test_an_events_log_lines_share_one_request_id_across_ack_and_work(
     assert all(line["time"].endswith("+00:00") for line in lines)
     (ack,) = [line for line in lines if line["message"].startswith("event acknowledged")]
     (answered,) = [line for line in lines if line["message"] == "answered a question (mention)"]
-    assert ack["logger"] == "bot.slack.server" and answered["logger"] == "bot.slack.listeners.questions"
+    assert ack["logger"] == "bot.http.server" and answered["logger"] == "bot.slack.listeners.questions"
     # Slack's event_id: the ack on the server's thread, the answer on the work pool's.
     assert ack["request_id"] == answered["request_id"] and ack["request_id"].startswith("Ev")
     (posted,) = [line for line in lines if line["message"].startswith("digest of")]

@@ -20,8 +20,8 @@ from devkit.fakes.slack import FakeSlack
 from devkit.ports import free_port
 from devkit.slack_signing import signed_headers
 
-from bot.services.metric_labels import OTHER
-from bot.slack.httpd import metrics_served
+from bot.http.httpd import metrics_served
+from bot.ops.metric_labels import OTHER
 from bot.wiring.metrics import metrics_installed
 from tests.integration.conftest import REPO, day, told
 from tests.integration.oauth_harness import HUMAN, SECOND, SECOND_CHANNEL, OAuthHarness

@@ -11,7 +11,7 @@ import pytest
 from devkit.fakes.llm import FakeOpenAI
 
 from bot.core.deadline import Budget
-from bot.core.drafts import CardDraft
+from bot.core.prompting.drafts import CardDraft
 from bot.errors import Stopped
 from bot.llm.lazy import Endpoint, ModelOnFirstUse
 from bot.models import Message

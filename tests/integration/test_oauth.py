@@ -11,11 +11,11 @@ from zoneinfo import ZoneInfo
 
 import redis
 
+from bot.access.policy import AccessPolicy
+from bot.channels.directory import ChannelDirectory, ChannelPlan
+from bot.jobs.scheduler import Scheduler
 from bot.models import Filters
-from bot.services.access import AccessPolicy
-from bot.services.channels import ChannelDirectory, ChannelPlan
 from bot.settings import ChannelConfig
-from bot.slack.scheduler import Scheduler
 from tests.integration.conftest import REPO
 from tests.integration.oauth_harness import (
     HOME,

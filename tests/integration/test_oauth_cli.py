@@ -9,7 +9,7 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.cli import main
+from bot.cli.main import main
 from tests.integration.conftest import REPO, told
 from tests.integration.oauth_harness import (
     HOME,

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from bot.logs import JsonFormatter, PlainFormatter
-from bot.redact import MASK
+from bot.ops.logs import JsonFormatter, PlainFormatter
+from bot.ops.redact import MASK
 from tests.integration.oauth_harness import SECOND, OAuthHarness, _state_in
 
 

@@ -20,10 +20,10 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.llm_servers import PROFILES, prompt_tokens
 
-from bot import doctor
+from bot.cli import doctor
 from bot.models import Card, PRRef, Window
+from bot.store.backends.redis_store import PREFIX
 from bot.store.modes import MODE_TTL, mode_key
-from bot.store.redis_store import PREFIX
 from bot.wiring.process import Process
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.shared_data import shared_rows

@@ -9,7 +9,7 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
 
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
 from bot.wiring.process import build_process
 from bot.wiring.slack import wire_slack
 from bot.wiring.timing import Timing

@@ -7,10 +7,10 @@ import time
 import pytest
 from devkit.redis_server import RedisServer
 
+from bot.digests.lease import PostLease
 from bot.errors import PublishError
-from bot.services.lease import PostLease
+from bot.store.backends.redis_store import RedisKV
 from bot.store.ledger import PostLedger
-from bot.store.redis_store import RedisKV
 
 
 @pytest.fixture

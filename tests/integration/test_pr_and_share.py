@@ -17,7 +17,7 @@ from devkit.fakes.slack import FakeSlack
 from devkit.redis_server import RedisServer
 
 from bot.models import PRRef, Window
-from bot.render.replies import say
+from bot.render.slack.replies import say
 from tests.integration.conftest import NOW, REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness, wait_for
 

@@ -1,4 +1,4 @@
-"""The cache file is this user's alone (store/private_file.py): made 0600 in a 0700 directory
+"""The cache file is this user's alone (store/backends/private_file.py): made 0600 in a 0700 directory
 whatever the umask, SQLite's -wal and -shm following it; an older version's readable files
 tightened; a file or directory of another user, or one others may write, refused in one line."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.errors import ConfigError
-from bot.store.private_file import modes
-from bot.store.sqlite_kv import SqliteKV
+from bot.store.backends.private_file import modes
+from bot.store.backends.sqlite_kv import SqliteKV
 
 
 def mode(place: Path) -> int:

@@ -24,12 +24,12 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from devkit.redis_server import RedisServer
 
-from bot.cli import main
+from bot.cli.main import main
 from bot.errors import StoreError
 from bot.models import DigestOptions, Filters
 from bot.slack.app import SlackParts
+from bot.store.backends.redis_store import RedisKV
 from bot.store.ledger import PostLedger
-from bot.store.redis_store import RedisKV
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack
 from bot.wiring.timing import Timing

@@ -11,8 +11,8 @@ import redis
 from devkit.redis_server import RedisServer
 
 from bot.models import Card, CardKey, Comment, Coverage, FileChange, PRListing, PRRef, PRSnapshot, SkippedFile
-from bot.store.cards import CARD_TTL, CardStore
-from bot.store.redis_store import PREFIX, RedisKV
+from bot.store.backends.redis_store import PREFIX, RedisKV
+from bot.store.repos.cards import CARD_TTL, CardStore
 
 LISTING = PRListing(
     repo="o/r",

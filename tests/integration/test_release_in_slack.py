@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.render.release_blocks import SHARE_RELEASE_ACTION
+from bot.render.slack.release_blocks import SHARE_RELEASE_ACTION
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, OTHER_REPO, SlackHarness, wait_for
 

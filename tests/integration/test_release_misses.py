@@ -1,6 +1,6 @@
 """A tag GitHub does not have, named again and again: `prdigest ask` and `prdigest release` against
 the fake GitHub and a real Redis ask GitHub's compare about it once while the miss is remembered
-(store/releases.py), and find the tag once it exists and the miss has lapsed."""
+(store/repos/releases.py), and find the tag once it exists and the miss has lapsed."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import redis
 import requests
 from devkit.fakes.github import FakeGitHub
 
-from bot.cli import main
-from bot.store.releases import UNKNOWN_RANGE_TTL
+from bot.cli.main import main
+from bot.store.repos.releases import UNKNOWN_RANGE_TTL
 from tests.integration.conftest import REPO, told
 
 START = datetime(2026, 9, 1, tzinfo=UTC)

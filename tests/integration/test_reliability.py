@@ -21,8 +21,8 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 
+from bot.digests.lease import PostLease
 from bot.models import DigestOptions, Filters, Window
-from bot.services.lease import PostLease
 from bot.slack.app import SlackParts
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack

@@ -21,7 +21,7 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack_agent import link_shared
 from devkit.redis_server import RedisServer
 
-from bot.render.replies import say
+from bot.render.slack.replies import say
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness, wait_for
 

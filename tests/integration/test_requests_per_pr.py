@@ -18,7 +18,7 @@ from devkit.fakes.github import ANONYMOUS_LIMIT, FakeGitHub
 
 from bot.errors import NotFound
 from bot.models import Digest, Window
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
 from bot.wiring.process import Process
 from tests.integration.conftest import REPO, ServicesFactory, settings_for
 from tests.shared_data import shared_rows

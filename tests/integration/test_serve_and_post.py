@@ -21,7 +21,7 @@ from devkit.fakes.slack import FakeSlack
 from devkit.ports import free_port
 from devkit.slack_signing import signed_headers
 
-from bot.cli import main
+from bot.cli.main import main
 from bot.settings import load_settings
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack

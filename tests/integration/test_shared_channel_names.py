@@ -1,6 +1,6 @@
 """In a channel shared with another organisation, a reply names nothing private the asker did
 not type: `/pr following`, `/pr digest`, the refusals of `/pr #N`, an @mention's #N, a question
-across days and a Share click say "a private repository" instead (services/disclosure.py);
+across days and a Share click say "a private repository" instead (access/disclosure.py);
 `/pr watch #N` asks for the repository, and the settings form is not shown."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import requests
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.render.subscriptions import SETTINGS_ACTION, SETTINGS_CALLBACK
+from bot.render.slack.subscriptions import SETTINGS_ACTION, SETTINGS_CALLBACK
 from tests.integration.slack_harness import (
     HUMAN,
     OTHER_CHANNEL,

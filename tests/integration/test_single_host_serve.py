@@ -13,7 +13,7 @@ from devkit.fakes.slack import FakeSlack
 
 from bot.models import DigestOptions, Filters, Window
 from bot.settings import load_settings
-from bot.store.sqlite_kv import SqliteKV
+from bot.store.backends.sqlite_kv import SqliteKV
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack
 from bot.wiring.timing import Timing

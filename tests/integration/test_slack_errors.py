@@ -11,21 +11,21 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.slack import FakeSlack
 from slack_sdk import WebClient
 
+from bot.access.policy import AccessPolicy
+from bot.access.visibility import Visibility
+from bot.channels.directory import ChannelDirectory
+from bot.channels.members import ChannelMembers
+from bot.digests.publisher import PostPace, Publisher
 from bot.errors import PublishError, SlackError
 from bot.models import Digest, Window
-from bot.render.digest_messages import DigestBlocks
-from bot.services.access import AccessPolicy
-from bot.services.channels import ChannelDirectory
-from bot.services.members import ChannelMembers
-from bot.services.publisher import PostPace, Publisher
-from bot.services.visibility import Visibility
+from bot.render.slack.digest_messages import DigestBlocks
 from bot.settings import load_settings
 from bot.slack.clients import build_web_client
 from bot.slack.web import SlackWeb
 from bot.sources.github import GitHubSource, build_github
-from bot.store.facts import FactStore
+from bot.store.backends.memory import MemoryKV
 from bot.store.ledger import PostLedger
-from bot.store.memory import MemoryKV
+from bot.store.repos.facts import FactStore
 from bot.store.threads import ThreadStore
 from tests.integration.conftest import REPO, day
 

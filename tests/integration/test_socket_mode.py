@@ -11,8 +11,8 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import FakeSlack
 from devkit.fakes.socket_mode import FakeSocketMode
 
+from bot.http.server import serve_socket
 from bot.settings import load_settings
-from bot.slack.server import serve_socket
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack
 from bot.wiring.timing import Timing

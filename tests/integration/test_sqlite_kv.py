@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.errors import ConfigError, StoreError
+from bot.store.backends.sqlite_kv import SqliteKV
 from bot.store.kv import PREFIX
-from bot.store.sqlite_kv import SqliteKV
 
 ROUNDS = 300
 CLAIMS = 200
@@ -24,7 +24,7 @@ RACER = textwrap.dedent(
     """
     import json, sys, time
     from pathlib import Path
-    from bot.store.sqlite_kv import SqliteKV
+    from bot.store.backends.sqlite_kv import SqliteKV
 
     path, go, name = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     rounds, claims = int(sys.argv[4]), int(sys.argv[5])
@@ -133,7 +133,7 @@ OPENER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from bot.store.sqlite_kv import SqliteKV
+    from bot.store.backends.sqlite_kv import SqliteKV
 
     go = Path(sys.argv[2])
     print("ready", flush=True)

@@ -1,4 +1,4 @@
-"""How long SqliteKV keeps what it is given (store/sqlite_kv.py): each kind of value lives its TTL
+"""How long SqliteKV keeps what it is given (store/backends/sqlite_kv.py): each kind of value lives its TTL
 and no longer, read through another handle on the same file (the expiry is in the file, in Unix
 seconds, so every process on the host sees it alike); a counter's window is fixed by its first
 step; a renewed lease lives its new TTL.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.sqlite_kv import SqliteKV
+from bot.store.backends.sqlite_kv import SqliteKV
 
 pytestmark = pytest.mark.slow  # each waits out a TTL of up to 1.5 s
 

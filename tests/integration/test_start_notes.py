@@ -1,6 +1,6 @@
 """The setup lines every command said on stderr (`config file …`, `REDIS_URL is not set: the cache
 is kept in …`): the first time on this machine, again when what they say changes, every time with
---verbose; the marker that remembers them is private as the cache is (bot/start_notes.py)."""
+--verbose; the marker that remembers them is private as the cache is (bot/cli/start_notes.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from devkit.fakes.github import FakeGitHub
 
-from bot.cli import main
-from bot.start_notes import StartNotes
+from bot.cli.main import main
+from bot.cli.start_notes import StartNotes
 from bot.wiring.store import file_store_note
 from tests.integration.conftest import REPO, day
 

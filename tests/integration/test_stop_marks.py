@@ -6,7 +6,7 @@ from __future__ import annotations
 import redis
 
 from bot.core.stops import StopPress
-from bot.store.redis_store import PREFIX, RedisKV
+from bot.store.backends.redis_store import PREFIX, RedisKV
 from bot.store.threads import STOP_TTL, ThreadStore
 
 

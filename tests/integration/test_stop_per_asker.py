@@ -13,7 +13,7 @@ from devkit.fakes.slack import FakeSlack
 from devkit.fakes.slack_agent import agent_session_stopped
 from slack_sdk import WebClient
 
-from bot.render.replies import stopped_message
+from bot.render.slack.replies import stopped_message
 from tests.integration import fake_slack_server
 from tests.integration.fake_slack_server import error_of
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, wait_for

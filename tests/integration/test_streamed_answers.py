@@ -12,8 +12,8 @@ from typing import Any
 from devkit.fakes.markdown_links import shown_text
 from devkit.fakes.slack_agent import agent_session_stopped
 
-from bot.core.echoes import echoes_prompt
-from bot.core.prompts import answer_prompt
+from bot.core.checks.prompt_echoes import echoes_prompt
+from bot.core.prompting.prompts import answer_prompt
 from bot.models import DigestOptions, Filters, Window
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, SlackHarness, wait_for

@@ -11,7 +11,7 @@ from devkit.redis_server import RedisServer
 
 from bot.errors import StoreError
 from bot.models import AuditEntry
-from bot.store.redis_store import PREFIX, RedisKV
+from bot.store.backends.redis_store import PREFIX, RedisKV
 from bot.store.subscriptions import AUDIT_KEEP, ChannelEdits, SubscriptionStore
 
 AT = datetime(2026, 8, 6, 12, 0, tzinfo=UTC)

@@ -18,8 +18,8 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
 from bot.models import Note
-from bot.render.blocks import strings
-from bot.render.subscriptions import SETTINGS_ACTION, SETTINGS_CALLBACK
+from bot.render.slack.blocks import strings
+from bot.render.slack.subscriptions import SETTINGS_ACTION, SETTINGS_CALLBACK
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack
 from tests.integration.slack_harness import (

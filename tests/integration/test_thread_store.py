@@ -6,9 +6,9 @@ import json
 
 import redis
 
-from bot.core.conversation import HISTORY_TURN_CHARS, HISTORY_TURNS
+from bot.core.prompting.conversation import HISTORY_TURN_CHARS, HISTORY_TURNS
 from bot.models import Turn
-from bot.store.redis_store import PREFIX, RedisKV
+from bot.store.backends.redis_store import PREFIX, RedisKV
 from bot.store.threads import THREAD_TTL, TURN_CHARS, TURNS_KEPT, ThreadStore
 
 # Slack's own cap on a message's text: the longest question a person can send.

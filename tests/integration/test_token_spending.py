@@ -12,15 +12,15 @@ import pytest
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
+from bot.cli.doctor import run_doctor
 from bot.core.usage import Usage
-from bot.doctor import run_doctor
 from bot.models import Audience, CardReply, DigestOptions, Filters, Note, PRAnswer, Window
-from bot.render.blocks import lead_message, strings
-from bot.services.ask import ask_about_pr
-from bot.services.spending import Payer
+from bot.questions.ask import ask_about_pr
+from bot.render.slack.blocks import lead_message, strings
 from bot.settings import Settings
 from bot.store.tokens import TokenStore
 from bot.wiring.process import start_worker
+from bot.workspaces.spending import Payer
 from tests.integration.conftest import NOW, REPO, ServicesFactory, day, home_of, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, OTHER_CHANNEL, OTHER_REPO, SlackHarness, wait_for
 

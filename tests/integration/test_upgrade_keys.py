@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import redis
 
-from bot.services.posting import scheduled_window
+from bot.digests.posting import scheduled_window
 from tests.integration.oauth_harness import HOME, OAuthHarness
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness
 

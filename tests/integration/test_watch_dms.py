@@ -20,8 +20,8 @@ from devkit.fakes.llm import FakeOpenAI
 
 from bot.core.watches import Watch
 from bot.models import Window
-from bot.services.watch_dms import DueWatchDM
-from bot.store.redis_store import PREFIX
+from bot.store.backends.redis_store import PREFIX
+from bot.watches.dms import DueWatchDM
 from bot.wiring.process import Process, build_process
 from bot.wiring.slack import slack_app, wire_slack
 from tests.integration.conftest import REPO

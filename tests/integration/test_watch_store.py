@@ -9,7 +9,7 @@ from devkit.redis_server import RedisServer
 
 from bot.core.watches import Watch
 from bot.errors import StoreError
-from bot.store.redis_store import PREFIX, RedisKV
+from bot.store.backends.redis_store import PREFIX, RedisKV
 from bot.store.watches import WATCH_TTL, WatchStore
 
 PATH = Watch("acme/widgets", "path", pattern="src/**")

@@ -13,7 +13,7 @@ import redis
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.core.jobs import MAX_PR_NUMBER, CardJob
+from bot.core.card_jobs import MAX_PR_NUMBER, CardJob
 from bot.wiring.process import start_worker
 from tests.integration.conftest import REPO, day
 from tests.integration.slack_harness import SlackHarness, serve_harness, wait_for
@@ -56,11 +56,11 @@ def test_a_merge_of_a_pr_number_github_could_not_give_is_refused_and_queues_noth
 ) -> None:
     event = merge_event()
     event["pull_request"]["number"] = number
-    with caplog.at_level(logging.WARNING, logger="bot.webhook"):
+    with caplog.at_level(logging.WARNING, logger="bot.http.webhook"):
         response = deliver(served, event)
     assert response.status_code == 422 and "pull_request.number" in response.json()["error"]
     assert queued(redis_url) == 0
-    refusals = [record for record in caplog.records if record.name == "bot.webhook"]
+    refusals = [record for record in caplog.records if record.name == "bot.http.webhook"]
     assert len(refusals) == 1 and refusals[0].exc_info is None and "\n" not in refusals[0].getMessage()
 
 

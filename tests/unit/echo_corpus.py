@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from devkit.fakes import dataset
 
-from bot.core.prompts import answer_prompt, card_prompt
+from bot.core.prompting.prompts import answer_prompt, card_prompt
 
 FILLERS = [
     "banana",

@@ -10,8 +10,12 @@ from zoneinfo import ZoneInfo
 import pytest
 from devkit.doubles import FakeSource
 
-from bot.core.dates import read_days
+from bot.across.authors import Authors
+from bot.across.days import MAX_ITEMS, AcrossDays, Known
+from bot.across.spans import MAX_SPAN_DAYS, span_problem, span_window
+from bot.cards.service import CardService
 from bot.core.links import Shown
+from bot.core.refs import github_web_base
 from bot.errors import RateLimited
 from bot.models import (
     AcrossMatches,
@@ -27,19 +31,15 @@ from bot.models import (
     Span,
     Window,
 )
+from bot.questions.dates import read_days
+from bot.questions.qa import QAService
+from bot.questions.reading import MAX_TERMS, read_question
 from bot.render.dates import days_text
-from bot.render.replies import reply_message
-from bot.services.across import MAX_ITEMS, AcrossDays, Known
-from bot.services.authors import Authors
-from bot.services.cards import CardService
-from bot.services.qa import QAService
-from bot.services.reading import MAX_TERMS, read_question
-from bot.services.refs import github_web_base
-from bot.services.spans import MAX_SPAN_DAYS, span_problem, span_window
-from bot.store.authors import AuthorStore
-from bot.store.cards import CardStore
+from bot.render.slack.replies import reply_message
+from bot.store.backends.memory import MemoryKV
 from bot.store.history import DigestHistory
-from bot.store.memory import MemoryKV
+from bot.store.repos.authors import AuthorStore
+from bot.store.repos.cards import CardStore
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_comment, make_snapshot
 from tests.unit.test_catalogue import english_in

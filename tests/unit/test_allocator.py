@@ -1,4 +1,4 @@
-"""bot/allocator.py: serve and worker cap glibc's malloc arenas, unless told otherwise."""
+"""bot/ops/allocator.py: serve and worker cap glibc's malloc arenas, unless told otherwise."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import platform
 
 import pytest
 
-from bot import allocator
+from bot.ops import allocator
 
 
 def test_an_operators_setting_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,14 +8,14 @@ import logging
 import pytest
 from devkit.scripted import ScriptedModel
 
-from bot.core.conversation import DIGEST_PATHS_PER_PR, HISTORY_TURN_CHARS, HISTORY_TURNS, digest_text
+from bot.core.checks.sanitize import ANSWER_MAX_CHARS
 from bot.core.deadline import Budget
 from bot.core.pacing import Pacing
-from bot.core.sanitize import ANSWER_MAX_CHARS
-from bot.core.text import estimate_tokens
+from bot.core.prompting.conversation import DIGEST_PATHS_PER_PR, HISTORY_TURN_CHARS, HISTORY_TURNS, digest_text
+from bot.core.strings.text import estimate_tokens
 from bot.errors import ModelBadOutput, ModelUnavailable
 from bot.models import Card, Coverage, DigestItem, Message, Question, Turn
-from bot.services.answers import CHARS_PER_TOKEN, ModelAnswerer
+from bot.questions.answerer import CHARS_PER_TOKEN, ModelAnswerer
 from tests.unit.builders import make_file, make_listing, make_snapshot
 
 CARD = Card(
@@ -86,7 +86,7 @@ def test_what_is_kept_of_a_runaway_answer_is_bounded() -> None:
 
 
 def test_a_sentence_stating_a_figure_the_pr_does_not_is_withheld_when_shown_whole() -> None:
-    # As a streamed answer's sentences are (services/answers.py `_streamed`): the terminal, /pr
+    # As a streamed answer's sentences are (questions/answerer.py `_streamed`): the terminal, /pr
     # and the eval show the answer whole, and what reaches them is checked the same way.
     answer = ask_pr(ScriptedModel("Decode is 2.5x faster. It cuts latency by 37%. It adds no tests."), [])
     assert answer == "Decode is 2.5x faster. It adds no tests."
@@ -95,7 +95,7 @@ def test_a_sentence_stating_a_figure_the_pr_does_not_is_withheld_when_shown_whol
 
 
 def test_a_failed_request_is_raised_and_logged_as_a_warning(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="bot.services.answers"), pytest.raises(ModelUnavailable):
+    with caplog.at_level(logging.WARNING, logger="bot.questions.answerer"), pytest.raises(ModelUnavailable):
         ask_pr(ScriptedModel(ModelUnavailable("down", 503)), [])
     (record,) = caplog.records
     assert "ModelUnavailable" in record.getMessage() and "acme/widgets#101" in record.getMessage()

@@ -1,10 +1,11 @@
 """The shape of the code, checked: which package may import which vendor, who builds clients,
 and which way our own layers' imports point.
 
-Policy (core, services, store) stays testable without any vendor; each vendor sits behind one
-thin adapter; every client is made by bot/wiring/ through its adapter's one factory. Services
-never read the settings (they are given values), and the ports, models and stores never import a
-service, so an adapter may import a port without pulling the service layer in.
+Policy (core, the feature packages, store) stays testable without any vendor; each vendor sits
+behind one thin adapter; every client is made by bot/wiring/ through its adapter's one factory.
+Features never read the settings (they are given values), and the ports, models and stores never
+import a feature, so an adapter may import a port without pulling a feature in. The root of bot/
+holds the settings and the errors alone: every other module lives in the package of its job.
 """
 
 from __future__ import annotations
@@ -24,21 +25,37 @@ VENDORS = {
     "httpcore2": ("llm/",),
     "github": ("sources/",),
     "requests": ("sources/",),
-    "redis": ("store/redis_store.py", "queue/"),
+    "redis": ("store/backends/redis_store.py", "queue/"),
     "dramatiq": ("queue/",),
-    "prometheus_client": ("metrics.py",),
-    "slack_bolt": ("slack/", "store/installations.py"),
-    "slack_sdk": ("slack/", "render/", "store/installations.py"),
-    "waitress": ("slack/",),
+    "prometheus_client": ("ops/metrics.py",),
+    # http/server.py serves Bolt's app over WSGI and checks Slack's signatures before Bolt does.
+    "slack_bolt": ("slack/", "http/server.py", "store/installations.py"),
+    "slack_sdk": ("slack/", "http/server.py", "render/", "store/installations.py"),
+    "waitress": ("http/",),
     "cryptography": ("store/sealed.py",),
 }
-VENDOR_FREE = ("core/", "services/", "ports/", "store/kv.py", "store/cards.py", "models/", "errors.py")
+# The feature packages: each a product capability, its rules and its steps (docs/architecture.md).
+FEATURES = (
+    "access/",
+    "across/",
+    "cards/",
+    "channels/",
+    "digests/",
+    "eval/",
+    "questions/",
+    "releases/",
+    "unfurls/",
+    "watches/",
+    "workspaces/",
+)
+FEATURE_PACKAGES = tuple("bot." + feature.rstrip("/") for feature in FEATURES)
+VENDOR_FREE = ("core/", *FEATURES, "ports/", "store/kv.py", "store/repos/cards.py", "models/", "errors.py")
 # Each client's constructor, the one module that calls it, and the factory the builder uses.
 CONSTRUCTORS = {
     "OpenAI": "llm/",
     "WebClient": "slack/clients.py",
     "Github": "sources/github.py",
-    "Redis": "store/redis_store.py",
+    "Redis": "store/backends/redis_store.py",
     "RedisBroker": "queue/broker.py",
 }
 FACTORIES = ("build_openai", "build_web_client", "build_github", "RedisKV.from_url", "CardQueue", "card_queue")
@@ -70,7 +87,7 @@ def ours(tree: ast.Module) -> set[str]:
             if node.module.startswith("bot."):
                 names.add(node.module)
             package = BOT.parent.joinpath(*node.module.split("."))
-            if node.module.split(".")[0] == "bot" and package.is_dir():  # `from bot.services import qa`
+            if node.module.split(".")[0] == "bot" and package.is_dir():  # `from bot.questions import qa`
                 names |= {f"{node.module}.{alias.name}" for alias in node.names}
     return names
 
@@ -125,13 +142,21 @@ def test_policy_imports_no_vendor() -> None:
     assert offenders == []
 
 
-def test_render_imports_nothing_from_services() -> None:
+def test_render_imports_nothing_from_features() -> None:
     offenders = [
         name
         for name, tree in modules()
-        if name.startswith("render/") and any(module.startswith("bot.services") for module in imported(tree))
+        if name.startswith("render/") and any(module.startswith(FEATURE_PACKAGES) for module in imported(tree))
     ]
     assert offenders == []
+
+
+# The root of bot/ holds what every package shares and nothing else.
+ROOT_MODULES = {"__init__.py", "settings.py", "errors.py"}
+
+
+def test_the_root_holds_the_settings_and_the_errors_only() -> None:
+    assert {path.name for path in BOT.glob("*.py")} == ROOT_MODULES
 
 
 @pytest.mark.parametrize("constructor", sorted(CONSTRUCTORS))
@@ -142,7 +167,7 @@ def test_each_client_is_constructed_in_one_factory(constructor: str) -> None:
 
 def test_only_the_wiring_calls_the_factories() -> None:
     # The model's and GitHub's clients are made at their first request, and Redis's only with
-    # REDIS_URL, by their own adapters (llm/lazy.py, sources/lazy.py, store/connect.py,
+    # REDIS_URL, by their own adapters (llm/lazy.py, sources/lazy.py, store/backends/connect.py,
     # queue/connect.py); the store is chosen in wiring/store.py.
     callers = {name for name, tree in modules() if any(calls(tree, factory) for factory in FACTORIES)}
     assert callers == {
@@ -150,7 +175,7 @@ def test_only_the_wiring_calls_the_factories() -> None:
         "wiring/slack.py",
         "llm/lazy.py",
         "sources/lazy.py",
-        "store/connect.py",
+        "store/backends/connect.py",
         "queue/connect.py",
     }
 
@@ -224,15 +249,15 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 
 def test_the_slack_surface_imports_no_store() -> None:
-    # Listeners and the app read state through services and the tenant's parts (services/tenant.py);
+    # Listeners and the app read state through services and the tenant's parts (workspaces/tenant.py);
     # Slack's installation stores are a store family of their own (store/installations.py).
     assert importers("slack/", "bot.store") == []
 
 
-# What bot/slack/ holds: the surface (listeners, app assembly, the HTTP server and its guards,
-# the runner and the executor, the scheduler that only triggers, which workspace a request is
-# from) and the one adapter (web.py, with clients.py that builds its client and tokens.py that
-# rotates them; oauth.py hands Bolt our stores). A product rule goes to services/ instead.
+# What bot/slack/ holds: the surface (listeners, app assembly, its guards, the runner and the
+# executor, which workspace a request is from) and the one adapter (web.py, with clients.py that
+# builds its client and tokens.py that rotates them; oauth.py hands Bolt our stores). The HTTP
+# server is bot/http/'s, the scheduler bot/jobs/'s; a product rule goes to its feature instead.
 SLACK_MODULES = {
     "__init__.py",
     "app.py",
@@ -240,12 +265,8 @@ SLACK_MODULES = {
     "deps.py",
     "executor.py",
     "guards.py",
-    "httpd.py",
-    "install_gate.py",
     "oauth.py",
     "runner.py",
-    "scheduler.py",
-    "server.py",
     "teams.py",
     "tokens.py",
     "web.py",
@@ -257,30 +278,31 @@ def test_bot_slack_holds_the_surface_and_its_adapter_only() -> None:
     assert found == SLACK_MODULES
 
 
-def test_services_never_import_the_settings() -> None:
+@pytest.mark.parametrize("feature", FEATURES)
+def test_features_never_import_the_settings(feature: str) -> None:
     # Settings are read once at the edge (bot/settings.py) and handed down as values; the parsers
-    # and the config file's models services need live in the pure core (core/parsing.py, core/config.py).
-    assert importers("services/", "bot.settings") == []
+    # and the config file's models features need live in the pure core (core/strings/parsing.py, core/config.py).
+    assert importers(feature, "bot.settings") == []
 
 
-@pytest.mark.parametrize("layer", ["bot.render", "bot.slack", "bot.settings", "bot.wiring"])
-def test_services_import_no_surface_render_settings_or_wiring(layer: str) -> None:
+@pytest.mark.parametrize(
+    "layer", ["bot.render", "bot.slack", "bot.settings", "bot.wiring", "bot.cli", "bot.http", "bot.jobs"]
+)
+@pytest.mark.parametrize("feature", FEATURES)
+def test_features_import_no_surface_render_settings_or_wiring(feature: str, layer: str) -> None:
     # The rules hold for every caller (the scheduler, `prdigest digest --post`, a listener): what
     # they say comes in through a port of ours (ports/messages.py, implemented in render/), Slack
     # through ports/slack.py, and their values from whoever builds them.
-    assert importers("services/", layer) == []
+    assert importers(feature, layer) == []
 
 
-@pytest.mark.parametrize("package", ["ports/", "models"])
-def test_ports_and_models_import_no_service(package: str) -> None:
-    # Adapters import the ports (llm/openai_model.py takes Parsed and Schema): a service here
-    # would point an adapter's import back up into the service layer.
-    assert importers(package, "bot.services") == []
-
-
-def test_the_stores_import_no_service() -> None:
-    # A store keeps our values (bot/models, Vote among them) and is used by services, never the reverse.
-    assert importers("store/", "bot.services") == []
+@pytest.mark.parametrize("feature", FEATURE_PACKAGES)
+@pytest.mark.parametrize("package", ["ports/", "models", "store/", "core/"])
+def test_ports_models_stores_and_core_import_no_feature(package: str, feature: str) -> None:
+    # Adapters import the ports (llm/openai_model.py takes Parsed and Schema): a feature here
+    # would point an adapter's import back up into the features; a store keeps our values (bot/models,
+    # Vote among them) and is used by features, never the reverse; core is below them all.
+    assert importers(package, feature) == []
 
 
 # Slack's Web API client and its error translation, by name: only the adapter that speaks to
@@ -300,7 +322,7 @@ def test_only_the_slack_adapter_names_the_web_client_and_its_errors(name: str) -
 
 def test_the_slack_port_imports_no_vendor_and_no_service() -> None:
     tree = ast.parse((BOT / "ports" / "slack.py").read_text(encoding="utf-8"))
-    assert not any(module.split(".")[0] in VENDORS or module.startswith("bot.services") for module in imported(tree))
+    assert not any(module.split(".")[0] in VENDORS or module.startswith(FEATURE_PACKAGES) for module in imported(tree))
 
 
 # A public function or method takes at most this many parameters besides self/cls: values that

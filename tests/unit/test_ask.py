@@ -1,5 +1,5 @@
 """`prdigest ask` in one process: the same answer a Slack thread gives for the same model reply
-(services/ask.py keeps QAService's steps), why the card stands in when it must, the files an
+(questions/ask.py keeps QAService's steps), why the card stands in when it must, the files an
 answer cites, and the words for all of it in both languages."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import get_args
 import pytest
 from devkit.doubles import FakeSource, FixedAnswerer
 
+from bot.cards.service import CardService
 from bot.errors import (
     ModelBadOutput,
     ModelFiltered,
@@ -20,14 +21,13 @@ from bot.errors import (
     SummarizerError,
 )
 from bot.models import Asked, Audience, CardReply, Language, NoAnswer, PRAnswer
+from bot.questions.ask import ask_about_pr
+from bot.questions.qa import QAService
 from bot.render.data import answer_data
 from bot.render.mrkdwn import answer_text, cited_paths
 from bot.render.terminal import no_answer_line, render_answer
-from bot.services.ask import ask_about_pr
-from bot.services.cards import CardService
-from bot.services.qa import QAService
-from bot.store.cards import CardStore
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CardStore
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_snapshot
 from tests.unit.test_catalogue import english_in

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import pytest
 from devkit.doubles import FakeSource
 
+from bot.across.authors import Authors, matches_person
 from bot.errors import RateLimited, SourceUnreachable
-from bot.services.authors import Authors, matches_person
-from bot.store.authors import AuthorStore
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.authors import AuthorStore
 from bot.words import said
 
 # (what was typed, login, display name, whether it names that author)

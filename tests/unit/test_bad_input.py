@@ -16,11 +16,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from bot.core.refs import MAX_NUMBER, parse_ref, parse_repo
+from bot.digests.windows import parse_date, parse_since, window_for_date, window_since
 from bot.errors import MAX_QUOTED, ConfigError, UsageError, one_line
 from bot.models import Card, Coverage, DigestItem, PRRef, Turn, Window
-from bot.services.questions import find_refs, resolve
-from bot.services.refs import MAX_NUMBER, parse_ref, parse_repo
-from bot.services.windows import parse_date, parse_since, window_for_date, window_since
+from bot.questions.which_pr import find_refs, resolve
 from bot.settings import Settings, load_settings
 from tests.unit.builders import make_listing
 

@@ -26,7 +26,8 @@ from bot.models import (
     Window,
 )
 from bot.ports.slack import Message
-from bot.render.blocks import (
+from bot.render.mrkdwn import answer_text
+from bot.render.slack.blocks import (
     SHARE_ACTION,
     ShareRequest,
     card_blocks,
@@ -39,7 +40,6 @@ from bot.render.blocks import (
     text_message,
     thread_messages,
 )
-from bot.render.mrkdwn import answer_text
 from tests.unit.builders import make_listing
 
 DAY = Window(datetime(2026, 8, 5, tzinfo=UTC), datetime(2026, 8, 6, tzinfo=UTC))

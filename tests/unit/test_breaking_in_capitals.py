@@ -1,5 +1,5 @@
 """BREAKING in capitals, as a word of its own, marks a title (or a headline) a breaking change
-(core/upgrade_notes.py): wherever it stands in the title and whatever punctuation surrounds it.
+(releases/upgrade_notes.py): wherever it stands in the title and whatever punctuation surrounds it.
 In lower or mixed case it is an ordinary verb ("fix a bug breaking X"), and inside a longer word
 (NONBREAKING, BREAKING_CHANGES.md) it is not the word."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.upgrade_notes import upgrade_notes
 from bot.models import UpgradeNote
+from bot.releases.upgrade_notes import upgrade_notes
 
 
 @pytest.mark.parametrize(

@@ -13,22 +13,22 @@ import pytest
 from devkit.doubles import FakeSource
 from devkit.scripted import scripted_usage
 
+from bot.cards.service import CardService
 from bot.core.deadline import Deadline
 from bot.core.pacing import Pacing
+from bot.core.prompting.context_window import OUTPUT_RESERVE, request_tokens
 from bot.core.usage import Tally, Usage
-from bot.core.window import OUTPUT_RESERVE, request_tokens
 from bot.errors import BudgetSpent
 from bot.models import Audience, CardReply, Message, OutputMode, PRAnswer, Reply
 from bot.ports import Parsed, Schema
-from bot.services.answers import ModelAnswerer
-from bot.services.ask import ask_about_pr
-from bot.services.cards import CardService
-from bot.services.qa import QAService
-from bot.services.spending import HOLD_WAIT_SECONDS, Account, BudgetTally, Payer, Spending
-from bot.store.cards import CardStore
-from bot.store.memory import MemoryKV
+from bot.questions.answerer import ModelAnswerer
+from bot.questions.ask import ask_about_pr
+from bot.questions.qa import QAService
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CardStore
 from bot.store.threads import ThreadStore
 from bot.store.tokens import RESERVED, TokenStore, tokens_key
+from bot.workspaces.spending import HOLD_WAIT_SECONDS, Account, BudgetTally, Payer, Spending
 from tests.unit.builders import make_snapshot
 
 NOW = datetime(2026, 8, 5, 12, tzinfo=UTC)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.core.jobs import CardJob
+from bot.core.card_jobs import CardJob
 
 
 def test_a_card_job_carries_who_asked_and_an_older_job_without_it_still_reads() -> None:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.core.jobs import MAX_PR_NUMBER, CardJob
+from bot.core.card_jobs import MAX_PR_NUMBER, CardJob
 
 OLDER = {"repo": "acme/widgets", "number": 5, "language": "en", "merge_sha": None}
 

@@ -17,23 +17,23 @@ from devkit.clocks import Clock
 from devkit.doubles import FakeSource
 from devkit.scripted import Reply, ScriptedModel
 
+from bot.cards.flight import WAIT_STEP_SECONDS
+from bot.cards.service import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, CardTiming, ModelUse, lease_for
+from bot.cards.writer import ModelCardWriter
 from bot.core.deadline import Budget, Deadline
-from bot.core.drafts import CardDraft
-from bot.core.heuristic import HEURISTIC_VERSION
+from bot.core.heuristic.cards import HEURISTIC_VERSION
 from bot.core.pacing import Pacing
-from bot.core.prompts import PROMPT_VERSION
+from bot.core.prompting.drafts import CardDraft
+from bot.core.prompting.prompts import PROMPT_VERSION
 from bot.core.usage import Tally, Usage
 from bot.errors import ModelTimeout, ModelUnavailable
 from bot.models import Card, Language, Message, OutputMode, PRRef, PRSnapshot, SkipClass
 from bot.ports import Parsed, Schema
-from bot.services.cards import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, CardTiming, ModelUse, lease_for
-from bot.services.flight import WAIT_STEP_SECONDS
-from bot.services.spending import Payer, Spending
-from bot.services.writer import ModelCardWriter
 from bot.store import codec
-from bot.store.cards import CARD_TTL, CardStore, card_key
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CARD_TTL, CardStore, card_key
 from bot.store.tokens import TokenStore
+from bot.workspaces.spending import Payer, Spending
 from tests.unit.builders import make_snapshot
 
 SHA = "a" * 40
@@ -318,7 +318,7 @@ class RacingStore(CardStore):
         self.card, self.win = card, win
 
     def try_lock(self, name: str, ttl_seconds: float) -> str | None:
-        # A lease is named as its card is stored (store/cards.py card_key).
+        # A lease is named as its card is stored (store/repos/cards.py card_key).
         self.kv.set(name, codec.dump_card(self.card), 60)
         # win: we get the lease just after they let it go; otherwise they still hold it when we
         # ask, and by our next look their card is stored and the lease gone.

@@ -8,14 +8,14 @@ import logging
 import pytest
 from devkit.scripted import ScriptedModel
 
+from bot.cards.writer import ModelCardWriter
 from bot.core.deadline import Budget
-from bot.core.drafts import CardDraft
 from bot.core.pacing import Pacing
-from bot.core.text import estimate_tokens
-from bot.core.window import OUTPUT_RESERVE
+from bot.core.prompting.context_window import OUTPUT_RESERVE
+from bot.core.prompting.drafts import CardDraft
+from bot.core.strings.text import estimate_tokens
 from bot.errors import ModelBadOutput, ModelOutOfTime, ModelTimeout, ModelUnavailable, SummarizerError
 from bot.models import Message, PRSnapshot
-from bot.services.writer import ModelCardWriter
 from tests.unit.builders import make_file, make_snapshot
 
 TITLE = "[Perf] Speed up decode by 2.5x"
@@ -170,7 +170,7 @@ def test_a_failed_first_request_is_raised_for_the_caller_to_fall_back(
     failure: SummarizerError, caplog: pytest.LogCaptureFixture
 ) -> None:
     model = ScriptedModel(failure)
-    with caplog.at_level(logging.INFO, logger="bot.services.writer"), pytest.raises(type(failure)):
+    with caplog.at_level(logging.INFO, logger="bot.cards.writer"), pytest.raises(type(failure)):
         writer_for(model).card(decode_pr(), "en")
     assert len(model.calls) == 1
     # Info, not a warning: the surface says once that cards came from metadata.

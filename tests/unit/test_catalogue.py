@@ -14,9 +14,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core.context import build_context
-from bot.core.heuristic import heuristic_card
-from bot.core.sanitize import sanitize_card
+from bot.core.checks.sanitize import sanitize_card
+from bot.core.heuristic.cards import heuristic_card
+from bot.core.prompting.context import build_context
+from bot.core.refs import parse_ref, parse_repo
+from bot.digests.windows import parse_date, parse_since, window_for_date
 from bot.errors import PrdigestError, PublishError, RateLimited, SourceError, StoreError, UsageError
 from bot.models import (
     Card,
@@ -45,14 +47,12 @@ from bot.models import (
     Window,
 )
 from bot.ports.slack import Message
-from bot.render.blocks import card_message, help_message, lead_message, quiet_message, thread_messages
 from bot.render.data import digest_data
-from bot.render.home import HomeRow, home_view
 from bot.render.labels import reason_text
-from bot.render.replies import failure_message, reply_message, say, thinking_message
+from bot.render.slack.blocks import card_message, help_message, lead_message, quiet_message, thread_messages
+from bot.render.slack.home import HomeRow, home_view
+from bot.render.slack.replies import failure_message, reply_message, say, thinking_message
 from bot.render.terminal import render_card, render_digest
-from bot.services.refs import parse_ref, parse_repo
-from bot.services.windows import parse_date, parse_since, window_for_date
 from bot.words import CATALOGUES, en, said, text, zh_cn
 from tests.unit.builders import make_listing, make_snapshot
 

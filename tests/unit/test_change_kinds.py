@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.context import build_context
-from bot.core.faithfulness import SourceText, check_card_text, file_facts
-from bot.core.heuristic import heuristic_card
+from bot.core.checks.faithfulness import SourceText, check_card_text, file_facts
+from bot.core.heuristic.cards import heuristic_card
+from bot.core.prompting.context import build_context
 from bot.models import Card, Language
 from tests.unit.builders import FileSpec, make_file, make_snapshot
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.citations import Citable, cited, cites_only, keep_cited
+from bot.core.checks.citations import Citable, cited, cites_only, keep_cited
 
 SHOWN = Citable.of([("vllm-project/vllm", 50294), ("Vllm-Project/VLLM", 50911)])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.claims import Claim, count_mentions, extract_claims, normalise, noun_key
+from bot.core.checks.claims import Claim, count_mentions, extract_claims, normalise, noun_key
 
 
 def keys(text: str) -> list[str]:

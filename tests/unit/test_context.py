@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.context import FILES_UNREAD, NO_ROOM, build_context
-from bot.core.text import clean_line, estimate_tokens
+from bot.core.prompting.context import FILES_UNREAD, NO_ROOM, build_context
+from bot.core.strings.text import clean_line, estimate_tokens
 from bot.models import FileChange, PRSnapshot, SkippedFile
 from tests.unit.builders import make_comment, make_file, make_snapshot, synth_patch
 

@@ -1,4 +1,4 @@
-"""The days a question names, as people write them (bot/core/dates.py), on a clock at Friday
+"""The days a question names, as people write them (bot/questions/dates.py), on a clock at Friday
 2026-08-14: yesterday is Thursday Aug 13, "Tuesday" is Aug 11, this week began Monday Aug 10."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from datetime import date
 
 import pytest
 
-from bot.core.dates import read_days
 from bot.models import DayProblem, Span
+from bot.questions.dates import read_days
 
 TODAY = date(2026, 8, 14)
 

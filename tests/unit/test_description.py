@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.description import read_description, section_kind
-from bot.core.sentences import explains_failure, fixed_issues, names_code, quotable, states_decision
+from bot.core.heuristic.description import read_description, section_kind
+from bot.core.heuristic.sentences import explains_failure, fixed_issues, names_code, quotable, states_decision
 from tests.unit.descriptions import DEPENDABOT, EMPTY_TEMPLATE, HOSTILE, ROOT_CAUSE_FIX, TEMPLATE_TAIL
 
 

@@ -11,17 +11,17 @@ import pytest
 from devkit.doubles import FakeSource
 from devkit.scripted import ScriptedModel
 
+from bot.cards.service import CardService
+from bot.cards.writer import ModelCardWriter
 from bot.core.deadline import Budget
-from bot.core.drafts import CardDraft
 from bot.core.pacing import Pacing
+from bot.core.prompting.drafts import CardDraft
 from bot.core.usage import Tally
+from bot.digests.build import PATHS_KEPT, DigestService
 from bot.errors import ModelUnavailable, NotFound, RateLimited, SourceRefused
 from bot.models import Card, Coverage, Digest, Filters, Language, Note, PRSnapshot, Verdict, Window
-from bot.services.cards import CardService
-from bot.services.digest import PATHS_KEPT, DigestService
-from bot.services.writer import ModelCardWriter
-from bot.store.cards import CardStore
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CardStore
 from tests.unit.builders import make_file, make_snapshot
 
 REPO = "acme/widgets"

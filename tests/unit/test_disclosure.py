@@ -1,12 +1,12 @@
-"""The rule of services/disclosure.py: in a channel shared with another organisation, a reply
+"""The rule of access/disclosure.py: in a channel shared with another organisation, a reply
 names nothing private the asker did not type."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.access.disclosure import PRIVATE_REPO, Disclosure, typed
 from bot.models import Note
-from bot.services.disclosure import PRIVATE_REPO, Disclosure, typed
 from bot.words import said
 
 SECRET, PUBLIC = "acme/secret", "acme/widgets"

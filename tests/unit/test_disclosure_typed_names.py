@@ -1,4 +1,4 @@
-"""A private repository's name counts as typed (services/disclosure.py `typed`) only as a whole
+"""A private repository's name counts as typed (access/disclosure.py `typed`) only as a whole
 GitHub name: typed inside a longer one (another repository, a fork's owner, a dotted or dashed
 name) it is not, and a reply in a shared channel still says "a private repository"."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.access.disclosure import PRIVATE_REPO, Disclosure, typed
 from bot.models import Note
-from bot.services.disclosure import PRIVATE_REPO, Disclosure, typed
 from bot.words import said
 
 PRIVATE = "initech/tps-reports"

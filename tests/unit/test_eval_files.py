@@ -1,4 +1,4 @@
-"""How `prdigest eval` reads its files (bot/eval_files.py): regular files only, line by line on "\n"
+"""How `prdigest eval` reads its files (bot/eval/files.py): regular files only, line by line on "\n"
 alone, each line capped and strict UTF-8, every refusal one error naming the file."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from bot.errors import UsageError, quoted
-from bot.eval_files import MAX_LINE_BYTES, jsonl_lines
-from bot.services.eval_labels import parse_labels, parse_questions
+from bot.eval.files import MAX_LINE_BYTES, jsonl_lines
+from bot.eval.labels import parse_labels, parse_questions
 
 GOOD = '{"ref": "a/b#7", "verdict": "read"}'
 GOOD_QUESTION = '{"ref": "a/b#7", "question": "how fast?", "must_say": ["2x"]}'

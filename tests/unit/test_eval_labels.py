@@ -1,4 +1,4 @@
-"""The labelled files of `prdigest eval` (services/eval_labels.py) and how cards and answers are
+"""The labelled files of `prdigest eval` (eval/labels.py) and how cards and answers are
 scored against them (core/eval_scores.py): pure, no fakes."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 
 from bot.core.eval_scores import AnswerRun, carries, says_not_stated, steps_apart
 from bot.errors import UsageError
-from bot.eval_files import jsonl_lines
+from bot.eval.files import jsonl_lines
+from bot.eval.labels import parse_labels, parse_questions
 from bot.models import PRRef
-from bot.services.eval_labels import parse_labels, parse_questions
 
 EVAL = Path(__file__).resolve().parents[2] / "eval"
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.core.extract import MAX_STARTS, json_object_text, without_thinking
+from bot.llm.extract import MAX_STARTS, json_object_text, without_thinking
 
 CARD = (
     '{"headline": "Decode 2.5x faster", "verdict": "skim", "minutes": 3, "why": ["a {b} c"], '

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from bot.digests.feedback import areas, path_area, rank, tally
 from bot.models import Card, Coverage, Digest, DigestItem, Verdict, Vote, Window
-from bot.render.blocks import FEEDBACK_ACTION, feedback_block, read_feedback_value, thread_messages
-from bot.services.feedback import areas, path_area, rank, tally
+from bot.render.slack.blocks import FEEDBACK_ACTION, feedback_block, read_feedback_value, thread_messages
 from tests.unit.builders import make_listing
 
 WINDOW = Window(datetime(2026, 8, 4, tzinfo=UTC), datetime(2026, 8, 5, tzinfo=UTC))

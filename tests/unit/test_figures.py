@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.description import Table, read_description
-from bot.core.figures import description_figures, is_benchmark, key_figure, table_figures, text_figures
+from bot.core.heuristic.description import Table, read_description
+from bot.core.heuristic.figures import description_figures, is_benchmark, key_figure, table_figures, text_figures
 
 
 def figures(text: str) -> list[tuple[str, str]]:

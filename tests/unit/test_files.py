@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.files import file_kind, skip_reason
+from bot.core.heuristic.files import file_kind, skip_reason
 from bot.models import FileChange
 from tests.unit.builders import make_file
 

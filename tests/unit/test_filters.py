@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from bot.digests.filters import explain, first_match, keeps_files, keeps_listing
 from bot.models import Filters, Window
-from bot.services.filters import explain, first_match, keeps_files, keeps_listing
-from bot.services.questions import is_why
+from bot.questions.which_pr import is_why
 from tests.unit.builders import make_listing, make_snapshot
 
 WINDOW = Window(datetime(2026, 8, 5, tzinfo=UTC), datetime(2026, 8, 6, tzinfo=UTC))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.first_use import OnFirstUse
+from bot.core.strings.first_use import OnFirstUse
 
 
 class _Made:

@@ -1,4 +1,4 @@
-"""services/flight.py: one maker for many askers, and what happens when the maker fails or dies."""
+"""cards/flight.py: one maker for many askers, and what happens when the maker fails or dies."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 import pytest
 from devkit.clocks import Clock
 
+from bot.cards.flight import WAIT_STEP_SECONDS, Keeper, Lease, once
 from bot.core.pacing import Pacing
-from bot.services.flight import WAIT_STEP_SECONDS, Keeper, Lease, once
-from bot.store.cards import CardStore
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CardStore
 
 
 @dataclass

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, glob_matches, glob_problem
+from bot.core.strings.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS, glob_matches, glob_problem
 from bot.core.watches import path_matches
+from bot.digests.filters import first_match
 from bot.errors import ConfigError
-from bot.services.filters import first_match
 from bot.settings import load_settings
 from tests.shared_data import shared_rows
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.slack.guards import ResponseUrlGuard, first_time, response_origins
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
 from bot.store.threads import ThreadStore
 
 API = "http://127.0.0.1:5555/api/"  # a configured SLACK_API_URL, as tests set it

@@ -9,11 +9,11 @@ from typing import get_args
 
 import pytest
 
-from bot.core.context import build_context
-from bot.core.description import read_description
-from bot.core.heuristic import heuristic_card, verdict_rules
+from bot.core.heuristic.cards import heuristic_card, verdict_rules
+from bot.core.heuristic.description import read_description
+from bot.core.prompting.context import build_context
 from bot.models import Audience, Card, DigestItem, DigestThread, Language, PRSnapshot, Rule, SignalKind, Why, Window
-from bot.render.replies import why_message
+from bot.render.slack.replies import why_message
 from bot.words import CATALOGUES
 from tests.unit.builders import MERGED_AT, make_comment, make_snapshot
 from tests.unit.descriptions import (

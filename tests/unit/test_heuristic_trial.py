@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.context import build_context
-from bot.core.faithfulness import SourceText, check_card_text
+from bot.core.checks.faithfulness import SourceText, check_card_text
+from bot.core.prompting.context import build_context
 from bot.models import Language
 from scripts import heuristic_trial
 from tests.shared_data import shared_rows

@@ -1,4 +1,4 @@
-"""Every heuristic signal pulls the verdict its own way (core/signals.py): what a reader values
+"""Every heuristic signal pulls the verdict its own way (core/heuristic/signals.py): what a reader values
 raises it, a mechanical mark lowers it, a cap alone weighs nothing. One row per signal, and a
 signal added without a row fails here: a flipped sign changes verdicts with no other test noticing.
 """
@@ -10,12 +10,12 @@ from typing import get_args
 
 import pytest
 
-from bot.core.description import read_description
-from bot.core.figures import description_figures, text_figures
-from bot.core.heuristic import verdict_rules
-from bot.core.shape import Stats
-from bot.core.signals import SKIM_SCORE, Evidence, judge
-from bot.core.text import clean_line
+from bot.core.heuristic.cards import verdict_rules
+from bot.core.heuristic.description import read_description
+from bot.core.heuristic.figures import description_figures, text_figures
+from bot.core.heuristic.shape import Stats
+from bot.core.heuristic.signals import SKIM_SCORE, Evidence, judge
+from bot.core.strings.text import clean_line
 from bot.models import PRSnapshot, SignalKind
 from tests.unit.builders import make_comment, make_file, make_snapshot
 
@@ -157,7 +157,7 @@ ROWS = [
 
 
 def evidence(snapshot: PRSnapshot) -> Evidence:
-    """What the verdict reads, as core/heuristic.py reads it from a snapshot."""
+    """What the verdict reads, as core/heuristic/cards.py reads it from a snapshot."""
     title = clean_line(snapshot.listing.title, len(snapshot.listing.title))
     description = read_description(snapshot.listing.body)
     figures = (*text_figures(title), *description_figures(description))

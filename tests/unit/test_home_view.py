@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.core.usage import Period, Spent, Usage
 from bot.models import DigestRun, Note
-from bot.render.home import HomeRow, home_view
+from bot.render.slack.home import HomeRow, home_view
 from tests.unit.test_blocks import assert_nothing_unescaped
 
 RUN = DigestRun("C0123456789", "2026-08-05", datetime(2026, 8, 5, 9, 31, tzinfo=UTC), 12, 3)

@@ -7,7 +7,8 @@ import pytest
 from devkit.clocks import Clock
 
 from bot.core.addresses import client_address
-from bot.services.installs import (
+from bot.store.backends.memory import MemoryKV
+from bot.workspaces.installs import (
     ADDRESS_STARTS,
     ADDRESS_WINDOW_SECONDS,
     MAX_OUTSTANDING_STATES,
@@ -15,7 +16,6 @@ from bot.services.installs import (
     RESERVED_STATES,
     InstallStarts,
 )
-from bot.store.memory import MemoryKV
 
 STATE_SECONDS = 600
 

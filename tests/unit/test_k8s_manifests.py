@@ -13,7 +13,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from bot.cli import build_parser
+from bot.cli.main import build_parser
 from bot.settings import load_settings
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""How a finished `prdigest` process ends (bot/stopping.py leave): at once when nothing of it
+"""How a finished `prdigest` process ends (bot/ops/stopping.py leave): at once when nothing of it
 still runs, its buffered output delivered; as Python exits when a thread it waits for is at work."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ import sys
 
 LEAVE_AT_ONCE = """
 import sys
-from bot.stopping import leave
+from bot.ops.stopping import leave
 sys.stdout.write("x" * 100_000)  # buffered, not yet flushed: a digest's JSON
 leave(4)
 """
 
 LEAVE_WHILE_A_THREAD_WORKS = """
 import threading, time
-from bot.stopping import leave
+from bot.ops.stopping import leave
 def work():
     time.sleep(0.3)
     print("the thread finished", flush=True)

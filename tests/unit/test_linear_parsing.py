@@ -14,15 +14,15 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core import cutting, sanitize
-from bot.core.claims import count_mentions, extract_claims, figure_mentions
-from bot.core.cutting import without_claims
-from bot.core.faithfulness import SourceText
-from bot.core.templates import without_template
-from bot.core.text import MAX_COMMENT_PASSES, clean_text
+from bot.core.checks import cutting, sanitize
+from bot.core.checks.claims import count_mentions, extract_claims, figure_mentions
+from bot.core.checks.cutting import without_claims
+from bot.core.checks.faithfulness import SourceText
+from bot.core.checks.templates import without_template
+from bot.core.refs import MAX_MESSAGE_CHARS
+from bot.core.strings.text import MAX_COMMENT_PASSES, clean_text
 from bot.models import PRRef
-from bot.services.questions import find_refs, is_why, resolve, strip_mentions, words
-from bot.services.refs import MAX_MESSAGE_CHARS
+from bot.questions.which_pr import find_refs, is_why, resolve, strip_mentions, words
 from tests.unit.test_sanitize import clean
 
 LIMIT = MAX_MESSAGE_CHARS

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.faithfulness import SourceText
-from bot.core.releaser import checked_sentence
-from bot.core.sanitize import sanitize_answer
+from bot.core.checks.faithfulness import SourceText
+from bot.core.checks.sanitize import sanitize_answer
+from bot.core.checks.sentence_release import checked_sentence
 
 REPO_URL = "https://github.com/acme/widgets"
 PR_URL = f"{REPO_URL}/pull/3"

@@ -14,13 +14,13 @@ from slack_sdk.web.slack_response import SlackResponse
 
 from bot.core.links import CrossLink, Shown
 from bot.core.pacing import Pacing
+from bot.digests.publisher import DigestTies, PostPace, Publisher
 from bot.models import Digest, DigestItem, Language
-from bot.render.blocks import lead_message, thread_messages
-from bot.render.digest_messages import DigestBlocks
-from bot.services.publisher import DigestTies, PostPace, Publisher
+from bot.render.slack.blocks import lead_message, thread_messages
+from bot.render.slack.digest_messages import DigestBlocks
 from bot.slack.web import SlackWeb
+from bot.store.backends.memory import MemoryKV
 from bot.store.ledger import PostLedger
-from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_listing
 from tests.unit.test_publisher import WINDOW, Died, FakeSlack, _response, card

@@ -6,8 +6,8 @@ from __future__ import annotations
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.errors import StoreError
-from bot.metrics import PrometheusSink
-from bot.services.metric_labels import OTHER, RepoLabels
+from bot.ops.metric_labels import OTHER, RepoLabels
+from bot.ops.metrics import PrometheusSink
 
 PUBLIC, PRIVATE = "vllm-project/vllm", "acme/secret"
 

@@ -1,6 +1,6 @@
 """The model's reading of a question the rules could not read: asked once, in a mode the
-endpoint takes, and checked like the rules' reading (services/model_reading.py,
-core/question_drafts.py). A scripted model stands in for the endpoint."""
+endpoint takes, and checked like the rules' reading (questions/model_reading.py,
+core/prompting/question_drafts.py). A scripted model stands in for the endpoint."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from devkit.scripted import ScriptedModel
 
 from bot.core.deadline import Budget
 from bot.core.pacing import Pacing
-from bot.core.question_drafts import ReadingDraft, reading_from_draft, reading_prompt
+from bot.core.prompting.question_drafts import ReadingDraft, reading_from_draft, reading_prompt
 from bot.errors import ModelBadOutput, ModeRefused
 from bot.models import Audience, DayProblem, Span
-from bot.services.model_reading import ModelReader
+from bot.questions.model_reading import ModelReader
 
 TODAY = date(2026, 8, 14)
 REPO = "vllm-project/vllm"

@@ -1,4 +1,4 @@
-"""When `/pr digest` says the next digest goes out (services/posting.py `next_post`), across both
+"""When `/pr digest` says the next digest goes out (digests/posting.py `next_post`), across both
 daylight-saving changes of a zone behind UTC: the moment the scheduler will post, never one past."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.channels.directory import ChannelPlan
+from bot.digests.posting import next_post, scheduled_window
 from bot.models import Filters
-from bot.services.channels import ChannelPlan
-from bot.services.posting import next_post, scheduled_window
 
 LOS_ANGELES = ZoneInfo("America/Los_Angeles")
 

@@ -14,7 +14,7 @@ from devkit.clocks import Clock
 from pydantic import BaseModel, ValidationError
 
 from bot.core.deadline import Budget, Deadline
-from bot.core.drafts import CardDraft
+from bot.core.prompting.drafts import CardDraft
 from bot.errors import (
     ModelBadOutput,
     ModelFiltered,

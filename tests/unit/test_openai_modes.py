@@ -14,7 +14,7 @@ from devkit.clocks import Clock
 from devkit.fakes.llm_servers import LLAMA_CPP_JSON_SCHEMA_500, context_error, openai_refusal
 
 from bot.core.deadline import Budget, Deadline
-from bot.core.drafts import CardDraft
+from bot.core.prompting.drafts import CardDraft
 from bot.errors import ContextTooLong, ModelBadOutput, ModelRejected, ModelUnavailable, ModeRefused
 from bot.llm.openai_model import LimitField, OpenAIModel, Sampling, limit_field
 from bot.models import Message, OutputMode

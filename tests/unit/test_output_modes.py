@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from devkit.scripted import ScriptedModel
 
+from bot.cards.writer import ModelCardWriter, ModelFit
 from bot.core.deadline import Budget
-from bot.core.drafts import CardDraft
 from bot.core.pacing import Pacing
-from bot.core.text import estimate_tokens
-from bot.core.window import FIT_MARGIN, OUTPUT_RESERVE
+from bot.core.prompting.context_window import FIT_MARGIN, OUTPUT_RESERVE
+from bot.core.prompting.drafts import CardDraft
+from bot.core.strings.text import estimate_tokens
 from bot.errors import (
     ContextTooLong,
     ModelBadOutput,
@@ -20,8 +21,7 @@ from bot.errors import (
     SummarizerError,
 )
 from bot.models import OUTPUT_MODES, OutputMode, PRSnapshot
-from bot.services.writer import ModelCardWriter, ModelFit
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
 from bot.store.modes import MODE_TTL, Learned, ModeMemory, mode_key
 from tests.unit.builders import make_file, make_snapshot
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
-from bot.store.memory import MemoryKV
-from bot.store.pages import PAGE_TTL, KeptPage, PageStore
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.pages import PAGE_TTL, KeptPage, PageStore
 
 URL = "https://api.github.com/repos/o/r/pulls?state=closed"
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import bot
-from bot.core.patterns import _Lazy, lazy
+from bot.core.strings.patterns import _Lazy, lazy
 
 BOT = Path(bot.__file__).parent
 

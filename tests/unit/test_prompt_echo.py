@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from bot.core.echoes import echoes_prompt
-from bot.core.prompts import answer_prompt, card_prompt
-from bot.core.sanitize import sanitize_card, sanitize_text
+from bot.core.checks.prompt_echoes import echoes_prompt
+from bot.core.checks.sanitize import sanitize_card, sanitize_text
+from bot.core.prompting.prompts import answer_prompt, card_prompt
 from tests.unit.echo_corpus import ANSWERS, EXCERPT_WORDS, evasions, genuine, prompts, with_fillers
 from tests.unit.test_sanitize import make_card
 

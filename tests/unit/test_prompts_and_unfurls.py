@@ -7,9 +7,9 @@ import json
 import pytest
 
 from bot.models import Card, Coverage, PRRef
-from bot.render.suggestions import MAX_PROMPTS, PromptIdeas, area_of, suggested_prompts
-from bot.render.unfurls import unfurl_blocks
-from bot.services.unfurling import pr_of
+from bot.render.slack.suggestions import MAX_PROMPTS, PromptIdeas, area_of, suggested_prompts
+from bot.render.slack.unfurls import unfurl_blocks
+from bot.unfurls.unfurling import pr_of
 from tests.unit.builders import make_listing
 
 

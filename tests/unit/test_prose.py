@@ -1,12 +1,12 @@
 """An answer that is data (a JSON value, a card's fields) is no answer; prose that quotes JSON,
-or opens with a PR's bracketed title, is one (core/prose.py)."""
+or opens with a PR's bracketed title, is one (core/checks/prose.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.core.prose import is_data
-from bot.core.sanitize import sanitize_answer
+from bot.core.checks.prose import is_data
+from bot.core.checks.sanitize import sanitize_answer
 
 
 @pytest.mark.parametrize(

@@ -21,14 +21,14 @@ from slack_sdk import WebClient
 from slack_sdk.web.slack_response import SlackResponse
 
 from bot.core.pacing import Pacing
+from bot.digests.publisher import METADATA_EVENT, PostPace, Publisher, PublishResult
 from bot.errors import PublishError, SlackError
 from bot.models import Card, Coverage, Digest, DigestItem, Note, Window
-from bot.render.blocks import thread_messages
-from bot.render.digest_messages import DigestBlocks
-from bot.services.publisher import METADATA_EVENT, PostPace, Publisher, PublishResult
+from bot.render.slack.blocks import thread_messages
+from bot.render.slack.digest_messages import DigestBlocks
 from bot.slack.web import SlackWeb
+from bot.store.backends.memory import MemoryKV
 from bot.store.ledger import PostLedger
-from bot.store.memory import MemoryKV
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_listing
 
@@ -331,7 +331,7 @@ def test_with_the_ledger_lost_what_is_already_in_the_channel_is_recorded_not_pos
     first = r.publisher.publish(CHANNEL, DAY, digest())
 
     again = r.restarted(ledger_lost=True)
-    with caplog.at_level(logging.WARNING, logger="bot.services.publisher"):
+    with caplog.at_level(logging.WARNING, logger="bot.digests.publisher"):
         result = again.publisher.publish(CHANNEL, DAY, digest())
 
     assert result == PublishResult(first.thread_ts, posted=0, already=1 + parts())
@@ -370,7 +370,7 @@ def test_recovery_takes_only_our_messages_of_that_day() -> None:
 def test_a_read_back_slack_refuses_is_logged_and_the_digest_posted(caplog: pytest.LogCaptureFixture) -> None:
     r = rig()
     r.slack.refuse["conversations.history"] = "missing_scope"
-    with caplog.at_level(logging.WARNING, logger="bot.services.publisher"):
+    with caplog.at_level(logging.WARNING, logger="bot.digests.publisher"):
         result = r.publisher.publish(CHANNEL, DAY, digest(1))
     assert result.posted == 2
     assert "could not read back" in caplog.text

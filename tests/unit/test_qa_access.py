@@ -6,8 +6,8 @@ from __future__ import annotations
 from devkit.doubles import FixedAnswerer
 
 from bot.models import Audience, Card, Choose, Coverage, DigestItem, DigestThread, NotAllowed, Turn
-from bot.services.qa import QAService, visible_part, visible_turns
-from bot.store.memory import MemoryKV
+from bot.questions.qa import QAService, visible_part, visible_turns
+from bot.store.backends.memory import MemoryKV
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_listing
 

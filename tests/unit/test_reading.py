@@ -1,4 +1,4 @@
-"""The one reading of a question (services/reading.py), as people ask them in a busy
+"""The one reading of a question (questions/reading.py), as people ask them in a busy
 repository's channel, in English and Chinese, on a clock at Friday 2026-08-14. The days alone are
 tested in test_dates.py; here, what else a question asks and whether it is one across days."""
 
@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from bot.models import PRRef
-from bot.services.reading import read_question
+from bot.questions.reading import read_question
 
 TODAY = date(2026, 8, 14)
 REPO = "vllm-project/vllm"

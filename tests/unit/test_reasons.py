@@ -1,5 +1,5 @@
 """A card made without a model never gives a reason that argues the other way from its verdict
-(core/reasons.py defines it, core/heuristic.py and core/signals.py keep to it, `prdigest eval`
+(core/heuristic/reasons.py defines it, core/heuristic/cards.py and core/heuristic/signals.py keep to it, `prdigest eval`
 counts it): a skip says nothing worth reading, a read is not all reasons to skip. A diff of
 comments, docstrings or strings says so, and is weighed as docs are."""
 
@@ -10,11 +10,11 @@ from typing import get_args
 
 import pytest
 
-from bot.core.context import build_context
 from bot.core.eval_scores import CardRun, score_cards
-from bot.core.heuristic import heuristic_card, verdict_rules
-from bot.core.reasons import READING, SKIPPING, card_contradicts, contradicts, point_name
-from bot.core.signals import WORTH_A_LOOK
+from bot.core.heuristic.cards import heuristic_card, verdict_rules
+from bot.core.heuristic.reasons import READING, SKIPPING, card_contradicts, contradicts, point_name
+from bot.core.heuristic.signals import WORTH_A_LOOK
+from bot.core.prompting.context import build_context
 from bot.models import Card, Coverage, Language, PRSnapshot, Verdict
 from bot.words import CATALOGUES
 from tests.unit.builders import FileSpec, make_file, make_snapshot

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.redact import MASK, redact_url, scrub, url_host
+from bot.ops.redact import MASK, redact_url, scrub, url_host
 
 
 @pytest.mark.parametrize(

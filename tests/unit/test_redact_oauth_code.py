@@ -1,10 +1,10 @@
-"""An OAuth code in a log line is masked, in each way a library writes one (bot/redact.py)."""
+"""An OAuth code in a log line is masked, in each way a library writes one (bot/ops/redact.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.redact import MASK, scrub
+from bot.ops.redact import MASK, scrub
 
 CODE = "8414526601.6202918811.3b2d0c5e7a"
 

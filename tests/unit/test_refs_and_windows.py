@@ -5,10 +5,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.core.refs import parse_ref, parse_repo
+from bot.digests.windows import parse_date, parse_since, window_for_date, window_since
 from bot.errors import UsageError
 from bot.models import PRRef
-from bot.services.refs import parse_ref, parse_repo
-from bot.services.windows import parse_date, parse_since, window_for_date, window_since
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

@@ -1,4 +1,4 @@
-"""A release digest in Slack (render/release_blocks.py): a 500-PR release is tens of messages,
+"""A release digest in Slack (render/slack/release_blocks.py): a 500-PR release is tens of messages,
 one area to a message or more, every message within Block Kit's limits; the lead carries the
 counts, the must-reads and what to know before upgrading; Share names the release and its asker."""
 
@@ -9,14 +9,14 @@ import re
 from datetime import UTC, datetime
 
 from bot.models import Digest, DigestItem, ReleaseDigest, Upgrade, UpgradeNote, Verdict, Window
-from bot.render.release_blocks import (
+from bot.releases.digests import groups
+from bot.render.slack.release_blocks import (
     LEAD_UPGRADE_POINTS,
     read_share_release_value,
     release_lead,
     release_thread,
     share_release_value,
 )
-from bot.services.releases import groups
 from tests.unit.builders import make_listing
 from tests.unit.test_blocks import HOSTILE, all_text, assert_valid, make_card
 

@@ -1,4 +1,4 @@
-"""A release as a digest (services/releases.py): every PR of the range with its card, none
+"""A release as a digest (releases/digests.py): every PR of the range with its card, none
 outside it, grouped by area with read-worthy groups first, "before you upgrade" gathered from
 the cards' caveats, and a second run that asks GitHub for nothing."""
 
@@ -8,15 +8,15 @@ from datetime import UTC, datetime
 
 from devkit.doubles import FakeSource
 
+from bot.cards.service import CardService
 from bot.core.usage import Tally
+from bot.digests.build import DigestService
 from bot.models import Card, Commit, Coverage, Language, PRSnapshot, Release, Verdict
-from bot.services.cards import CardService
-from bot.services.digest import DigestService
-from bot.services.release_ranges import ReleaseRanges
-from bot.services.releases import ReleaseDigests, group_area
-from bot.store.cards import CardStore
-from bot.store.memory import MemoryKV
-from bot.store.releases import ReleaseStore
+from bot.releases.digests import ReleaseDigests, group_area
+from bot.releases.ranges import ReleaseRanges
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CardStore
+from bot.store.repos.releases import ReleaseStore
 from tests.unit.builders import make_snapshot
 
 REPO = "acme/widgets"

@@ -1,11 +1,11 @@
-"""Which PRs a tag range holds, read from a compare's commits (core/release_range.py)."""
+"""Which PRs a tag range holds, read from a compare's commits (releases/range.py)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.core.release_range import first_parent, latest_release, pr_of_subject, previous_release, release_prs
 from bot.models import Commit, Release, ReleasePR
+from bot.releases.range import first_parent, latest_release, pr_of_subject, previous_release, release_prs
 
 
 def test_a_squash_subject_and_a_merge_subject_name_their_pr() -> None:

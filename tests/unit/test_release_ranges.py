@@ -1,4 +1,4 @@
-"""Which PRs a release holds: from the compare once, then from the store (services/release_ranges.py)."""
+"""Which PRs a release holds: from the compare once, then from the store (releases/ranges.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 
 from bot.errors import NotFound, UsageError
 from bot.models import Commit, Release, ReleasePR
-from bot.services.release_ranges import MAX_UNNAMED_LOOKUPS, ReleaseRanges
-from bot.store.memory import MemoryKV
-from bot.store.releases import UNKNOWN_RANGE_TTL, ReleaseStore, unknown_range_key
+from bot.releases.ranges import MAX_UNNAMED_LOOKUPS, ReleaseRanges
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.releases import UNKNOWN_RANGE_TTL, ReleaseStore, unknown_range_key
 
 REPO = "acme/widgets"
 

@@ -1,4 +1,4 @@
-"""The release a question names (core/release_words.py, through services/reading.py): one tag, a
+"""The release a question names (core/release_words.py, through questions/reading.py): one tag, a
 range of two, or which release holds a PR, in English and Chinese; never a figure, a Python
 version or a PR number."""
 
@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from bot.core.release_words import WHICH_RELEASE, release_said
-from bot.services.reading import read_question
+from bot.questions.reading import read_question
 
 TODAY = date(2026, 12, 1)
 REPOS = frozenset({"vllm-project/vllm"})

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.core.echoes import echoes_prompt
-from bot.core.faithfulness import SourceText
-from bot.core.prompts import answer_prompt
-from bot.core.releaser import MAX_HELD_CHARS, SentenceReleaser, checked_sentence
+from bot.core.checks.faithfulness import SourceText
+from bot.core.checks.prompt_echoes import echoes_prompt
+from bot.core.checks.sentence_release import MAX_HELD_CHARS, SentenceReleaser, checked_sentence
+from bot.core.prompting.prompts import answer_prompt
 
 REPO_URL = "https://github.com/vllm-project/vllm"
 SOURCE = SourceText.of("Fuses the MoE dispatch kernels. Decode is 12% faster on H100 (from 41 ms to 36 ms).")

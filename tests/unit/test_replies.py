@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.core.context import build_context
-from bot.core.heuristic import heuristic_card
+from bot.core.heuristic.cards import heuristic_card
+from bot.core.prompting.context import build_context
 from bot.models import (
     CardReply,
     Choose,
@@ -26,7 +26,7 @@ from bot.models import (
     Why,
     Window,
 )
-from bot.render.replies import reply_message
+from bot.render.slack.replies import reply_message
 from tests.unit.builders import make_listing, make_snapshot
 
 LISTING = make_listing()

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.models import Audience, CardKey, DigestItem, DigestThread, PRRef, Why, Window
-from bot.store.cards import CardStore
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CardStore
 from tests.unit.builders import MERGED_AT, make_listing, make_snapshot
 from tests.unit.test_trust_services import services
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.echoes import echoes_prompt
-from bot.core.heuristic import heuristic_card
-from bot.core.prompts import answer_prompt, card_prompt
-from bot.core.sanitize import SANITIZE_RULES, repo_url, sanitize_card, sanitize_text
+from bot.core.checks.prompt_echoes import echoes_prompt
+from bot.core.checks.sanitize import SANITIZE_RULES, repo_url, sanitize_card, sanitize_text
+from bot.core.heuristic.cards import heuristic_card
+from bot.core.prompting.prompts import answer_prompt, card_prompt
 from bot.models import Card, Coverage
 from tests.unit.builders import make_file, make_snapshot
 

@@ -1,5 +1,5 @@
 """SANITIZE_RULES moves with the rules: a card sanitized under one version is served as stored
-(core/sanitize.py sanitized_card), so a change to what the rules keep must come with a new
+(core/checks/sanitize.py sanitized_card), so a change to what the rules keep must come with a new
 version, or cards stored under the old rules would reach readers unchecked by the new ones."""
 
 from __future__ import annotations
@@ -8,29 +8,29 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
-from bot.core import sanitize
-from bot.core.sanitize import SANITIZE_RULES, sanitize_card, sanitized_card
+from bot.core.checks import prompt_echoes, sanitize, templates
+from bot.core.checks.sanitize import SANITIZE_RULES, sanitize_card, sanitized_card
+from bot.core.strings import text
 from bot.models import Card, Coverage
 
 # The modules whose rules decide what a card keeps (sanitize.py and what it uses).
-RULE_MODULES = ("sanitize.py", "echoes.py", "templates.py", "text.py")
+RULE_MODULES = (sanitize, prompt_echoes, templates, text)
 # The fingerprint of those modules at SANITIZE_RULES' current value. When this test fails: if
 # the change alters what a card keeps, raise SANITIZE_RULES; then record the new fingerprint.
-FINGERPRINT = "ae20b7de9f935f3ce2ea75b4067027751acddaf400d0b2039d18b09bcdf28ecc"
+FINGERPRINT = "1f816482d655babffd9f85b717c5a4008a8387b6d71e6f8eda776fe15604e3e7"
 REPO_URL = "https://github.com/acme/widgets"
 
 
 def _fingerprint() -> str:
-    folder = Path(sanitize.__file__).parent
     digest = hashlib.sha256()
-    for name in RULE_MODULES:
-        digest.update((folder / name).read_bytes())
+    for module in RULE_MODULES:
+        digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()
 
 
 def test_the_rule_modules_are_those_the_version_was_set_for() -> None:
     assert (SANITIZE_RULES, _fingerprint()) == (1, FINGERPRINT), (
-        "core/sanitize.py or a module it uses changed: raise SANITIZE_RULES if what a card keeps "
+        "core/checks/sanitize.py or a module it uses changed: raise SANITIZE_RULES if what a card keeps "
         "changed, then record the new fingerprint and version here"
     )
 

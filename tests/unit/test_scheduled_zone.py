@@ -1,4 +1,4 @@
-"""Which day a channel's scheduled digest is for, and the window it covers (services/posting.py
+"""Which day a channel's scheduled digest is for, and the window it covers (digests/posting.py
 `scheduled_window`): the day of the channel's own zone, not UTC's, at the hours when the two
 dates differ, ahead of UTC and behind it, on whole and half-hour offsets."""
 
@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.channels.directory import ChannelPlan
+from bot.digests.posting import scheduled_window
 from bot.models import Filters
-from bot.services.channels import ChannelPlan
-from bot.services.posting import scheduled_window
 
 
 def plan(zone: str, post_at: time = time(9, 0), window: timedelta = timedelta(hours=24)) -> ChannelPlan:

@@ -6,8 +6,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.channels.directory import ChannelDirectory
 from bot.errors import ConfigError
-from bot.services.channels import ChannelDirectory
 from bot.settings import duration_text, load_settings, parse_duration
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

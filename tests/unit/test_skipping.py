@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.skipping import SKIP_CLASSES, matches, skip_class
+from bot.core.heuristic.skipping import SKIP_CLASSES, matches, skip_class
 from bot.models import SkipClass
 from tests.unit.builders import make_snapshot
 

@@ -7,12 +7,12 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from bot import telemetry
 from bot.core.usage import Price, Tally, Usage, cost, spent_out, utc_days
+from bot.ops import telemetry
 from bot.render.tokens import doctor_lines, home_tokens, money
-from bot.services.spending import Payer, Spending
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
 from bot.store.tokens import TOKENS_TTL, TokenStore
+from bot.workspaces.spending import Payer, Spending
 
 DAY = date(2026, 8, 5)
 

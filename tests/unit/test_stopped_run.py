@@ -11,15 +11,15 @@ from datetime import UTC, datetime
 import pytest
 from devkit.doubles import FakeSource
 
+from bot.cards.service import CardService, CardTiming
 from bot.core.deadline import Budget
 from bot.core.usage import Tally
+from bot.digests.build import DigestService
 from bot.errors import ModelUnavailable, Stopped
 from bot.models import Card, Coverage, Language, PRSnapshot, Window
-from bot.services.cards import CardService, CardTiming
-from bot.services.digest import DigestService
-from bot.stopping import TerminalStop
-from bot.store.cards import CardStore
-from bot.store.memory import MemoryKV
+from bot.ops.stopping import TerminalStop
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CardStore
 from tests.unit.builders import make_snapshot
 
 REPO = "acme/widgets"

@@ -1,5 +1,5 @@
 """A card read back from the store is sanitized again unless it went through today's rules
-(core/sanitize.py SANITIZE_RULES, kept on the card): one stored before the version was kept, or
+(core/checks/sanitize.py SANITIZE_RULES, kept on the card): one stored before the version was kept, or
 under rules since raised, reaches no reader as stored, by any of CardService's ways out."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from dataclasses import replace
 import pytest
 from devkit.doubles import FakeSource
 
-from bot.core import sanitize
+from bot.cards.service import CardService
+from bot.core.checks import sanitize
 from bot.models import Card, Coverage, PRSnapshot
-from bot.services.cards import CardService
 from bot.store import codec
-from bot.store.cards import CardStore, card_key
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CardStore, card_key
 from tests.unit.builders import make_snapshot
 
 PR = make_snapshot([("widgets/cache.py", 40, 2)], merge_sha="c" * 40)

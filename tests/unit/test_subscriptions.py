@@ -1,4 +1,4 @@
-"""The rules for following repositories from Slack (services/subscriptions.py): the config
+"""The rules for following repositories from Slack (channels/subscriptions.py): the config
 file's validators for every value, the file as baseline, who may edit, private repositories,
 the audit trail; and the modal's values read back as the file spells them."""
 
@@ -10,14 +10,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.channels.directory import ChannelDirectory, ChannelPlan
+from bot.channels.subscriptions import ConfigFile, EditRefused, FieldErrors, Subscriptions, merged
+from bot.digests.posting import completed_window, next_post
 from bot.errors import ConfigError, StoreError
 from bot.models import Filters, Note
-from bot.render.subscriptions import modal_values, settings_modal
-from bot.services.channels import ChannelDirectory, ChannelPlan
-from bot.services.posting import completed_window, next_post
-from bot.services.subscriptions import ConfigFile, EditRefused, FieldErrors, Subscriptions, merged
+from bot.render.slack.subscriptions import modal_values, settings_modal
 from bot.settings import ChannelConfig, SlackConfig, load_file_config, load_settings
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
 from bot.store.subscriptions import CHANGE_WAITS, SubscriptionStore
 
 AT = datetime(2026, 8, 6, 12, 0, tzinfo=UTC)

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
-from bot.core.context import build_context
-from bot.core.heuristic import heuristic_card
+from bot.core.heuristic.cards import heuristic_card
+from bot.core.prompting.context import build_context
 from bot.models import AcrossItem, AcrossMatches, DigestAnswer, DigestMatches, Span
 from bot.render.across import across_data, across_message, across_terminal
-from bot.render.blocks import MAX_TEXT_CHARS
-from bot.render.replies import reply_message
+from bot.render.slack.blocks import MAX_TEXT_CHARS
+from bot.render.slack.replies import reply_message
 from tests.unit.builders import make_listing, make_snapshot
 
 

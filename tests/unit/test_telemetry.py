@@ -1,4 +1,4 @@
-"""What is counted where (bot/telemetry.py's names), with a recording sink; and log lines as JSON."""
+"""What is counted where (bot/ops/telemetry.py's names), with a recording sink; and log lines as JSON."""
 
 from __future__ import annotations
 
@@ -13,17 +13,17 @@ import openai
 import pytest
 from devkit.scripted import ScriptedModel
 
-from bot import telemetry
+from bot.cards.writer import ModelCardWriter
 from bot.core.deadline import Budget
-from bot.core.drafts import CardDraft
 from bot.core.pacing import Pacing
+from bot.core.prompting.drafts import CardDraft
 from bot.errors import ModeRefused
+from bot.http.server import delivery_id, request_kind
 from bot.llm.openai_model import OpenAIModel
-from bot.logs import JsonFormatter, PlainFormatter, carried, current_request_id, request_id
-from bot.metrics import PrometheusSink
 from bot.models import Message
-from bot.services.writer import ModelCardWriter
-from bot.slack.server import delivery_id, request_kind
+from bot.ops import telemetry
+from bot.ops.logs import JsonFormatter, PlainFormatter, carried, current_request_id, request_id
+from bot.ops.metrics import PrometheusSink
 from tests.unit.builders import make_file, make_snapshot
 from tests.unit.test_openai_model import completion, deadline, error
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.sanitize import ANSWER_MAX_CHARS, sanitize_answer, sanitize_card
-from bot.core.templates import without_template
+from bot.core.checks.sanitize import ANSWER_MAX_CHARS, sanitize_answer, sanitize_card
+from bot.core.checks.templates import without_template
 from tests.unit.test_sanitize import REPO_URL, make_card
 
 # What a Gemma 3 270M server answered, in a digest's thread, to "What does #50911 change?".

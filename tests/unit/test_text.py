@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.text import MAX_PATH_CHARS, clean_line, clean_text, estimate_tokens
+from bot.core.strings.text import MAX_PATH_CHARS, clean_line, clean_text, estimate_tokens
 
 # -- estimate_tokens ------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from devkit.doubles import FakeSource, FixedAnswerer
 
+from bot.cards.service import CardService
 from bot.core.usage import Tally
 from bot.errors import SummarizerError
 from bot.models import (
@@ -20,10 +21,9 @@ from bot.models import (
     PRAnswer,
     PRSnapshot,
 )
-from bot.services.cards import CardService
-from bot.services.qa import QAService
-from bot.store.cards import CardStore
-from bot.store.memory import MemoryKV
+from bot.questions.qa import QAService
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CardStore
 from bot.store.threads import ThreadStore
 from tests.unit.builders import make_listing, make_snapshot
 

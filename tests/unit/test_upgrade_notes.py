@@ -1,11 +1,11 @@
-"""What to know before upgrading, found in the cards a release already has (core/upgrade_notes.py)."""
+"""What to know before upgrading, found in the cards a release already has (releases/upgrade_notes.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.core.upgrade_notes import kind_of, upgrade_notes
 from bot.models import UpgradeNote
+from bot.releases.upgrade_notes import kind_of, upgrade_notes
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 """Each vendor's errors, built as its library builds them, come out as ours: one helper per vendor.
 
 Slack's through bot/slack/web.py, PyGithub's and requests' through bot/sources/github_errors.py,
-redis-py's through bot/store/redis_store.py. No sockets: the exceptions are made in place.
+redis-py's through bot/store/backends/redis_store.py. No sockets: the exceptions are made in place.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from bot.errors import (
 )
 from bot.slack.web import UNKNOWN, UNREADABLE, slack_error, slack_errors
 from bot.sources.github_errors import github_errors, source_error
-from bot.store.redis_store import RedisKV, store_error
+from bot.store.backends.redis_store import RedisKV, store_error
 
 # -- Slack ----------------------------------------------------------------------------------------
 

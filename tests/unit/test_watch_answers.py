@@ -11,13 +11,13 @@ import pytest
 
 from bot.core.followups import Answered, FollowUp
 from bot.core.links import CrossLink, Shown
+from bot.digests.followups import FollowUpAnswers, followup_of
 from bot.errors import StoreError
 from bot.models import Card, Coverage, Digest, DigestItem, Language, Window
-from bot.render.blocks import MAX_BLOCKS, MAX_MESSAGE_CHARS, message_chars, thread_messages
-from bot.render.followups import card_followup_lines
-from bot.services.followups import FollowUpAnswers, followup_of
-from bot.store.followups import FollowUpStore
-from bot.store.memory import MemoryKV
+from bot.render.slack.blocks import MAX_BLOCKS, MAX_MESSAGE_CHARS, message_chars, thread_messages
+from bot.render.slack.followups import card_followup_lines
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.followups import FollowUpStore
 from tests.unit.builders import make_listing
 
 REPO = "acme/widgets"

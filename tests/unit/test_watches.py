@@ -11,10 +11,10 @@ import pytest
 from bot.core.watches import MAX_GLOB_CHARS, Candidate, Watch, WatchMatch, glob_problem, matching, path_matches
 from bot.errors import UsageError
 from bot.models import Card, Coverage, PRListing
-from bot.render.blocks import MAX_BLOCKS, MAX_MESSAGE_CHARS, message_chars
-from bot.render.watches import watch_dm_message, watch_list_text
-from bot.services.watch_dms import watch_dm_window
+from bot.render.slack.blocks import MAX_BLOCKS, MAX_MESSAGE_CHARS, message_chars
+from bot.render.slack.watches import watch_dm_message, watch_list_text
 from bot.slack.listeners.watch import parse
+from bot.watches.dms import watch_dm_window
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The webhook's signature rule (bot/webhook.py): X-Hub-Signature-256 is "sha256=" and the hex
+"""The webhook's signature rule (bot/http/webhook.py): X-Hub-Signature-256 is "sha256=" and the hex
 HMAC-SHA256 of the body's bytes as sent, under GITHUB_WEBHOOK_SECRET. Checked here on the WSGI app
 itself, without a server, against GitHub's own test values and on bodies one byte apart."""
 
@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from bot.core.jobs import CardJob
+from bot.core.card_jobs import CardJob
+from bot.http.webhook import GitHubWebhook
 from bot.models import Language
-from bot.store.memory import MemoryKV
-from bot.webhook import GitHubWebhook
+from bot.store.backends.memory import MemoryKV
 
 # "Validating webhook deliveries", Testing the webhook payload validation (docs.github.com): with
 # this secret and payload, "the signatures that you generate should match" this one.

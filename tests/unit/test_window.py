@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.window import FIT_MARGIN, fitted, prompt_limit
+from bot.core.prompting.context_window import FIT_MARGIN, fitted, prompt_limit
 
 
 def test_the_configured_budget_holds_until_a_window_is_smaller() -> None:

@@ -1,5 +1,5 @@
 """A file's diff that changes only comments, docstrings or the text of strings is told from one
-that changes code (core/wording.py), on patches shaped as GitHub sends them: hunks that begin in
+that changes code (core/heuristic/wording.py), on patches shaped as GitHub sends them: hunks that begin in
 the middle of a docstring or a block comment, strings rewrapped over lines, f-string fields."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bot.core.wording import wording_only
+from bot.core.heuristic.wording import wording_only
 
 # vllm-project/vllm#51014 "[Docs] Fix two docs build warnings": one docstring line of
 # vllm/model_executor/kernels/linear/mxfp6/base.py, the hunk starting inside the docstring.

@@ -1,4 +1,4 @@
-"""An installed workspace's caps on what it sets up from Slack (services/subscriptions.py):
+"""An installed workspace's caps on what it sets up from Slack (channels/subscriptions.py):
 `[slack] workspace_max_repos` distinct repositories and `workspace_max_channels` channels, counted
 under the workspace's change lock; the home workspace (no caps) as before."""
 
@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.channels.subscriptions import WORKSPACE_LOCK, ConfigFile, EditRefused, Subscriptions, WorkspaceCaps
 from bot.errors import StoreError
 from bot.models import Note
-from bot.services.subscriptions import WORKSPACE_LOCK, ConfigFile, EditRefused, Subscriptions, WorkspaceCaps
 from bot.settings import SlackConfig
-from bot.store.memory import MemoryKV
+from bot.store.backends.memory import MemoryKV
 from bot.store.subscriptions import CHANGE_WAITS, SubscriptionStore
 
 AT = datetime(2026, 8, 6, 12, 0, tzinfo=UTC)

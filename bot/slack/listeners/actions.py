@@ -1,6 +1,6 @@
 """The "Share in channel" button under a /pr card: the same card, posted for everyone.
 
-Only the person who ran /pr may share: the button's value names them (render/blocks.py
+Only the person who ran /pr may share: the button's value names them (render/slack/blocks.py
 `share_value`) and Slack signs the clicker's id beside it. Each click is handled once
 (slack/guards.py), so a replayed payload posts nothing more.
 """
@@ -14,9 +14,9 @@ from slack_bolt import Ack, App, BoltContext, Respond
 
 from bot.errors import PrdigestError, RateLimited, SlackError, StoreError
 from bot.ports.slack import SlackPort
-from bot.render.blocks import SHARE_ACTION, card_message, read_share_value
 from bot.render.mrkdwn import escape
-from bot.render.replies import not_allowed_text, say
+from bot.render.slack.blocks import SHARE_ACTION, card_message, read_share_value
+from bot.render.slack.replies import not_allowed_text, say
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.teams import id_of, team_of

@@ -12,14 +12,14 @@ from typing import Any
 
 from slack_bolt import Ack, App, BoltContext, Respond
 
-from bot import telemetry
+from bot.core.refs import MAX_MESSAGE_CHARS, parse_ref
 from bot.errors import NotFound, PrdigestError, RateLimited, SourceError, StoreError
 from bot.models import Language, PRRef
+from bot.ops import telemetry
 from bot.ports.slack import Message
-from bot.render.blocks import card_message, help_message, text_message
 from bot.render.mrkdwn import escape
-from bot.render.replies import not_allowed_text, say
-from bot.services.refs import MAX_MESSAGE_CHARS, parse_ref
+from bot.render.slack.blocks import card_message, help_message, text_message
+from bot.render.slack.replies import not_allowed_text, say
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.listeners import release, subscribe, watch
@@ -34,7 +34,7 @@ def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: s
     tenant = deps.tenant
     audience = tenant.access.audience(channel, user=user or None, said=said)
     if not audience.may_see(ref.repo):
-        # "#2" in a shared channel: its private repository is not named back (services/disclosure.py).
+        # "#2" in a shared channel: its private repository is not named back (access/disclosure.py).
         return text_message(not_allowed_text(language, tenant.access.named(audience, ref.repo))), False
     try:
         snapshot = tenant.cards.snapshot_by_ref(ref)

@@ -1,6 +1,6 @@
 """The app's Messages tab: its suggested prompts when a person opens it, and the questions they
 write there (message.im). Only parses, deduplicates and hands over; the work is in
-services/prompt_suggestions.py and services/dm_questions.py, on the work pool.
+questions/suggestions.py and questions/dm.py, on the work pool.
 
 Registered before the App Home's and the questions' listeners (slack/app.py): Bolt runs the
 first listener whose matchers accept an event, and theirs accept every app_home_opened and
@@ -14,13 +14,13 @@ from typing import Any
 
 from slack_bolt import App, BoltContext
 
+from bot.core.refs import MAX_MESSAGE_CHARS
 from bot.errors import SlackError
 from bot.ports.slack import SlackPort
-from bot.render.answers import DMWording
-from bot.render.suggestions import prompt_words
-from bot.services.dm_questions import DMQuestion, DMQuestions
-from bot.services.prompt_suggestions import PromptSuggestions
-from bot.services.refs import MAX_MESSAGE_CHARS
+from bot.questions.dm import DMQuestion, DMQuestions
+from bot.questions.suggestions import PromptSuggestions
+from bot.render.slack.answers import DMWording
+from bot.render.slack.suggestions import prompt_words
 from bot.slack.deps import SlackDeps
 from bot.slack.listeners.questions import first_delivery
 from bot.slack.teams import team_of

@@ -12,10 +12,10 @@ from typing import Any
 
 from slack_bolt import Ack, App, BoltContext, Respond
 
+from bot.digests.feedback import areas, item_areas
 from bot.errors import PrdigestError, StoreError
 from bot.models import PRRef, Vote
-from bot.render.blocks import FEEDBACK_ACTION, read_feedback_value
-from bot.services.feedback import areas, item_areas
+from bot.render.slack.blocks import FEEDBACK_ACTION, read_feedback_value
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.teams import id_of, team_of

@@ -3,10 +3,10 @@ from Slack), their schedule, their last digest run and last change, and a Settin
 the person may edit.
 
 A person sees only the channels they are a member of, and of each only the repositories that
-channel may show (services/access.py): a guest from another organisation learns nothing about
+channel may show (access/policy.py): a guest from another organisation learns nothing about
 channels they are not in, nor the name of a private repository. A problem of the last run that
 names a repository not shown is left out; its count stays. The tab is the person's own, so it is
-worded in their Slack language (services/people.py), not a channel's.
+worded in their Slack language (channels/people.py), not a channel's.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from bot.core.usage import Report
 from bot.errors import StoreError
 from bot.models import AuditEntry, DigestRun, Language, Note
 from bot.ports.slack import SlackPort
-from bot.render.home import HomeRow, home_view
-from bot.render.subscriptions import change_text
+from bot.render.slack.home import HomeRow, home_view
+from bot.render.slack.subscriptions import change_text
 from bot.settings import duration_text
 from bot.slack.deps import SlackDeps
 from bot.slack.teams import team_of

@@ -2,7 +2,7 @@
 
 Bolt acknowledges events before these run (on the listener executor), so the slow part —
 GitHub, the model — never delays the HTTP answer to Slack. The asker sees a status within a
-second, then the model's answer streamed (services/answering.py; a placeholder replaced by the
+second, then the model's answer streamed (questions/answering.py; a placeholder replaced by the
 answer where Slack refuses streaming).
 """
 
@@ -14,19 +14,19 @@ from typing import Any
 
 from slack_bolt import App, BoltContext
 
-from bot import telemetry
+from bot.core.refs import MAX_MESSAGE_CHARS
 from bot.core.stops import StopPress
 from bot.errors import SlackError, StoreError
 from bot.models import Language, Reply
+from bot.ops import telemetry
 from bot.ports.slack import Message, SlackPort
-from bot.render.answers import AnswerWording
-from bot.render.blocks import text_message
-from bot.render.replies import not_allowed_text, reply_message, say
-from bot.services.answer_stream import Stopping
-from bot.services.answering import answer_in_thread, status_words
-from bot.services.qa import nothing_visible, visible_part
-from bot.services.questions import find_refs, strip_mentions
-from bot.services.refs import MAX_MESSAGE_CHARS
+from bot.questions.answering import answer_in_thread, status_words
+from bot.questions.qa import nothing_visible, visible_part
+from bot.questions.stream import Stopping
+from bot.questions.which_pr import find_refs, strip_mentions
+from bot.render.slack.answers import AnswerWording
+from bot.render.slack.blocks import text_message
+from bot.render.slack.replies import not_allowed_text, reply_message, say
 from bot.slack.deps import SlackDeps
 from bot.slack.teams import team_of
 from bot.slack.web import web_of

@@ -13,15 +13,15 @@ from typing import Any
 
 from slack_bolt import Ack, App, BoltContext, Respond
 
+from bot.core.refs import parse_repo
 from bot.errors import PrdigestError, PublishError, SourceError, StoreError, UsageError, quoted
 from bot.models import Language
 from bot.ports.slack import Message
-from bot.render.blocks import text_message
+from bot.releases.posting import ReleaseAsked
 from bot.render.mrkdwn import escape
-from bot.render.release_blocks import SHARE_RELEASE_ACTION, read_share_release_value, release_lead
-from bot.render.replies import not_allowed_text, say
-from bot.services.refs import parse_repo
-from bot.services.release_posting import ReleaseAsked
+from bot.render.slack.blocks import text_message
+from bot.render.slack.release_blocks import SHARE_RELEASE_ACTION, read_share_release_value, release_lead
+from bot.render.slack.replies import not_allowed_text, say
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.teams import id_of, team_of

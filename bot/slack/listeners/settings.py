@@ -15,11 +15,12 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk.models.blocks import PlainTextObject, SectionBlock
 from slack_sdk.models.views import View
 
+from bot.channels.subscriptions import FieldErrors, merged
 from bot.errors import PrdigestError
 from bot.models import Language
 from bot.ports.slack import SlackPort
 from bot.render.mrkdwn import escape
-from bot.render.subscriptions import (
+from bot.render.slack.subscriptions import (
     SETTINGS_ACTION,
     SETTINGS_CALLBACK,
     modal_channel,
@@ -27,7 +28,6 @@ from bot.render.subscriptions import (
     saved_text,
     settings_modal,
 )
-from bot.services.subscriptions import FieldErrors, merged
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.listeners.subscribe import change_refused

@@ -13,16 +13,16 @@ from typing import Any
 
 from slack_bolt import Ack, Respond
 
+from bot.channels.presence import bot_in_channel
+from bot.channels.subscriptions import EditRefused, FieldErrors
+from bot.core.refs import parse_repo
 from bot.errors import ChannelBusy, PrdigestError, StoreError
 from bot.models import Language
 from bot.ports.slack import SlackPort
-from bot.render.home import run_text
 from bot.render.mrkdwn import escape, link
-from bot.render.replies import say
-from bot.render.subscriptions import Following, following_message, settings_modal, shown_value
-from bot.services.presence import bot_in_channel
-from bot.services.refs import parse_repo
-from bot.services.subscriptions import EditRefused, FieldErrors
+from bot.render.slack.home import run_text
+from bot.render.slack.replies import say
+from bot.render.slack.subscriptions import Following, following_message, settings_modal, shown_value
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.words import said, text

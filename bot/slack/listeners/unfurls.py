@@ -1,4 +1,4 @@
-"""link_shared: a pasted github.com link, unfurled with its PR's card (services/unfurling.py) on the
+"""link_shared: a pasted github.com link, unfurled with its PR's card (unfurls/unfurling.py) on the
 work pool. Registered only with `[slack] unfurl = true` (slack/app.py); without it the event
 gets the 200 every unhandled event gets, and nothing else."""
 
@@ -11,11 +11,11 @@ from slack_bolt import App, BoltContext
 
 from bot.errors import SlackError, StoreError
 from bot.ports.slack import SlackPort
-from bot.render.unfurls import unfurl_blocks
-from bot.services.unfurling import Target, Unfurling
+from bot.render.slack.unfurls import unfurl_blocks
 from bot.slack.deps import SlackDeps
 from bot.slack.teams import team_of
 from bot.slack.web import web_of
+from bot.unfurls.unfurling import Target, Unfurling
 
 log = logging.getLogger(__name__)
 

@@ -16,17 +16,17 @@ from typing import Any
 
 from slack_bolt import Ack, Respond
 
-from bot.core.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS
+from bot.core.refs import parse_ref, parse_repo
+from bot.core.strings.globs import MAX_GLOB_CHARS, MAX_GLOB_WILDCARDS
 from bot.core.watches import MAX_WATCHES, Watch, glob_problem
 from bot.errors import PrdigestError, StoreError, UsageError, quoted
 from bot.models import Language
 from bot.render.mrkdwn import escape
-from bot.render.replies import say
-from bot.render.watches import watch_list_text
-from bot.services.refs import parse_ref, parse_repo
-from bot.services.watch_dms import WatchDMs
+from bot.render.slack.replies import say
+from bot.render.slack.watches import watch_list_text
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
+from bot.watches.dms import WatchDMs
 from bot.words import text
 
 log = logging.getLogger(__name__)
@@ -131,7 +131,7 @@ def _watch(
 ) -> str:
     if named(watch.repo) is None:
         # A bare #N in a shared channel: its private default is neither named back nor assumed
-        # (services/disclosure.py; asked here, on the work pool, as it may ask GitHub and Slack).
+        # (access/disclosure.py; asked here, on the work pool, as it may ask GitHub and Slack).
         return escape(text(language, "error.ref_no_repo", text=quoted(said), digits=str(watch.number)))
     mine = dms.watches.of(user)
     if any(kept.key == watch.key for kept in mine):

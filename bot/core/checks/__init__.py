@@ -1,0 +1,1 @@
+"""What a model wrote, checked: claims against the PR, sanitizing, prompt echoes, citations."""

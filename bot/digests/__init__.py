@@ -1,0 +1,1 @@
+"""A channel's digest of a day: the window's merged PRs, filtered, carded, ordered, and posted once."""

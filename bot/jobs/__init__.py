@@ -1,0 +1,1 @@
+"""Jobs on a clock: each channel's digest at its local time, and each watcher's DM."""

@@ -1,0 +1,1 @@
+"""Operations: logs, metrics, telemetry, redaction of secrets, and how a process stops."""

@@ -1,0 +1,1 @@
+"""Unfurls: a pasted PR link answered with its card."""

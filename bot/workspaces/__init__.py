@@ -1,0 +1,1 @@
+"""Workspaces: each installed workspace's parts, its installs, and the model tokens it may spend."""

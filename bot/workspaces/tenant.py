@@ -1,0 +1,73 @@
+"""Tenant: one Slack workspace's parts, as its listeners, its scheduler and the CLI use them.
+
+The single-workspace install (SLACK_BOT_TOKEN) has one, with no team. In OAuth mode every
+workspace that installed the app has its own: its Slack speaks with its own token, and its
+ledger, threads, caches and feedback live under its own keys (store/workspace.py), except the
+home workspace's (`[slack] home_team`, whose channels the config file lists), which keeps the
+keys of the single install. The card service, the spending and the defaults are the process's,
+shared by every tenant. Built once per workspace by the wiring (`wiring/tenants.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.access.policy import AccessPolicy
+from bot.cards.service import CardService
+from bot.channels.directory import ChannelDirectory
+from bot.channels.members import ChannelMembers
+from bot.channels.people import PeopleLanguages
+from bot.channels.subscriptions import Subscriptions
+from bot.core.config import Defaults
+from bot.core.refs import GITHUB_WEB
+from bot.digests.posting import DigestPosting
+from bot.digests.publisher import Publisher
+from bot.ports.slack import SlackPort
+from bot.questions.qa import QAService
+from bot.releases.digests import ReleaseDigests
+from bot.releases.posting import ReleasePosting
+from bot.store.feedback import FeedbackStore
+from bot.store.ledger import PostLedger
+from bot.store.repos.facts import FactStore
+from bot.store.threads import ThreadStore
+from bot.watches.dms import WatchDMs
+from bot.workspaces.spending import Payer, Spending
+
+
+@dataclass(frozen=True)
+class Tenant:
+    scope: str | None  # its keys' team (None: the single or home workspace)
+    slack: SlackPort  # its Slack, as its own token speaks to it
+    directory: ChannelDirectory  # the channels that get its digest (the home one's: the file's too)
+    subscriptions: Subscriptions  # channel subscriptions made in Slack
+    access: AccessPolicy
+    members: ChannelMembers
+    people: PeopleLanguages
+    qa: QAService
+    publisher: Publisher
+    digests: DigestPosting
+    watch_dms: WatchDMs  # personal watches and their daily DMs
+    threads: ThreadStore
+    ledger: PostLedger
+    facts: FactStore
+    feedback: FeedbackStore  # the channel's Useful / Not for us clicks
+    # The process's, the same for every tenant.
+    cards: CardService
+    spending: Spending  # its tokens per day, channel and repository, for the App Home
+    defaults: Defaults
+    command: str  # the slash command, `/pr` by default
+    # Where the followed repositories' PRs are seen in a browser: github.com, or an Enterprise
+    # server's host (core/refs.github_web_base). Only links there are unfurled.
+    github_web: str = GITHUB_WEB
+    releases: ReleaseDigests | None = None  # a release's PRs and cards (`/pr release`), shared
+    release_posting: ReleasePosting | None = None  # a release posted once in a channel
+
+    @property
+    def workspace(self) -> str | None:
+        """The workspace these parts are of: None for the single or home one, else its team id
+        (OAuth mode). Its budget pays for the cards made for its requests."""
+        return self.scope
+
+    def payer(self, channel: str) -> Payer:
+        """Who pays for a card a request in `channel` makes (workspaces/spending.py)."""
+        return Payer(channel, self.scope)
