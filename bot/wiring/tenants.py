@@ -22,11 +22,15 @@ from bot.digests.lease import POST_LEASE_SECONDS
 from bot.digests.posting import DigestPosting, PostingScope, PostTiming
 from bot.digests.publisher import PACE_SECONDS, PostPace, Publisher
 from bot.ports.slack import SlackPort
+from bot.questions.dm import DMQuestions
 from bot.questions.qa import QAService
+from bot.questions.suggestions import PromptSuggestions
 from bot.releases.posting import ReleasePosting
 from bot.releases.questions import ReleaseQuestions
+from bot.render.slack.answers import DMWording
 from bot.render.slack.digest_messages import DigestBlocks
 from bot.render.slack.release_blocks import ReleaseBlocks
+from bot.render.slack.suggestions import prompt_words
 from bot.render.slack.watches import watch_dm_message
 from bot.settings import DEFAULT_CONFIG_PATH
 from bot.store.feedback import FeedbackStore
@@ -108,25 +112,33 @@ class Tenants:
             scope=PostingScope(scope, feedback),
         )
         language = settings.defaults.language
+        members, people = ChannelMembers(facts), PeopleLanguages(facts, language)
+        qa = self._qa(directory, threads, scope)
+        command = settings.config.slack.command
+        watch_dms = WatchDMs(
+            slack=slack,
+            stores=WatchDMStores(WatchStore(kv, scope), ledger, facts),
+            access=WatchAccess(access, directory, process.visibility.is_private),
+            finder=self._finder,
+            wording=WatchDMWording(watch_dm_message, language),
+            timing=PostTiming(timing.now, lease),
+        )
         return Tenant(
             scope=scope,
             slack=slack,
             directory=directory,
             subscriptions=subscriptions,
             access=access,
-            members=ChannelMembers(facts),
-            people=PeopleLanguages(facts, language),
-            qa=self._qa(directory, threads, scope),
+            members=members,
+            people=people,
+            qa=qa,
             publisher=publisher,
             digests=digests,
-            watch_dms=WatchDMs(
-                slack=slack,
-                stores=WatchDMStores(WatchStore(kv, scope), ledger, facts),
-                access=WatchAccess(access, directory, process.visibility.is_private),
-                finder=self._finder,
-                wording=WatchDMWording(watch_dm_message, language),
-                timing=PostTiming(timing.now, lease),
-            ),
+            watch_dms=watch_dms,
+            # The app's Messages tab: its questions and its suggested prompts, built once here
+            # rather than for every message.
+            dm=DMQuestions(directory, members, access, people, qa, threads, command, DMWording, zone=watch_dms.zone),
+            suggestions=PromptSuggestions(directory, members, access, people, threads, ledger, digests, prompt_words),
             threads=threads,
             ledger=ledger,
             facts=facts,
@@ -134,7 +146,7 @@ class Tenants:
             cards=process.cards,
             spending=process.spending,
             defaults=settings.defaults,
-            command=settings.config.slack.command,
+            command=command,
             github_web=process.web_base,
             releases=self._releases,
             release_posting=ReleasePosting(

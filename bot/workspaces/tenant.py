@@ -23,7 +23,9 @@ from bot.core.refs import GITHUB_WEB
 from bot.digests.posting import DigestPosting
 from bot.digests.publisher import Publisher
 from bot.ports.slack import SlackPort
+from bot.questions.dm import DMQuestions
 from bot.questions.qa import QAService
+from bot.questions.suggestions import PromptSuggestions
 from bot.releases.digests import ReleaseDigests
 from bot.releases.posting import ReleasePosting
 from bot.store.feedback import FeedbackStore
@@ -47,6 +49,8 @@ class Tenant:
     publisher: Publisher
     digests: DigestPosting
     watch_dms: WatchDMs  # personal watches and their daily DMs
+    dm: DMQuestions  # questions in a person's DM with the app (the Messages tab)
+    suggestions: PromptSuggestions  # the Messages tab's suggested prompts
     threads: ThreadStore
     ledger: PostLedger
     facts: FactStore

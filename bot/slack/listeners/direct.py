@@ -17,10 +17,7 @@ from slack_bolt import App, BoltContext
 from bot.core.refs import MAX_MESSAGE_CHARS
 from bot.errors import SlackError
 from bot.ports.slack import SlackPort
-from bot.questions.dm import DMQuestion, DMQuestions
-from bot.questions.suggestions import PromptSuggestions
-from bot.render.slack.answers import DMWording
-from bot.render.slack.suggestions import prompt_words
+from bot.questions.dm import DMQuestion
 from bot.slack.deps import SlackDeps
 from bot.slack.listeners.questions import first_delivery
 from bot.slack.teams import team_of
@@ -66,20 +63,9 @@ def _from_a_person(event: dict[str, Any]) -> bool:
 
 
 def _answer_safely(deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thread_ts: str, team: str | None) -> None:
-    tenant = deps.tenant
+    questions = deps.tenant.dm
     try:
         text = event.get("text")
-        questions = DMQuestions(
-            tenant.directory,
-            tenant.members,
-            tenant.access,
-            tenant.people,
-            tenant.qa,
-            tenant.threads,
-            tenant.command,
-            DMWording,
-            zone=tenant.watch_dms.zone,
-        )
         if isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS:
             questions.too_long(slack, event["channel"], event["user"], thread_ts)
         else:
@@ -100,16 +86,5 @@ def _answer_safely(deps: SlackDeps, slack: SlackPort, event: dict[str, Any], thr
 
 
 def _set_prompts(deps: SlackDeps, slack: SlackPort, user: str, dm: str) -> None:
-    """The workspace's prompt suggestions, built from its deps, set on the work pool."""
-    tenant = deps.tenant
-    suggestions = PromptSuggestions(
-        tenant.directory,
-        tenant.members,
-        tenant.access,
-        tenant.people,
-        tenant.threads,
-        tenant.ledger,
-        tenant.digests,
-        prompt_words,
-    )
-    suggestions.set_prompts(slack, user, dm)
+    """The workspace's prompt suggestions, set on the work pool."""
+    deps.tenant.suggestions.set_prompts(slack, user, dm)
