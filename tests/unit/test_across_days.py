@@ -402,16 +402,22 @@ def test_a_named_pr_keeps_todays_one_pr_answer() -> None:
     assert qa is not None
 
 
-def test_in_a_digest_thread_todays_prs_are_the_digests_and_other_days_are_across() -> None:
-    cards = CardService(FakeSource(MOE_BIG, MOE_SMALL), CardStore(MemoryKV()), None)
-    for snapshot in (MOE_BIG, MOE_SMALL):
+def _moe_digest_thread(*carded: PRSnapshot) -> tuple[QAService, DigestThread]:
+    """A digest thread of Dec 1 showing MOE_BIG, and a QAService whose store holds `carded`'s
+    cards, answering across days in Shanghai's zone."""
+    cards = CardService(FakeSource(*carded), CardStore(MemoryKV()), None)
+    for snapshot in carded:
         cards.card(cards.snapshot(snapshot.listing), "en")
     across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known=Known(lambda: KNOWN))
     paths = ("vllm/model_executor/layers/fused_moe/router.py",)
     digest = DigestThread(
         "C1", "1.0", "2026-12-01", (REPO,), "en", (DigestItem(MOE_BIG.listing, MOE_CARD, size=420, paths=paths),)
     )
-    qa = QAService(cards, ThreadStore(MemoryKV()), None, across=across)
+    return QAService(cards, ThreadStore(MemoryKV()), None, across=across), digest
+
+
+def test_in_a_digest_thread_todays_prs_are_the_digests_and_other_days_are_across() -> None:
+    qa, digest = _moe_digest_thread(MOE_BIG, MOE_SMALL)
     today = qa.answer(
         "which of today's PRs touch MoE?",
         Audience(digest.channel, frozenset({REPO}), "en", thread_ts=digest.thread_ts),
@@ -592,15 +598,7 @@ def test_days_are_written_within_a_month_and_across_months() -> None:
 
 
 def test_in_a_digest_thread_a_pr_asked_for_by_what_it_does_is_the_digests_else_other_days() -> None:
-    cards = CardService(FakeSource(MOE_BIG, BUMP), CardStore(MemoryKV()), None)
-    for snapshot in (MOE_BIG, BUMP):
-        cards.card(cards.snapshot(snapshot.listing), "en")
-    across = AcrossDays(cards, now=lambda: NOW, zone_of=lambda channel: SHANGHAI, known=Known(lambda: KNOWN))
-    paths = ("vllm/model_executor/layers/fused_moe/router.py",)
-    digest = DigestThread(
-        "C1", "1.0", "2026-12-01", (REPO,), "en", (DigestItem(MOE_BIG.listing, MOE_CARD, size=420, paths=paths),)
-    )
-    qa = QAService(cards, ThreadStore(MemoryKV()), None, across=across)
+    qa, digest = _moe_digest_thread(MOE_BIG, BUMP)
     audience = Audience(digest.channel, frozenset({REPO}), "en", thread_ts=digest.thread_ts)
     here = qa.answer("find the PR for faster fused MoE routing", audience, digest)
     assert isinstance(here, AcrossMatches) and here.span.kind == "digest"
