@@ -84,6 +84,7 @@ class AccessPolicy:
             default_repo=self._directory.default_repo(channel),
             said=said,
             sharing=lambda: self.externally_shared(channel),
+            naming=self._disclosure.name_for,
         )
 
     def may_post(self, channel: str, repo: str) -> bool:
@@ -110,7 +111,7 @@ class AccessPolicy:
     def named(self, audience: Audience, repo: str) -> str | None:
         """`repo` as a reply to `audience` may name it, or None (say "a private repository"):
         access/disclosure.py's rule, over what the audience typed and its channel's sharing."""
-        return self._disclosure.name_for(repo, audience.said, lambda: audience.shared)
+        return audience.named(repo)
 
     def hidden(self, channel: str, repos: Iterable[str], said: str = "") -> frozenset[str]:
         """Those of `repos` (lower case) a reply in `channel` may not name unasked."""

@@ -152,7 +152,7 @@ class AcrossDays:
         if repo is None:
             return AcrossRefused("no_repo")
         if not audience.may_see(repo):
-            return AcrossRefused("not_allowed", repo)
+            return AcrossRefused("not_allowed", repo, shown=audience.named(repo))
         channel = audience.channel
         zone = audience.zone or self._zone_of(channel)
         now = self._now()
@@ -215,7 +215,7 @@ class AcrossDays:
         if repo is None:
             return AcrossRefused("no_repo")
         if not audience.may_see(repo):
-            return AcrossRefused("not_allowed", repo)
+            return AcrossRefused("not_allowed", repo, shown=audience.named(repo))
         if self._releases is None:
             return AcrossRefused("unavailable", repo)
         if release == WHICH_RELEASE and named is not None:

@@ -4,7 +4,7 @@ that match, and why such a question is refused. Two of these are `Reply` kinds (
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import ClassVar, Literal
 
@@ -129,6 +129,9 @@ class AcrossRefused:
     said: str = ""  # "not_a_date", "future", "reversed", "ambiguous": the days as typed; a tag
     readings: tuple[str, ...] = ()  # "ambiguous": the dates it may be (YYYY-MM-DD)
     why: Note | None = None  # "unavailable": GitHub's own reason when it gave one (its rate limit)
+    # "not_allowed": the repository as the refusal may name it (Audience.named); None: "a private
+    # repository".
+    shown: str | None = field(default=None, compare=False)  # how it is said, not what it is
     kind: ClassVar[str] = "across_refused"
 
 

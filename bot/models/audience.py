@@ -20,6 +20,10 @@ def _not_shared() -> bool:
     return False
 
 
+def _named_as_is(repo: str, said: str, shared: Callable[[], bool]) -> str | None:
+    return repo  # where no access policy built the audience (the terminal), every name is said
+
+
 @dataclass(frozen=True)
 class Audience:
     channel: str  # where the reply is read: a channel, or the person's DM with the app
@@ -37,6 +41,12 @@ class Audience:
     # Whether the channel is shared with another organisation (Slack Connect), asked only when a
     # reply would name a private repository (it costs a conversations.info): see `shared`.
     sharing: Callable[[], bool] = field(default=_not_shared, repr=False, compare=False)
+    # Whether a reply here may name a repository (access/disclosure.py `name_for`), given what
+    # the asker typed and whether the channel is shared: see `named`. Set by the access policy,
+    # so that every refusal says a name as the one rule decides, whoever words it.
+    naming: Callable[[str, str, Callable[[], bool]], str | None] = field(
+        default=_named_as_is, repr=False, compare=False
+    )
 
     def may_see(self, repo: str) -> bool:
         return repo.lower() in self.repos
@@ -44,6 +54,10 @@ class Audience:
     def refused(self, refs: Iterable[PRRef]) -> PRRef | None:
         """The first of `refs` this person may not see here, or None."""
         return next((ref for ref in refs if not self.may_see(ref.repo)), None)
+
+    def named(self, repo: str) -> str | None:
+        """`repo` as a reply to this audience may name it, or None (say "a private repository")."""
+        return self.naming(repo, self.said, lambda: self.shared)
 
     @cached_property
     def shared(self) -> bool:

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from bot.models.across import AcrossMatches, AcrossRefused, InRelease, Span
@@ -74,6 +74,9 @@ class NotAllowed:
     """The PR's repository (`ref`), or the whole digest (`ref` None), is not for this channel."""
 
     ref: PRRef | None
+    # The repository as the refusal may name it where it is posted (Audience.named): None says
+    # "a private repository".
+    shown: str | None = field(default=None, compare=False)  # how it is said, not what it is
     kind: ClassVar[str] = "not_allowed"
 
 

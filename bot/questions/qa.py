@@ -117,7 +117,7 @@ class QAService:
         refused = audience.refused(resolution.refs)
         reply: Reply
         if refused is not None:
-            reply = NotAllowed(refused)
+            reply = NotAllowed(refused, audience.named(refused.repo))
         elif is_why(question) and resolution.kind == "pr":
             reply = self._why(thread, resolution.refs[0], audience)
         elif resolution.kind == "choose":
@@ -134,7 +134,7 @@ class QAService:
     def _why(self, thread: DigestThread, ref: PRRef, audience: Audience) -> Reply:
         """Which of the channel's rules brought this PR into the digest, or left it out."""
         if not audience.may_see(ref.repo):
-            return NotAllowed(ref)
+            return NotAllowed(ref, audience.named(ref.repo))
         in_digest = next((item for item in thread.items if item.listing.ref == ref), None)
         try:
             snapshot = self._cards.snapshot_by_ref(ref)
@@ -172,7 +172,7 @@ class QAService:
         refused = audience.refused(refs)
         reply: Reply
         if refused is not None:
-            reply = NotAllowed(refused)
+            reply = NotAllowed(refused, audience.named(refused.repo))
         elif len(refs) > 1:
             reply = Choose(tuple(_bare(ref, self._web_base) for ref in refs))
         elif refs or previous_pr(history):
@@ -324,7 +324,7 @@ class QAService:
         self, ref: PRRef, question: str, history: list[Turn], audience: Audience, sink: AnswerSink | None
     ) -> Reply:
         if not audience.may_see(ref.repo):
-            return NotAllowed(ref)
+            return NotAllowed(ref, audience.named(ref.repo))
         language, payer = audience.language, self._payer(audience.channel)
         try:
             snapshot = self._cards.snapshot_by_ref(ref)

@@ -66,7 +66,7 @@ def test_every_reply_kind_is_worded(reply: Reply, language: Language) -> None:
 
 
 def test_a_refusal_names_only_what_was_asked() -> None:
-    assert "acme/widgets" in reply_message(NotAllowed(REF), "en", "/pr").text
+    assert "acme/widgets" in reply_message(NotAllowed(REF, shown=REF.repo), "en", "/pr").text
     assert "acme/widgets" not in reply_message(NotAllowed(None), "en", "/pr").text
 
 

@@ -8,7 +8,6 @@ block builders; links are built only from GitHub's own URLs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC
 from typing import assert_never
 
@@ -51,10 +50,6 @@ def not_allowed_text(language: Language, repo: str | None) -> str:
     return say(language, "not_allowed", repo=text(language, "repo.private") if repo is None else repo)
 
 
-def _as_is(repo: str) -> str | None:
-    return repo
-
-
 def thinking_message(language: Language) -> Message:
     return text_message(say(language, "thinking"))
 
@@ -92,11 +87,9 @@ def why_message(reply: Why, language: Language) -> Message:
     return text_message("\n".join([header, *lines]))
 
 
-def reply_message(
-    reply: Reply, language: Language, command: str, named: Callable[[str], str | None] = _as_is
-) -> Message:
-    """The words for a reply; one branch per kind (mypy checks that every kind is here).
-    `named`: how a refusal may name its repository where it is posted (None: it may not)."""
+def reply_message(reply: Reply, language: Language, command: str) -> Message:
+    """The words for a reply; one branch per kind (mypy checks that every kind is here). A
+    refusal names its repository as the reply carries it (Audience.named decided it)."""
     match reply:
         case Why():
             return why_message(reply, language)
@@ -114,10 +107,10 @@ def reply_message(
             return text_message("\n".join([say(language, "choose"), *(_listing_line(listing) for listing in choices)]))
         case DigestMatches(choices=choices):
             return sections_message([_matches_text(choices, language)])
-        case NotAllowed(ref=ref):
+        case NotAllowed(ref=ref, shown=shown):
             if ref is None:
                 return text_message(say(language, "digest_not_allowed"))
-            return text_message(not_allowed_text(language, named(ref.repo)))
+            return text_message(not_allowed_text(language, shown))
         case Unavailable(why=why) if why is not None:  # GitHub's rate limit, and when it resets
             return text_message(escape(text(language, why.kind, **why.values)))
         case PRNotFound(ref=ref) | Unavailable(ref=ref):
@@ -128,8 +121,8 @@ def reply_message(
             return help_message(command, language)
         case AcrossMatches():
             return across_message(reply, language)
-        case AcrossRefused(reason="not_allowed", repo=repo):
-            return text_message(not_allowed_text(language, named(repo)))
+        case AcrossRefused(reason="not_allowed", shown=shown):
+            return text_message(not_allowed_text(language, shown))
         case AcrossRefused():
             return across_refused_message(reply, language)
         case InRelease():

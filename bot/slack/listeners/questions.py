@@ -17,9 +17,8 @@ from slack_bolt import App, BoltContext
 from bot.core.refs import MAX_MESSAGE_CHARS
 from bot.core.stops import StopPress
 from bot.errors import SlackError, StoreError
-from bot.models import Language, Reply
 from bot.ops import telemetry
-from bot.ports.slack import Message, SlackPort
+from bot.ports.slack import SlackPort
 from bot.questions.answering import answer_in_thread, status_words
 from bot.questions.qa import nothing_visible, visible_part
 from bot.questions.stream import Stopping
@@ -79,25 +78,17 @@ def _answer(
     if refused is not None or hidden_digest:
         # Told to the asker alone, naming only what they typed (in a shared channel, a private
         # repository they did not name is unnamed): nothing of the PR leaks.
-        words = (
-            not_allowed_text(language, tenant.access.named(audience, refused))
-            if refused
-            else say(language, "digest_not_allowed")
-        )
+        words = not_allowed_text(language, audience.named(refused)) if refused else say(language, "digest_not_allowed")
         refusal = text_message(words)
         slack.post_ephemeral(channel, event.get("user", ""), refusal.text, blocks=refusal.blocks, thread_ts=thread_ts)
         return
-
-    def worded(reply: Reply, language: Language, command: str) -> Message:
-        # "what merged this week?" refused for the channel's own repository names it only if it may.
-        return reply_message(reply, language, command, named=lambda repo: tenant.access.named(audience, repo))
 
     outcome = answer_in_thread(
         slack,
         audience,
         status=status_words(language, find_refs(question, audience.default_repo), digest),
         ask=lambda sink: tenant.qa.answer(question, audience, digest, sink),
-        words=AnswerWording(language, tenant.command, worded),
+        words=AnswerWording(language, tenant.command, reply_message),
         stop=Stopping(tenant.threads, event.get("ts")),
     )
     surface = "mention" if mention else "thread"
