@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from bot.access.policy import AccessPolicy
 from bot.across.days import AcrossDays, Known
+from bot.cards.lookup import CardLookup
 from bot.channels.directory import ChannelDirectory
 from bot.channels.members import ChannelMembers
 from bot.channels.people import PeopleLanguages
@@ -143,6 +144,7 @@ class Tenants:
             ledger=ledger,
             facts=facts,
             feedback=feedback,
+            lookup=CardLookup(process.cards, scope),
             cards=process.cards,
             spending=process.spending,
             defaults=settings.defaults,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.access.policy import AccessPolicy
+from bot.cards.lookup import CardLookup
 from bot.cards.service import CardService
 from bot.channels.directory import ChannelDirectory
 from bot.channels.members import ChannelMembers
@@ -55,6 +56,7 @@ class Tenant:
     ledger: PostLedger
     facts: FactStore
     feedback: FeedbackStore  # the channel's Useful / Not for us clicks
+    lookup: CardLookup  # `/pr owner/repo#N`: a PR's card for one person, or why not
     # The process's, the same for every tenant.
     cards: CardService
     spending: Spending  # its tokens per day, channel and repository, for the App Home

@@ -35,7 +35,7 @@ from bot.ports.slack import Message
 from bot.render.across import across_message, across_refused_message, in_release_message, span_text
 from bot.render.mrkdwn import answer_text, escape, link
 from bot.render.slack.blocks import card_message, help_message, sections_message, text_message, title_text
-from bot.words import text
+from bot.words import said, text
 
 
 def say(language: Language, name: str, **values: str) -> str:
@@ -85,6 +85,23 @@ def why_message(reply: Why, language: Language) -> Message:
         window = Window(reply.window.start.astimezone(UTC), reply.window.end.astimezone(UTC))
     lines = [f"• {_rule_line(rule, window, language)}" for rule in reply.rules]
     return text_message("\n".join([header, *lines]))
+
+
+def looked_up_message(
+    reply: CardReply | NotAllowed | PRNotFound | Unavailable, language: Language, *, share_for: str | None
+) -> Message:
+    """`/pr owner/repo#N`'s reply (cards/lookup.py): the card, with the Share button that works
+    for `share_for` alone (the asker), or why there is none."""
+    match reply:
+        case CardReply(about=about, card=card):
+            return card_message(about, card, share_for=share_for)
+        case NotAllowed(shown=shown):
+            return text_message(not_allowed_text(language, shown))
+        case Unavailable(why=why) if why is not None:  # GitHub's rate limit, and when it resets
+            return text_message(escape(said(language, why)))
+        case PRNotFound(ref=ref) | Unavailable(ref=ref):
+            return text_message(say(language, reply.kind, ref=str(ref)))
+    assert_never(reply)
 
 
 def reply_message(reply: Reply, language: Language, command: str) -> Message:

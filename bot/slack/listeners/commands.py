@@ -13,13 +13,13 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext, Respond
 
 from bot.core.refs import MAX_MESSAGE_CHARS, parse_ref
-from bot.errors import NotFound, PrdigestError, RateLimited, SourceError, StoreError
-from bot.models import Language, PRRef
+from bot.errors import PrdigestError, StoreError
+from bot.models import CardReply, Language, PRRef
 from bot.ops import telemetry
 from bot.ports.slack import Message
 from bot.render.mrkdwn import escape
-from bot.render.slack.blocks import card_message, help_message, text_message
-from bot.render.slack.replies import not_allowed_text, say
+from bot.render.slack.blocks import help_message, text_message
+from bot.render.slack.replies import looked_up_message, say
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.listeners import release, subscribe, watch
@@ -31,22 +31,10 @@ log = logging.getLogger(__name__)
 
 def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: str, said: str) -> tuple[Message, bool]:
     """The reply, and whether it is the PR's card (else it says why not). `said`: the command's text."""
-    tenant = deps.tenant
-    audience = tenant.access.audience(channel, user=user or None, said=said)
-    if not audience.may_see(ref.repo):
-        # "#2" in a shared channel: its private repository is not named back (access/disclosure.py).
-        return text_message(not_allowed_text(language, tenant.access.named(audience, ref.repo))), False
-    try:
-        snapshot = tenant.cards.snapshot_by_ref(ref)
-        card = tenant.cards.card(snapshot, language, payer=tenant.payer(channel)).card
-        # The card is shown to `user` alone, and its Share button works for them alone.
-        return card_message(snapshot.listing, card, share_for=user or None), True
-    except NotFound:
-        return text_message(say(language, "not_found", ref=str(ref))), False
-    except RateLimited as exc:  # when the limit resets, as every surface says it
-        return text_message(escape(exc.in_language(language))), False
-    except SourceError:
-        return text_message(say(language, "unavailable", ref=str(ref))), False
+    audience = deps.tenant.access.audience(channel, user=user or None, said=said)
+    reply = deps.tenant.lookup.card(ref, audience)
+    # The card is shown to `user` alone, and its Share button works for them alone.
+    return looked_up_message(reply, language, share_for=user or None), isinstance(reply, CardReply)
 
 
 def _answer(deps: SlackDeps, command: dict[str, Any], ref: PRRef, language: Language, respond: Respond) -> None:
