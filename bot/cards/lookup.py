@@ -1,4 +1,5 @@
-"""CardLookup: one PR's card for one person (`/pr owner/repo#N`), or why they get none.
+"""CardLookup: one PR's card for one person (`/pr owner/repo#N`, and its Share button), or why
+they get none.
 
 The front door a surface calls with the request's Audience; it answers with a Reply, a refusal
 included, and never with words: the surface renders it (render/slack/replies.py
@@ -10,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.cards.service import CardService
-from bot.errors import NotFound, RateLimited, SourceError
-from bot.models import Audience, CardReply, NotAllowed, PRNotFound, PRRef, Unavailable
+from bot.errors import NotFound, PrdigestError, RateLimited, SourceError
+from bot.models import Audience, CardReply, NotAllowed, NotYours, PRNotFound, PRRef, Unavailable
 from bot.workspaces.spending import Payer
 
 # What a lookup answers: the card, or why there is none.
@@ -38,3 +39,14 @@ class CardLookup:
         except SourceError:
             return Unavailable(ref)
         return CardReply(snapshot.listing, card, tuple(change.path for change in snapshot.files))
+
+    def shared(self, ref: PRRef, audience: Audience, clicked_by: str) -> LookedUp | NotYours:
+        """The card a Share click posts for everyone in the channel. Only the person it was shown
+        to (`audience.user`) may post it; anything that keeps the card from being read is told
+        as the PR being unavailable (the rate limit with when it resets)."""
+        if clicked_by != audience.user:
+            return NotYours()
+        try:
+            return self.card(ref, audience)
+        except PrdigestError:
+            return Unavailable(ref)

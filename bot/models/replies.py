@@ -81,6 +81,14 @@ class NotAllowed:
 
 
 @dataclass(frozen=True)
+class NotYours:
+    """A Share click by someone other than the person the card was shown to: only they decide
+    to post it for everyone in the channel."""
+
+    kind: ClassVar[str] = "not_yours"
+
+
+@dataclass(frozen=True)
 class PRNotFound:
     ref: PRRef
     kind: ClassVar[str] = "not_found"

@@ -22,6 +22,7 @@ from bot.models import (
     InRelease,
     Language,
     NotAllowed,
+    NotYours,
     PRAnswer,
     PRListing,
     PRNotFound,
@@ -101,6 +102,20 @@ def looked_up_message(
             return text_message(escape(said(language, why)))
         case PRNotFound(ref=ref) | Unavailable(ref=ref):
             return text_message(say(language, reply.kind, ref=str(ref)))
+    assert_never(reply)
+
+
+def share_refusal_text(reply: NotAllowed | PRNotFound | Unavailable | NotYours, language: Language) -> str:
+    """Why a Share click posted nothing (cards/lookup.py `shared`), told to the clicker alone."""
+    match reply:
+        case NotYours():
+            return say(language, "share_not_yours")
+        case NotAllowed(shown=shown):  # a click types no name: a private repository stays unnamed
+            return not_allowed_text(language, shown)
+        case Unavailable(why=why) if why is not None:  # GitHub's rate limit, and when it resets
+            return escape(said(language, why))
+        case PRNotFound(ref=ref) | Unavailable(ref=ref):
+            return say(language, "unavailable", ref=str(ref))
     assert_never(reply)
 
 

@@ -12,11 +12,11 @@ from typing import Any
 
 from slack_bolt import Ack, App, BoltContext, Respond
 
-from bot.errors import PrdigestError, RateLimited, SlackError, StoreError
+from bot.errors import SlackError, StoreError
+from bot.models import CardReply, NotYours
 from bot.ports.slack import SlackPort
-from bot.render.mrkdwn import escape
 from bot.render.slack.blocks import SHARE_ACTION, card_message, read_share_value
-from bot.render.slack.replies import not_allowed_text, say
+from bot.render.slack.replies import say, share_refusal_text
 from bot.slack.deps import SlackDeps
 from bot.slack.guards import first_time
 from bot.slack.teams import id_of, team_of
@@ -63,33 +63,23 @@ def _post_shared(
     request = read_share_value(str(action.get("value", "")))
     if request is None:
         return  # not a value we wrote: nothing to share
-    if id_of(body.get("user")) != request.requester:
-        # Someone else's click (the button reached them in a message they could see): only the
-        # person the card was made for decides to post it for everyone.
-        respond(text=say(language, "share_not_yours"), replace_original=False, response_type="ephemeral")
-        return
-    ref = request.ref
+    # Someone else's click (the button reached them in a message they could see) posts nothing:
+    # the door says so, as it says why a card cannot be shared.
     audience = tenant.access.audience(channel, user=request.requester)
-    if not audience.may_see(ref.repo):
-        # A click types no name: a private repository stays unnamed in a shared channel.
-        respond(text=not_allowed_text(language, tenant.access.named(audience, ref.repo)), replace_original=False)
+    reply = tenant.lookup.shared(request.ref, audience, clicked_by=id_of(body.get("user")))
+    if isinstance(reply, NotYours):
+        respond(text=share_refusal_text(reply, language), replace_original=False, response_type="ephemeral")
         return
+    if not isinstance(reply, CardReply):
+        respond(text=share_refusal_text(reply, language), replace_original=False)
+        return
+    message = card_message(reply.about, reply.card)
     try:
-        snapshot = tenant.cards.snapshot_by_ref(ref)
-        message = card_message(
-            snapshot.listing, tenant.cards.card(snapshot, language, payer=tenant.payer(channel)).card
-        )
         slack.post(channel, message.text, blocks=message.blocks)
     except SlackError as exc:
         if exc.code == SlackError.TRANSPORT:
             raise  # no answer from Slack: logged by _share, like any other failure to post
-        log.warning("sharing %s in %s failed: %s", ref, channel, exc.code)
+        log.warning("sharing %s in %s failed: %s", request.ref, channel, exc.code)
         respond(text=say(language, "failed"), replace_original=False)
-        return
-    except RateLimited as exc:  # when the limit resets, as every surface says it
-        respond(text=escape(exc.in_language(language)), replace_original=False)
-        return
-    except PrdigestError:
-        respond(text=say(language, "unavailable", ref=str(ref)), replace_original=False)
         return
     respond(delete_original=True)
