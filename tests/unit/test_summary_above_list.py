@@ -69,3 +69,10 @@ def test_a_digest_answer_stands_above_the_digests_matches() -> None:
     written = reply_message(DigestAnswer("It caches the widgets.", (listing,)), "en", "/pr")
     bare = reply_message(DigestMatches((listing,), model_failed=False), "en", "/pr")
     assert sections(written.blocks) == ["It caches the widgets.", *sections(bare.blocks)]
+
+
+def test_a_persons_prs_over_a_span_with_nothing_merged_say_nothing_was_merged() -> None:
+    # "of 0 merged" would say less: nothing at all was merged in the span.
+    empty = replace(MATCHES, topic=(), items=(), more=0, merged=0, found=0, author="Nick Hill")
+    first = across_terminal(empty, "en").splitlines()[0]
+    assert first.startswith("Nothing was merged in acme/widgets") and "of 0" not in first

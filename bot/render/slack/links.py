@@ -13,6 +13,7 @@ from datetime import date
 from bot import words
 from bot.core.links import CrossLink, Shown
 from bot.models import Language, PRListing
+from bot.render import dates
 from bot.render.mrkdwn import clip, escape, link
 
 # A context block's text element holds 3,000 characters (Block Kit context block reference).
@@ -21,10 +22,8 @@ _EMOJI = {"revert": ":rewind:", "follow_up": ":arrow_right_hook:", "fixes": ":wr
 
 
 def day_text(day: str, language: Language) -> str:
-    """A digest's day as readers write it: "Aug 3", "8月3日"."""
-    when = date.fromisoformat(day)
-    month = words.text(language, "links.months").split()[when.month - 1]
-    return words.text(language, "links.date", month=month, day=when.day)
+    """A digest's day (YYYY-MM-DD) as readers write it: "Aug 3", "8月3日"."""
+    return dates.day_text(date.fromisoformat(day), language)
 
 
 def _pr(repo: str, number: int, url: str) -> str:

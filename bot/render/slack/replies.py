@@ -93,16 +93,9 @@ def looked_up_message(
 ) -> Message:
     """`/pr owner/repo#N`'s reply (cards/lookup.py): the card, with the Share button that works
     for `share_for` alone (the asker), or why there is none."""
-    match reply:
-        case CardReply(about=about, card=card):
-            return card_message(about, card, share_for=share_for)
-        case NotAllowed(shown=shown):
-            return text_message(not_allowed_text(language, shown))
-        case Unavailable(why=why) if why is not None:  # GitHub's rate limit, and when it resets
-            return text_message(escape(said(language, why)))
-        case PRNotFound(ref=ref) | Unavailable(ref=ref):
-            return text_message(say(language, reply.kind, ref=str(ref)))
-    assert_never(reply)
+    if isinstance(reply, CardReply):
+        return card_message(reply.about, reply.card, share_for=share_for)
+    return reply_message(reply, language, "")  # a refusal, worded as every surface words it (no command in it)
 
 
 def share_refusal_text(reply: NotAllowed | PRNotFound | Unavailable | NotYours, language: Language) -> str:
