@@ -100,7 +100,7 @@ def premade_digest_row(world: World, options: Options) -> Row:
     messages = 0
     try:
         with workers(world, 2, 8):
-            queued = wired.workspaces.poll_merged()
+            queued = wired.poll_merged()
             until(lambda: world.model.calls >= prs and queue_idle(client), 600, "the poller's cards were not made")
             if queued < prs:
                 raise SystemExit(f"bench: the poller queued {queued} cards, not {prs}")

@@ -13,10 +13,16 @@ fresh data with a profiler on every thread:
 
 For each flow it prints the distinct `bot/` modules whose functions ran, and its climbs: calls
 from a module of one layer into a module of a higher layer (a lower rank below). The caller is
-the nearest `bot/` frame under the callee (frames outside `bot/` are skipped); a lambda or a
-generated function counts as the file it is defined in. `--modules` lists each flow's modules
-in the order they were first entered. The driving thread's waits (the harness polling the app
-until it is idle) are not traced: they are the harness's calls, not the flow's.
+the nearest `bot/` frame under the callee (frames outside `bot/` are skipped, and so is
+bot/ops/logs.py's wrapper that carries a request's id onto the pool's threads: it only calls what
+it was handed); a lambda or a generated function counts as the file it is defined in. A
+generator's body resumed by whoever iterates it is not a call up: values flow down to the caller.
+Climbs are told in two kinds: into surfaces or the composition root (a callback up, which the
+floors forbid), and into render/ or a feature through a port a lower layer was handed (the words
+of bot/ports/wording.py, an answer's sink): inversion by design, shown so it stays visible.
+`--modules` lists each flow's modules in the order they were first entered. The driving
+thread's waits (the harness polling the app until it is idle) are not traced: they are the
+harness's calls, not the flow's.
 
 Layers (rank: lower is higher):
   0 surfaces and composition: bot/slack/ (but web.py and clients.py), bot/http/, bot/cli/,
@@ -33,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import inspect
 import re
 import sys
 import tempfile
@@ -51,7 +58,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.redis_server import RedisServer
 
-import bot.wiring.timing
+import bot.core.clock
 from bot.models import DigestOptions, Filters, Window
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
@@ -67,6 +74,9 @@ _ADAPTER_PACKAGES = {"store", "sources", "llm", "queue", "ports"}
 _ADAPTER_FILES = {"bot/slack/web.py", "bot/slack/clients.py"}
 _PURE_PACKAGES = {"core", "models", "words", "ops"}
 _PURE_FILES = {"bot/errors.py", "bot/settings.py", "bot/__init__.py"}
+# Pass-through frames: they call what they were handed, so the caller is the frame below them.
+_TRANSPARENT = {"bot/ops/logs.py"}
+_GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
 def layer(module: str) -> int:
@@ -148,12 +158,12 @@ class Tracer:
             return
         trace.modules.setdefault(callee, None)
         rank = layer(callee)
-        if rank == PURE:
-            return  # nothing is below the lowest layer
+        if rank == PURE or frame.f_code.co_flags & _GENERATOR_FLAGS:
+            return  # nothing is below the lowest layer; a generator resumed is not a call up
         caller_frame = frame.f_back
         while caller_frame is not None:
             caller = self._module(caller_frame.f_code.co_filename)
-            if caller is not None:
+            if caller is not None and caller not in _TRANSPARENT:
                 if layer(caller) > rank:
                     trace.climbs[(caller, callee)] += 1
                 return
@@ -247,7 +257,7 @@ repos = ["{REPO}"]
 
 @contextlib.contextmanager
 def production_clock_reads(clock: WallClock) -> Iterator[None]:
-    """Production's wall clock (`_utc_now` of bot/wiring/timing.py, the default of Timing.now)
+    """Production's wall clock (`utc_now` of bot/core/clock.py, the default of Timing.now)
     reading `clock`. The integration tests hand the app a devkit clock instead, a frame outside
     bot/: the features' calls of the clock, callbacks into the composition root, would then go
     unseen here, where they are seen in the other flows, which run on the real clock."""
@@ -257,7 +267,7 @@ def production_clock_reads(clock: WallClock) -> Iterator[None]:
         def now(cls, tz=None):
             return clock.now.astimezone(tz)
 
-    with mock.patch.object(bot.wiring.timing, "datetime", Frozen):
+    with mock.patch.object(bot.core.clock, "datetime", Frozen):
         yield
 
 
@@ -364,10 +374,20 @@ def described(module: str) -> str:
     return f"{module} ({layer(module)} {LAYER_NAMES[layer(module)]})"
 
 
+def callbacks_up(trace: Trace) -> Counter[tuple[str, str]]:
+    """The climbs into a surface or the composition root."""
+    return Counter({edge: calls for edge, calls in trace.climbs.items() if layer(edge[1]) == SURFACES})
+
+
 def report(traces: dict[str, Trace], *, modules: bool) -> None:
-    print(f"{'flow':<19}{'modules':>7}{'climbs (edges)':>16}{'climbing calls':>16}")
+    print(f"{'flow':<19}{'modules':>8}{'climbs up to surfaces':>23}{'through ports':>15}  (edges/calls)")
     for name, trace in traces.items():
-        print(f"{name:<19}{len(trace.modules):>7}{len(trace.climbs):>16}{sum(trace.climbs.values()):>16}")
+        up = callbacks_up(trace)
+        ports = trace.climbs - up
+        print(
+            f"{name:<19}{len(trace.modules):>8}"
+            f"{f'{len(up)}/{sum(up.values())}':>23}{f'{len(ports)}/{sum(ports.values())}':>15}"
+        )
     for name, trace in traces.items():
         print(f"\n{name}: {len(trace.climbs)} climb edges (caller -> callee, calls)")
         for (caller, callee), calls in sorted(trace.climbs.items(), key=lambda item: (-item[1], item[0])):

@@ -235,7 +235,7 @@ def forget_thread_turns(harness: SlackHarness, thread_ts: str) -> None:
     earlier turns (store/threads.py, `turns:<channel>:<thread_ts>`), which would make a
     question's reply depend on the questions asked before it."""
     harness.services.kv.delete(f"turns:{DIGEST_CHANNEL}:{thread_ts}")
-    if harness.home.threads.turns(DIGEST_CHANNEL, thread_ts):
+    if harness.threads.turns(DIGEST_CHANNEL, thread_ts):
         raise SystemExit("the digest thread's turns are no longer kept where this trial forgets them")
 
 

@@ -123,6 +123,15 @@ class ChannelDirectory:
     def all_repos(self) -> tuple[str, ...]:
         return self._snapshot[2]
 
+    def repos(self) -> tuple[str, ...]:
+        """Every repository the workspace's channels follow (questions across days look them up)."""
+        return self.all_repos
+
+    def timezone(self, channel: str) -> ZoneInfo:
+        """The channel's time zone: its plan's, else the workspace's default ("today" there)."""
+        plan = self.plan(channel)
+        return plan.timezone if plan else self._defaults.timezone
+
     def current_plans(self) -> tuple[ChannelPlan, ...]:
         """The plans after a refresh: what the scheduler reads at every tick."""
         self.refresh()

@@ -282,8 +282,8 @@ def _tokens(settings: Settings, team: str | None = None) -> list[Check]:
     if not settings.redis_url and settings.cache is None:
         return [(WARN, "tokens", "REDIS_URL not set: tokens are counted in each process only, none to show here")]
     from bot.render.tokens import doctor_lines
+    from bot.store.workspace import Scopes
     from bot.wiring.process import build_process
-    from bot.workspaces.installed import Scopes
 
     built = build_process(settings, warn=lambda message: None)
     scope = Scopes(settings.oauth, settings.home_team).of(team)

@@ -36,7 +36,7 @@ def following_data(built: Process, workspace: Tenant, views: list[ChannelView]) 
     audit = workspace.subscriptions.audit()
     channels = []
     for view in views:
-        run = workspace.ledger.last_run(view.channel)
+        run = workspace.digests.last_run(view.channel)
         channels.append(
             {
                 "id": view.channel,

@@ -11,9 +11,10 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from bot.channels.directory import ChannelPlan
+from bot.core.clock import utc_now
 from bot.digests.build import DigestService
 from bot.digests.feedback import rank, tally
 from bot.digests.lease import POST_LEASE_SECONDS, PostLease
@@ -66,16 +67,12 @@ def weekly_window(plan: ChannelPlan, now: datetime) -> tuple[Window, str] | None
     return Window(end - timedelta(days=7), end), f"week:{local.date().isoformat()}"
 
 
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
 @dataclass(frozen=True)
 class PostTiming:
     """The posting run's wall clock (which day's window is due, when a run happened) and how long
     its lease lasts unless renewed; a watch DM is posted by the same rule (watches/dms.py)."""
 
-    now: Callable[[], datetime] = _utc_now
+    now: Callable[[], datetime] = utc_now
     lease_seconds: float = POST_LEASE_SECONDS
 
 
@@ -115,6 +112,10 @@ class DigestPosting:
 
     def done(self, channel: str, day: str) -> bool:
         return "done" in self._ledger.entries(channel, day)
+
+    def last_run(self, channel: str) -> DigestRun | None:
+        """How `channel`'s last digest went (the App Home's and `/pr following`'s line), if kept."""
+        return self._ledger.last_run(channel)
 
     def lead_ts(self, channel: str, day: str) -> str | None:
         """The ts of a posted digest's lead message (None when it has none: a silent quiet day)."""

@@ -75,3 +75,19 @@ class DMWords(AnswerWords, Protocol):
         ...
 
     def too_long(self, limit: int) -> Message: ...
+
+
+class ThreadWords(AnswerWords, Protocol):
+    """The words of an answer in a channel (questions/thread.py): an answer's, and the refusals
+    told to the asker alone."""
+
+    def not_allowed(self, named: str | None) -> Message:
+        """A question naming a repository the channel may not show: `named` as the asker may be
+        told it (None: "a private repository")."""
+        ...
+
+    def digest_not_allowed(self) -> Message:
+        """Asked in a digest's thread none of whose repositories the channel may show now."""
+        ...
+
+    def too_long(self, limit: int) -> Message: ...

@@ -4,7 +4,8 @@ poll of the scheduler's tick, which also finishes a post a stopped replica left 
 
 Only full releases are posted (not drafts, not pre-releases), and only fresh ones: a channel
 that turns the setting on is not sent last year's. Each post is once per channel across
-replicas (releases/posting.py: its lease and ledger).
+replicas (releases/posting.py: its lease and ledger). One per workspace, over its channels and
+its posting; the release lists are the process's (read from GitHub at most every few minutes).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from datetime import datetime, timedelta
 
 from bot.channels.directory import ChannelPlan
 from bot.errors import PrdigestError, StoreError
-from bot.releases.posting import ReleaseAsked
+from bot.releases.digests import ReleaseDigests
+from bot.releases.posting import ReleaseAsked, ReleasePosting
 from bot.releases.range import latest_release
-from bot.workspaces.tenant import Tenant
 
 log = logging.getLogger(__name__)
 
@@ -29,11 +30,13 @@ class ReleaseWatch:
     def __init__(
         self,
         plans: Callable[[], Sequence[ChannelPlan]],
-        tenant: Callable[[str | None], Tenant],
+        releases: ReleaseDigests | None,
+        posting: ReleasePosting,
         now: Callable[[], datetime],
     ) -> None:
-        self._plans = plans
-        self._tenant = tenant
+        self._plans = plans  # the workspace's channels, read again (ChannelDirectory.current_plans)
+        self._releases = releases
+        self._posting = posting
         self._now = now
 
     def _wanting(self, repo: str | None = None) -> list[ChannelPlan]:
@@ -48,12 +51,9 @@ class ReleaseWatch:
         channels this call posted it in (0 where another replica did, or had)."""
         posted = 0
         for plan in self._wanting(repo):
-            posting = self._tenant(plan.team).release_posting
-            if posting is None:
-                continue
             followed = next(r for r in plan.repos if r.lower() == repo.lower())
             try:
-                result = posting.run(ReleaseAsked(plan.id, followed, tag, None, plan.language))
+                result = self._posting.run(ReleaseAsked(plan.id, followed, tag, None, plan.language))
             except StoreError:
                 raise  # nothing can be posted without the ledger: the caller says so once
             except PrdigestError as exc:
@@ -66,13 +66,13 @@ class ReleaseWatch:
         """The newest full release of each repository some channel wants releases of, posted
         where it is fresh and not posted yet (the release list is read from GitHub at most every
         few minutes: store/repos/releases.py)."""
+        releases = self._releases
+        if releases is None:
+            return 0
         posted = 0
         now = self._now()
-        repos = {repo.lower(): (repo, plan) for plan in self._wanting() for repo in plan.repos}
-        for repo, plan in repos.values():
-            releases = self._tenant(plan.team).releases
-            if releases is None:
-                continue
+        repos = {repo.lower(): repo for plan in self._wanting() for repo in plan.repos}
+        for repo in repos.values():
             try:
                 newest = latest_release(releases.releases(repo))
             except PrdigestError as exc:

@@ -1,4 +1,5 @@
-"""Lines every renderer shares, in the card's or digest's language: verdict, counts, coverage (pure).
+"""Lines every renderer shares, in the card's or digest's language: verdict, counts, coverage,
+the window a digest covers (pure).
 
 The words come from bot/words; this module only puts them together.
 """
@@ -6,8 +7,9 @@ The words come from bot/words; this module only puts them together.
 from __future__ import annotations
 
 from collections import Counter
+from datetime import UTC, timedelta
 
-from bot.models import Card, Coverage, Digest, Language
+from bot.models import Card, Coverage, Digest, Language, Window
 from bot.words import text
 
 # The skip reasons of core/heuristic/files.py and core/prompting/context.py are codes (cards keep them, the JSON
@@ -69,3 +71,12 @@ def coverage_line(coverage: Coverage, language: Language) -> str:
     if coverage.files_unlisted:
         parts.append(text(language, "coverage.unlisted", n=coverage.files_unlisted))
     return text(language, "coverage.sep").join(parts)
+
+
+def window_text(window: Window) -> str:
+    start, end = window.start, window.end
+    if end - start == timedelta(days=1) and start.timetz().replace(tzinfo=None).isoformat() == "00:00:00":
+        zone = start.tzname() or "UTC"
+        return f"{start.date().isoformat()} ({zone})"
+    fmt = "%Y-%m-%d %H:%M"
+    return f"{start.astimezone(UTC).strftime(fmt)} – {end.astimezone(UTC).strftime(fmt)} UTC"

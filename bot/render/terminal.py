@@ -6,11 +6,10 @@ Colour only when asked (the CLI asks when stdout is a terminal and NO_COLOR is u
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, timedelta
 
 from bot.core.strings.text import clean_line
-from bot.models import Asked, Card, Digest, DigestItem, Language, NoAnswer, PRListing, Window
-from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label
+from bot.models import Asked, Card, Digest, DigestItem, Language, NoAnswer, PRListing
+from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label, window_text
 from bot.render.mrkdwn import cited_paths, diff_url
 from bot.words import said, text
 
@@ -24,15 +23,6 @@ class _Paint:
 
     def __call__(self, text: str, style: str) -> str:
         return f"{_COLOURS[style]}{text}{_RESET}" if self.colour else text
-
-
-def window_text(window: Window) -> str:
-    start, end = window.start, window.end
-    if end - start == timedelta(days=1) and start.timetz().replace(tzinfo=None).isoformat() == "00:00:00":
-        zone = start.tzname() or "UTC"
-        return f"{start.date().isoformat()} ({zone})"
-    fmt = "%Y-%m-%d %H:%M"
-    return f"{start.astimezone(UTC).strftime(fmt)} – {end.astimezone(UTC).strftime(fmt)} UTC"
 
 
 def render_card(listing: PRListing, card: Card, *, colour: bool = False, source_note: bool = True) -> str:

@@ -17,22 +17,23 @@ from slack_bolt.error import BoltUnhandledRequestError
 from slack_sdk.oauth import InstallationStore, OAuthStateStore
 from slack_sdk.signature import SignatureVerifier
 
+from bot.channels.directory import ChannelPlan
 from bot.digests.posting import DigestPosting
 from bot.errors import ConfigError
 from bot.http.httpd import WsgiApp
 from bot.jobs.scheduler import TICK_SECONDS, Scheduler
 from bot.settings import Settings
 from bot.slack.clients import SlackClient
-from bot.slack.deps import SlackDeps
+from bot.slack.deps import SlackDeps, TeamLookup
 from bot.slack.executor import CountingExecutor
-from bot.slack.guards import ResponseUrlGuard, response_origins
+from bot.slack.guards import ReplayGuard, ResponseUrlGuard, response_origins
 from bot.slack.listeners import actions, commands, direct, feedback, installs, questions, release, unfurls
 from bot.slack.listeners import home as home_tab
 from bot.slack.listeners import settings as channel_settings
 from bot.slack.oauth import oauth_parts
 from bot.slack.runner import ack_in_place
+from bot.watches.dms import WatchDMs
 from bot.words import text
-from bot.workspaces.installed import Workspaces
 from bot.workspaces.installs import InstallStarts
 from bot.workspaces.tenant import Tenant
 
@@ -82,13 +83,25 @@ class SlackParts:
 
 
 @dataclass(frozen=True)
+class Every:
+    """What the scheduler and the uninstall events ask of every workspace (wiring/tenants.py
+    keeps each workspace's parts; these are its calls)."""
+
+    plans: Callable[[], tuple[ChannelPlan, ...]]  # every channel that gets a digest, read again
+    posting: Callable[[str | None], DigestPosting]  # who posts a plan's digests: its workspace's
+    watch_dms: Callable[[], tuple[WatchDMs, ...]]  # every workspace's watches
+    poll: Callable[[], int]  # merged PRs whose cards to make ahead, and new releases to post
+    forget: Callable[[str], int]  # a workspace that uninstalled the app: how many keys went
+
+
+@dataclass(frozen=True)
 class AppParts:
     """What the Bolt app is assembled from (wiring/slack.py makes them)."""
 
     settings: Settings
     client: SlackClient  # the app's: Bolt's own calls, and in the single install every call
     tenants: Callable[[str | None], Tenant]  # a workspace's parts (None: the single or home one)
-    workspaces: Workspaces  # every workspace's plans and watches, for the scheduler
+    every: Every  # every workspace's plans, postings and watches, for the scheduler
     webhook: WsgiApp | None = None
     # OAuth mode: the installations, the flows' states and GET /slack/install's limits.
     oauth: tuple[InstallationStore, OAuthStateStore, InstallStarts] | None = None
@@ -124,13 +137,16 @@ def build_app(parts: AppParts, *, socket_mode: bool = False) -> SlackParts:
     app.use(ResponseUrlGuard(response_origins(settings.slack_api_url)))
     home = parts.tenants(None)
     deps = SlackDeps(home, parts.tenants, work)
-    workspaces = parts.workspaces
+    # Then the request's workspace is found once, and a replayed command or click goes no further.
+    app.use(TeamLookup(deps))
+    app.use(ReplayGuard(work))
+    every = parts.every
     if parts.oauth is not None:
-        installs.register(app, workspaces.forget)
-    # The Messages tab's listeners first: Bolt runs the first listener that accepts an event,
-    # and the App Home's and the questions' accept every app_home_opened and message.
-    direct.register(app, deps)
-    for listeners in (questions, commands, actions, release, feedback, home_tab, channel_settings):
+        installs.register(app, every.forget)
+    # Bolt runs the first listener that accepts an event. The questions' accept messages outside
+    # DMs only, so a DM reaches the Messages tab's; the Messages tab's app_home_opened listener
+    # comes before the App Home's, which accepts every app_home_opened.
+    for listeners in (questions, direct, commands, actions, release, feedback, home_tab, channel_settings):
         listeners.register(app, deps)
     if settings.config.slack.unfurl:
         unfurls.register(app, deps)
@@ -144,12 +160,12 @@ def build_app(parts: AppParts, *, socket_mode: bool = False) -> SlackParts:
 
     tick = parts.scheduler_tick
     scheduler = Scheduler(
-        workspaces.all_plans,
+        every.plans,
         home.digests,
         tick=TICK_SECONDS if tick is None else tick,
-        for_team=lambda team: parts.tenants(team).digests,
-        watch_dms=workspaces.all_watch_dms,
-        poll=workspaces.poll,
+        for_team=every.posting,
+        watch_dms=every.watch_dms,
+        poll=every.poll,
     )
     verifier = SignatureVerifier(signing_secret)
     return SlackParts(

@@ -4,21 +4,28 @@
   URL (another host, another port, a local service) gets nothing; the request is acknowledged
   and dropped with a warning (`ResponseUrlGuard`, a global Bolt middleware).
 - It is handled once: a signed payload replayed within Slack's 5-minute signature window is
-  the same trigger_id, remembered in Redis by every replica (`first_time`).
-Nothing here talks to Slack; `first_time` asks Redis and fails closed (StoreError).
+  the same trigger_id, remembered in Redis by every replica (`ReplayGuard`, after the team's
+  parts are found). A replay is acknowledged and goes no further. Without Redis nobody can tell
+  a replay from a first request: the request is acknowledged, the person is asked to try again,
+  and nothing else is done (fail closed).
+Only the try-again sentence talks to Slack, through the response_url (Slack's, by then).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import Executor
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from slack_bolt import BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
+from slack_bolt.request.payload_utils import is_action, is_slash_command, is_view_submission
 
-from bot.errors import one_line
+from bot.errors import StoreError, one_line
+from bot.render.slack.replies import say
+from bot.slack.deps import deps_of, id_of
 
 log = logging.getLogger(__name__)
 
@@ -81,12 +88,58 @@ class ResponseUrlGuard(Middleware):
 
 
 class Deliveries(Protocol):
-    """Who remembers which payloads were seen (store/threads.py's ThreadStore)."""
+    """Who remembers which payloads were seen (workspaces/deliveries.py)."""
 
-    def first_delivery(self, key: str) -> bool: ...
+    def first(self, key: str) -> bool: ...
 
 
-def first_time(threads: Deliveries, body: dict[str, Any]) -> bool:
+class ReplayGuard(Middleware):
+    """Acts on each command, click and view submission once (`first_time`); runs after
+    TeamLookup (slack/deps.py), whose workspace remembers the payloads. Events are Slack's
+    retries, not replays: their listeners keep them apart (workspaces/deliveries.py)."""
+
+    def __init__(self, work: Executor) -> None:
+        self._work = work  # where the try-again sentence is posted: never on the request's thread
+
+    def process(self, *, req: BoltRequest, resp: BoltResponse, next: Callable[[], BoltResponse]) -> BoltResponse | None:
+        body = req.body
+        if not (is_slash_command(body) or is_action(body) or is_view_submission(body)):
+            return next()
+        tenant = deps_of(req.context).tenant
+        try:
+            if first_time(tenant.deliveries, body):
+                return next()
+        except StoreError:
+            channel = str(body.get("channel_id") or id_of(body.get("channel")))
+            sentence = say(tenant.directory.language(channel), "try_later")
+            return self._try_later(req, body, sentence)
+        # Slack never sends a command or a click twice: this is a replay of a signed payload.
+        log.warning("a Slack command or action seen before; not acted on again")
+        return BoltResponse(status=200, body="")
+
+    def _try_later(self, req: BoltRequest, body: dict[str, Any], sentence: str) -> BoltResponse:
+        if is_view_submission(body):
+            # A modal has no response_url: the sentence is shown on its first field, and it stays open.
+            values = (body.get("view") or {}).get("state", {}).get("values", {})
+            first = next(iter(values), None) if isinstance(values, dict) else None
+            if isinstance(first, str):
+                errors = {"response_action": "errors", "errors": {first: sentence}}
+                return BoltResponse(status=200, body=errors)
+            return BoltResponse(status=200, body="")
+        respond = req.context.respond
+        if respond is not None:
+            self._work.submit(_tell, respond, sentence)
+        return BoltResponse(status=200, body="")
+
+
+def _tell(respond: Callable[..., Any], sentence: str) -> None:
+    try:
+        respond(text=sentence, replace_original=False, response_type="ephemeral")
+    except Exception:
+        log.exception("the response_url refused the try-again sentence")
+
+
+def first_time(deliveries: Deliveries, body: dict[str, Any]) -> bool:
     """Whether this command or click is seen for the first time, by any replica.
 
     Keyed by Slack's trigger_id (one per command and per click), else the action's timestamp.
@@ -97,7 +150,7 @@ def first_time(threads: Deliveries, body: dict[str, Any]) -> bool:
     if key is None:
         log.warning("ignored a Slack command or action without a trigger_id")
         return False
-    return threads.first_delivery(key)
+    return deliveries.first(key)
 
 
 def _payload_key(body: dict[str, Any]) -> str | None:

@@ -4,10 +4,13 @@ A bot installed in several workspaces (OAuth) keeps each workspace's subscriptio
 threads and answers under its own prefix, so two workspaces never read each other's data. The
 single-workspace install (SLACK_BOT_TOKEN) has no team: its keys stay as they were before
 workspaces existed, so an upgrade finds its ledger and posts nothing twice. Cards of public PRs
-and everything else keyed by PR alone are shared, and are not scoped.
+and everything else keyed by PR alone are shared, and are not scoped. `Scopes` says which team
+a workspace's keys are kept under.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from bot.core.strings.patterns import lazy
 
@@ -32,3 +35,18 @@ def scoped(team: str | None, key: str) -> str:
 def team_prefix(team: str) -> str:
     """Every key of `team` starts with this (to delete a workspace's data on uninstall)."""
     return scoped(team, "")
+
+
+@dataclass(frozen=True)
+class Scopes:
+    """Which keys a workspace's state is kept under."""
+
+    oauth: bool  # several workspaces (SLACK_CLIENT_ID…), or one (SLACK_BOT_TOKEN)
+    home_team: str | None = None  # `[slack] home_team`: the workspace the config file's channels are in
+
+    def of(self, team: str | None) -> str | None:
+        """The team a workspace's keys are kept under: None for the single install and for the
+        home workspace of OAuth mode (its keys stay those of the single install)."""
+        if not self.oauth or team is None or team == self.home_team:
+            return None
+        return team

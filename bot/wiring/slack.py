@@ -15,16 +15,17 @@ from bot.errors import ConfigError, SlackError
 from bot.http.webhook import GitHubWebhook
 from bot.ports.slack import SlackPort
 from bot.settings import Settings
-from bot.slack.app import AppParts, SlackParts, build_app
+from bot.slack.app import AppParts, Every, SlackParts, build_app
 from bot.slack.clients import SlackClient, build_web_client
 from bot.slack.tokens import WorkspaceTokens
 from bot.slack.web import SlackWeb
 from bot.store.installations import KVOAuthStateStore, SealedInstallationStore
 from bot.store.sealed import Sealer
+from bot.store.workspace import Scopes
 from bot.wiring.process import Process
 from bot.wiring.tenants import Tenants
 from bot.wiring.timing import Timing
-from bot.workspaces.installed import NOT_INSTALLED, Installed, Scopes, Workspaces
+from bot.workspaces.installed import Workspaces
 from bot.workspaces.installs import InstallStarts
 
 
@@ -91,6 +92,23 @@ class SlackWiring:
     # POST /github/webhook (bot/http/webhook.py); None without GITHUB_WEBHOOK_SECRET.
     webhook: GitHubWebhook | None
 
+    def poll_merged(self) -> int:
+        """One poll of every followed repository whose turn it is (the scheduler's tick)."""
+        return self.workspaces.poll_merged(self.tenants.all_plans())
+
+    def poll(self) -> int:
+        """The scheduler's poll: merged PRs whose cards to make ahead, and new releases to post."""
+        return self.poll_merged() + self.tenants.poll_releases()
+
+    def forget(self, team: str) -> int:
+        """A workspace that uninstalled the app: its installation, its parts, its client and every
+        key of its own go (workspaces/installed.py says which stay). How many keys were deleted."""
+        if self.oauth is not None:
+            self.oauth.installations.forget(team)
+        self.tenants.drop(team)
+        self.clients.drop(team)
+        return self.workspaces.forget(team)
+
 
 def _oauth_parts(process: Process, app: SlackClient) -> OAuthParts | None:
     oauth = process.settings.slack_oauth
@@ -114,23 +132,21 @@ def wire_slack(process: Process) -> SlackWiring:
     oauth = _oauth_parts(process, app)
     clients = SlackClients(settings, timing, oauth, app)
     scopes = Scopes(settings.oauth, settings.home_team)
-    tenants = Tenants(process, scopes, clients.slack)
-    installed = NOT_INSTALLED
-    if oauth is not None:
-        installations = oauth.installations
-
-        def forget(team: str) -> None:
-            installations.forget(team)
-            tenants.drop(team)
-            clients.drop(team)
-
-        installed = Installed(lambda: [listed.workspace for listed in installations.listed()], forget)
-    workspaces = Workspaces(scopes, tenants.get, installed, kv=process.kv, poller=process.poller, now=timing.now)
+    installations = oauth.installations if oauth is not None else None
+    teams = (lambda: [listed.workspace for listed in installations.listed()]) if installations is not None else list
+    tenants = Tenants(process, scopes, clients.slack, teams)
+    workspaces = Workspaces(scopes, kv=process.kv, poller=process.poller)
     secret = settings.github_webhook_secret
     webhook = (
         None
         if secret is None
-        else GitHubWebhook(secret, process.kv, process.queue, workspaces.payers_for, workspaces.releases.published)
+        else GitHubWebhook(
+            secret,
+            process.kv,
+            process.queue,
+            lambda repo: workspaces.payers_for(repo, tenants.all_plans()),
+            tenants.published,
+        )
     )
     return SlackWiring(process, clients, tenants, workspaces, oauth, webhook)
 
@@ -151,7 +167,9 @@ def slack_app(wired: SlackWiring, *, socket_mode: bool = False) -> SlackParts:
             settings=settings,
             client=wired.clients.app,
             tenants=wired.tenants.get,
-            workspaces=wired.workspaces,
+            every=Every(
+                wired.tenants.all_plans, wired.tenants.posting, wired.tenants.all_watch_dms, wired.poll, wired.forget
+            ),
             webhook=wired.webhook,
             oauth=None if oauth is None else (oauth.installations, oauth.states, oauth.starts),
             scheduler_tick=wired.process.timing.scheduler_tick,

@@ -10,25 +10,28 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from zoneinfo import ZoneInfo
 
 from bot.access.policy import AccessPolicy
 from bot.across.days import AcrossDays, Known
 from bot.cards.lookup import CardLookup
-from bot.channels.directory import ChannelDirectory
+from bot.channels.directory import ChannelDirectory, ChannelPlan
 from bot.channels.members import ChannelMembers
 from bot.channels.people import PeopleLanguages
 from bot.channels.subscriptions import Subscriptions, workspace_subscriptions
 from bot.digests.lease import POST_LEASE_SECONDS
 from bot.digests.posting import DigestPosting, PostingScope, PostTiming
 from bot.digests.publisher import PACE_SECONDS, PostPace, Publisher
+from bot.digests.votes import Votes
+from bot.errors import StoreError
 from bot.ports.slack import SlackPort
 from bot.questions.dm import DMQuestions
 from bot.questions.qa import QAService
 from bot.questions.suggestions import PromptSuggestions
+from bot.questions.thread import ThreadQuestions
+from bot.releases.announcer import ReleaseWatch
 from bot.releases.posting import ReleasePosting
 from bot.releases.questions import ReleaseQuestions
-from bot.render.slack.answers import DMWording
+from bot.render.slack.answers import DMWording, ThreadWording
 from bot.render.slack.digest_messages import DigestBlocks
 from bot.render.slack.release_blocks import ReleaseBlocks
 from bot.render.slack.suggestions import prompt_words
@@ -41,20 +44,28 @@ from bot.store.repos.facts import FactStore
 from bot.store.subscriptions import SubscriptionStore
 from bot.store.threads import ThreadStore
 from bot.store.watches import WatchStore
+from bot.store.workspace import Scopes
 from bot.watches.dms import WatchAccess, WatchDMs, WatchDMStores, WatchDMWording
 from bot.watches.finder import WatchFinder
 from bot.wiring.process import Process
 from bot.wiring.releases import release_digests
-from bot.workspaces.installed import Scopes
+from bot.workspaces.deliveries import Deliveries
 from bot.workspaces.spending import Account
 from bot.workspaces.tenant import Tenant
 
 
 class Tenants:
-    def __init__(self, process: Process, scopes: Scopes, slack_of: Callable[[str | None], SlackPort]) -> None:
+    def __init__(
+        self,
+        process: Process,
+        scopes: Scopes,
+        slack_of: Callable[[str | None], SlackPort],
+        installed: Callable[[], list[str]] = list,
+    ) -> None:
         self._process = process
         self.scopes = scopes
         self._slack_of = slack_of
+        self._installed = installed  # the teams that installed the app (OAuth mode; StoreError: Redis away)
         self._finder = WatchFinder(process.source, process.cards)
         self._releases = release_digests(process)
         self._lock = threading.Lock()
@@ -75,6 +86,36 @@ class Tenants:
         made = self._build(scope)
         with self._lock:
             return self._built.setdefault(scope, made)
+
+    def all(self) -> tuple[Tenant, ...]:
+        """The single or home workspace's parts, and in OAuth mode each other installed
+        workspace's (only the home one's while Redis cannot list them: the next tick reads them)."""
+        try:
+            others = [team for team in self._installed() if self.scopes.of(team) is not None]
+        except StoreError:
+            others = []
+        return (self.home, *(self.get(team) for team in others))
+
+    def all_plans(self) -> tuple[ChannelPlan, ...]:
+        """Every channel that gets a digest, read again (the scheduler's tick): the single or home
+        workspace's, and in OAuth mode those each other installed workspace follows from Slack."""
+        return tuple(plan for tenant in self.all() for plan in tenant.directory.current_plans())
+
+    def all_watch_dms(self) -> tuple[WatchDMs, ...]:
+        """Every workspace's watches (the scheduler's tick)."""
+        return tuple(tenant.watch_dms for tenant in self.all())
+
+    def posting(self, team: str | None) -> DigestPosting:
+        """Who posts a plan's digests: its workspace's DigestPosting, with that workspace's client."""
+        return self.get(team).digests
+
+    def published(self, repo: str, tag: str) -> int:
+        """`repo` published `tag` (GitHub's webhook): posted where each workspace's channels asked."""
+        return sum(tenant.release_watch.published(repo, tag) for tenant in self.all())
+
+    def poll_releases(self) -> int:
+        """New releases posted where each workspace's channels asked (the scheduler's poll)."""
+        return sum(tenant.release_watch.poll() for tenant in self.all())
 
     def drop(self, team: str) -> None:
         """Forget a workspace's parts (it uninstalled the app): a later install builds them again."""
@@ -124,6 +165,9 @@ class Tenants:
             wording=WatchDMWording(watch_dm_message, language),
             timing=PostTiming(timing.now, lease),
         )
+        release_posting = ReleasePosting(
+            self._releases, publisher, (ledger, threads), ReleaseBlocks(), access.refusal, workspace=scope
+        )
         return Tenant(
             scope=scope,
             slack=slack,
@@ -138,12 +182,11 @@ class Tenants:
             watch_dms=watch_dms,
             # The app's Messages tab: its questions and its suggested prompts, built once here
             # rather than for every message.
+            questions=ThreadQuestions(directory, access, qa, threads, command, ThreadWording),
             dm=DMQuestions(directory, members, access, people, qa, threads, command, DMWording, zone=watch_dms.zone),
             suggestions=PromptSuggestions(directory, members, access, people, threads, ledger, digests, prompt_words),
-            threads=threads,
-            ledger=ledger,
-            facts=facts,
-            feedback=feedback,
+            votes=Votes(feedback, threads, process.cards, access),
+            deliveries=Deliveries(threads),
             lookup=CardLookup(process.cards, scope),
             cards=process.cards,
             spending=process.spending,
@@ -151,9 +194,9 @@ class Tenants:
             command=command,
             github_web=process.web_base,
             releases=self._releases,
-            release_posting=ReleasePosting(
-                self._releases, publisher, (ledger, threads), ReleaseBlocks(), access.refusal, workspace=scope
-            ),
+            release_posting=release_posting,
+            # New releases posted where its channels asked for them (`releases = "post"`).
+            release_watch=ReleaseWatch(directory.current_plans, self._releases, release_posting, timing.now),
         )
 
     def _subscriptions(self, scope: str | None) -> Subscriptions:
@@ -185,18 +228,12 @@ class Tenants:
 
 def across_days(process: Process, directory: ChannelDirectory, scope: str | None = None) -> AcrossDays:
     """Questions across days for the channels of `directory` (one workspace's, `scope`)."""
-    default = process.settings.defaults.timezone
-
-    def zone_of(channel: str) -> ZoneInfo:
-        plan = directory.plan(channel)
-        return plan.timezone if plan is not None else default
-
     return AcrossDays(
         process.cards,
         now=process.timing.now,
-        zone_of=zone_of,
+        zone_of=directory.timezone,
         known=Known(
-            lambda: directory.all_repos,
+            directory.repos,
             DigestHistory(process.kv, scope),
             process.authors.named,
             ReleaseQuestions(release_digests(process), process.cards, process.web_base),

@@ -9,20 +9,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
+from bot.core.clock import utc_now
 from bot.core.pacing import Pacing
-
-
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)
 class Timing:
     """None means "the component's own default" (kept beside the behaviour it tunes)."""
 
-    now: Callable[[], datetime] = _utc_now
+    now: Callable[[], datetime] = utc_now
     # The clock and the sleep of waits measured in seconds (posting pace, card leases).
     monotonic: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep

@@ -5,7 +5,8 @@ workspace that installed the app has its own: its Slack speaks with its own toke
 ledger, threads, caches and feedback live under its own keys (store/workspace.py), except the
 home workspace's (`[slack] home_team`, whose channels the config file lists), which keeps the
 keys of the single install. The card service, the spending and the defaults are the process's,
-shared by every tenant. Built once per workspace by the wiring (`wiring/tenants.py`).
+shared by every tenant. Built once per workspace by the wiring (`wiring/tenants.py`). It holds doors, never a store:
+what a surface may do with the workspace's state is a feature's call.
 """
 
 from __future__ import annotations
@@ -23,17 +24,17 @@ from bot.core.config import Defaults
 from bot.core.refs import GITHUB_WEB
 from bot.digests.posting import DigestPosting
 from bot.digests.publisher import Publisher
+from bot.digests.votes import Votes
 from bot.ports.slack import SlackPort
 from bot.questions.dm import DMQuestions
 from bot.questions.qa import QAService
 from bot.questions.suggestions import PromptSuggestions
+from bot.questions.thread import ThreadQuestions
+from bot.releases.announcer import ReleaseWatch
 from bot.releases.digests import ReleaseDigests
 from bot.releases.posting import ReleasePosting
-from bot.store.feedback import FeedbackStore
-from bot.store.ledger import PostLedger
-from bot.store.repos.facts import FactStore
-from bot.store.threads import ThreadStore
 from bot.watches.dms import WatchDMs
+from bot.workspaces.deliveries import Deliveries
 from bot.workspaces.spending import Payer, Spending
 
 
@@ -50,18 +51,18 @@ class Tenant:
     publisher: Publisher
     digests: DigestPosting
     watch_dms: WatchDMs  # personal watches and their daily DMs
+    questions: ThreadQuestions  # questions in a digest's thread and @mentions, answered in threads
     dm: DMQuestions  # questions in a person's DM with the app (the Messages tab)
     suggestions: PromptSuggestions  # the Messages tab's suggested prompts
-    threads: ThreadStore
-    ledger: PostLedger
-    facts: FactStore
-    feedback: FeedbackStore  # the channel's Useful / Not for us clicks
+    votes: Votes  # the channel's Useful / Not for us clicks
+    deliveries: Deliveries  # which commands, clicks and events were handled already, by any replica
     lookup: CardLookup  # `/pr owner/repo#N`: a PR's card for one person, or why not
     # The process's, the same for every tenant.
     cards: CardService
     spending: Spending  # its tokens per day, channel and repository, for the App Home
     defaults: Defaults
     command: str  # the slash command, `/pr` by default
+    release_watch: ReleaseWatch  # new releases posted where its channels asked
     # Where the followed repositories' PRs are seen in a browser: github.com, or an Enterprise
     # server's host (core/refs.github_web_base). Only links there are unfurled.
     github_web: str = GITHUB_WEB

@@ -87,7 +87,7 @@ def test_a_hostile_pr_gets_a_safe_card_and_a_safe_answer(
     sentences = prompt_sentences(request["messages"][0]["content"] for request in requests)
     card = _stored_card(stack, number)
     assert card.source == "llm"
-    turns = stack.parts.deps.tenant.threads.turns(DIGEST_CHANNEL, result.thread_ts)
+    turns = stack.threads.turns(DIGEST_CHANNEL, result.thread_ts)
     remembered = [turn.text for turn in turns if turn.role == "bot"]
     problems = [f"card: {problem}" for problem in card_problems(card, sentences)]
     problems += [f"answer: {problem}" for text in remembered for problem in text_problems(text, sentences)]

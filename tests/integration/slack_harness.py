@@ -26,7 +26,10 @@ from devkit.slack_signing import signed_headers
 from bot.http.server import http_server
 from bot.settings import Settings, load_settings
 from bot.slack.app import SlackParts
+from bot.store.feedback import FeedbackStore
+from bot.store.ledger import PostLedger
 from bot.store.subscriptions import SubscriptionStore
+from bot.store.threads import ThreadStore
 from bot.wiring.process import Process, build_process
 from bot.wiring.slack import SlackWiring, slack_app, wire_slack
 from bot.wiring.timing import Timing
@@ -68,6 +71,19 @@ class SlackHarness:
     def home(self) -> Tenant:
         """The single workspace's parts, as the app's listeners use them."""
         return self.wired.tenants.home
+
+    # The single workspace's stores, read directly: what the tests look at behind the app's doors.
+    @property
+    def ledger(self) -> PostLedger:
+        return PostLedger(self.services.kv)
+
+    @property
+    def feedback(self) -> FeedbackStore:
+        return FeedbackStore(self.services.kv)
+
+    @property
+    def threads(self) -> ThreadStore:
+        return ThreadStore(self.services.kv)
 
     @property
     def subscription_store(self) -> SubscriptionStore:

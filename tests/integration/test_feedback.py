@@ -116,7 +116,7 @@ def test_three_days_of_clicks_put_attention_cards_first_and_ci_cards_last_and_sa
                     clicked.add(number)
         harness.settle()
     # One vote per person per PR: a second click (a PR both of attention and CI) replaced the first.
-    assert len(harness.home.feedback.votes(DIGEST_CHANNEL)) == len(clicked) * len(MEMBERS) > 0
+    assert len(harness.feedback.votes(DIGEST_CHANNEL)) == len(clicked) * len(MEMBERS) > 0
 
     thread_ts = post_day(harness, DAYS[3])
     shown = cards(harness, thread_ts)
@@ -159,7 +159,7 @@ def test_three_days_of_clicks_put_attention_cards_first_and_ci_cards_last_and_sa
 
 def test_feedback_reset_clears_the_channel_for_its_members_only_in_its_language(harness: SlackHarness) -> None:
     harness.slack.members = {DIGEST_CHANNEL: [MEMBERS[0]]}
-    store = harness.home.feedback
+    store = harness.feedback
     store.vote(DIGEST_CHANNEL, MEMBERS[0], Vote(f"{REPO}#1", True, ("vllm/v1/attention/",)))
     _, refused = harness.command("feedback clear", DIGEST_CHANNEL, user=MEMBERS[0])
     assert "Usage:" in refused.text  # refused in the acknowledgement, before any work
@@ -183,7 +183,7 @@ def test_a_click_that_cannot_be_kept_is_told_and_one_for_another_repository_coun
     rows = [row for row in shared_rows() if row["merged_at"][:10] == DAYS[0]]
     dataset.populate(harness.github, rows, REPO)
     number, _, element, message = cards(harness, post_day(harness, DAYS[0]))[0]
-    store = harness.home.feedback
+    store = harness.feedback
     assert store is not None
 
     # A value naming a repository this channel does not follow (forged, or from a card since

@@ -55,7 +55,7 @@ def test_one_replica_polls_each_interval_and_queues_every_language_once(
     settings = settings_for(github, model, redis_url, PRDIGEST_CONFIG=str(config))
     replicas = [make_services(settings) for _ in range(2)]
     assert all(replica.poller is not None for replica in replicas)
-    polls = [wire_slack(replica).workspaces.poll_merged for replica in replicas]
+    polls = [wire_slack(replica).poll_merged for replica in replicas]
 
     # No worker alive: nothing is listed, nothing queued (the digest will make its cards itself).
     assert polls[0]() == 0 and lists(github) == 0

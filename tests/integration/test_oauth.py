@@ -16,6 +16,7 @@ from bot.channels.directory import ChannelDirectory, ChannelPlan
 from bot.jobs.scheduler import Scheduler
 from bot.models import Filters
 from bot.settings import ChannelConfig
+from bot.store.repos.facts import FactStore
 from tests.integration.conftest import REPO
 from tests.integration.oauth_harness import (
     HOME,
@@ -220,7 +221,7 @@ def test_another_workspace_is_never_told_of_a_private_repository(oauth: OAuthHar
     second = wired.tenants.get(SECOND)
 
     home = AccessPolicy(directory, services.visibility, wired.clients.slack(HOME), services.facts)
-    other = AccessPolicy(directory, services.visibility, second.slack, second.facts, home=False)
+    other = AccessPolicy(directory, services.visibility, second.slack, FactStore(services.kv, SECOND), home=False)
 
     assert home.allowed(HOME_CHANNEL) == {REPO, private}
     assert other.allowed(HOME_CHANNEL) == {REPO}
@@ -267,7 +268,7 @@ def test_another_workspace_follows_from_slack_under_its_own_keys_and_token(oauth
     assert not client.hkeys("prdigest:v1:subscriptions")  # the home workspace follows nothing new
     # Every replica's scheduler plans it, for that workspace; the home directory does not have it.
     for replica in oauth.replicas:
-        plans = {plan.id: plan for plan in replica.wired.workspaces.all_plans()}
+        plans = {plan.id: plan for plan in replica.wired.tenants.all_plans()}
         assert plans[SECOND_CHANNEL].team == SECOND and plans[SECOND_CHANNEL].repos == (REPO,)
         assert replica.home.directory.plan(SECOND_CHANNEL) is None
     assert set(oauth.slack.tokens()[before:]) <= installed(oauth, SECOND)
@@ -276,4 +277,4 @@ def test_another_workspace_follows_from_slack_under_its_own_keys_and_token(oauth
     oauth.event(SECOND, {"type": "app_uninstalled"})
     oauth.settle()
     assert _keys_of(client, SECOND) == set()
-    assert SECOND_CHANNEL not in {plan.id for plan in oauth.replicas[1].wired.workspaces.all_plans()}
+    assert SECOND_CHANNEL not in {plan.id for plan in oauth.replicas[1].wired.tenants.all_plans()}

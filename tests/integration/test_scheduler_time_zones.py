@@ -36,7 +36,7 @@ class Run:
     posted_at: dict[str, datetime] = field(default_factory=dict)
 
     def numbers(self, day: str) -> list[int]:
-        lead = self.harness.home.ledger.entries(DIGEST_CHANNEL, day)["part:0"]
+        lead = self.harness.ledger.entries(DIGEST_CHANNEL, day)["part:0"]
         text = " ".join(message["text"] for message in self.harness.slack.thread(DIGEST_CHANNEL, lead))
         return sorted(int(number) for number in re.findall(r"#(\d+)\b", text))
 
@@ -87,7 +87,7 @@ def tick_through(
 def days_done(harness: SlackHarness, moment: datetime) -> list[str]:
     """The days around `moment` (any zone's) whose digest the ledger says is done."""
     days = [(moment + timedelta(days=offset)).date().isoformat() for offset in (-1, 0, 1)]
-    return [day for day in days if "done" in harness.home.ledger.entries(DIGEST_CHANNEL, day)]
+    return [day for day in days if "done" in harness.ledger.entries(DIGEST_CHANNEL, day)]
 
 
 def each_in_one_digest(run: Run, merges: Sequence[datetime], days: Sequence[str]) -> None:

@@ -23,6 +23,7 @@ from devkit.slack_signing import signed_headers
 
 from bot.cli.main import main
 from bot.settings import load_settings
+from bot.store.ledger import PostLedger
 from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack
 from bot.wiring.timing import Timing
@@ -250,7 +251,7 @@ def test_scheduler_posts_each_channel_once_a_day(operator_env: dict[str, str], s
         parts = slack_app(wired)
         parts.scheduler.tick()
         wait_for(lambda: slack.messages(DIGEST_CHANNEL))
-        wait_for(lambda: "done" in wired.tenants.home.ledger.entries(DIGEST_CHANNEL, "2026-08-05"))
+        wait_for(lambda: "done" in PostLedger(services.kv).entries(DIGEST_CHANNEL, "2026-08-05"))
         parts.scheduler.tick()
         wait_for(parts.idle)
         assert len(slack.messages(DIGEST_CHANNEL)) == 1

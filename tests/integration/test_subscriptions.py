@@ -148,7 +148,7 @@ def test_digest_in_a_channel_the_bot_was_removed_from_asks_to_invite_it_and_post
     run(subs, f"follow {OTHER_REPO}")
     subs.slack.not_in_channel.add(NEW)
     assert "/invite @prdigest" in run(subs, "digest")
-    assert subs.slack.all_messages() == [] and subs.home.ledger.entries(NEW, "2026-08-06") == {}
+    assert subs.slack.all_messages() == [] and subs.ledger.entries(NEW, "2026-08-06") == {}
 
 
 def test_following_in_a_channel_that_follows_nothing_says_how_to_start(subs: SlackHarness) -> None:
@@ -285,7 +285,7 @@ def test_saved_settings_are_used_by_a_second_replicas_scheduler_at_its_next_tick
         assert "合并" in lead["text"]  # written in the language saved in the modal
         plan = replica.deps.tenant.directory.plan(NEW)
         assert plan is not None and plan.timezone.key == "Asia/Shanghai" and f"{plan.post_at:%H:%M}" == "19:30"
-        assert subs.home.ledger.entries(NEW, "2026-08-06").get("done") == "1"
+        assert subs.ledger.entries(NEW, "2026-08-06").get("done") == "1"
         replica.scheduler.stop()
 
         told = run(subs, "following")  # in the channel's language now

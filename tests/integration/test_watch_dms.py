@@ -21,6 +21,7 @@ from devkit.fakes.llm import FakeOpenAI
 from bot.core.watches import Watch
 from bot.models import Window
 from bot.store.backends.redis_store import PREFIX
+from bot.store.ledger import PostLedger
 from bot.watches.dms import DueWatchDM
 from bot.wiring.process import Process, build_process
 from bot.wiring.slack import slack_app, wire_slack
@@ -211,7 +212,7 @@ def test_days_replayed_give_one_dm_a_day_with_the_matching_cards_and_none_for_wh
         # Day 3: nothing matches, so no DM; the day is still settled (the ledger says done).
         tick(harness, clock, "2026-08-07T02:00:00+00:00", second)
         assert len(harness.slack.dms(HUMAN)) == 2 and len(harness.slack.dms(OUTSIDER)) == 2
-        assert "done" in harness.home.ledger.entries(f"alert:{HUMAN}", "2026-08-07")
+        assert "done" in harness.ledger.entries(f"alert:{HUMAN}", "2026-08-07")
         assert harness.slack.rejections == [] and harness.slack.warnings == []
     finally:
         second.close()
@@ -224,7 +225,7 @@ def test_a_dm_marked_pending_that_reached_slack_is_not_sent_again(served: tuple[
     tick(harness, clock, "2026-08-05T01:00:00+00:00")
     assert len(harness.slack.dms(HUMAN)) == 1
     # As if the process died between posting and writing the ledger: pending, not done.
-    ledger, name = harness.home.ledger, f"alert:{HUMAN}"
+    ledger, name = harness.ledger, f"alert:{HUMAN}"
     harness.services.kv.delete(f"ledger:{name}:2026-08-05")
     ledger.record(name, "2026-08-05", "pending:1", "1")
     # Another replica (this one remembers the day as settled) finds the DM in Slack, by its metadata.
@@ -271,7 +272,7 @@ def test_another_workspaces_watches_and_dms_are_its_own(
     oauth.settle()
     wired = oauth.first.wired
     assert wired.tenants.get(HOME).watch_dms.watches.everyone() == {}
-    jobs = {job.team: job for job in wired.workspaces.all_watch_dms()}
+    jobs = {job.team: job for job in wired.tenants.all_watch_dms()}
     assert set(jobs) == {None, SECOND} and set(jobs[SECOND].watches.everyone()) == {OAUTH_HUMAN}
     keys = set(redis.Redis.from_url(redis_url, decode_responses=True).keys("*watches*"))
     assert keys == {f"{PREFIX}team:{SECOND}:watches"}
@@ -284,4 +285,4 @@ def test_another_workspaces_watches_and_dms_are_its_own(
     assert used and set(used) <= set(oauth.slack.workspaces.tokens_of(SECOND))
     (dm,) = oauth.slack.dms(OAUTH_HUMAN)
     assert "#101" in dm_text(dm)
-    assert "done" in wired.tenants.get(SECOND).ledger.entries(f"alert:{OAUTH_HUMAN}", "2026-08-05")
+    assert "done" in PostLedger(oauth.first.services.kv, SECOND).entries(f"alert:{OAUTH_HUMAN}", "2026-08-05")

@@ -225,7 +225,7 @@ def test_the_pollers_cards_of_a_repository_only_another_workspace_follows_are_th
         worker = start_worker(services, 2)
         try:
             assert wait_for(services.cards.workers_alive)
-            assert oauth.first.wired.workspaces.poll_merged() == 2  # one card of each repository
+            assert oauth.first.wired.poll_merged() == 2  # one card of each repository
             wait_for(lambda: model.calls == 2, timeout=30)
             wait_for(lambda: spent(oauth, SECOND) > 0 and spent(oauth, None) > 0)
         finally:

@@ -267,7 +267,6 @@ SLACK_MODULES = {
     "guards.py",
     "oauth.py",
     "runner.py",
-    "teams.py",
     "tokens.py",
     "web.py",
 }

@@ -9,6 +9,7 @@ import pytest
 from bot.slack.guards import ResponseUrlGuard, first_time, response_origins
 from bot.store.backends.memory import MemoryKV
 from bot.store.threads import ThreadStore
+from bot.workspaces.deliveries import Deliveries
 
 API = "http://127.0.0.1:5555/api/"  # a configured SLACK_API_URL, as tests set it
 GUARD = ResponseUrlGuard(response_origins(API))
@@ -68,7 +69,7 @@ def test_an_unparseable_api_url_leaves_slack_hooks_only() -> None:
 
 
 def test_a_payload_is_handled_the_first_time_only() -> None:
-    threads = ThreadStore(MemoryKV())
+    threads = Deliveries(ThreadStore(MemoryKV()))
     command = {"command": "/pr", "trigger_id": "13345224609.738474920.8088930838d88f008e0"}
     assert first_time(threads, command)
     assert not first_time(threads, command)
@@ -76,7 +77,7 @@ def test_a_payload_is_handled_the_first_time_only() -> None:
 
 
 def test_a_click_without_a_trigger_id_is_keyed_by_its_user_and_timestamp() -> None:
-    threads = ThreadStore(MemoryKV())
+    threads = Deliveries(ThreadStore(MemoryKV()))
     click = {"type": "block_actions", "user": {"id": "U1"}, "actions": [{"action_ts": "1700000000.000100"}]}
     assert first_time(threads, click)
     assert not first_time(threads, click)
@@ -95,6 +96,6 @@ def test_a_click_without_a_trigger_id_is_keyed_by_its_user_and_timestamp() -> No
     ],
 )
 def test_a_payload_slack_would_not_send_is_never_acted_on(body: dict[str, Any]) -> None:
-    threads = ThreadStore(MemoryKV())
+    threads = Deliveries(ThreadStore(MemoryKV()))
     assert not first_time(threads, body)
     assert not first_time(threads, body)

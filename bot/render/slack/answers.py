@@ -1,6 +1,6 @@
 """The answer's words (bot/ports/wording.py's AnswerWords, and DMWords for a person's DM) as
 render/ builds them: the placeholder, the reply, the failure and the stop, the streamed
-sentences' escaping, and the DM's refusals.
+sentences' escaping, and the refusals of a channel's and of the DM's.
 
 Pure: it holds how one surface words a reply (the DM words refusals its own way) and nothing else.
 """
@@ -14,7 +14,14 @@ from bot.models import AcrossRefused, Language, NotAllowed, Reply
 from bot.ports.slack import Message
 from bot.render.markdown import markdown_text
 from bot.render.slack.blocks import text_message
-from bot.render.slack.replies import failure_message, reply_message, say, stopped_message, thinking_message
+from bot.render.slack.replies import (
+    failure_message,
+    not_allowed_text,
+    reply_message,
+    say,
+    stopped_message,
+    thinking_message,
+)
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,20 @@ class AnswerWording:
 
     def markdown(self, text: str) -> str:
         return markdown_text(text)
+
+
+@dataclass(frozen=True)
+class ThreadWording(AnswerWording):
+    """ThreadWords: an answer in a channel, and the refusals told to the asker alone."""
+
+    def not_allowed(self, named: str | None) -> Message:
+        return text_message(not_allowed_text(self.language, named))
+
+    def digest_not_allowed(self) -> Message:
+        return text_message(say(self.language, "digest_not_allowed"))
+
+    def too_long(self, limit: int) -> Message:
+        return text_message(say(self.language, "too_long", limit=f"{limit:,}"))
 
 
 @dataclass(frozen=True)

@@ -33,11 +33,10 @@ from bot.core.links import CrossLink
 from bot.core.strings.patterns import lazy
 from bot.models import Card, Digest, DigestItem, Language, PRListing, PRRef
 from bot.ports.slack import Message
-from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label
+from bot.render.labels import counts_line, coverage_line, quiet_line, verdict_label, window_text
 from bot.render.mrkdwn import ELLIPSIS, clip, escape, link
 from bot.render.slack.followups import card_followup_lines
 from bot.render.slack.links import card_link_lines, lead_revert_lines
-from bot.render.terminal import window_text
 
 # "msg_blocks_too_many" above 50 blocks (Block Kit blocks reference); slack_sdk does not check it.
 MAX_BLOCKS = 50

@@ -12,14 +12,12 @@ from typing import Any
 
 from slack_bolt import Ack, App, BoltContext, Respond
 
-from bot.errors import SlackError, StoreError
+from bot.errors import SlackError
 from bot.models import CardReply, NotYours
 from bot.ports.slack import SlackPort
 from bot.render.slack.blocks import SHARE_ACTION, card_message, read_share_value
 from bot.render.slack.replies import say, share_refusal_text
-from bot.slack.deps import SlackDeps
-from bot.slack.guards import first_time
-from bot.slack.teams import id_of, team_of
+from bot.slack.deps import SlackDeps, deps_of, id_of
 from bot.slack.web import web_of
 
 log = logging.getLogger(__name__)
@@ -35,7 +33,7 @@ def register(app: App, deps: SlackDeps) -> None:
         context: BoltContext,
     ) -> None:
         ack()
-        deps.work.submit(_share, deps.of_team(team_of(context)), body, action, web_of(context), respond)
+        deps.work.submit(_share, deps_of(context), body, action, web_of(context), respond)
 
 
 def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], slack: SlackPort, respond: Respond) -> None:
@@ -51,15 +49,6 @@ def _post_shared(
     tenant = deps.tenant
     channel = id_of(body.get("channel"))
     language = tenant.directory.language(channel)
-    try:
-        if not first_time(tenant.threads, body):
-            # Slack sends a click once: this is a replay of a signed payload.
-            log.warning("a Share click seen before in %s; not shared again", channel)
-            return
-    except StoreError:
-        # Without Redis a replay cannot be told from a first click: share nothing.
-        respond(text=say(language, "try_later"), replace_original=False, response_type="ephemeral")
-        return
     request = read_share_value(str(action.get("value", "")))
     if request is None:
         return  # not a value we wrote: nothing to share

@@ -1,8 +1,8 @@
 """The slash command (`/pr` by default): a PR's card, to the asker only, with a Share button.
 
 Only parsing happens before ack(); the card follows through the response_url from the work
-pool, so Slack's 3 seconds are never spent on GitHub, the model or Redis. A command payload is
-answered once (slack/guards.py): a replay of it is acknowledged and gets nothing more.
+pool, so Slack's 3 seconds are never spent on GitHub or the model. A command payload is
+answered once (slack/guards.py's ReplayGuard, before any listener): a replay gets nothing more.
 """
 
 from __future__ import annotations
@@ -13,17 +13,15 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext, Respond
 
 from bot.core.refs import MAX_MESSAGE_CHARS, parse_ref
-from bot.errors import PrdigestError, StoreError
+from bot.errors import PrdigestError
 from bot.models import CardReply, Language, PRRef
 from bot.ops import telemetry
 from bot.ports.slack import Message
 from bot.render.mrkdwn import escape
 from bot.render.slack.blocks import help_message, text_message
 from bot.render.slack.replies import looked_up_message, say
-from bot.slack.deps import SlackDeps
-from bot.slack.guards import first_time
+from bot.slack.deps import SlackDeps, deps_of
 from bot.slack.listeners import release, subscribe, watch
-from bot.slack.teams import team_of
 from bot.slack.web import web_of
 
 log = logging.getLogger(__name__)
@@ -38,15 +36,6 @@ def _card(deps: SlackDeps, ref: PRRef, channel: str, language: Language, user: s
 
 
 def _answer(deps: SlackDeps, command: dict[str, Any], ref: PRRef, language: Language, respond: Respond) -> None:
-    try:
-        if not first_time(deps.tenant.threads, command):
-            # Slack never sends a command twice: this is a replay of a signed request.
-            log.warning("/pr %s: a command payload seen before; not answered again", ref)
-            return
-    except StoreError:
-        # Without Redis a replay cannot be told from a first request: answer nothing but this.
-        _respond(respond, text_message(say(language, "try_later")), ref)
-        return
     channel, user = str(command.get("channel_id", "")), str(command.get("user_id", ""))
     try:
         message, answered = _card(deps, ref, channel, language, user, str(command.get("text") or ""))
@@ -70,7 +59,7 @@ def _respond(respond: Respond, message: Message, ref: PRRef) -> bool:
 def register(app: App, all_deps: SlackDeps) -> None:
     @app.command(all_deps.tenant.command)
     def on_command(ack: Ack, command: dict[str, Any], respond: Respond, context: BoltContext) -> None:
-        deps = all_deps.of_team(team_of(context))
+        deps = deps_of(context)
         text = (command.get("text") or "").strip()
         channel = command.get("channel_id", "")
         language = deps.tenant.directory.language(channel)

@@ -2,9 +2,9 @@
 write there (message.im). Only parses, deduplicates and hands over; the work is in
 questions/suggestions.py and questions/dm.py, on the work pool.
 
-Registered before the App Home's and the questions' listeners (slack/app.py): Bolt runs the
-first listener whose matchers accept an event, and theirs accept every app_home_opened and
-every message.
+Registered before the App Home's listener (slack/app.py): Bolt runs the first listener whose
+matchers accept an event, and the App Home's accepts every app_home_opened. The questions'
+message listener accepts no DM.
 """
 
 from __future__ import annotations
@@ -18,9 +18,7 @@ from bot.core.refs import MAX_MESSAGE_CHARS
 from bot.errors import SlackError
 from bot.ports.slack import SlackPort
 from bot.questions.dm import DMQuestion
-from bot.slack.deps import SlackDeps
-from bot.slack.listeners.questions import first_delivery
-from bot.slack.teams import team_of
+from bot.slack.deps import SlackDeps, deps_of, team_of
 from bot.slack.web import web_of
 
 log = logging.getLogger(__name__)
@@ -42,15 +40,15 @@ def register(app: App, all_deps: SlackDeps) -> None:
     def on_messages_tab(event: dict[str, Any], context: BoltContext) -> None:
         user, dm = event.get("user"), event.get("channel")
         if isinstance(user, str) and isinstance(dm, str) and user and dm:
-            all_deps.work.submit(_set_prompts, all_deps.of_team(team_of(context)), web_of(context), user, dm)
+            all_deps.work.submit(_set_prompts, deps_of(context), web_of(context), user, dm)
 
     @app.event("message", matchers=[_in_dm])
     def on_dm(body: dict[str, Any], event: dict[str, Any], context: BoltContext) -> None:
         if not _from_a_person(event):
             return
         team = team_of(context)
-        deps = all_deps.of_team(team)
-        if first_delivery(deps, body, event):
+        deps = deps_of(context)
+        if deps.tenant.deliveries.first_message(body.get("event_id"), event["channel"], event["ts"]):
             deps.work.submit(_answer_safely, deps, web_of(context), event, event.get("thread_ts") or event["ts"], team)
 
 

@@ -23,8 +23,7 @@ from bot.ports.slack import SlackPort
 from bot.render.slack.home import HomeRow, home_view
 from bot.render.slack.subscriptions import change_text
 from bot.settings import duration_text
-from bot.slack.deps import SlackDeps
-from bot.slack.teams import team_of
+from bot.slack.deps import SlackDeps, deps_of
 from bot.slack.web import web_of
 
 log = logging.getLogger(__name__)
@@ -41,7 +40,7 @@ def home_rows(deps: SlackDeps, slack: SlackPort, user: str, language: Language =
             continue
         shown = tuple(repo for repo in plan.repos if tenant.access.may_post(plan.id, repo))
         hidden = [repo.lower() for repo in plan.repos if repo not in shown]
-        run = tenant.ledger.last_run(plan.id)
+        run = tenant.digests.last_run(plan.id)
         rows.append(
             HomeRow(
                 plan.id,
@@ -102,7 +101,7 @@ def register(app: App, deps: SlackDeps) -> None:
         user = event.get("user")
         if event.get("tab", "home") != "home" or not isinstance(user, str):
             return
-        deps.work.submit(_publish, deps.of_team(team_of(context)), web_of(context), user)
+        deps.work.submit(_publish, deps_of(context), web_of(context), user)
 
 
 def _publish(deps: SlackDeps, slack: SlackPort, user: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from slack_bolt import App, BoltContext
 
 from bot.errors import StoreError
-from bot.slack.teams import team_of
+from bot.slack.deps import team_of
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,7 @@ from bot.render.mrkdwn import escape
 from bot.render.slack.blocks import text_message
 from bot.render.slack.release_blocks import SHARE_RELEASE_ACTION, read_share_release_value, release_lead
 from bot.render.slack.replies import not_allowed_text, say
-from bot.slack.deps import SlackDeps
-from bot.slack.guards import first_time
-from bot.slack.teams import id_of, team_of
+from bot.slack.deps import SlackDeps, deps_of, id_of
 from bot.words import text
 
 log = logging.getLogger(__name__)
@@ -66,9 +64,6 @@ def _answer(
     deps: SlackDeps, command: dict[str, Any], asked: tuple[str, str | None], language: Language, respond: Respond
 ) -> None:
     try:
-        if not first_time(deps.tenant.threads, command):
-            log.warning("/pr release: a command payload seen before; not answered again")
-            return
         message = _release(deps, command, asked, language)
     except StoreError:
         message = text_message(say(language, "try_later"))
@@ -106,7 +101,7 @@ def register(app: App, deps: SlackDeps) -> None:
         ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, context: BoltContext
     ) -> None:
         ack()
-        deps.work.submit(_share, deps.of_team(team_of(context)), body, action, respond)
+        deps.work.submit(_share, deps_of(context), body, action, respond)
 
 
 def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
@@ -118,9 +113,6 @@ def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respon
         respond(text=message, replace_original=False, response_type="ephemeral")
 
     try:
-        if not first_time(tenant.threads, body):
-            log.warning("a release Share click seen before in %s; not shared again", channel)
-            return
         share = read_share_release_value(str(action.get("value", "")))
         if share is None or tenant.release_posting is None:
             return

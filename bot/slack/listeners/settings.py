@@ -28,10 +28,8 @@ from bot.render.slack.subscriptions import (
     saved_text,
     settings_modal,
 )
-from bot.slack.deps import SlackDeps
-from bot.slack.guards import first_time
+from bot.slack.deps import SlackDeps, deps_of, id_of
 from bot.slack.listeners.subscribe import change_refused
-from bot.slack.teams import id_of, team_of
 from bot.slack.web import web_of
 from bot.words import said, text
 
@@ -43,7 +41,7 @@ LANGUAGES: dict[str, Language] = {"en": "en", "zh-CN": "zh-CN"}
 def register(app: App, all_deps: SlackDeps) -> None:
     @app.view(SETTINGS_CALLBACK)
     def on_submit(ack: Ack, body: dict[str, Any], view: dict[str, Any], context: BoltContext) -> None:
-        deps = all_deps.of_team(team_of(context))
+        deps = deps_of(context)
         channel = modal_channel(view) or ""
         values = modal_values(view)
         chosen = values.get("language")
@@ -63,7 +61,7 @@ def register(app: App, all_deps: SlackDeps) -> None:
     @app.action(SETTINGS_ACTION)
     def on_open(ack: Ack, body: dict[str, Any], action: dict[str, Any], context: BoltContext) -> None:
         ack()
-        deps = all_deps.of_team(team_of(context))
+        deps = deps_of(context)
         deps.work.submit(_open, deps, body, str(action.get("value", "")), web_of(context))
 
 
@@ -81,9 +79,6 @@ def _save(
     tenant = deps.tenant
     user = id_of(body.get("user"))
     try:
-        if not first_time(tenant.threads, body):
-            log.warning("a settings submission seen before for %s; not saved again", channel)
-            return
         tenant.subscriptions.require_editor(channel, user, lambda: tenant.members.is_member(slack, channel, user))
         config = tenant.subscriptions.save_settings(channel, user, values)
         tenant.directory.refresh()
@@ -102,8 +97,6 @@ def _open(deps: SlackDeps, body: dict[str, Any], channel: str, slack: SlackPort)
     user, trigger_id = id_of(body.get("user")), str(body.get("trigger_id", ""))
     try:
         language = tenant.people.language(slack, user)
-        if not first_time(tenant.threads, body):
-            return
         refusal = tenant.subscriptions.refusal(channel, user, lambda: tenant.members.is_member(slack, channel, user))
         view = tenant.subscriptions.view(channel)
         if refusal is not None:

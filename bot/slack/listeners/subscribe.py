@@ -2,7 +2,8 @@
 
 commands.py hands over the command's words; only parsing happens here before ack(). Everything
 that asks Redis, GitHub or Slack runs on the work pool and answers through the response_url,
-to the asker alone, in the channel's language. A command payload is acted on once (guards.py).
+to the asker alone, in the channel's language. A command payload is acted on once (guards.py's
+ReplayGuard, before any listener).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from bot.render.slack.home import run_text
 from bot.render.slack.replies import say
 from bot.render.slack.subscriptions import Following, following_message, settings_modal, shown_value
 from bot.slack.deps import SlackDeps
-from bot.slack.guards import first_time
 from bot.words import said, text
 
 log = logging.getLogger(__name__)
@@ -82,9 +82,6 @@ def _run(
 
     channel, user = str(command.get("channel_id", "")), str(command.get("user_id", ""))
     try:
-        if not first_time(deps.tenant.threads, command):
-            log.warning("/pr %s: a command payload seen before; not acted on again", name)
-            return
         actions: dict[str, Callable[[], str | None]] = {
             "follow": lambda: _follow(deps, slack, channel, user, args, language),
             "unfollow": lambda: _unfollow(deps, slack, channel, user, args[0], language),
@@ -151,7 +148,7 @@ def _reset_feedback(deps: SlackDeps, slack: SlackPort, channel: str, user: str, 
     refusal = tenant.subscriptions.feedback_refusal(user, lambda: tenant.members.is_member(slack, channel, user))
     if refusal is not None:
         return escape(said(language, refusal))
-    tenant.feedback.reset(channel)  # StoreError: change_refused says Redis is away
+    tenant.votes.reset(channel)  # StoreError: change_refused says Redis is away
     return escape(text(language, "feedback.reset_done"))
 
 
@@ -168,7 +165,7 @@ def _following(deps: SlackDeps, channel: str, language: Language) -> str:
     tenant = deps.tenant
     view = tenant.subscriptions.view(channel)
     history = tenant.subscriptions.audit(channel)
-    run = tenant.ledger.last_run(channel)
+    run = tenant.digests.last_run(channel)
     last = history[-1] if history else None
     # "following" types no repository: in a shared channel its private ones go unnamed.
     named = (*(view.config.repos if view else ()), *(last.detail if last and last.action != "settings" else ()))

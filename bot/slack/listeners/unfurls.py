@@ -9,11 +9,10 @@ from typing import Any
 
 from slack_bolt import App, BoltContext
 
-from bot.errors import SlackError, StoreError
+from bot.errors import SlackError
 from bot.ports.slack import SlackPort
 from bot.render.slack.unfurls import unfurl_blocks
-from bot.slack.deps import SlackDeps
-from bot.slack.teams import team_of
+from bot.slack.deps import SlackDeps, deps_of
 from bot.slack.web import web_of
 from bot.unfurls.unfurling import Target, Unfurling
 
@@ -23,19 +22,11 @@ log = logging.getLogger(__name__)
 def register(app: App, all_deps: SlackDeps) -> None:
     @app.event("link_shared")
     def on_link_shared(body: dict[str, Any], event: dict[str, Any], context: BoltContext) -> None:
-        deps = all_deps.of_team(team_of(context))
-        if _first_delivery(deps, body):
+        deps = deps_of(context)
+        # A retried delivery is not unfurled again (its card would be asked for twice). Without
+        # Redis nothing is unfurled: an unfurl is a courtesy, not an answer someone waits for.
+        if deps.tenant.deliveries.first_event(body.get("event_id")):
             deps.work.submit(_unfurl_safely, deps, web_of(context), event)
-
-
-def _first_delivery(deps: SlackDeps, body: dict[str, Any]) -> bool:
-    """A retried delivery is not unfurled again (its card would be asked for twice). Without
-    Redis nothing is unfurled: an unfurl is a courtesy, not an answer someone waits for."""
-    event_id = body.get("event_id")
-    try:
-        return isinstance(event_id, str) and deps.tenant.threads.first_delivery(f"event:{event_id}")
-    except StoreError:
-        return False
 
 
 def target_of(event: dict[str, Any]) -> Target | None:

@@ -25,7 +25,6 @@ from bot.render.mrkdwn import escape
 from bot.render.slack.replies import say
 from bot.render.slack.watches import watch_list_text
 from bot.slack.deps import SlackDeps
-from bot.slack.guards import first_time
 from bot.watches.dms import WatchDMs
 from bot.words import text
 
@@ -100,9 +99,6 @@ def _run(
 ) -> None:
     user = str(command.get("user_id", ""))
     try:
-        if not first_time(deps.tenant.threads, command):
-            log.warning("/pr %s: a command payload seen before; not acted on again", name)
-            return
         message = work(user)
     except StoreError:
         message = escape(text(language, "subs.store_down"))
