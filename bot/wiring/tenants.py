@@ -187,7 +187,7 @@ class Tenants:
             suggestions=PromptSuggestions(directory, members, access, people, threads, ledger, digests, prompt_words),
             votes=Votes(feedback, threads, process.cards, access),
             deliveries=Deliveries(threads),
-            lookup=CardLookup(process.cards, scope),
+            lookup=CardLookup(process.cards, directory, access, scope),
             cards=process.cards,
             spending=process.spending,
             defaults=settings.defaults,

@@ -352,3 +352,176 @@ def parameter_counts() -> Iterator[tuple[str, int]]:
 def test_no_public_function_takes_more_than_six_parameters() -> None:
     over = {name for name, count in parameter_counts() if count > MAX_PARAMETERS}
     assert over == set(), "group the parameters that travel together into one value"
+
+
+# -- the doors ---------------------------------------------------------------------------------
+
+
+def tenant_fields() -> dict[str, str]:
+    """Each field of the Tenant (workspaces/tenant.py), and the module its type comes from."""
+    tree = ast.parse((BOT / "workspaces" / "tenant.py").read_text(encoding="utf-8"))
+    origin = {
+        alias.asname or alias.name: node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+    }
+    (tenant,) = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Tenant"]
+    fields: dict[str, str] = {}
+    for item in tenant.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            named = [node.id for node in ast.walk(item.annotation) if isinstance(node, ast.Name) and node.id in origin]
+            fields[item.target.id] = origin[named[0]] if named else "builtins"
+        elif isinstance(item, ast.FunctionDef):
+            fields[item.name] = "bot.workspaces.tenant"
+    return fields
+
+
+def test_the_tenant_holds_doors_not_stores() -> None:
+    # A surface reaches a workspace's state through a feature's call, never a store's.
+    stores = {name: module for name, module in tenant_fields().items() if module.startswith("bot.store")}
+    assert stores == {}
+
+
+def test_nothing_below_the_composition_root_sees_the_tenant() -> None:
+    # The Tenant is the wiring's bundle of one workspace's doors, handed to the surfaces; a
+    # feature given it (or a function returning it) would call back up into the composition root.
+    users = [
+        name
+        for name, tree in modules()
+        if name.startswith(tuple(FEATURES)) and name != "workspaces/tenant.py" and "bot.workspaces.tenant" in ours(tree)
+    ]
+    assert users == []
+
+
+def _body(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The nodes of `function`'s own body (lambdas included, nested functions not)."""
+    stack: list[ast.AST] = [node for node in function.body if not isinstance(node, ast.FunctionDef | ast.ClassDef)]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(
+            child for child in ast.iter_child_nodes(node) if not isinstance(child, ast.FunctionDef | ast.ClassDef)
+        )
+
+
+def _chain(node: ast.expr) -> list[str]:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return parts[::-1]
+
+
+def listener_callees(tree: ast.Module) -> dict[str, set[str]]:
+    """Per function of a listener module, the bot/ modules it calls (outside bot/slack/, and
+    besides bot/words, bot/models and bot/errors): a name
+    imported from a module (a module imported by name counts as itself), and a call through one
+    of the Tenant's doors (`deps.tenant.lookup.card(…)`, or a local bound to `….tenant` or to a
+    door) as the door's module."""
+    fields = tenant_fields()
+    origin: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bot"):
+            for alias in node.names:
+                submodule = f"{node.module}.{alias.name}"
+                is_module = (BOT.parent / (submodule.replace(".", "/") + ".py")).exists()
+                origin[alias.asname or alias.name] = submodule if is_module else node.module
+    found: dict[str, set[str]] = {}
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        doors: dict[str, str] = {}  # locals bound to a door, or to the tenant ("")
+        for node in _body(function):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                value = _chain(node.value) if isinstance(node.value, ast.Attribute | ast.Name) else []
+                if value[-1:] == ["tenant"]:
+                    doors[node.targets[0].id] = ""
+                elif len(value) >= 2 and value[-2] == "tenant" and value[-1] in fields:
+                    doors[node.targets[0].id] = fields[value[-1]]
+        modules_called: set[str] = set()
+        for node in _body(function):
+            if not isinstance(node, ast.Call):
+                continue
+            parts = _chain(node.func)
+            if not parts:
+                continue
+            if parts[0] in doors and doors[parts[0]]:
+                modules_called.add(doors[parts[0]])
+            elif "tenant" in parts or (parts[0] in doors and doors[parts[0]] == ""):
+                at = parts.index("tenant") + 1 if "tenant" in parts else 1
+                if at < len(parts) and parts[at] in fields:
+                    modules_called.add(fields[parts[at]])
+            elif parts[0] in origin:
+                modules_called.add(origin[parts[0]])
+        # Sentences, values and errors are what a surface may import freely: not steps.
+        free = ("bot.slack", "bot.words", "bot.models", "bot.errors")
+        found[function.name] = {module for module in modules_called if not module.startswith(free)}
+    return found
+
+
+def listeners() -> Iterator[tuple[str, dict[str, set[str]]]]:
+    for name, tree in modules():
+        if name.startswith("slack/listeners/") and name != "slack/listeners/__init__.py":
+            yield name.removeprefix("slack/listeners/"), listener_callees(tree)
+
+
+# A listener reads Slack's payload, calls a door, renders and responds: at most this many bot/
+# modules (outside bot/slack/) called from one listener function.
+MAX_LISTENER_CALLEES = 3
+# Listener functions that still coordinate more than that, with the count each may not exceed:
+# the list only shrinks (docs/architecture.md, "A front door").
+STILL_COORDINATING = {
+    "home.py:home_rows": 8,
+    "release.py:_release": 7,
+    "release.py:_share": 6,
+    "settings.py:_save": 5,
+    "settings.py:_open": 6,
+    "subscribe.py:_follow": 4,
+    "subscribe.py:_reset_feedback": 4,
+    "subscribe.py:_following": 5,
+    "subscribe.py:_digest": 5,
+    "subscribe.py:_open_settings": 5,
+}
+
+
+def test_no_listener_calls_more_than_three_project_modules() -> None:
+    counts = {
+        f"{module}:{function}": len(called)
+        for module, functions in listeners()
+        for function, called in functions.items()
+    }
+    over = {name: count for name, count in counts.items() if count > STILL_COORDINATING.get(name, MAX_LISTENER_CALLEES)}
+    assert over == {}, "move the coordination behind the feature's door"
+    # An entry whose function now keeps to the rule leaves the list.
+    assert {name for name in STILL_COORDINATING if counts.get(name, 0) <= MAX_LISTENER_CALLEES} == set()
+
+
+def test_the_pr_command_calls_three_project_modules() -> None:
+    # `/pr owner/repo#N`, from the payload to the response_url: the door, the words, the count.
+    (functions,) = [functions for module, functions in listeners() if module == "commands.py"]
+    assert set().union(*functions.values()) == {"bot.cards.lookup", "bot.render.slack.replies", "bot.ops.telemetry"}
+
+
+def test_the_listener_rule_sees_calls_through_doors() -> None:
+    tree = ast.parse(
+        "from bot.render.slack import replies\n"
+        "from bot.core.refs import parse_ref\n"
+        "def on(deps):\n"
+        "    lookup = deps.tenant.lookup\n"
+        "    tenant = deps.tenant\n"
+        "    lookup.card(1)\n"
+        "    tenant.votes.vote(2)\n"
+        "    replies.say('en', 'x')\n"
+        "    parse_ref('#1', None)\n"
+        "    deps.tenant.directory.language('C1')\n"
+    )
+    assert listener_callees(tree)["on"] == {
+        "bot.cards.lookup",
+        "bot.digests.votes",
+        "bot.render.slack.replies",
+        "bot.core.refs",
+        "bot.channels.directory",
+    }

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import UTC
 from typing import assert_never
 
+from bot.errors import PrdigestError
 from bot.models import (
     AcrossMatches,
     AcrossRefused,
@@ -49,6 +50,16 @@ def not_allowed_text(language: Language, repo: str | None) -> str:
     """The refusal naming `repo`, or "a private repository" for None: a name the reply may not
     say where it is posted (access/disclosure.py)."""
     return say(language, "not_allowed", repo=text(language, "repo.private") if repo is None else repo)
+
+
+def refused_text(error: PrdigestError, language: Language) -> str:
+    """A refusal of what was typed (a bad reference, a bad value), in the asker's language."""
+    return escape(error.in_language(language))
+
+
+def help_reply(command: str, language: Language) -> Message:
+    """How to ask (render/slack/blocks.py `help_message`), as a command's reply."""
+    return help_message(command, language)
 
 
 def thinking_message(language: Language) -> Message:

@@ -15,8 +15,8 @@ from slack_bolt import Ack, App, BoltContext, Respond
 from bot.errors import SlackError
 from bot.models import CardReply, NotYours
 from bot.ports.slack import SlackPort
-from bot.render.slack.blocks import SHARE_ACTION, card_message, read_share_value
-from bot.render.slack.replies import say, share_refusal_text
+from bot.render.slack.blocks import SHARE_ACTION, read_share_value
+from bot.render.slack.replies import looked_up_message, say, share_refusal_text
 from bot.slack.deps import SlackDeps, deps_of, id_of
 from bot.slack.web import web_of
 
@@ -48,21 +48,20 @@ def _post_shared(
 ) -> None:
     tenant = deps.tenant
     channel = id_of(body.get("channel"))
-    language = tenant.directory.language(channel)
+    language = tenant.lookup.language(channel)
     request = read_share_value(str(action.get("value", "")))
     if request is None:
         return  # not a value we wrote: nothing to share
     # Someone else's click (the button reached them in a message they could see) posts nothing:
     # the door says so, as it says why a card cannot be shared.
-    audience = tenant.access.audience(channel, user=request.requester)
-    reply = tenant.lookup.shared(request.ref, audience, clicked_by=id_of(body.get("user")))
+    reply = tenant.lookup.shared_for(request.ref, channel, request.requester, clicked_by=id_of(body.get("user")))
     if isinstance(reply, NotYours):
         respond(text=share_refusal_text(reply, language), replace_original=False, response_type="ephemeral")
         return
     if not isinstance(reply, CardReply):
         respond(text=share_refusal_text(reply, language), replace_original=False)
         return
-    message = card_message(reply.about, reply.card)
+    message = looked_up_message(reply, language, share_for=None)  # posted for everyone: no Share button
     try:
         slack.post(channel, message.text, blocks=message.blocks)
     except SlackError as exc:
