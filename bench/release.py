@@ -64,10 +64,11 @@ def release_row(world: World, options: Options) -> Row:
     services = build_process(settings, Timing(pace=PACE_SECONDS), warn=lambda message: None)
     try:
         tenant = wire_slack(services).tenants.home
-        assert tenant.releases is not None and tenant.release_posting is not None
         latency = world.model.latency
         world.model.latency = 0.01  # the cards are made once, beforehand: not what is measured
-        tenant.releases.build(RELEASE_REPO, "v0.2.0")
+        releases, posting = tenant.releases.releases, tenant.releases.posting
+        assert releases is not None and posting is not None
+        releases.build(RELEASE_REPO, "v0.2.0")
         world.model.latency = latency
         world.slack.enforce_pacing = True
         walls: list[float] = []
@@ -81,7 +82,7 @@ def release_row(world: World, options: Options) -> Row:
             world.reset_counts()
             channel = f"C0REL{run:05d}"
             started = time.monotonic()
-            result = tenant.release_posting.run(ReleaseAsked(channel, RELEASE_REPO, "v0.2.0"))
+            result = posting.run(ReleaseAsked(channel, RELEASE_REPO, "v0.2.0"))
             walls.append(time.monotonic() - started)
             assert result is not None
             messages = result.posted

@@ -60,10 +60,7 @@ def post_release(args: argparse.Namespace, built: Process, asked: ReleaseAsked) 
     checked_post(args, built.settings)
     wired = wire_slack(built)
     tenant = wired.tenants.get(chosen_team(args.team, wired))
-    posting = tenant.release_posting
-    if posting is None:
-        raise UsageError("error.internal")
-    result = posting.run(asked)
+    result = tenant.releases.post(asked)
     if result is None:
         print(
             f"prdigest: {text(asked.language, 'cli.release_posting_elsewhere', channel=asked.channel)}", file=sys.stderr

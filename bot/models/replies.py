@@ -89,6 +89,24 @@ class NotYours:
 
 
 @dataclass(frozen=True)
+class ReleaseRefused:
+    """No release to show (`/pr release`): a tag the repository lacks (`usage`: the sentence key
+    and values of its error), or, with none, the repository's releases could not be read."""
+
+    repo: str
+    usage: Note | None = None
+    kind: ClassVar[str] = "release_refused"
+
+
+@dataclass(frozen=True)
+class ReleaseShared:
+    """What a release's Share click did: posted it (or found it posted), or nothing to post."""
+
+    posted: bool
+    kind: ClassVar[str] = "release_shared"
+
+
+@dataclass(frozen=True)
 class PRNotFound:
     ref: PRRef
     kind: ClassVar[str] = "not_found"

@@ -29,6 +29,7 @@ from bot.questions.qa import QAService
 from bot.questions.suggestions import PromptSuggestions
 from bot.questions.thread import ThreadQuestions
 from bot.releases.announcer import ReleaseWatch
+from bot.releases.lookup import ReleaseLookup
 from bot.releases.posting import ReleasePosting
 from bot.releases.questions import ReleaseQuestions
 from bot.render.slack.answers import DMWording, ThreadWording
@@ -193,8 +194,7 @@ class Tenants:
             defaults=settings.defaults,
             command=command,
             github_web=process.web_base,
-            releases=self._releases,
-            release_posting=release_posting,
+            releases=ReleaseLookup(self._releases, release_posting, directory, access, scope),
             # New releases posted where its channels asked for them (`releases = "post"`).
             release_watch=ReleaseWatch(directory.current_plans, self._releases, release_posting, timing.now),
         )

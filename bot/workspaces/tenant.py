@@ -31,8 +31,7 @@ from bot.questions.qa import QAService
 from bot.questions.suggestions import PromptSuggestions
 from bot.questions.thread import ThreadQuestions
 from bot.releases.announcer import ReleaseWatch
-from bot.releases.digests import ReleaseDigests
-from bot.releases.posting import ReleasePosting
+from bot.releases.lookup import ReleaseLookup
 from bot.watches.dms import WatchDMs
 from bot.workspaces.deliveries import Deliveries
 from bot.workspaces.spending import Payer, Spending
@@ -63,11 +62,10 @@ class Tenant:
     defaults: Defaults
     command: str  # the slash command, `/pr` by default
     release_watch: ReleaseWatch  # new releases posted where its channels asked
+    releases: ReleaseLookup  # `/pr release`: a release for one person, and its Share
     # Where the followed repositories' PRs are seen in a browser: github.com, or an Enterprise
     # server's host (core/refs.github_web_base). Only links there are unfurled.
     github_web: str = GITHUB_WEB
-    releases: ReleaseDigests | None = None  # a release's PRs and cards (`/pr release`), shared
-    release_posting: ReleasePosting | None = None  # a release posted once in a channel
 
     @property
     def workspace(self) -> str | None:

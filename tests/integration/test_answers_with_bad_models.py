@@ -98,8 +98,8 @@ def threads(harness: SlackHarness) -> dict[str, str]:
     day = datetime(2026, 8, 6, tzinfo=UTC)
     daily = home.digests.run_plan(plan, Window(day, day + timedelta(days=1)), "2026-08-06")
     weekly = home.digests.run_weekly(plan)
-    assert home.release_posting is not None
-    release = home.release_posting.run(ReleaseAsked(DIGEST_CHANNEL, REPO, "v2"))
+    assert home.releases.posting is not None
+    release = home.releases.post(ReleaseAsked(DIGEST_CHANNEL, REPO, "v2"))
     harness.settle()
     posted = {"daily": daily, "weekly": weekly, "release": release}
     for name, result in posted.items():

@@ -16,7 +16,18 @@ from typing import Any
 from slack_sdk.models.blocks import ActionsBlock, ButtonElement, DividerBlock, PlainTextObject
 
 from bot import words
-from bot.models import DigestItem, Language, ReleaseDigest, ReleaseGroup, Upgrade
+from bot.errors import PublishError, SourceError, StoreError, UsageError, quoted
+from bot.models import (
+    DigestItem,
+    Language,
+    NotAllowed,
+    NotYours,
+    ReleaseDigest,
+    ReleaseGroup,
+    ReleaseRefused,
+    ReleaseShared,
+    Upgrade,
+)
 from bot.ports.slack import Message
 from bot.render.labels import verdict_label
 from bot.render.mrkdwn import clip, escape, link
@@ -34,7 +45,9 @@ from bot.render.slack.blocks import (
     lead_text,
     message_chars,
     section_block,
+    text_message,
 )
+from bot.render.slack.replies import not_allowed_text, say
 
 SHARE_RELEASE_ACTION = "share_release"
 _DIVIDER = DividerBlock().to_dict()
@@ -118,6 +131,42 @@ def release_lead(release: ReleaseDigest, *, share_for: str | None = None) -> Mes
         blocks.append(ActionsBlock(elements=[button]).to_dict())
     # The notification text is mrkdwn too: the tag and the release's words are GitHub's, escaped.
     return as_message(f"{escape(title)}: {body.splitlines()[0]}", blocks)
+
+
+# The errors a release's Share tells as they are: a refusal, GitHub, a tag the repository lacks.
+TOLD_ERRORS = (PublishError, SourceError, UsageError)
+
+
+def release_reply(
+    reply: ReleaseDigest | NotAllowed | ReleaseRefused, language: Language, *, share_for: str | None
+) -> Message:
+    """`/pr release`'s reply (releases/lookup.py): the lead with its Share button for `share_for`
+    alone, or why there is none."""
+    if isinstance(reply, ReleaseDigest):
+        return release_lead(reply, share_for=share_for)
+    if isinstance(reply, NotAllowed):
+        return text_message(not_allowed_text(language, reply.shown))
+    if reply.usage is not None:
+        return text_message(escape(words.said(language, reply.usage)))
+    return text_message(escape(words.text(language, "release.unavailable", repo=quoted(reply.repo))))
+
+
+def release_share_text(reply: ReleaseShared | NotYours | NotAllowed, language: Language) -> str | None:
+    """What the person who clicked a release's Share is told (None: nothing, the post says it)."""
+    if isinstance(reply, NotYours):
+        return say(language, "share_not_yours")
+    if isinstance(reply, NotAllowed):
+        return not_allowed_text(language, reply.shown)
+    return None
+
+
+def release_error_text(error: Exception, language: Language) -> str:
+    """Why a release's Share posted nothing: Redis away, a refusal, or an error nobody expected."""
+    if isinstance(error, StoreError):
+        return say(language, "try_later")
+    if isinstance(error, TOLD_ERRORS):
+        return escape(error.in_language(language))
+    return say(language, "failed")
 
 
 def _group_units(group: ReleaseGroup, lang: Language) -> list[list[dict[str, Any]]]:

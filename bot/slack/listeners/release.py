@@ -14,16 +14,20 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext, Respond
 
 from bot.core.refs import parse_repo
-from bot.errors import PrdigestError, PublishError, SourceError, StoreError, UsageError, quoted
-from bot.models import Language
-from bot.ports.slack import Message
+from bot.errors import PrdigestError, StoreError, UsageError
+from bot.models import Language, ReleaseShared
 from bot.releases.posting import ReleaseAsked
-from bot.render.mrkdwn import escape
 from bot.render.slack.blocks import text_message
-from bot.render.slack.release_blocks import SHARE_RELEASE_ACTION, read_share_release_value, release_lead
-from bot.render.slack.replies import not_allowed_text, say
+from bot.render.slack.release_blocks import (
+    SHARE_RELEASE_ACTION,
+    TOLD_ERRORS,
+    read_share_release_value,
+    release_error_text,
+    release_reply,
+    release_share_text,
+)
+from bot.render.slack.replies import refused_text, say
 from bot.slack.deps import SlackDeps, deps_of, id_of
-from bot.words import text
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +56,9 @@ def handle(deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond,
     channel = str(command.get("channel_id", ""))
     words = str(command.get("text") or "").split()[1:]
     try:
-        repo, tag = _asked(words, deps.tenant.directory.default_repo(channel))
+        repo, tag = _asked(words, deps.tenant.releases.default_repo(channel))
     except PrdigestError as exc:
-        ack(text=escape(exc.in_language(language)))
+        ack(text=refused_text(exc, language))
         return
     ack(text=say(language, "thinking"))
     deps.work.submit(_answer, deps, command, (repo, tag), language, respond)
@@ -63,76 +67,52 @@ def handle(deps: SlackDeps, ack: Ack, command: dict[str, Any], respond: Respond,
 def _answer(
     deps: SlackDeps, command: dict[str, Any], asked: tuple[str, str | None], language: Language, respond: Respond
 ) -> None:
+    channel, user = str(command.get("channel_id", "")), str(command.get("user_id", ""))
+    repo, tag = asked
     try:
-        message = _release(deps, command, asked, language)
-    except StoreError:
-        message = text_message(say(language, "try_later"))
-    except Exception:
-        log.exception("/pr release failed")
-        message = text_message(say(language, "failed"))
+        reply = deps.tenant.releases.release(repo, tag, channel, user or None, str(command.get("text") or ""))
+        message = release_reply(reply, language, share_for=user or None)
+    except Exception as exc:
+        if not isinstance(exc, StoreError):
+            log.exception("/pr release failed")
+        message = text_message(release_error_text(exc, language))
     try:
         respond(text=message.text, blocks=list(message.blocks), replace_original=True, response_type="ephemeral")
     except Exception:
         log.exception("/pr release: the response_url refused the answer")
 
 
-def _release(deps: SlackDeps, command: dict[str, Any], asked: tuple[str, str | None], language: Language) -> Message:
-    tenant = deps.tenant
-    channel, user = str(command.get("channel_id", "")), str(command.get("user_id", ""))
-    repo, tag = asked
-    audience = tenant.access.audience(channel, user=user or None, said=str(command.get("text") or ""))
-    if not audience.may_see(repo):
-        return text_message(not_allowed_text(language, tenant.access.named(audience, repo)))
-    releases = tenant.releases
-    if releases is None:
-        return text_message(say(language, "failed"))
-    try:
-        found = releases.build(repo, tag or releases.latest_tag(repo), language=language, payer=tenant.payer(channel))
-    except UsageError as exc:
-        return text_message(escape(exc.in_language(language)))
-    except SourceError:
-        return text_message(escape(text(language, "release.unavailable", repo=quoted(repo))))
-    return release_lead(found, share_for=user or None)
-
-
-def register(app: App, deps: SlackDeps) -> None:
+def register(app: App, _: SlackDeps) -> None:
     @app.action(SHARE_RELEASE_ACTION)
     def on_share(
         ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond, context: BoltContext
     ) -> None:
         ack()
-        deps.work.submit(_share, deps_of(context), body, action, respond)
+        deps = deps_of(context)
+        deps.work.submit(_share, deps, body, action, respond)
 
 
 def _share(deps: SlackDeps, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
-    tenant = deps.tenant
+    releases = deps.tenant.releases
     channel = id_of(body.get("channel"))
-    language = tenant.directory.language(channel)
+    language = releases.language(channel)
 
     def tell(message: str) -> None:
         respond(text=message, replace_original=False, response_type="ephemeral")
 
+    share = read_share_release_value(str(action.get("value", "")))
+    if share is None:
+        return  # not a value we wrote: nothing to share
     try:
-        share = read_share_release_value(str(action.get("value", "")))
-        if share is None or tenant.release_posting is None:
-            return
-        if id_of(body.get("user")) != share.requester:
-            tell(say(language, "share_not_yours"))
-            return
-        audience = tenant.access.audience(channel, user=share.requester)
-        if not audience.may_see(share.repo):
-            tell(not_allowed_text(language, tenant.access.named(audience, share.repo)))
-            return
         asked = ReleaseAsked(channel, share.repo, share.tag, share.base, language)
-        tenant.release_posting.run(asked)
-    except StoreError:
-        tell(say(language, "try_later"))
+        outcome = releases.share(asked, share.requester, clicked_by=id_of(body.get("user")))
+    except Exception as exc:
+        if not isinstance(exc, StoreError | TOLD_ERRORS):
+            log.exception("sharing a release failed")
+        tell(release_error_text(exc, language))
         return
-    except (PublishError, SourceError, UsageError) as exc:
-        tell(escape(exc.in_language(language)))
-        return
-    except Exception:
-        log.exception("sharing a release failed")
-        tell(say(language, "failed"))
-        return
-    respond(delete_original=True)
+    told = release_share_text(outcome, language)
+    if told is not None:
+        tell(told)
+    elif isinstance(outcome, ReleaseShared) and outcome.posted:
+        respond(delete_original=True)
