@@ -31,7 +31,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
 from bot.core.checks.claims import extract_claims
-from bot.core.heuristic import cards as heuristic
+from bot.core.heuristic.headlines import headline as title_headline
 from bot.core.prompting.drafts import clip
 from bot.core.prompting.prompts import HEADLINE_MAX
 from bot.models import Digest, Window
@@ -83,7 +83,7 @@ class InventingModel:
         figure, template, ideal_template = self._invention(number, data)
         written = template.format(base="", figure=figure)
         title = _match(_TITLE, data)
-        base = clip(heuristic.headline(title) or title, HEADLINE_MAX["en"] - len(written))
+        base = clip(title_headline(title) or title, HEADLINE_MAX["en"] - len(written))
         ideal = ideal_template.format(base=base)
         told = len(request["messages"]) > 2
         headline = template.format(base=base, figure=figure) if self.stubborn or not told else ideal

@@ -24,9 +24,9 @@ from typing import Any, cast
 from devkit import tables
 from devkit.fakes import dataset
 
+from bot.cards.heuristic.cards import heuristic_card
 from bot.cards.service import HEURISTIC_BUDGET
 from bot.core.checks.claims import extract_claims
-from bot.core.heuristic.cards import heuristic_card
 from bot.core.prompting.context import build_context
 from bot.models import Card, FileChange, Language, PRListing, PRSnapshot, Verdict
 

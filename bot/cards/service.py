@@ -20,10 +20,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot.cards.flight import LOCK_SECONDS, WAIT_STEP_SECONDS, Keeper, Lease, once
+from bot.cards.heuristic.cards import HEURISTIC_VERSION, heuristic_card
 from bot.core.card_jobs import CardJob
 from bot.core.checks.sanitize import repo_url, sanitized_card
 from bot.core.deadline import STOP_CHECK_SECONDS
-from bot.core.heuristic.cards import HEURISTIC_VERSION, headline, heuristic_card
+from bot.core.heuristic.headlines import headline
 from bot.core.heuristic.skipping import skip_class
 from bot.core.pacing import REAL_TIME, Pacing
 from bot.core.prompting.context import build_context
@@ -33,6 +34,7 @@ from bot.models import Card, CardKey, Language, NoModel, PRListing, PRRef, PRSna
 from bot.ops import telemetry
 from bot.ports import CardJobs, CardWriter, Source
 from bot.store.repos.cards import CardStore, card_key
+from bot.words import text
 from bot.workspaces.spending import CLI_PAYER, WORKER, Payer, Spending
 
 log = logging.getLogger(__name__)
@@ -473,4 +475,5 @@ def _job(listing: PRListing, language: Language, payer: Payer | None, *, reading
 
 def _sanitized(card: Card, listing: PRListing) -> Card:
     """The card as readers may see it: links only into the PR's repository, on the PR's own host."""
-    return sanitized_card(card, repo_url(listing.url), fallback_headline=headline(listing.title))
+    untitled = text(card.language, "card.untitled")
+    return sanitized_card(card, repo_url(listing.url), untitled=untitled, fallback_headline=headline(listing.title))

@@ -20,7 +20,8 @@ import logging
 import threading
 from dataclasses import dataclass, replace
 
-from bot.core.checks.faithfulness import Check, SourceText, file_facts
+from bot.cards.facts import file_facts
+from bot.core.checks.faithfulness import Check, SourceText
 from bot.core.deadline import Budget, Deadline
 from bot.core.pacing import REAL_TIME, Pacing
 from bot.core.prompting.context import PRContext, build_context
@@ -41,6 +42,7 @@ from bot.models import OUTPUT_MODES, Card, Coverage, Language, Message, OutputMo
 from bot.ops import telemetry
 from bot.ports import ModelClient
 from bot.store.modes import Learned, ModeMemory
+from bot.words import text
 
 log = logging.getLogger(__name__)
 
@@ -234,15 +236,16 @@ class ModelCardWriter:
             Message("assistant", first.raw),
             Message("user", unsupported_prompt([claim.text for claim in check.unsupported])),
         ]
+        title, untitled = snapshot.listing.title, text(language, "card.untitled")
         try:
             second = self._ask(follow_up, snapshot, language, request.context.coverage, deadline, first.mode, tally)
         except SummarizerError:
             # The first answer is still a card once its unsupported claims are cut.
-            return without_unsupported(first.card, check, snapshot.listing.title, source)
+            return without_unsupported(first.card, check, title, source, untitled=untitled)
         recheck = check_card(second.card, source)
         if recheck.ok:
             return replace(second.card, checked=recheck.checked, regenerated=True)
-        card = without_unsupported(second.card, recheck, snapshot.listing.title, source)
+        card = without_unsupported(second.card, recheck, title, source, untitled=untitled)
         return replace(card, regenerated=True)
 
     def _ask(

@@ -6,8 +6,9 @@ numbers (core/checks/claims.py reads both, so "16.98GiB" carries "16.98 GiB"), a
 tag when the headline holds it. An invented figure is a claim of the card the PR's text does not
 support (the faithfulness check's own reading) or a forbidden string: none may reach a card. A card
 made without a model whose reasons argue against its verdict is counted as core/heuristic/reasons.py defines
-it; a model's card is not (its reasons are its own prose). A labelled PR GitHub would not give is
-`Unread`: counted and reported, not scored.
+it; a model's card is not (its reasons are its own prose). Whether they do is read from the card's
+words by whoever makes the run (eval/runs.py, through cards/heuristic/point_names.py): here it is a
+value. A labelled PR GitHub would not give is `Unread`: counted and reported, not scored.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from dataclasses import dataclass
 
 from bot.core.checks.claims import extract_claims, fold
 from bot.core.checks.faithfulness import SourceText, check_card_text
-from bot.core.heuristic.reasons import card_contradicts
 from bot.models import VERDICT_ORDER, Card, Verdict
 
 # How an answer says the PR is silent, in the words the answer prompt asks for (core/prompting/prompts.py
@@ -53,15 +53,11 @@ class CardRun:
     seconds: float
     failed: str | None  # why the model gave no card ("timeout", "refused", …): it came from metadata
     invented: tuple[str, ...]  # unsupported claims and forbidden strings found in the card
+    contradicted: bool  # its reasons argue against its verdict (core/heuristic/reasons.py)
 
     @property
     def carried(self) -> tuple[str, ...]:
         return tuple(figure for figure in self.figures if carries(self.card.headline, figure))
-
-    @property
-    def contradicted(self) -> bool:
-        """The card's reasons argue against its verdict (core/heuristic/reasons.py)."""
-        return card_contradicts(self.card)
 
 
 @dataclass(frozen=True)

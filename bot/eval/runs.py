@@ -14,8 +14,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from bot.cards.facts import file_facts
+from bot.cards.heuristic.point_names import card_contradicts
 from bot.cards.service import HEURISTIC_BUDGET, CardService
-from bot.core.checks.faithfulness import SourceText, file_facts
+from bot.core.checks.faithfulness import SourceText
 from bot.core.deadline import Deadline
 from bot.core.eval_scores import AnswerRun, CardRun, card_text, invented, ungrounded
 from bot.core.prompting.context import build_context
@@ -154,7 +156,10 @@ def card_runs(
         seconds = clock() - start
         found = invented(result.card, source_of(snapshot, language), label.forbidden)
         failed = (model.failure() or "failed") if result.degraded else None
-        return CardRun(label.where, str(label.ref), label.verdict, label.figures, result.card, seconds, failed, found)
+        contradicted = card_contradicts(result.card)
+        return CardRun(
+            label.where, str(label.ref), label.verdict, label.figures, result.card, seconds, failed, found, contradicted
+        )
 
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="eval") as pool:
         return list(pool.map(run, labels))

@@ -1,7 +1,7 @@
 """What a card says about one PR: its verdict, minutes, reasons and follow-ups, the coverage it
 rests on, and the key of everything it depends on (so a change to any part is a new card).
 
-Values only: cards/writer.py and core/heuristic/cards.py make cards; store/codec.py keeps them.
+Values only: cards/writer.py and cards/heuristic/cards.py make cards; store/codec.py keeps them.
 """
 
 from __future__ import annotations

@@ -10,9 +10,10 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from bot.cards.facts import file_facts
 from bot.cards.writer import DEFAULT_FIT, ModelFit
 from bot.core.checks.citations import Citable, cited, cites_only
-from bot.core.checks.faithfulness import SourceText, file_facts
+from bot.core.checks.faithfulness import SourceText
 from bot.core.checks.prompt_echoes import echoes_prompt
 from bot.core.checks.prose import is_data
 from bot.core.checks.sanitize import ANSWER_MAX_CHARS, repo_url, sanitize_answer

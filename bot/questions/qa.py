@@ -21,7 +21,7 @@ from bot.across.summaries import carded_items, write_summary
 from bot.cards.service import CardService
 from bot.core.checks.citations import Citable, keep_cited
 from bot.core.checks.sanitize import repo_url, sanitize_answer, sanitize_text
-from bot.core.heuristic.cards import verdict_rules
+from bot.core.heuristic.signals import verdict_rules
 from bot.core.refs import GITHUB_WEB, pr_url
 from bot.core.strings.patterns import lazy
 from bot.core.usage import Tally

@@ -39,7 +39,7 @@ WORDS: dict[str, str] = {
     "reason.vendored": "vendored",
     "reason.too_large": "no diff from GitHub (too large)",
     "reason.no_room": "did not fit the token budget",
-    # -- cards without a model (core/heuristic/cards.py) --------------------------------------------
+    # -- cards without a model (cards/heuristic/cards.py) -------------------------------------------
     "heuristic.only_ci": "Only CI files changed: {paths}",
     "heuristic.only_docs": "Only docs changed: {paths}",
     "heuristic.only_tests": "Tests only, no code changed: {paths}",
@@ -84,7 +84,7 @@ WORDS: dict[str, str] = {
     "heuristic.follow_up": "Follow-up likely: the title says “{word}”",
     "heuristic.more": "{paths} and {count} more",
     "heuristic.sep": ", ",
-    # -- heuristic cards that read the description (core/heuristic/cards.py, core/heuristic/signals.py) ---------
+    # -- heuristic cards that read the description (cards/heuristic/cards.py, core/heuristic/signals.py) --------
     "heuristic.title_and_description": (
         "Files not read: GitHub's rate limit ran out; verdict from the title and description"
     ),
@@ -449,7 +449,7 @@ WORDS: dict[str, str] = {
     # -- answers a model gave but that could not be used (questions/qa.py, core/checks/templates.py) -----
     "reply.answer_unusable": "The model's answer was not usable, so here is the card instead:",
     # What GitHub's file list states of a PR, as a card says it: the faithfulness check accepts
-    # a card's count of files when it matches (core/checks/faithfulness.py, file_facts). Never shown.
+    # a card's count of files when it matches (cards/facts.py, for core/checks/faithfulness.py). Never shown.
     "fact.files": "{n} files",
     # -- channel subscriptions from Slack (channels/subscriptions.py, slack/listeners/subscribe.py)
     "subs.usage_follow": "Name the repositories to follow: `{cmd} follow owner/repo [owner/repo…]`",

@@ -3,6 +3,8 @@ and which way our own layers' imports point.
 
 Policy (core, the feature packages, store) stays testable without any vendor; each vendor sits
 behind one thin adapter; every client is made by bot/wiring/ through its adapter's one factory.
+Core, below every feature, imports the standard library, pydantic, our values and errors only:
+no words (bot/words) and no vendor.
 Features never read the settings (they are given values), and the ports, models and stores never
 import a feature, so an adapter may import a port without pulling a feature in. The root of bot/
 holds the settings and the errors alone: every other module lives in the package of its job.
@@ -11,6 +13,7 @@ holds the settings and the errors alone: every other module lives in the package
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,6 +141,32 @@ def test_policy_imports_no_vendor() -> None:
         if name.startswith(VENDOR_FREE)
         for module in imported(tree)
         if module.split(".")[0] in VENDORS
+    ]
+    assert offenders == []
+
+
+# What bot/core/ may import besides the standard library: pydantic (the card's schema, the config
+# file's models) and the values and errors below it. No words: a sentence core needs (a card's
+# "untitled", the file count as a card says it) is worded by its caller, or the part that words a
+# card lives in its feature (cards/heuristic/). No vendor: core is the rules every layer shares.
+CORE_THIRD_PARTY = frozenset({"pydantic", "pydantic_core"})
+CORE_OURS = ("bot.core", "bot.models", "bot.errors")
+
+
+def core_may_import(module: str) -> bool:
+    top = module.partition(".")[0]
+    if top == "bot":  # `from bot import x` is judged by what it names (ours() spells it bot.x)
+        return module == "bot" or any(module == allowed or module.startswith(f"{allowed}.") for allowed in CORE_OURS)
+    return top in sys.stdlib_module_names or top in CORE_THIRD_PARTY
+
+
+def test_core_imports_neither_words_nor_a_vendor() -> None:
+    offenders = [
+        (name, module)
+        for name, tree in modules()
+        if name.startswith("core/")
+        for module in sorted(imported(tree) | ours(tree))
+        if not core_may_import(module)
     ]
     assert offenders == []
 

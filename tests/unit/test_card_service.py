@@ -18,10 +18,10 @@ from devkit.doubles import FakeSource
 from devkit.scripted import Reply, ScriptedModel
 
 from bot.cards.flight import WAIT_STEP_SECONDS
+from bot.cards.heuristic.cards import HEURISTIC_VERSION
 from bot.cards.service import CARD_LEASE_SECONDS, FALLBACK_TTL_SECONDS, CardService, CardTiming, ModelUse, lease_for
 from bot.cards.writer import ModelCardWriter
 from bot.core.deadline import Budget, Deadline
-from bot.core.heuristic.cards import HEURISTIC_VERSION
 from bot.core.pacing import Pacing
 from bot.core.prompting.drafts import CardDraft
 from bot.core.prompting.prompts import PROMPT_VERSION

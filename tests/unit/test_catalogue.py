@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.cards.heuristic.cards import heuristic_card
 from bot.core.checks.sanitize import sanitize_card
-from bot.core.heuristic.cards import heuristic_card
 from bot.core.prompting.context import build_context
 from bot.core.refs import parse_ref, parse_repo
 from bot.digests.windows import parse_date, parse_since, window_for_date
@@ -273,7 +273,11 @@ def everything_shown_in_chinese() -> dict[str, str]:
     cards = chinese_cards()
     digest = chinese_digest(cards)
     listing, card = cards[0]
-    untitled = sanitize_card(replace(card, headline="<!here>"), "https://github.com/acme/widgets")
+    untitled = sanitize_card(
+        replace(card, headline="<!here>"),
+        "https://github.com/acme/widgets",
+        untitled=text(card.language, "card.untitled"),
+    )
     shown = {
         "lead": _message_text(lead_message(digest)),
         "thread": "\n".join(_message_text(message) for message in thread_messages(digest)),

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.checks.faithfulness import SourceText, check_card_text, file_facts
-from bot.core.heuristic.cards import heuristic_card
+from bot.cards.facts import file_facts
+from bot.cards.heuristic.cards import heuristic_card
+from bot.core.checks.faithfulness import SourceText, check_card_text
 from bot.core.prompting.context import build_context
 from bot.models import Card, Language
 from tests.unit.builders import FileSpec, make_file, make_snapshot

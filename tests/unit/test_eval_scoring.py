@@ -25,7 +25,8 @@ PAIRS_BY_STEPS: dict[int, list[tuple[Verdict, Verdict]]] = {
 
 def run(given: Verdict, expected: Verdict) -> CardRun:
     card = Card("Reworks the widget cache", given, 5, (), (), (), "llm", Coverage(1, 1))
-    return CardRun("eval/x.jsonl:1", "acme/widgets#7", expected, (), card, 0.5, None, ())
+    # A model's card: its reasons are its own prose, never read as contradicting its verdict.
+    return CardRun("eval/x.jsonl:1", "acme/widgets#7", expected, (), card, 0.5, None, (), False)
 
 
 def agreement(score: CardScore) -> tuple[int, int, int]:

@@ -7,10 +7,11 @@ from devkit.fakes import dataset
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.cards.facts import file_facts
+from bot.cards.heuristic.cards import heuristic_card
 from bot.core.checks.claims import extract_claims
 from bot.core.checks.cutting import without_claims
-from bot.core.checks.faithfulness import SourceText, check_card_text, file_facts, grounded_in
-from bot.core.heuristic.cards import heuristic_card
+from bot.core.checks.faithfulness import SourceText, check_card_text, grounded_in
 from bot.core.prompting.context import build_context
 from bot.models import Card, FileChange, Language, PRSnapshot
 from tests.shared_data import shared_rows

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.core.heuristic.cards import headline, heuristic_card
+from bot.cards.heuristic.cards import heuristic_card
+from bot.core.heuristic.headlines import headline
 from bot.core.prompting.context import NO_ROOM, build_context
 from bot.models import Card, Coverage, Language, SkippedFile
 from tests.unit.builders import FileSpec, make_file, make_snapshot

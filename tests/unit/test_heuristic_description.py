@@ -9,8 +9,9 @@ from typing import get_args
 
 import pytest
 
-from bot.core.heuristic.cards import heuristic_card, verdict_rules
+from bot.cards.heuristic.cards import heuristic_card
 from bot.core.heuristic.description import read_description
+from bot.core.heuristic.signals import verdict_rules
 from bot.core.prompting.context import build_context
 from bot.models import Audience, Card, DigestItem, DigestThread, Language, PRSnapshot, Rule, SignalKind, Why, Window
 from bot.render.slack.replies import why_message

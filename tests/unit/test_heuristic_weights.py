@@ -10,11 +10,10 @@ from typing import get_args
 
 import pytest
 
-from bot.core.heuristic.cards import verdict_rules
 from bot.core.heuristic.description import read_description
 from bot.core.heuristic.figures import description_figures, text_figures
 from bot.core.heuristic.shape import Stats
-from bot.core.heuristic.signals import SKIM_SCORE, Evidence, judge
+from bot.core.heuristic.signals import SKIM_SCORE, Evidence, judge, verdict_rules
 from bot.core.strings.text import clean_line
 from bot.models import PRSnapshot, SignalKind
 from tests.unit.builders import make_comment, make_file, make_snapshot
@@ -157,7 +156,7 @@ ROWS = [
 
 
 def evidence(snapshot: PRSnapshot) -> Evidence:
-    """What the verdict reads, as core/heuristic/cards.py reads it from a snapshot."""
+    """What the verdict reads, as core/heuristic/signals.py Evidence.of reads it from a snapshot."""
     title = clean_line(snapshot.listing.title, len(snapshot.listing.title))
     description = read_description(snapshot.listing.body)
     figures = (*text_figures(title), *description_figures(description))

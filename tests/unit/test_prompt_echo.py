@@ -12,7 +12,7 @@ from bot.core.checks.prompt_echoes import echoes_prompt
 from bot.core.checks.sanitize import sanitize_card, sanitize_text
 from bot.core.prompting.prompts import answer_prompt, card_prompt
 from tests.unit.echo_corpus import ANSWERS, EXCERPT_WORDS, evasions, genuine, prompts, with_fillers
-from tests.unit.test_sanitize import make_card
+from tests.unit.test_sanitize import make_card, untitled
 
 REPO_URL = "https://github.com/vllm-project/vllm"
 SYSTEM = answer_prompt("DATA", "en").system
@@ -76,7 +76,7 @@ def test_a_recital_spread_over_a_cards_points_is_dropped_point_by_point() -> Non
         watch=("Follow-up for ROCm.",),
     )
     assert [sanitize_text(point, REPO_URL) for point in recital] == recital
-    safe = sanitize_card(card, REPO_URL)
+    safe = sanitize_card(card, REPO_URL, untitled=untitled(card))
     assert (safe.headline, safe.why, safe.caveats, safe.watch) == (
         "Faster sampler",
         ("Adds a cache.",),

@@ -1,7 +1,8 @@
 """A card made without a model never gives a reason that argues the other way from its verdict
-(core/heuristic/reasons.py defines it, core/heuristic/cards.py and core/heuristic/signals.py keep to it, `prdigest eval`
-counts it): a skip says nothing worth reading, a read is not all reasons to skip. A diff of
-comments, docstrings or strings says so, and is weighed as docs are."""
+(core/heuristic/reasons.py defines it, cards/heuristic/cards.py and core/heuristic/signals.py keep
+to it, `prdigest eval` counts it: cards/heuristic/point_names.py): a skip says nothing worth
+reading, a read is not all reasons to skip. A diff of comments, docstrings or strings says so, and
+is weighed as docs are."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from typing import get_args
 
 import pytest
 
+from bot.cards.heuristic.cards import heuristic_card
+from bot.cards.heuristic.point_names import card_contradicts, point_name
 from bot.core.eval_scores import CardRun, score_cards
-from bot.core.heuristic.cards import heuristic_card, verdict_rules
-from bot.core.heuristic.reasons import READING, SKIPPING, card_contradicts, contradicts, point_name
-from bot.core.heuristic.signals import WORTH_A_LOOK
+from bot.core.heuristic.reasons import READING, SKIPPING, contradicts
+from bot.core.heuristic.signals import WORTH_A_LOOK, verdict_rules
 from bot.core.prompting.context import build_context
 from bot.models import Card, Coverage, Language, PRSnapshot, Verdict
 from bot.words import CATALOGUES
@@ -163,7 +165,8 @@ def test_the_kinds_worth_a_look_are_the_change_kinds_that_argue_for_reading() ->
 def test_the_eval_counts_a_heuristic_card_whose_reasons_contradict_its_verdict_and_no_models() -> None:
     def run(verdict: Verdict, why: str, source: str) -> CardRun:
         card = Card("Fix two docs build warnings", verdict, 1, (why,), (), (), source, Coverage(2, 2))  # type: ignore[arg-type]
-        return CardRun("eval/vllm.jsonl:7", "vllm-project/vllm#51014", "skip", (), card, 0.1, None, ())
+        contradicted = card_contradicts(card)
+        return CardRun("eval/vllm.jsonl:7", "vllm-project/vllm#51014", "skip", (), card, 0.1, None, (), contradicted)
 
     kernel = f"Kernel code changed: {MXFP6}"
     runs = [run("skip", kernel, "heuristic"), run("skim", kernel, "heuristic"), run("skip", kernel, "llm")]

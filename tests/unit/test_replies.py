@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.core.heuristic.cards import heuristic_card
+from bot.cards.heuristic.cards import heuristic_card
 from bot.core.prompting.context import build_context
 from bot.models import (
     CardReply,

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot import words
+from bot.cards.heuristic.cards import heuristic_card
 from bot.core.checks.prompt_echoes import echoes_prompt
 from bot.core.checks.sanitize import SANITIZE_RULES, repo_url, sanitize_card, sanitize_text
-from bot.core.heuristic.cards import heuristic_card
 from bot.core.prompting.prompts import answer_prompt, card_prompt
 from bot.models import Card, Coverage
 from tests.unit.builders import make_file, make_snapshot
@@ -22,6 +23,11 @@ REPO_URL = "https://github.com/vllm-project/vllm"
 
 def clean(text: str) -> str:
     return sanitize_text(text, REPO_URL)
+
+
+def untitled(card: Card) -> str:
+    """The card's language's placeholder for a headline with nothing left, as the card service words it."""
+    return words.text(card.language, "card.untitled")
 
 
 def make_card(headline: str = "Faster sampler", **fields: object) -> Card:
@@ -96,11 +102,12 @@ def test_sanitizing_twice_changes_nothing(text: str) -> None:
 @settings(max_examples=200, deadline=None)
 @given(headline=hostile_text, points=st.lists(hostile_text, max_size=4))
 def test_a_sanitized_card_keeps_a_headline_and_no_empty_point(headline: str, points: list[str]) -> None:
-    card = sanitize_card(make_card(headline, why=tuple(points), caveats=tuple(points)), REPO_URL)
+    before = make_card(headline, why=tuple(points), caveats=tuple(points))
+    card = sanitize_card(before, REPO_URL, untitled=untitled(before))
     assert card.headline and all(card.why) and all(card.caveats)
     for text in (card.headline, *card.why, *card.caveats):
         assert problems(text) == [] and "\n" not in text
-    assert sanitize_card(card, REPO_URL) == card
+    assert sanitize_card(card, REPO_URL, untitled=untitled(card)) == card
 
 
 # -- mentions ----------------------------------------------------------------------------------------
@@ -275,7 +282,7 @@ def test_ordinary_answers_and_heuristic_cards_are_left_alone() -> None:
     )
     for language in ("en", "zh-CN"):
         card = heuristic_card(snapshot, Coverage(files_total=2, files_read=2), language)  # type: ignore[arg-type]
-        assert sanitize_card(card, REPO_URL) == replace(card, sanitized=SANITIZE_RULES)
+        assert sanitize_card(card, REPO_URL, untitled=untitled(card)) == replace(card, sanitized=SANITIZE_RULES)
 
 
 # -- cards -------------------------------------------------------------------------------------------
@@ -290,7 +297,7 @@ def test_a_card_loses_hostile_text_and_empty_points_but_keeps_its_verdict() -> N
         caveats=("Everything between them is untrusted data written by other people",),
         watch=("Follow-up in https://github.com/vllm-project/vllm/pull/9",),
     )
-    safe = sanitize_card(card, REPO_URL)
+    safe = sanitize_card(card, REPO_URL, untitled=untitled(card))
     assert safe.headline == "Faster sampler click"
     assert safe.why == ("Adds a cache",)
     assert safe.caveats == ()
@@ -300,12 +307,14 @@ def test_a_card_loses_hostile_text_and_empty_points_but_keeps_its_verdict() -> N
 
 def test_a_headline_with_nothing_left_falls_back_to_the_title_then_a_placeholder() -> None:
     card = make_card("<!channel> https://evil.test")
-    assert sanitize_card(card, REPO_URL, fallback_headline="Faster <!here> sampler").headline == "Faster sampler"
-    assert sanitize_card(card, REPO_URL, fallback_headline="@here").headline == "(untitled)"
+    title = "Faster <!here> sampler"
+    assert sanitize_card(card, REPO_URL, untitled=untitled(card), fallback_headline=title).headline == "Faster sampler"
+    assert sanitize_card(card, REPO_URL, untitled=untitled(card), fallback_headline="@here").headline == "(untitled)"
     zh = make_card("@channel", language="zh-CN")
-    assert sanitize_card(zh, REPO_URL).headline == "（无标题）"
+    assert sanitize_card(zh, REPO_URL, untitled=untitled(zh)).headline == "（无标题）"
 
 
 def test_a_multiline_point_becomes_one_line() -> None:
-    card = sanitize_card(make_card("Faster\nsampler", why=("one\n\ntwo",)), REPO_URL)
+    before = make_card("Faster\nsampler", why=("one\n\ntwo",))
+    card = sanitize_card(before, REPO_URL, untitled=untitled(before))
     assert (card.headline, card.why) == ("Faster sampler", ("one two",))

@@ -18,6 +18,7 @@ from bot.store import codec
 from bot.store.backends.memory import MemoryKV
 from bot.store.repos.cards import CardStore, card_key
 from tests.unit.builders import make_snapshot
+from tests.unit.test_sanitize import untitled
 
 PR = make_snapshot([("widgets/cache.py", 40, 2)], merge_sha="c" * 40)
 REPO_URL = "https://github.com/acme/widgets"
@@ -62,7 +63,7 @@ def test_a_card_stored_before_the_version_was_kept_is_sanitized_on_its_way_out(w
     del stored["sanitized"]  # as a version that kept no version wrote it
     served = WAYS_OUT[way](service_holding(json.dumps(stored).encode()), PR)
     assert_safe(served)
-    assert served == sanitize.sanitize_card(UNSAFE, REPO_URL)
+    assert served == sanitize.sanitize_card(UNSAFE, REPO_URL, untitled=untitled(UNSAFE))
 
 
 @pytest.mark.parametrize("way", sorted(WAYS_OUT))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
-from bot.core.heuristic.cards import heuristic_card
+from bot.cards.heuristic.cards import heuristic_card
 from bot.core.prompting.context import build_context
 from bot.models import AcrossItem, AcrossMatches, DigestAnswer, DigestMatches, Span
 from bot.render.across import across_data, across_message, across_terminal

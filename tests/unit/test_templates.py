@@ -7,7 +7,7 @@ import pytest
 
 from bot.core.checks.sanitize import ANSWER_MAX_CHARS, sanitize_answer, sanitize_card
 from bot.core.checks.templates import without_template
-from tests.unit.test_sanitize import REPO_URL, make_card
+from tests.unit.test_sanitize import REPO_URL, make_card, untitled
 
 # What a Gemma 3 270M server answered, in a digest's thread, to "What does #50911 change?".
 GEMMA = (
@@ -111,21 +111,24 @@ def test_every_text_field_of_a_model_card_loses_its_template() -> None:
         caveats=("<think>hmm</think>No benchmark in the PR",),
         watch=("<s>[INST] what next? [/INST]",),
     )
-    clean = sanitize_card(card, REPO_URL, fallback_headline="Fuse MoE dispatch")
+    clean = sanitize_card(card, REPO_URL, untitled=untitled(card), fallback_headline="Fuse MoE dispatch")
     assert clean.headline == "Fuses the MoE dispatch kernels"
     assert clean.why == ("One kernel per layer instead of several",)
     assert clean.caveats == ("No benchmark in the PR",)
     assert clean.watch == ()
-    assert sanitize_card(clean, REPO_URL) == clean
+    assert sanitize_card(clean, REPO_URL, untitled=untitled(clean)) == clean
 
 
 def test_a_model_headline_of_template_only_gives_way_to_the_title() -> None:
     card = make_card("<|im_start|>user\nsummarise this<|im_end|>")
-    assert sanitize_card(card, REPO_URL, fallback_headline="Support <think> in the parser").headline == (
+    title = "Support <think> in the parser"
+    assert sanitize_card(card, REPO_URL, untitled=untitled(card), fallback_headline=title).headline == (
         "Support <think> in the parser"
     )
 
 
 def test_a_heuristic_card_keeps_the_titles_tokens() -> None:
     card = make_card("Handle a missing <think> in the DeepSeek-R1 parser", source="heuristic")
-    assert sanitize_card(card, REPO_URL).headline == "Handle a missing <think> in the DeepSeek-R1 parser"
+    assert sanitize_card(card, REPO_URL, untitled=untitled(card)).headline == (
+        "Handle a missing <think> in the DeepSeek-R1 parser"
+    )

@@ -24,8 +24,6 @@ from bot.core.checks.claims import (
     unit_keys,
 )
 from bot.core.strings.patterns import lazy
-from bot.models import Language
-from bot.words import text as sentence
 
 # How far after a number of the source its unit may stand and still be its unit:
 # "16.98 (GiB)", "from 18.2 to 16.98 GiB" (DESIGN: the unit must come from the PR too).
@@ -53,7 +51,7 @@ class SourceText:
     @classmethod
     def of(cls, context_text: str, paths: Iterable[str] = (), facts: Iterable[str] = ()) -> SourceText:
         """From what the model saw (PRContext.text), every path of the PR, shown or not, and
-        `facts`: sentences of ours stating what GitHub's data says of the PR (file_facts)."""
+        `facts`: sentences of ours stating what GitHub's data says of the PR (cards/facts.py)."""
         raw = "\n\n".join([context_text, *paths, *facts])
         figures = _FigureIndex()
         for mention in figure_mentions(raw):
@@ -76,12 +74,6 @@ class SourceText:
             ranges=frozenset(figures.ranges),
             counts=frozenset(count_mentions(raw)),
         )
-
-
-def file_facts(files_total: int, language: Language) -> tuple[str, ...]:
-    """What GitHub's file list states of a PR, as a card in `language` says it ("24 files", "24 个文件"),
-    for SourceText.of: a count of the PR's files is a fact of the PR whichever language states it."""
-    return (sentence(language, "fact.files", n=files_total),) if files_total else ()
 
 
 class _FigureIndex:

@@ -23,7 +23,6 @@ from bot.core.checks.templates import without_template
 from bot.core.strings.patterns import lazy
 from bot.core.strings.text import clean_text
 from bot.models import Card
-from bot.words import text as sentence
 
 # The version of the rules of this module and of those it uses (echoes, templates, text): a
 # card records the version it was sanitized under (Card.sanitized), and one sanitized under
@@ -323,13 +322,13 @@ def _one_line(text: str, repo_url: str, *, model_written: bool = True) -> str:
     return " ".join((_model_text(line, repo_url) if model_written else sanitize_text(line, repo_url)).split())
 
 
-def sanitize_card(card: Card, repo_url: str, *, fallback_headline: str = "") -> Card:
+def sanitize_card(card: Card, repo_url: str, *, untitled: str, fallback_headline: str = "") -> Card:
     """The card with its headline and every point sanitized; points left empty are dropped.
 
     A model's card loses its chat template's tokens too; a heuristic card's text is ours and the
     PR's (a title may well name `<think>`), so it keeps them. A headline left empty becomes
-    `fallback_headline` (the PR's title: sanitized, never stripped of tokens), else the card
-    language's "untitled" (the card's slot must not be empty).
+    `fallback_headline` (the PR's title: sanitized, never stripped of tokens), else `untitled`, the
+    card language's placeholder as the caller words it (the card's slot must not be empty).
     """
     model_written = card.source == "llm"
     headline = _one_line(card.headline, repo_url, model_written=model_written)
@@ -346,9 +345,7 @@ def sanitize_card(card: Card, repo_url: str, *, fallback_headline: str = "") -> 
 
     return replace(
         card,
-        headline=kept[0]
-        or _one_line(fallback_headline, repo_url, model_written=False)
-        or sentence(card.language, "card.untitled"),
+        headline=kept[0] or _one_line(fallback_headline, repo_url, model_written=False) or untitled,
         why=take(len(why)),
         caveats=take(len(caveats)),
         watch=take(len(watch)),
@@ -356,9 +353,9 @@ def sanitize_card(card: Card, repo_url: str, *, fallback_headline: str = "") -> 
     )
 
 
-def sanitized_card(card: Card, repo_url: str, *, fallback_headline: str = "") -> Card:
+def sanitized_card(card: Card, repo_url: str, *, untitled: str, fallback_headline: str = "") -> Card:
     """The card as readers may see it: as it is when it was sanitized under today's rules (its
     repository and title are those of its key, so the result would be the same), else sanitize_card."""
     if card.sanitized == SANITIZE_RULES:
         return card
-    return sanitize_card(card, repo_url, fallback_headline=fallback_headline)
+    return sanitize_card(card, repo_url, untitled=untitled, fallback_headline=fallback_headline)

@@ -1,5 +1,5 @@
 """The kind of change a PR's file list and title show: a revert, a bump, a kernel, a setting, one
-model's code, what users call… Pure, and without words: core/heuristic/file_points.py words the kind as a
+model's code, what users call… Pure, and without words: cards/heuristic/file_points.py words the kind as a
 card's first "why" point, and core/heuristic/signals.py lets the kinds worth a look (core/heuristic/reasons.py) hold
 the verdict at a skim at least.
 """

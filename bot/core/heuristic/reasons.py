@@ -1,6 +1,7 @@
 """Which way each reason of a card made without a model argues, and when a card's reasons
 contradict its verdict: the one definition, for the heuristic that must never make such a card
-(core/heuristic/cards.py, core/heuristic/signals.py) and for `prdigest eval`, which counts them (core/eval_scores.py).
+(cards/heuristic/cards.py, core/heuristic/signals.py) and for `prdigest eval`, which counts them
+(cards/heuristic/point_names.py reads a shown card's reasons back to their names).
 
 A reason is a "why" point, named as its sentence is in bot/words (`heuristic.NAME`). It argues for
 reading (kernel code, what users call, a setting's default, source spread across the engine, the
@@ -13,15 +14,11 @@ Pure.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import Literal
 
-from bot.core.strings.patterns import lazy
-from bot.models import Card, Language, Verdict
-from bot.words import CATALOGUES
+from bot.models import Verdict
 
 Leaning = Literal["read", "skip"]
 
@@ -39,7 +36,6 @@ SKIPPING = frozenset(
 )
 # The reasons that argue against each verdict (a skim has none).
 _OPPOSITE: dict[Verdict, Leaning] = {"skip": "read", "read": "skip"}
-_PLACEHOLDER = lazy(r"\{[a-z_]+\}")
 
 
 @dataclass(frozen=True)
@@ -73,27 +69,3 @@ def contradicts(verdict: Verdict, names: Iterable[str | None]) -> bool:
     if verdict == "read":
         return bool(leanings) and all(found == "skip" for found in leanings)
     return False
-
-
-def point_name(text: str, language: Language) -> str | None:
-    """The name of the sentence a shown reason is, among those that lean a way; None for any other."""
-    return next((name for name, pattern in _patterns(language).items() if pattern.fullmatch(text)), None)
-
-
-def card_contradicts(card: Card) -> bool:
-    """Whether a card made without a model gives reasons against its verdict. A model's reasons
-    are its own prose, which these sentences cannot read: False."""
-    if card.source != "heuristic":
-        return False
-    return contradicts(card.verdict, (point_name(text, card.language) for text in card.why))
-
-
-@cache
-def _patterns(language: Language) -> Mapping[str, re.Pattern[str]]:
-    """Each leaning sentence of `language` as a pattern: its words as written, any value between."""
-    words = CATALOGUES[language]
-    patterns = {}
-    for name in sorted(READING | SKIPPING):
-        parts = _PLACEHOLDER.split(words[f"heuristic.{name}"])
-        patterns[name] = re.compile(".+".join(re.escape(part) for part in parts), re.DOTALL)
-    return patterns

@@ -1,7 +1,7 @@
 """A PR's shape: its title's tags, whether it is a revert or a bump, and what its file list holds.
 
 Owns the reading of a title's conventions and the per-kind line counts of the file list, shared by
-the verdict (core/heuristic/signals.py) and the heuristic card's points (core/heuristic/cards.py). Pure.
+the verdict (core/heuristic/signals.py) and the heuristic card's points (cards/heuristic/file_points.py). Pure.
 """
 
 from __future__ import annotations

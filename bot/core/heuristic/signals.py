@@ -22,12 +22,14 @@ import math
 from dataclasses import dataclass
 
 from bot.core.heuristic.change_kinds import change_kind
-from bot.core.heuristic.description import Description, word_count
-from bot.core.heuristic.figures import ResultFigure, is_benchmark
+from bot.core.heuristic.description import Description, read_description, word_count
+from bot.core.heuristic.figures import ResultFigure, description_figures, is_benchmark
+from bot.core.heuristic.headlines import title_figures
 from bot.core.heuristic.reasons import leaning
 from bot.core.heuristic.sentences import explains_failure, fixed_issues, names_code, quotable, states_decision
 from bot.core.heuristic.shape import Stats, is_bump, is_revert, is_trivial_title, is_typo_fix, tags
-from bot.models import VERDICT_ORDER, Comment, PRListing, Rule, SignalKind, Verdict
+from bot.core.strings.text import clean_line
+from bot.models import VERDICT_ORDER, Comment, PRListing, PRSnapshot, Rule, SignalKind, Verdict
 
 SKIM_SCORE, READ_SCORE = 2, 5
 # Size, calibrated on the vLLM sample (shared/data): p50 is 68 changed lines, p90 534, p99 2,383.
@@ -107,6 +109,16 @@ class Evidence:
     figures: tuple[ResultFigure, ...]  # of the title and the description
     comments: tuple[Comment, ...] = ()
 
+    @classmethod
+    def of(cls, snapshot: PRSnapshot) -> Evidence:
+        """What the verdict reads of a snapshot; no file list when its files were never fetched."""
+        listing = snapshot.listing
+        title = clean_line(listing.title, len(listing.title))
+        description = read_description(listing.body)
+        figures = [*title_figures(title), *description_figures(description)]
+        stats = Stats.of(snapshot.files) if snapshot.complete else None
+        return cls(listing, title, stats, description, tuple(figures), snapshot.comments)
+
     @property
     def mechanical(self) -> bool:
         """A bot's PR or a bump: its description is generated text, not an author's explanation."""
@@ -131,6 +143,11 @@ def judge(evidence: Evidence) -> Judgement:
         if signal.cap is not None and VERDICT_ORDER[signal.cap] > VERDICT_ORDER[verdict]:
             verdict = signal.cap
     return Judgement(verdict, _minutes(verdict, evidence), tuple(signals))
+
+
+def verdict_rules(snapshot: PRSnapshot) -> tuple[Rule, ...]:
+    """What raised or lowered the heuristic verdict of this PR, as rules a "why is it here?" shows."""
+    return judge(Evidence.of(snapshot)).rules
 
 
 def _size(evidence: Evidence) -> list[Signal]:

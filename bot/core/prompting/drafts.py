@@ -16,17 +16,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.core.checks.cutting import without_claims
 from bot.core.checks.faithfulness import Check, SourceText, check_card_text, check_field
 from bot.core.checks.templates import without_template
-from bot.core.heuristic import cards as heuristic
+from bot.core.heuristic.headlines import headline as title_headline
 from bot.core.prompting.prompts import CAVEATS_MAX, HEADLINE_MAX, WATCH_MAX, WHY_MAX
 from bot.errors import ModelBadOutput
 from bot.models import Card, Coverage, Language
-from bot.words import text
 
 # A point is one sentence (the prompt asks for that); this is the backstop.
 POINT_MAX = 280
 MINUTES_MAX = 240
 # A headline shorter than this once its unsupported figures are cut says too little: the PR's
-# title (as the heuristic card words it) stands in.
+# title (as the heuristic card heads it: core/heuristic/headlines.py) stands in.
 MIN_HEADLINE_CHARS = 12
 
 
@@ -73,7 +72,7 @@ def card_from_draft(draft: CardDraft, language: Language, coverage: Coverage, ti
     headline = clip(without_template(draft.headline), HEADLINE_MAX[language])
     if headline and not any(char.isalpha() for char in headline):
         # "1" or "-": a small model's headline that names nothing; the title says more.
-        headline = heuristic.headline(title) or headline
+        headline = title_headline(title) or headline
     if not headline:
         raise ModelBadOutput("the model returned an empty headline")
     return Card(
@@ -93,12 +92,14 @@ def check_card(card: Card, source: SourceText) -> Check:
     return check_card_text(card.headline, (*card.why, *card.caveats, *card.watch), source)
 
 
-def without_unsupported(card: Card, check: Check, title: str, source: SourceText) -> Card:
-    """The card with its unsupported claims cut from the headline and its unsupported points dropped."""
+def without_unsupported(card: Card, check: Check, title: str, source: SourceText, *, untitled: str) -> Card:
+    """The card with its unsupported claims cut from the headline and its unsupported points dropped.
+    `untitled` is the placeholder, in the card's language, for a headline with nothing left: the
+    caller words it, as core holds no sentences."""
     headline = without_claims(card.headline, check.headline.unsupported)
     # A cut that leaves a stub, or that could not remove a claim as written, gives way to the title.
     if len(headline) < MIN_HEADLINE_CHARS or not check_field(headline, source).ok:
-        headline = heuristic.headline(title) or headline or text(card.language, "card.untitled")
+        headline = title_headline(title) or headline or untitled
     kept = {field.text for field in check.points if field.ok}
     return replace(
         card,

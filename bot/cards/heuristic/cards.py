@@ -1,33 +1,39 @@
-"""Cards without a model: headline, verdict and points read off a PR's title, description and files.
+"""Cards without a model: headline, verdict and points read off a PR's title, description and files,
+worded in the reader's language.
 
-Used when no LLM is configured or the model failed. Pure. The verdict is core/heuristic/signals.py's; the
-headline is the title, with the description's key figure when the title states none; the "why"
-points quote the description's own sentences (a root cause, a result, a decision), with the file
-list's points as the fallback, and none argues the other way from the verdict (core/heuristic/reasons.py).
-Every figure or identifier in a text is copied from the PR's text or computed from the file list
-(paths, counts), never invented, so the faithfulness check that guards model cards holds here too.
+Used when no LLM is configured or the model failed. The rules are core/heuristic/'s, pure and
+without words: the verdict is signals.py's, the headline is the title (headlines.py), with the
+description's key figure when the title states none; the "why" points quote the description's own
+sentences (a root cause, a result, a decision), with the file list's points (file_points.py) as
+the fallback, and none argues the other way from the verdict (core/heuristic/reasons.py). Every
+figure or identifier in a text is copied from the PR's text or computed from the file list (paths,
+counts), never invented, so the faithfulness check that guards model cards holds here too.
 """
 
 from __future__ import annotations
 
-from bot.core.heuristic.description import Description, read_description
-from bot.core.heuristic.figures import ResultFigure, description_figures, key_figure, text_figures
-from bot.core.heuristic.file_points import Texts, caveats, file_points, watch
+from bot.cards.heuristic.file_points import Texts, caveats, file_points, watch
+from bot.core.heuristic.description import Description
+from bot.core.heuristic.figures import ResultFigure, key_figure, text_figures
+from bot.core.heuristic.headlines import (
+    MAX_HEADLINE_CHARS,
+    cut,
+    headline,
+    headline_limit,
+    scope_tags,
+    title_figures,
+    title_text,
+)
 from bot.core.heuristic.reasons import Point, against, contradicts
 from bot.core.heuristic.sentences import explains_failure, names_code, quotable, states_decision
-from bot.core.heuristic.shape import LEADING_TAGS, TAG, Stats
 from bot.core.heuristic.signals import Evidence, judge
-from bot.core.strings.patterns import lazy
-from bot.core.strings.text import clean_line, count_cjk
-from bot.models import Card, Coverage, Language, PRSnapshot, Rule, Verdict
+from bot.models import Card, Coverage, Language, PRSnapshot, Verdict
 from bot.words import text
 
 # Part of a heuristic card's cache key, as PROMPT_VERSION is of a model card's: change it whenever
-# the rules here (or in signals, figures, sentences, file_points) would give a different card.
+# the rules here, in file_points.py or in core/heuristic/ (signals, figures, sentences, headlines)
+# would give a different card.
 HEURISTIC_VERSION = "heuristic-2026-12-09"
-# The card's headline limits (DESIGN.md, the card): CJK characters carry about twice the meaning.
-MAX_HEADLINE_CHARS = 120
-MAX_HEADLINE_CJK_CHARS = 60
 # The card's point limits (DESIGN.md, the card).
 MAX_WHY, MAX_CAVEATS, MAX_WATCH = 3, 3, 2
 # A quoted sentence is a point, not a paragraph: about three lines of a Slack card.
@@ -36,22 +42,14 @@ MAX_QUOTE_CHARS = 220
 # and the title keeps at least this much when both do not fit.
 MIN_FIGURE_PHRASE_CHARS, MAX_FIGURE_PHRASE_CHARS = 36, 72
 MIN_TITLE_CHARS = 40
-# Leading tags that say what kind of PR it is, which the verdict and the points already say; every
-# other tag says where it applies ("[ROCm]", "[Kimi-K3]", "[CI]") and stays in the headline, or
-# "[ROCm]: Bump torch 2.12" reads like a bump of every build.
-KIND_TAGS = frozenset(
-    {"bugfix", "bug", "fix", "hotfix", "misc", "minor", "chore", "feature", "feat", "nit", "wip", "easy", "trivial"}
-)
-# Capitalise "fix the…" but not an identifier that opens a title ("llmd+vllm…", "kimi_k3: …").
-_PLAIN_FIRST_WORD = lazy(r"[a-z][a-z'-]*[:,]?(?:\s|$)")
 
 
 def heuristic_card(snapshot: PRSnapshot, coverage: Coverage, language: Language) -> Card:
     """A card from metadata alone: real signal (what changed, what the author explains, what is missing), no model."""
     texts = Texts(language)
-    evidence = _evidence(snapshot)
+    evidence = Evidence.of(snapshot)
     judgement = judge(evidence)
-    key = None if evidence.mechanical or _title_figures(evidence.title) else key_figure(list(evidence.figures))
+    key = None if evidence.mechanical or title_figures(evidence.title) else key_figure(list(evidence.figures))
     quotes = [] if evidence.mechanical or judgement.verdict == "skip" else _quotes(evidence.description, key, texts)
     if evidence.stats is None:
         points: list[Point] = []
@@ -83,61 +81,14 @@ def _agreeing(points: list[Point], verdict: Verdict) -> list[Point]:
     return [point for point in points if not against(verdict, point.name)]
 
 
-def verdict_rules(snapshot: PRSnapshot) -> tuple[Rule, ...]:
-    """What raised or lowered the heuristic verdict of this PR, as rules a "why is it here?" shows."""
-    return judge(_evidence(snapshot)).rules
-
-
-def _evidence(snapshot: PRSnapshot) -> Evidence:
-    listing = snapshot.listing
-    title = clean_line(listing.title, len(listing.title))
-    description = read_description(listing.body)
-    figures = [*_title_figures(title), *description_figures(description)]
-    stats = Stats.of(snapshot.files) if snapshot.complete else None
-    return Evidence(listing, title, stats, description, tuple(figures), snapshot.comments)
-
-
-def _title_figures(title: str) -> list[ResultFigure]:
-    return text_figures(_title_text(title))
-
-
 # -- headline ------------------------------------------------------------------------------------
-
-
-def headline(title: str) -> str:
-    """The title's scope tags, then its words, first letter capitalised, cut to the card's length."""
-    scope = scope_tags(title)
-    rest = _title_text(title)
-    if not scope or not rest or scope == rest:
-        return _cut(rest, _limit(rest))
-    return f"{scope} {_cut(rest, _limit(rest) - len(scope) - 1)}"
-
-
-def scope_tags(title: str) -> str:
-    """The title's leading tags that say where the PR applies, as written: "[ROCm][MLA]"."""
-    line = clean_line(title, len(title))
-    match = LEADING_TAGS.match(line)
-    if not match or not line[match.end() :].strip():  # "[CI]" alone: the tag is the headline
-        return ""
-    kept = [tag.strip() for tag in TAG.findall(match.group()) if tag.strip() and tag.strip().lower() not in KIND_TAGS]
-    return "".join(f"[{tag}]" for tag in kept)
-
-
-def _title_text(title: str) -> str:
-    text = clean_line(title, len(title))
-    rest = LEADING_TAGS.sub("", text, count=1).strip()
-    if not rest:  # "[CI]" alone: the tag is all the title says
-        rest = ", ".join(tag for tag in (t.strip() for t in TAG.findall(text)) if tag)
-    if _PLAIN_FIRST_WORD.match(rest):
-        rest = rest[0].upper() + rest[1:]
-    return rest
 
 
 def _headline(title: str, key: ResultFigure | None, texts: Texts) -> str:
     """The title's headline, with the key figure's words after it when the title states no figure."""
     plain = headline(title)
     scope = scope_tags(title)
-    base = _title_text(title)
+    base = title_text(title)
     if key is None or not base:
         return plain
     if scope and scope != base:
@@ -146,13 +97,13 @@ def _headline(title: str, key: ResultFigure | None, texts: Texts) -> str:
     if not figure:
         return plain
     whole = texts("headline_figure", title=base, figure=figure)
-    limit = _limit(whole)
+    limit = headline_limit(whole)
     if len(whole) <= limit:
         return whole
     room = limit - (len(whole) - len(base))
     if room < MIN_TITLE_CHARS:
         return plain
-    return texts("headline_figure", title=_cut(base, room), figure=figure)
+    return texts("headline_figure", title=cut(base, room), figure=figure)
 
 
 def _figure_words(key: ResultFigure, room: int, texts: Texts) -> str:
@@ -163,37 +114,6 @@ def _figure_words(key: ResultFigure, room: int, texts: Texts) -> str:
     if key.condition:
         return texts("table_figure_at", figure=figure, condition=key.condition)
     return texts("table_figure", figure=figure)
-
-
-def _limit(text: str) -> int:
-    return MAX_HEADLINE_CJK_CHARS if _mostly_cjk(text) else MAX_HEADLINE_CHARS
-
-
-def _mostly_cjk(text: str) -> bool:
-    visible = len(text) - text.count(" ")
-    return visible > 0 and 2 * count_cjk(text) >= visible
-
-
-def _cut(text: str, limit: int) -> str:
-    """At most `limit` characters, cut between words with "…", never through a figure like 16.98."""
-    if len(text) <= limit:
-        return text
-    end = limit - 1
-    cut = end
-    while cut > 0 and _joined(text[cut - 1], text[cut]):
-        cut -= 1
-    if cut < end // 2:  # one giant token: a hard cut beats an empty headline
-        cut = end
-    return text[:cut].rstrip(" ,;:-–—/(") + "…"
-
-
-def _joined(left: str, right: str) -> bool:
-    """True when a cut between the two characters would split a word or a number."""
-    return not (left.isspace() or right.isspace() or _is_cjk(left) or _is_cjk(right))
-
-
-def _is_cjk(char: str) -> bool:
-    return count_cjk(char) == 1
 
 
 # -- the description's own points ----------------------------------------------------------------
@@ -231,10 +151,10 @@ def _quotes(description: Description, key: ResultFigure | None, texts: Texts) ->
 
 def _quote(sentence: str) -> str:
     """The sentence as written, cut between words; a cut never leaves a number without its unit."""
-    cut = _cut(sentence, MAX_QUOTE_CHARS)
-    if cut.endswith("…"):
-        words = cut[:-1].split(" ")
+    quoted = cut(sentence, MAX_QUOTE_CHARS)
+    if quoted.endswith("…"):
+        words = quoted[:-1].split(" ")
         while len(words) > 1 and any(char.isdigit() for char in words[-1]):
             words.pop()
-        cut = " ".join(words).rstrip(" ,;:-–—/(") + "…"
-    return cut
+        quoted = " ".join(words).rstrip(" ,;:-–—/(") + "…"
+    return quoted
