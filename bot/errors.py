@@ -179,7 +179,7 @@ class ModelFiltered(SummarizerError):
 
 
 class BudgetSpent(SummarizerError):
-    """The day's token budget is reached: the request was not sent (workspaces/spending.py). A
+    """The day's token budget is reached: the request was not sent (spending/budgets.py). A
     caller that says why there is no answer says the budget is spent, not that the model failed."""
 
 

@@ -26,7 +26,7 @@ FLOORS = {
         "cards",
         "digests",
         "questions",
-        "across",
+        "spending",
         "releases",
         "watches",
         "channels",

@@ -58,7 +58,7 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.redis_server import RedisServer
 
-import bot.core.clock
+import bot.core.pacing
 from bot.models import DigestOptions, Filters, Window
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
@@ -257,7 +257,7 @@ repos = ["{REPO}"]
 
 @contextlib.contextmanager
 def production_clock_reads(clock: WallClock) -> Iterator[None]:
-    """Production's wall clock (`utc_now` of bot/core/clock.py, the default of Timing.now)
+    """Production's wall clock (`utc_now` of bot/core/pacing.py, the default of Timing.now)
     reading `clock`. The integration tests hand the app a devkit clock instead, a frame outside
     bot/: the features' calls of the clock, callbacks into the composition root, would then go
     unseen here, where they are seen in the other flows, which run on the real clock."""
@@ -267,7 +267,7 @@ def production_clock_reads(clock: WallClock) -> Iterator[None]:
         def now(cls, tz=None):
             return clock.now.astimezone(tz)
 
-    with mock.patch.object(bot.core.clock, "datetime", Frozen):
+    with mock.patch.object(bot.core.pacing, "datetime", Frozen):
         yield
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 from bot.access.disclosure import Disclosure
 from bot.access.visibility import Visibility
-from bot.channels.directory import ChannelDirectory, ChannelPlan
+from bot.channels import ChannelDirectory, ChannelPlan
 from bot.errors import SlackError
 from bot.models import Audience, Note
 from bot.ports.slack import SlackPort

@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.access.policy import AccessPolicy
-from bot.channels.directory import ChannelDirectory, ChannelPlan
-from bot.channels.members import ChannelMembers
+from bot.channels import ChannelDirectory, ChannelMembers, ChannelPlan
 from bot.ports.slack import SlackPort
 
 

@@ -1,3 +1,26 @@
 """A PR's card: its snapshot read from GitHub once, the card written once (by the model or the
 rules), stored for every surface.
+
+The door: CardLookup (`/pr owner/repo#N` and its Share); CardService for whoever makes cards.
 """
+
+from __future__ import annotations
+
+from bot.cards.facts import file_facts
+from bot.cards.heuristic.point_names import card_contradicts
+from bot.cards.lookup import CardLookup
+from bot.cards.poller import MergePoller
+from bot.cards.service import HEURISTIC_BUDGET, CardResult, CardService
+from bot.cards.writer import DEFAULT_FIT, ModelFit
+
+__all__ = [
+    "DEFAULT_FIT",
+    "HEURISTIC_BUDGET",
+    "CardLookup",
+    "CardResult",
+    "CardService",
+    "MergePoller",
+    "ModelFit",
+    "card_contradicts",
+    "file_facts",
+]

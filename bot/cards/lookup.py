@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.access.policy import AccessPolicy
+from bot.access import AccessPolicy
 from bot.cards.service import CardService
-from bot.channels.directory import ChannelDirectory
+from bot.channels import ChannelDirectory
 from bot.core.refs import parse_ref
 from bot.errors import NotFound, PrdigestError, RateLimited, SourceError
 from bot.models import Audience, CardReply, Language, NotAllowed, NotYours, PRNotFound, PRRef, Unavailable
-from bot.workspaces.spending import Payer
+from bot.spending import Payer
 
 # What a lookup answers: the card, or why there is none.
 LookedUp = CardReply | NotAllowed | PRNotFound | Unavailable

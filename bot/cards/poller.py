@@ -20,8 +20,8 @@ from bot.cards.service import CardService
 from bot.errors import PrdigestError, StoreError
 from bot.models import Language, Window
 from bot.ports import Source
+from bot.spending import WORKER, Payer
 from bot.store.kv import DAY, KV
-from bot.workspaces.spending import WORKER, Payer
 
 log = logging.getLogger(__name__)
 

@@ -33,9 +33,9 @@ from bot.errors import BudgetSpent, NotFound, Stopped, StoreError, SummarizerErr
 from bot.models import Card, CardKey, Language, NoModel, PRListing, PRRef, PRSnapshot, SkipClass, Window
 from bot.ops import telemetry
 from bot.ports import CardJobs, CardWriter, Source
+from bot.spending import CLI_PAYER, WORKER, Payer, Spending
 from bot.store.repos.cards import CardStore, card_key
 from bot.words import text
-from bot.workspaces.spending import CLI_PAYER, WORKER, Payer, Spending
 
 log = logging.getLogger(__name__)
 
@@ -265,7 +265,7 @@ class CardService:
     ) -> CardResult:
         """The PR's card: from the store, else from a worker through the queue while one is
         alive, else made here. `here` is for the worker itself, which must not queue its own job.
-        `payer` is who asks (a channel or a surface, in a workspace: workspaces/spending.py): the
+        `payer` is who asks (a channel or a surface, in a workspace: spending/budgets.py): the
         tokens of a card made for this request are theirs, within their workspace's budget; a
         card served from the store costs nothing."""
         result = self._card(snapshot, language, here=here, payer=payer)

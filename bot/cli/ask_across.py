@@ -1,5 +1,5 @@
 """`prdigest ask OWNER/REPO "what merged this week about MoE?"`: a question across days in the
-terminal, answered as a Slack thread answers it (across/days.py), in the configured zone.
+terminal, answered as a Slack thread answers it (questions/across/days.py), in the configured zone.
 
 The CLI may name any repository (DESIGN.md §4); a question that is not across days (no span, no
 revert asked about) is one line and exit 1, since OWNER/REPO alone names no PR to ask about.
@@ -11,16 +11,15 @@ import argparse
 import json
 from dataclasses import replace
 
-from bot.across.days import AcrossDays, Known
-from bot.across.summaries import summarized
 from bot.cli.waiting import Waiting
 from bot.errors import SourceError, UsageError, quoted
 from bot.models import AcrossRefused, Audience, InRelease, Language, Question
-from bot.releases.questions import ReleaseQuestions
+from bot.questions import AcrossDays, Known, summarized
+from bot.releases import ReleaseQuestions
 from bot.render.across import across_data, across_terminal, in_release_data, in_release_terminal
+from bot.spending import CLI
 from bot.wiring.process import Process
 from bot.wiring.releases import release_digests
-from bot.workspaces.spending import CLI
 
 
 def ask_across(args: argparse.Namespace, built: Process, repo: str, language: Language) -> None:

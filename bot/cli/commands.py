@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 from bot.cli.posting import checked_post, chosen_team
 from bot.cli.waiting import Waiting, model_failed_line, model_host
 from bot.core.refs import parse_ref, parse_repo
-from bot.digests.windows import parse_date, parse_since, window_for_date, window_since
+from bot.digests import parse_date, parse_since, window_for_date, window_since
 from bot.errors import ConfigError, Stopped, StoreError, UsageError, quoted
 from bot.models import DigestOptions, Filters, Language, Note, PRRef, Window
-from bot.questions.ask import ask_about_pr
+from bot.questions import ask_about_pr
 from bot.render.data import answer_data, digest_data, item_data
 from bot.render.terminal import no_answer_line, render_answer, render_card, render_digest
 from bot.settings import Settings
@@ -279,7 +279,7 @@ def _run_ask(args: argparse.Namespace, built: Process) -> None:
     sorts, and `--format json`'s `source` and `reason` tell a program which one it got.
     """
     if "#" not in args.ref and "/pull/" not in args.ref and "/" in args.ref:
-        # OWNER/REPO: a question across days about that repository (across/days.py).
+        # OWNER/REPO: a question across days about that repository (questions/across/days.py).
         from bot.cli.ask_across import ask_across
 
         ask_across(args, built, parse_repo(args.ref), language_of(args, built.settings))

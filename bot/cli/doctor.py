@@ -278,7 +278,7 @@ def _slack_checks(settings: Settings, team: str | None) -> list[Check]:
 def _tokens(settings: Settings, team: str | None = None) -> list[Check]:
     """The model's tokens today and over the last 7 days: in total, per repository, per channel or
     surface, with the estimated cost from the config's prices; and the daily budget. One
-    workspace's only: the home one's, or with --team another installed one's (workspaces/spending.py)."""
+    workspace's only: the home one's, or with --team another installed one's (spending/budgets.py)."""
     if not settings.redis_url and settings.cache is None:
         return [(WARN, "tokens", "REDIS_URL not set: tokens are counted in each process only, none to show here")]
     from bot.render.tokens import doctor_lines

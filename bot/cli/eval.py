@@ -19,7 +19,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from http import HTTPStatus
 
-from bot.across.days import AcrossDays, Known
 from bot.core.eval_scores import AnswerRun, CardRun, Unread, score_cards
 from bot.core.usage import Price, cost
 from bot.errors import (
@@ -32,15 +31,24 @@ from bot.errors import (
     UsageError,
     one_line,
 )
-from bot.eval.files import jsonl_lines
-from bot.eval.labels import Asking, Labelled, parse_labels, parse_questions
-from bot.eval.runs import Across, EvalModel, answer_runs, card_runs
+from bot.eval import (
+    Across,
+    Asking,
+    EvalModel,
+    Labelled,
+    answer_runs,
+    card_runs,
+    jsonl_lines,
+    parse_labels,
+    parse_questions,
+)
 from bot.models import AcrossMatches, Audience, Language, PRRef, PRSnapshot
+from bot.questions import AcrossDays, Known
 from bot.render.evaluation import ModelReport, eval_data, render_eval
 from bot.settings import Settings
+from bot.spending import CLI
 from bot.wiring.evaluation import named_model, no_model
 from bot.wiring.process import Process, build_process
-from bot.workspaces.spending import CLI
 
 MAX_CONCURRENCY = 64
 

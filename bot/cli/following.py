@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.channels.subscriptions import ChannelView
+from bot.channels import ChannelView
 from bot.models import AuditEntry, Language
 from bot.render.slack.subscriptions import SHOWN_FIELDS, effective, shown_value, spelled
 from bot.settings import Defaults
 from bot.wiring.process import Process
 from bot.words import text
-from bot.workspaces.tenant import Tenant
+from bot.workspaces import Tenant
 
 # The slash command of the app's manifests (config/manifest*.yml): the CLI has no Slack payload
 # to read the command from.

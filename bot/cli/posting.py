@@ -38,7 +38,7 @@ def chosen_team(team: str | None, wired: SlackWiring) -> str | None:
         if team is not None:
             raise UsageError("error.team_not_oauth")
         return None
-    from bot.workspaces.installed import is_team_id
+    from bot.workspaces import is_team_id
 
     chosen = team or settings.home_team
     if chosen is None:

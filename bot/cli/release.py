@@ -14,7 +14,7 @@ from bot.core.refs import parse_repo
 from bot.errors import PrdigestError, UsageError, quoted
 from bot.models import Language
 from bot.ports.slack import SlackPort
-from bot.releases.posting import ReleaseAsked
+from bot.releases import ReleaseAsked
 from bot.render.releases import release_data, render_release
 from bot.wiring.process import Process
 from bot.wiring.releases import release_digests

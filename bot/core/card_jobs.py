@@ -40,7 +40,7 @@ class CardJob:
     number: int
     language: Language
     merge_sha: str | None = None  # the card's revision when the asker knew it
-    payer: str | None = None  # who asked first (workspaces/spending.py); None: the poller or the webhook
+    payer: str | None = None  # who asked first (spending/budgets.py); None: the poller or the webhook
     workspace: str | None = None  # the payer's workspace; None: the single or home one
     # Queued because a merge was announced (the webhook, whose payload only claims it): dropped
     # when GitHub says the PR is not merged. A person's /pr may ask for an open PR's card.

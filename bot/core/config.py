@@ -155,7 +155,7 @@ class SlackConfig(_Strict):
     home_team: str | None = None
     # OAuth mode, each installed workspace but the home one (which keeps [defaults]
     # daily_token_budget): its model tokens per UTC day (0: no cap), the distinct repositories its
-    # channels may follow from Slack, and the channels it may set up (workspaces/spending.py,
+    # channels may follow from Slack, and the channels it may set up (spending/budgets.py,
     # channels/subscriptions.py).
     workspace_daily_token_budget: int = Field(default=200_000, ge=0, le=10_000_000_000, strict=True)
     workspace_max_repos: int = Field(default=20, ge=1, le=10_000, strict=True)

@@ -2,7 +2,7 @@
 
 A Tally gathers the `usage` of every response one card or one answer received (the retries
 that got an answer, the mode probes, the second request), per model; its owner records it once
-(workspaces/spending.py). Before each request the code that sends it calls `reserve` with what the
+(spending/budgets.py). Before each request the code that sends it calls `reserve` with what the
 request may spend: a plain Tally holds nothing, the one a daily budget gives (spending.py) holds
 it against the budget and raises BudgetSpent once the budget is reached.
 Prices are the config's `[models."NAME"]` input_per_million and output_per_million; a model

@@ -15,14 +15,14 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
-from bot.cards.service import CardResult, CardService
+from bot.cards import CardResult, CardService
 from bot.core.links import mentions
 from bot.digests.filters import keeps_files, keeps_listing
 from bot.errors import RateLimited, SourceError, Stopped
 from bot.models import VERDICT_ORDER, Card, Digest, DigestItem, Filters, Language, Note, PRListing, PRSnapshot, Window
 from bot.ops.logs import carried
 from bot.ports import Source
-from bot.workspaces.spending import CLI_PAYER, Payer
+from bot.spending import CLI_PAYER, Payer
 
 Progress = Callable[[int, int], None]
 # Paths kept per digest item for matching questions: enough for any PR a person would name by
@@ -76,7 +76,7 @@ class DigestService:
         payer: Payer = CLI_PAYER,
     ) -> Digest:
         """The digest; `payer` (the channel it is for, or the CLI, in its workspace) is who spends
-        the tokens of the cards made for it (workspaces/spending.py)."""
+        the tokens of the cards made for it (spending/budgets.py)."""
         listings = [listing for repo in repos for listing in self._cards.merged(repo, window)]
         return self._of(repos, window, listings, language, filters or Filters(), progress, payer)
 

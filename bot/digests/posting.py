@@ -13,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.channels.directory import ChannelPlan
-from bot.core.clock import utc_now
+from bot.channels import ChannelPlan
+from bot.core.pacing import utc_now
+from bot.digests.areas import area_counts
 from bot.digests.build import DigestService
 from bot.digests.feedback import rank, tally
 from bot.digests.lease import POST_LEASE_SECONDS, PostLease
@@ -22,10 +23,9 @@ from bot.digests.publisher import DigestTies, Publisher, PublishResult
 from bot.errors import PrdigestError, PublishError
 from bot.models import DigestOptions, DigestRun, Note, Window
 from bot.ops.logs import request_id
-from bot.releases.digests import area_counts
+from bot.spending import Payer
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
-from bot.workspaces.spending import Payer
 
 log = logging.getLogger(__name__)
 

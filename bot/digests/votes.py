@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bot.access.policy import AccessPolicy
-from bot.cards.service import CardService
+from bot.access import AccessPolicy
+from bot.cards import CardService
 from bot.digests.feedback import areas, item_areas
 from bot.errors import PrdigestError, StoreError
 from bot.models import PRRef, Vote

@@ -1,1 +1,22 @@
-"""`prdigest eval`: cards and answers measured against labelled PRs, one row per model."""
+"""`prdigest eval`: cards and answers measured against labelled PRs, one row per model.
+
+The door: the labelled files read, and the runs of cards and answers.
+"""
+
+from __future__ import annotations
+
+from bot.eval.files import jsonl_lines
+from bot.eval.labels import Asking, Labelled, parse_labels, parse_questions
+from bot.eval.runs import Across, EvalModel, answer_runs, card_runs
+
+__all__ = [
+    "Across",
+    "Asking",
+    "EvalModel",
+    "Labelled",
+    "answer_runs",
+    "card_runs",
+    "jsonl_lines",
+    "parse_labels",
+    "parse_questions",
+]

@@ -14,9 +14,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from bot.cards.facts import file_facts
-from bot.cards.heuristic.point_names import card_contradicts
-from bot.cards.service import HEURISTIC_BUDGET, CardService
+from bot.cards import HEURISTIC_BUDGET, CardService, card_contradicts, file_facts
 from bot.core.checks.faithfulness import SourceText
 from bot.core.deadline import Deadline
 from bot.core.eval_scores import AnswerRun, CardRun, card_text, invented, ungrounded
@@ -28,9 +26,9 @@ from bot.eval.labels import Asking, Labelled
 from bot.models import Language, Message, NoAnswer, OutputMode, PRRef, PRSnapshot
 from bot.ports import Answerer, ModelClient
 from bot.ports.model import Parsed, Schema
-from bot.questions.ask import ask_about_pr
+from bot.questions import ask_about_pr
 
-# A question across days is answered by the rules of across/days.py: the text of the PRs it
+# A question across days is answered by the rules of questions/across/days.py: the text of the PRs it
 # lists, or None when it cannot be answered.
 Across = Callable[[str, str, Language], str | None]
 

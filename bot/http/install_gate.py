@@ -12,7 +12,7 @@ from bot.errors import StoreError
 from bot.http.httpd import StartResponse
 from bot.models import Language
 from bot.words import text
-from bot.workspaces.installs import InstallStarts
+from bot.workspaces import InstallStarts
 
 log = logging.getLogger(__name__)
 

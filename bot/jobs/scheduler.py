@@ -20,11 +20,10 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from bot.channels.directory import ChannelPlan
-from bot.digests.lease import LeaseLost
-from bot.digests.posting import DigestPosting
+from bot.channels import ChannelPlan
+from bot.digests import DigestPosting, LeaseLost
 from bot.errors import PrdigestError, StoreError
-from bot.watches.dms import DueWatchDM, WatchDMs
+from bot.watches import DueWatchDM, WatchDMs
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Questions across days (across/days.py): the span of calendar days asked about, the PRs
+"""Questions across days (questions/across/days.py): the span of calendar days asked about, the PRs
 that match, and why such a question is refused. Two of these are `Reply` kinds (see replies.py).
 """
 

@@ -87,6 +87,6 @@ class Reading:
                 or self.intent != "list"
                 or self.verdict is not None
             )
-        # No days named: the recent ones (across/days.py DEFAULT_DAYS); "any reverts?" too.
+        # No days named: the recent ones (questions/across/days.py DEFAULT_DAYS); "any reverts?" too.
         wanted = bool(self.terms) or self.relation is not None
         return self.author is not None or self.intent != "list" or ((self.listing or self.seeking) and wanted)

@@ -10,8 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from bot.cards.facts import file_facts
-from bot.cards.writer import DEFAULT_FIT, ModelFit
+from bot.cards import DEFAULT_FIT, ModelFit, file_facts
 from bot.core.checks.citations import Citable, cited, cites_only
 from bot.core.checks.faithfulness import SourceText
 from bot.core.checks.prompt_echoes import echoes_prompt

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.cards.service import CardService
+from bot.cards import CardService
 from bot.core.checks.prose import is_data
 from bot.core.checks.sanitize import repo_url, sanitize_answer, sanitize_sentence
 from bot.core.usage import Tally
 from bot.errors import BudgetSpent, ModelRejected, ModelTimeout, ModelUnavailable, SummarizerError
 from bot.models import Asked, Language, NoAnswer, PRSnapshot, Question
 from bot.ports import Answerer
-from bot.workspaces.spending import CLI_PAYER, Spending
+from bot.spending import CLI_PAYER, Spending
 
 
 def ask_about_pr(

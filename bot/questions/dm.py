@@ -19,11 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
-from bot.access.policy import AccessPolicy
-from bot.access.reach import reach_of
-from bot.channels.directory import ChannelDirectory
-from bot.channels.members import ChannelMembers
-from bot.channels.people import PeopleLanguages
+from bot.access import AccessPolicy, reach_of
+from bot.channels import ChannelDirectory, ChannelMembers, PeopleLanguages
 from bot.core.refs import MAX_MESSAGE_CHARS
 from bot.models import Language
 from bot.ops import telemetry

@@ -16,16 +16,14 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from bot.across.days import AcrossDays
-from bot.across.summaries import carded_items, write_summary
-from bot.cards.service import CardService
+from bot.cards import CardService
 from bot.core.checks.citations import Citable, keep_cited
 from bot.core.checks.sanitize import repo_url, sanitize_answer, sanitize_text
 from bot.core.heuristic.signals import verdict_rules
 from bot.core.refs import GITHUB_WEB, pr_url
 from bot.core.strings.patterns import lazy
 from bot.core.usage import Tally
-from bot.digests.filters import explain
+from bot.digests import explain
 from bot.errors import BudgetSpent, NotFound, RateLimited, SourceError, SummarizerError
 from bot.models import (
     AcrossMatches,
@@ -53,10 +51,12 @@ from bot.models import (
     Why,
 )
 from bot.ports import Answerer, AnswerSink
+from bot.questions.across.days import AcrossDays
+from bot.questions.across.summaries import carded_items, write_summary
 from bot.questions.reading import refs_said
 from bot.questions.which_pr import is_why, previous_pr, resolve, words
+from bot.spending import Account, Payer
 from bot.store.threads import ThreadStore
-from bot.workspaces.spending import Account, Payer
 
 
 class QAService:
@@ -72,7 +72,7 @@ class QAService:
         self._cards = cards
         # Where a PR known only by its reference links to (refs.github_web_base).
         self._web_base = web_base
-        # Questions across days ("what merged this week about MoE?"): across/days.py.
+        # Questions across days ("what merged this week about MoE?"): questions/across/days.py.
         self._across = across
         self._threads = threads
         self._answerer = answerer
@@ -237,7 +237,7 @@ class QAService:
     def _across_days(
         self, question: str, audience: Audience, reading: Reading | None, *, digest: bool, sink: AnswerSink | None
     ) -> Reply | None:
-        """The answer to a question across days (across/days.py), or None when it is not one.
+        """The answer to a question across days (questions/across/days.py), or None when it is not one.
         In a digest's thread, "today's PRs" are the digest's: answered from its items, as before."""
         if self._across is None or reading is None or not reading.across:
             return None
@@ -293,7 +293,7 @@ class QAService:
             return replace(matches, queued=queued)
         tally = self._tally()
         try:
-            # The list is the reply; the model's prose only stands above it (across/summaries.py).
+            # The list is the reply; the model's prose only stands above it (questions/across/summaries.py).
             answer = write_summary(self._answerer, matches, Question(question, (), audience.language), tally, sink)
         finally:
             if self._account is not None:

@@ -19,11 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.access.policy import AccessPolicy
-from bot.access.reach import channels_of, shown_repos
-from bot.channels.directory import ChannelDirectory, ChannelPlan
-from bot.channels.members import ChannelMembers
-from bot.channels.people import PeopleLanguages
+from bot.access import AccessPolicy, channels_of, shown_repos
+from bot.channels import ChannelDirectory, ChannelMembers, ChannelPlan, PeopleLanguages
 from bot.errors import SlackError, StoreError
 from bot.models import Audience, DigestItem
 from bot.ports.slack import SlackPort

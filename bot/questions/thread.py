@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.access.policy import AccessPolicy
-from bot.channels.directory import ChannelDirectory
+from bot.access import AccessPolicy
+from bot.channels import ChannelDirectory
 from bot.core.refs import MAX_MESSAGE_CHARS
 from bot.core.stops import StopPress
 from bot.models import Language

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from bot.channels.directory import ChannelPlan
+from bot.channels import ChannelPlan
 from bot.errors import PrdigestError, StoreError
 from bot.releases.digests import ReleaseDigests
 from bot.releases.posting import ReleaseAsked, ReleasePosting

@@ -10,22 +10,18 @@ cards the release already has (releases/upgrade_notes.py), never asked of the mo
 
 from __future__ import annotations
 
-from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
-from bot.cards.service import CardService
-from bot.digests.build import FETCHERS, DigestService, Progress
-from bot.digests.feedback import item_areas
+from bot.cards import CardService
+from bot.digests import FETCHERS, DigestService, Progress, groups
 from bot.errors import NotFound
 from bot.models import (
-    DigestItem,
     Language,
     PRListing,
     PRRef,
     Release,
     ReleaseDigest,
-    ReleaseGroup,
     ReleasePR,
     Upgrade,
     Window,
@@ -34,11 +30,9 @@ from bot.ops.logs import carried
 from bot.ports import Source
 from bot.releases.ranges import ReleaseRange, ReleaseRanges
 from bot.releases.upgrade_notes import upgrade_notes
-from bot.workspaces.spending import CLI_PAYER, Payer
+from bot.spending import CLI_PAYER, Payer
 
 _NEVER = datetime(1970, 1, 1, tzinfo=UTC)
-# The group of a PR that has no label, title tag or path to speak of.
-OTHER_AREA = "other"
 
 
 class ReleaseDigests:
@@ -112,40 +106,6 @@ class ReleaseDigests:
             # One carried context per task: a context cannot be entered by two threads at once.
             pending = [pool.submit(carried(one), pr) for pr in found.prs]
             return [listing for future in pending if (listing := future.result()) is not None]
-
-
-def group_area(item: DigestItem) -> str:
-    """The one area a PR is grouped under: its title's first tag ("[Kernel]"), else the top
-    directory it changes, else its first label. Labels come last here (though first in the
-    feedback ranking) since many say where a PR is in review ("ready"), not what it is about."""
-    found = item_areas(item)
-    tag = next((area for area in found if area.startswith("[")), None)
-    path = next((area for area in found if area.endswith("/")), None)
-    return tag or path or (found[0] if found else OTHER_AREA)
-
-
-def groups(items: tuple[DigestItem, ...]) -> tuple[ReleaseGroup, ...]:
-    """The items by area, read-worthy groups first (the most must-reads, then the most to skim,
-    then the largest), each group in the digest's order. Tags are grouped whatever their case
-    ("[Bugfix]", "[BugFix]"), under the first spelling met."""
-    by_area: dict[str, list[DigestItem]] = defaultdict(list)
-    spelled: dict[str, str] = {}
-    for item in items:
-        area = group_area(item)
-        by_area[spelled.setdefault(area.lower(), area)].append(item)
-
-    def weight(area: str) -> tuple[int, int, int, str]:
-        members = by_area[area]
-        reads = sum(item.card.verdict == "read" for item in members)
-        skims = sum(item.card.verdict == "skim" for item in members)
-        return (-reads, -skims, -len(members), area)
-
-    return tuple(ReleaseGroup(area, tuple(by_area[area])) for area in sorted(by_area, key=weight))
-
-
-def area_counts(items: tuple[DigestItem, ...]) -> list[tuple[str, int]]:
-    """How many PRs each area had, most first, areas grouped as `groups` groups them."""
-    return [(group.area, len(group.items)) for group in sorted(groups(items), key=lambda g: -len(g.items))]
 
 
 def _window(listings: list[PRListing]) -> Window:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.access.policy import AccessPolicy
-from bot.channels.directory import ChannelDirectory
-from bot.digests.publisher import PublishResult
+from bot.access import AccessPolicy
+from bot.channels import ChannelDirectory
+from bot.digests import PublishResult
 from bot.errors import SourceError, UsageError
 from bot.models import Language, NotAllowed, NotYours, ReleaseDigest, ReleaseRefused, ReleaseShared
 from bot.releases.digests import ReleaseDigests
 from bot.releases.posting import ReleaseAsked, ReleasePosting
-from bot.workspaces.spending import Payer
+from bot.spending import Payer
 
 ReleaseLookedUp = ReleaseDigest | NotAllowed | ReleaseRefused
 ReleaseShareOutcome = ReleaseShared | NotYours | NotAllowed

@@ -14,16 +14,15 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.digests.lease import POST_LEASE_SECONDS, PostLease
-from bot.digests.publisher import Publisher, PublishResult
+from bot.digests import POST_LEASE_SECONDS, PostLease, Publisher, PublishResult
 from bot.errors import PublishError
 from bot.models import DigestThread, Language, Note
 from bot.ops.logs import request_id
 from bot.ports.messages import ReleaseMessages
 from bot.releases.digests import ReleaseDigests
+from bot.spending import Payer
 from bot.store.ledger import PostLedger
 from bot.store.threads import ThreadStore
-from bot.workspaces.spending import Payer
 
 log = logging.getLogger(__name__)
 

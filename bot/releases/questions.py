@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from bot.cards.service import CardService
+from bot.cards import CardService
 from bot.core.refs import GITHUB_WEB, pr_url
 from bot.errors import NotFound, SourceError, UsageError
 from bot.models import AcrossRefused, InRelease, PRListing, PRRef, PRSnapshot, Release, ReleasePR, Span

@@ -1,4 +1,4 @@
-"""Replies to questions across days (across/days.py): the matching PRs as links with their
+"""Replies to questions across days (questions/across/days.py): the matching PRs as links with their
 card's headline and verdict, in the channel's language (pure).
 
 Headlines are cards' (sanitized when they were served); titles are sanitized and escaped here,
@@ -142,7 +142,7 @@ def _topic(reply: AcrossMatches) -> str:
 def across_message(reply: AcrossMatches, language: Language) -> Message:
     """The PRs found, as code found them: the first line (what was asked, the count, the span),
     each PR with its headline and verdict, what was left out. With the model's answer (written
-    from their cards, sanitized, citing none but these: across/summaries.py), it stands above
+    from their cards, sanitized, citing none but these: questions/across/summaries.py), it stands above
     the list as a summary; the list is the same with it or without."""
     target = _target_link(reply.target)
     header = _header(reply, language, repo=escape(reply.repo), topic=escape(_topic(reply)), target=target)

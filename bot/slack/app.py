@@ -17,8 +17,8 @@ from slack_bolt.error import BoltUnhandledRequestError
 from slack_sdk.oauth import InstallationStore, OAuthStateStore
 from slack_sdk.signature import SignatureVerifier
 
-from bot.channels.directory import ChannelPlan
-from bot.digests.posting import DigestPosting
+from bot.channels import ChannelPlan
+from bot.digests import DigestPosting
 from bot.errors import ConfigError
 from bot.http.httpd import WsgiApp
 from bot.jobs.scheduler import TICK_SECONDS, Scheduler
@@ -32,10 +32,9 @@ from bot.slack.listeners import home as home_tab
 from bot.slack.listeners import settings as channel_settings
 from bot.slack.oauth import oauth_parts
 from bot.slack.runner import ack_in_place
-from bot.watches.dms import WatchDMs
+from bot.watches import WatchDMs
 from bot.words import text
-from bot.workspaces.installs import InstallStarts
-from bot.workspaces.tenant import Tenant
+from bot.workspaces import InstallStarts, Tenant
 
 log = logging.getLogger(__name__)
 

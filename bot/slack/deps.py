@@ -15,7 +15,7 @@ from slack_bolt import BoltContext, BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
 
 from bot.core.installs import workspace_id
-from bot.workspaces.tenant import Tenant
+from bot.workspaces import Tenant
 
 _KEY = "prdigest_deps"
 

@@ -22,16 +22,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.access.policy import AccessPolicy
-from bot.cards.service import CardService
-from bot.channels.directory import ChannelDirectory
+from bot.access import AccessPolicy
+from bot.cards import CardService
+from bot.channels import ChannelDirectory
 from bot.core.refs import GITHUB_WEB
 from bot.core.strings.patterns import lazy
 from bot.errors import NotFound, SourceError
 from bot.models import Card, PRRef, PRSnapshot
 from bot.ports.slack import SlackPort
 from bot.ports.wording import UnfurlWords
-from bot.workspaces.spending import Payer
+from bot.spending import Payer
 
 log = logging.getLogger(__name__)
 

@@ -24,13 +24,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.access.policy import AccessPolicy
-from bot.channels.directory import ChannelDirectory
-from bot.channels.members import ChannelMembers
-from bot.channels.people import PeopleLanguages
+from bot.access import AccessPolicy
+from bot.channels import ChannelDirectory, ChannelMembers, PeopleLanguages
 from bot.core.watches import Watch
-from bot.digests.lease import PostLease
-from bot.digests.posting import REAL_POST_TIMING, PostTiming
+from bot.digests import REAL_POST_TIMING, PostLease, PostTiming
 from bot.errors import PublishError, SlackError
 from bot.models import Language, Window
 from bot.ports.slack import TRANSIENT, SlackPort

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.cards.service import CardService
+from bot.cards import CardService
 from bot.core.watches import Candidate, Watch, WatchMatch, matching, repos_of
 from bot.models import Language, PRSnapshot, Window
 from bot.ports import Source
-from bot.workspaces.spending import ALERTS, Payer
+from bot.spending import ALERTS, Payer
 
 
 def candidate(snapshot: PRSnapshot) -> Candidate:

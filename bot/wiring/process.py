@@ -18,7 +18,6 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot.access.visibility import Visibility
-from bot.across.authors import Authors
 from bot.cards.poller import MergePoller
 from bot.cards.service import CardService, CardTiming, ModelUse, lease_for
 from bot.cards.writer import ModelCardWriter, ModelFit
@@ -28,11 +27,13 @@ from bot.core.refs import github_web_base
 from bot.digests.build import DigestService
 from bot.errors import ConfigError
 from bot.llm.lazy import Endpoint, ModelOnFirstUse
+from bot.questions.across.authors import Authors
 from bot.questions.answerer import ModelAnswerer
 from bot.questions.model_reading import ModelReader
 from bot.queue.connect import card_queue
 from bot.settings import DEFAULT_OPENAI_URL, Settings
 from bot.sources.lazy import GitHubEndpoint, GitHubOnFirstUse, connect
+from bot.spending.budgets import Spending
 from bot.store.kv import KV
 from bot.store.modes import ModeMemory
 from bot.store.repos.authors import AuthorStore
@@ -42,7 +43,6 @@ from bot.store.repos.pages import PageStore
 from bot.store.tokens import TokenStore
 from bot.wiring.store import choose_store
 from bot.wiring.timing import Timing
-from bot.workspaces.spending import Spending
 
 if TYPE_CHECKING:
     from bot.queue.broker import CardQueue, RunningWorker

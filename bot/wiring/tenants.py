@@ -12,7 +12,6 @@ import threading
 from collections.abc import Callable
 
 from bot.access.policy import AccessPolicy
-from bot.across.days import AcrossDays, Known
 from bot.cards.lookup import CardLookup
 from bot.channels.directory import ChannelDirectory, ChannelPlan
 from bot.channels.members import ChannelMembers
@@ -24,6 +23,7 @@ from bot.digests.publisher import PACE_SECONDS, PostPace, Publisher
 from bot.digests.votes import Votes
 from bot.errors import StoreError
 from bot.ports.slack import SlackPort
+from bot.questions.across.days import AcrossDays, Known
 from bot.questions.dm import DMQuestions
 from bot.questions.qa import QAService
 from bot.questions.suggestions import PromptSuggestions
@@ -38,6 +38,7 @@ from bot.render.slack.release_blocks import ReleaseBlocks
 from bot.render.slack.suggestions import prompt_words
 from bot.render.slack.watches import watch_dm_message
 from bot.settings import DEFAULT_CONFIG_PATH
+from bot.spending.budgets import Account
 from bot.store.feedback import FeedbackStore
 from bot.store.history import DigestHistory
 from bot.store.ledger import PostLedger
@@ -51,7 +52,6 @@ from bot.watches.finder import WatchFinder
 from bot.wiring.process import Process
 from bot.wiring.releases import release_digests
 from bot.workspaces.deliveries import Deliveries
-from bot.workspaces.spending import Account
 from bot.workspaces.tenant import Tenant
 
 

@@ -11,8 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.clock import utc_now
-from bot.core.pacing import Pacing
+from bot.core.pacing import Pacing, utc_now
 
 
 @dataclass(frozen=True)

@@ -150,7 +150,7 @@ WORDS: dict[str, str] = {
     "reply.try_later": "I can't keep track of requests right now. Please try again in a minute.",
     "reply.why_in": "Why {link} is in this digest:",
     "reply.why_out": "Why {link} is not in this digest:",
-    # Questions across days (across/days.py): {span} is one of the across_span_* phrases.
+    # Questions across days (questions/across/days.py): {span} is one of the across_span_* phrases.
     "reply.across_span_today": "today",
     "reply.across_span_yesterday": "yesterday",
     "reply.across_span_week": "this week",
@@ -176,7 +176,7 @@ WORDS: dict[str, str] = {
         "No PR merged in {repo} {span} follows up on another, as far "
         "as their titles, descriptions and review comments say."
     ),
-    # A name typed that is several authors' (across/authors.py): each is listed, and said.
+    # A name typed that is several authors' (questions/across/authors.py): each is listed, and said.
     "reply.across_people": "“{said}” is the name of {n} people here, so the PRs of each are listed: {people}.",
     "reply.across_person": "{name} (@{login})",
     "reply.across_unread": (

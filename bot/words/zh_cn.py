@@ -138,7 +138,7 @@ WORDS: dict[str, str] = {
     "reply.try_later": "暂时无法记录请求，请一分钟后再试。",
     "reply.why_in": "{link} 出现在本期摘要中的原因：",
     "reply.why_out": "{link} 没有出现在本期摘要中的原因：",
-    # 跨天提问（across/days.py）：{span} 是 across_span_* 之一。
+    # 跨天提问（questions/across/days.py）：{span} 是 across_span_* 之一。
     "reply.across_span_today": "今天",
     "reply.across_span_yesterday": "昨天",
     "reply.across_span_week": "本周",
@@ -159,7 +159,7 @@ WORDS: dict[str, str] = {
     "reply.across_reverts_none": "从标题、描述和评审意见看，{repo} {span}合并的 PR 中没有回滚其他 PR 的。",
     "reply.across_follow_ups_found": "{repo} {span}合并的后续 PR，每个后面是它跟进的 PR：",
     "reply.across_follow_ups_none": "从标题、描述和评审意见看，{repo} {span}合并的 PR 中没有其他 PR 的后续。",
-    # 输入的名字对应多位作者（across/authors.py）：每个人的 PR 都列出，并说明。
+    # 输入的名字对应多位作者（questions/across/authors.py）：每个人的 PR 都列出，并说明。
     "reply.across_people": "“{said}”在这里对应 {n} 个人，所以列出了每个人的 PR：{people}。",
     "reply.across_person": "{name}（@{login}）",
     "reply.across_unread": "有 {n} 位作者的显示名称无法读取，因此没有按名字匹配他们的 PR。{why}",

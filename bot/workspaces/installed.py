@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.cards.poller import MergePoller
-from bot.channels.directory import ChannelPlan
+from bot.cards import MergePoller
+from bot.channels import ChannelPlan
 from bot.models import Language
+from bot.spending import background_workspace
 from bot.store.kv import KV
 from bot.store.workspace import Scopes, checked_team, team_prefix
-from bot.workspaces.spending import background_workspace
 
 
 def is_team_id(team: str) -> bool:

@@ -13,28 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.access.policy import AccessPolicy
-from bot.cards.lookup import CardLookup
-from bot.cards.service import CardService
-from bot.channels.directory import ChannelDirectory
-from bot.channels.members import ChannelMembers
-from bot.channels.people import PeopleLanguages
-from bot.channels.subscriptions import Subscriptions
+from bot.access import AccessPolicy
+from bot.cards import CardLookup, CardService
+from bot.channels import ChannelDirectory, ChannelMembers, PeopleLanguages, Subscriptions
 from bot.core.config import Defaults
 from bot.core.refs import GITHUB_WEB
-from bot.digests.posting import DigestPosting
-from bot.digests.publisher import Publisher
-from bot.digests.votes import Votes
+from bot.digests import DigestPosting, Publisher, Votes
 from bot.ports.slack import SlackPort
-from bot.questions.dm import DMQuestions
-from bot.questions.qa import QAService
-from bot.questions.suggestions import PromptSuggestions
-from bot.questions.thread import ThreadQuestions
-from bot.releases.announcer import ReleaseWatch
-from bot.releases.lookup import ReleaseLookup
-from bot.watches.dms import WatchDMs
+from bot.questions import DMQuestions, PromptSuggestions, QAService, ThreadQuestions
+from bot.releases import ReleaseLookup, ReleaseWatch
+from bot.spending import Payer, Spending
+from bot.watches import WatchDMs
 from bot.workspaces.deliveries import Deliveries
-from bot.workspaces.spending import Payer, Spending
 
 
 @dataclass(frozen=True)
@@ -74,5 +64,5 @@ class Tenant:
         return self.scope
 
     def payer(self, channel: str) -> Payer:
-        """Who pays for a card a request in `channel` makes (workspaces/spending.py)."""
+        """Who pays for a card a request in `channel` makes (spending/budgets.py)."""
         return Payer(channel, self.scope)

@@ -16,8 +16,8 @@ from devkit.fakes import dataset
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
-from bot.across.authors import Authors, matches_person
 from bot.models import Window
+from bot.questions.across.authors import Authors, matches_person
 from bot.store.backends.redis_store import RedisKV
 from bot.store.repos.authors import AuthorStore
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for

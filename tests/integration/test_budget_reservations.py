@@ -20,13 +20,13 @@ from bot.core.prompting.context_window import OUTPUT_RESERVE, request_tokens
 from bot.core.prompting.drafts import CardDraft
 from bot.models import Audience, CardReply, Message, PRAnswer, Reply
 from bot.questions.qa import QAService
+from bot.spending.budgets import Account
 from bot.store.backends.memory import MemoryKV
 from bot.store.backends.redis_store import RedisKV
 from bot.store.backends.sqlite_kv import SqliteKV
 from bot.store.kv import KV
 from bot.store.threads import ThreadStore
 from bot.store.tokens import RESERVED, TokenStore, tokens_key
-from bot.workspaces.spending import Account
 from tests.integration.conftest import NOW, REPO, ServicesFactory, day, home_of, settings_for
 
 BUDGET, HOLD = 3000, 700

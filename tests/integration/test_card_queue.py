@@ -17,8 +17,8 @@ from devkit.redis_server import RedisServer
 
 from bot.core.card_jobs import CardJob
 from bot.models import Window
+from bot.spending.budgets import Payer
 from bot.wiring.process import start_worker
-from bot.workspaces.spending import Payer
 from tests.integration.conftest import REPO, ServicesFactory, day, settings_for
 from tests.integration.slack_harness import wait_for
 from tests.integration.test_reliability import add_prs, good_card

@@ -19,8 +19,8 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack_agent import im_message
 
-from bot.across.days import MAX_ITEMS
 from bot.models import DigestOptions, Filters, Window
+from bot.questions.across.days import MAX_ITEMS
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import CONFIG, DIGEST_CHANNEL, HUMAN, SlackHarness, serve_harness, wait_for
 from tests.shared_data import shared_rows

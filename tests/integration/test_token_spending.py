@@ -18,9 +18,9 @@ from bot.models import Audience, CardReply, DigestOptions, Filters, Note, PRAnsw
 from bot.questions.ask import ask_about_pr
 from bot.render.slack.blocks import lead_message, strings
 from bot.settings import Settings
+from bot.spending.budgets import Payer
 from bot.store.tokens import TokenStore
 from bot.wiring.process import start_worker
-from bot.workspaces.spending import Payer
 from tests.integration.conftest import NOW, REPO, ServicesFactory, day, home_of, settings_for
 from tests.integration.slack_harness import DIGEST_CHANNEL, HUMAN, OTHER_CHANNEL, OTHER_REPO, SlackHarness, wait_for
 

@@ -17,9 +17,9 @@ from devkit.fakes.slack import RESPONSE_PREFIX
 from bot.cli.doctor import run_doctor
 from bot.core.usage import Tally, Usage
 from bot.models import Card, PRRef
+from bot.spending.budgets import Payer
 from bot.store.tokens import TokenStore
 from bot.wiring.process import Process, start_worker
-from bot.workspaces.spending import Payer
 from tests.integration.conftest import NOW, REPO, day
 from tests.integration.oauth_harness import HOME, HOME_CHANNEL, HUMAN, SECOND, SECOND_CHANNEL, OAuthHarness, serve_oauth
 from tests.integration.slack_harness import wait_for

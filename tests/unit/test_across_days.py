@@ -10,9 +10,6 @@ from zoneinfo import ZoneInfo
 import pytest
 from devkit.doubles import FakeSource
 
-from bot.across.authors import Authors
-from bot.across.days import MAX_ITEMS, AcrossDays, Known
-from bot.across.spans import MAX_SPAN_DAYS, span_problem, span_window
 from bot.cards.service import CardService
 from bot.core.links import Shown
 from bot.core.refs import github_web_base
@@ -31,6 +28,9 @@ from bot.models import (
     Span,
     Window,
 )
+from bot.questions.across.authors import Authors
+from bot.questions.across.days import MAX_ITEMS, AcrossDays, Known
+from bot.questions.across.spans import MAX_SPAN_DAYS, span_problem, span_window
 from bot.questions.dates import read_days
 from bot.questions.qa import QAService
 from bot.questions.reading import MAX_TERMS, read_question

@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 import pytest
 from devkit.doubles import FakeSource
 
-from bot.across.authors import Authors, matches_person
 from bot.errors import RateLimited, SourceUnreachable
+from bot.questions.across.authors import Authors, matches_person
 from bot.store.backends.memory import MemoryKV
 from bot.store.repos.authors import AuthorStore
 from bot.words import said

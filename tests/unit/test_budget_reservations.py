@@ -24,11 +24,11 @@ from bot.ports import Parsed, Schema
 from bot.questions.answerer import ModelAnswerer
 from bot.questions.ask import ask_about_pr
 from bot.questions.qa import QAService
+from bot.spending.budgets import HOLD_WAIT_SECONDS, Account, BudgetTally, Payer, Spending
 from bot.store.backends.memory import MemoryKV
 from bot.store.repos.cards import CardStore
 from bot.store.threads import ThreadStore
 from bot.store.tokens import RESERVED, TokenStore, tokens_key
-from bot.workspaces.spending import HOLD_WAIT_SECONDS, Account, BudgetTally, Payer, Spending
 from tests.unit.builders import make_snapshot
 
 NOW = datetime(2026, 8, 5, 12, tzinfo=UTC)

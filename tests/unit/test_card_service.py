@@ -29,11 +29,11 @@ from bot.core.usage import Tally, Usage
 from bot.errors import ModelTimeout, ModelUnavailable
 from bot.models import Card, Language, Message, OutputMode, PRRef, PRSnapshot, SkipClass
 from bot.ports import Parsed, Schema
+from bot.spending.budgets import Payer, Spending
 from bot.store import codec
 from bot.store.backends.memory import MemoryKV
 from bot.store.repos.cards import CARD_TTL, CardStore, card_key
 from bot.store.tokens import TokenStore
-from bot.workspaces.spending import Payer, Spending
 from tests.unit.builders import make_snapshot
 
 SHA = "a" * 40

@@ -8,8 +8,8 @@ import dataclasses
 import re
 from datetime import UTC, datetime
 
+from bot.digests.areas import groups
 from bot.models import Digest, DigestItem, ReleaseDigest, Upgrade, UpgradeNote, Verdict, Window
-from bot.releases.digests import groups
 from bot.render.slack.release_blocks import (
     LEAD_UPGRADE_POINTS,
     read_share_release_value,

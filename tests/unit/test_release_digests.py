@@ -10,9 +10,10 @@ from devkit.doubles import FakeSource
 
 from bot.cards.service import CardService
 from bot.core.usage import Tally
+from bot.digests.areas import group_area
 from bot.digests.build import DigestService
 from bot.models import Card, Commit, Coverage, Language, PRSnapshot, Release, Verdict
-from bot.releases.digests import ReleaseDigests, group_area
+from bot.releases.digests import ReleaseDigests
 from bot.releases.ranges import ReleaseRanges
 from bot.store.backends.memory import MemoryKV
 from bot.store.repos.cards import CardStore

@@ -10,9 +10,9 @@ import pytest
 from bot.core.usage import Price, Tally, Usage, cost, spent_out, utc_days
 from bot.ops import telemetry
 from bot.render.tokens import doctor_lines, home_tokens, money
+from bot.spending.budgets import Payer, Spending
 from bot.store.backends.memory import MemoryKV
 from bot.store.tokens import TOKENS_TTL, TokenStore
-from bot.workspaces.spending import Payer, Spending
 
 DAY = date(2026, 8, 5)
 

@@ -13,10 +13,10 @@ from bot.cards.service import CardService, CardTiming, ModelUse
 from bot.core.card_jobs import CardJob
 from bot.core.pacing import Pacing
 from bot.core.usage import Tally, Usage
+from bot.spending.budgets import WORKER, Payer, Spending, background_workspace
 from bot.store.backends.memory import MemoryKV
 from bot.store.repos.cards import CardStore
 from bot.store.tokens import TokenStore, tokens_key
-from bot.workspaces.spending import WORKER, Payer, Spending, background_workspace
 from tests.unit.test_card_service import draft, widget_pr, writer
 
 NOW = datetime(2026, 8, 5, 12, tzinfo=UTC)

@@ -17,7 +17,7 @@ from slack_bolt import App, BoltContext
 from bot.core.refs import MAX_MESSAGE_CHARS
 from bot.errors import SlackError
 from bot.ports.slack import SlackPort
-from bot.questions.dm import DMQuestion
+from bot.questions import DMQuestion
 from bot.slack.deps import SlackDeps, deps_of, team_of
 from bot.slack.web import web_of
 

@@ -16,7 +16,7 @@ from slack_bolt import App, BoltContext
 from bot.core.stops import StopPress
 from bot.errors import SlackError
 from bot.ports.slack import SlackPort
-from bot.questions.thread import ThreadQuestion
+from bot.questions import ThreadQuestion
 from bot.slack.deps import SlackDeps, deps_of
 from bot.slack.web import web_of
 

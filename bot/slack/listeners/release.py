@@ -16,7 +16,7 @@ from slack_bolt import Ack, App, BoltContext, Respond
 from bot.core.refs import parse_repo
 from bot.errors import PrdigestError, StoreError, UsageError
 from bot.models import Language, ReleaseShared
-from bot.releases.posting import ReleaseAsked
+from bot.releases import ReleaseAsked
 from bot.render.slack.blocks import text_message
 from bot.render.slack.release_blocks import (
     SHARE_RELEASE_ACTION,

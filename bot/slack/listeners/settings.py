@@ -15,7 +15,7 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk.models.blocks import PlainTextObject, SectionBlock
 from slack_sdk.models.views import View
 
-from bot.channels.subscriptions import FieldErrors, merged
+from bot.channels import FieldErrors, merged
 from bot.errors import PrdigestError
 from bot.models import Language
 from bot.ports.slack import SlackPort

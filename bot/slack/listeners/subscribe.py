@@ -14,8 +14,7 @@ from typing import Any
 
 from slack_bolt import Ack, Respond
 
-from bot.channels.presence import bot_in_channel
-from bot.channels.subscriptions import EditRefused, FieldErrors
+from bot.channels import EditRefused, FieldErrors, bot_in_channel
 from bot.core.refs import parse_repo
 from bot.errors import ChannelBusy, PrdigestError, StoreError
 from bot.models import Language

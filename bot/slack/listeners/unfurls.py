@@ -14,7 +14,7 @@ from bot.ports.slack import SlackPort
 from bot.render.slack.unfurls import unfurl_blocks
 from bot.slack.deps import SlackDeps, deps_of
 from bot.slack.web import web_of
-from bot.unfurls.unfurling import Target, Unfurling
+from bot.unfurls import Target, Unfurling
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from bot.render.mrkdwn import escape
 from bot.render.slack.replies import say
 from bot.render.slack.watches import watch_list_text
 from bot.slack.deps import SlackDeps
-from bot.watches.dms import WatchDMs
+from bot.watches import WatchDMs
 from bot.words import text
 
 log = logging.getLogger(__name__)

@@ -19,10 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.across.authors import Named, matches_person
-from bot.across.relations import in_relation, shown_listing
-from bot.across.spans import MAX_SPAN_DAYS, recent_span, revert_span, span_problem, span_window
-from bot.cards.service import CardService
+from bot.cards import CardService
 from bot.core.links import KnownPR, find_links
 from bot.core.refs import GITHUB_WEB, pr_url
 from bot.core.release_words import WHICH_RELEASE
@@ -48,10 +45,13 @@ from bot.models import (
     Span,
 )
 from bot.models.reading import Relation
+from bot.questions.across.authors import Named, matches_person
+from bot.questions.across.relations import in_relation, shown_listing
+from bot.questions.across.spans import MAX_SPAN_DAYS, recent_span, revert_span, span_problem, span_window
 from bot.questions.model_reading import ModelReader
 from bot.questions.reading import BARE, read_question
 from bot.questions.which_pr import words
-from bot.releases.questions import ReleaseQuestions
+from bot.releases import ReleaseQuestions
 from bot.store.history import DigestHistory
 
 # What one Slack reply lists: a screenful; the rest are counted ("and 12 more").
@@ -72,7 +72,7 @@ class Known:
     """What answers across days look up besides cards: every repository the workspace follows
     ("owner/name" typed in a question is the repository asked about when it is one of them, and
     a path otherwise), the channel's earlier digests (the title and merge commit of a PR a
-    revert names), and which authors a typed name is (across/authors.py `Authors.named`)."""
+    revert names), and which authors a typed name is (questions/across/authors.py `Authors.named`)."""
 
     repos: Callable[[], Iterable[str]] = tuple
     history: DigestHistory | None = None
@@ -300,7 +300,7 @@ class AcrossDays:
     ) -> tuple[list[tuple[PRListing, PRSnapshot | None]], Named]:
         """The PRs whose author is the person asked about: by login when one is typed, else by
         display name (read only for the logins that may be theirs, cached for a week:
-        across/authors.py), with who that is and which names could not be read."""
+        questions/across/authors.py), with who that is and which names could not be read."""
         by_login = [pair for pair in known if matches_person(said, pair[0].author, None)]
         if by_login or self._people is None:
             return by_login, Named()
@@ -311,7 +311,7 @@ class AcrossDays:
         self, known: list[tuple[PRListing, PRSnapshot | None]], relation: Relation, channel: str, among: Asked
     ) -> list[tuple[PRListing, PRSnapshot | None]]:
         """The span's reverts (or follow-ups), each beside the PR it refers to: of the span, or of
-        the channel's earlier digests (across/relations.py)."""
+        the channel's earlier digests (questions/across/relations.py)."""
         after = (among.span.last + timedelta(days=1)).isoformat()
         shown = self._history.before(channel, after) if self._history is not None else []
         earlier = [

@@ -10,7 +10,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from bot.digests.windows import FIRST_DAY
+from bot.digests import FIRST_DAY
 from bot.models import Span, Window
 
 # A span longer than this is refused: the stored snapshots and cards last 30 days

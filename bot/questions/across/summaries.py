@@ -1,4 +1,4 @@
-"""The model's short summary above a list of PRs that code built (across/days.py's matches).
+"""The model's short summary above a list of PRs that code built (questions/across/days.py's matches).
 
 Owns what the model is given for it (the listed PRs that have a card, never a PR fetched for it)
 and what is kept of its prose: sanitized, every sentence's figures checked against the cards
@@ -16,7 +16,7 @@ from bot.core.usage import Tally
 from bot.errors import SummarizerError
 from bot.models import AcrossMatches, DigestItem, Question
 from bot.ports import Answerer, AnswerSink
-from bot.workspaces.spending import CLI_PAYER, Spending
+from bot.spending import CLI_PAYER, Spending
 
 
 def shown_prs(matches: AcrossMatches) -> Citable:

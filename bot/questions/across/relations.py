@@ -3,7 +3,7 @@ span beside the PR it reverts, and "any follow-ups?" each follow-up beside what 
 
 Links are found by the rules digests link PRs by (core/links.py): only PRs known to be merged (of
 the span, or shown by the channel's earlier digests) are linked, so a wrong pair is not made.
-Where the PRs come from (GitHub's list, the store, the digests) is the caller's (across/days.py).
+Where the PRs come from (GitHub's list, the store, the digests) is the caller's (questions/across/days.py).
 """
 
 from __future__ import annotations
