@@ -16,20 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-
-@dataclass(frozen=True)
-class Usage:
-    """Prompt ("in") and completion ("out") tokens, as OpenAI's `usage` names them."""
-
-    prompt: int = 0
-    completion: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.prompt + self.completion
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(self.prompt + other.prompt, self.completion + other.completion)
+# The values are bot/models'; this module counts them.
+from bot.models.usage import Period, Spent, Usage
 
 
 class Tally:
@@ -101,22 +89,6 @@ class DayTokens:
     total: dict[str, Usage] = field(default_factory=dict)
     repos: dict[str, dict[str, Usage]] = field(default_factory=dict)
     payers: dict[str, dict[str, Usage]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Spent:
-    """Tokens of one scope over some days, and their estimated cost (None: no price configured)."""
-
-    usage: Usage
-    cost: float | None
-
-
-@dataclass(frozen=True)
-class Period:
-    """One scope's tokens today and over the report's days."""
-
-    today: Spent
-    days: Spent
 
 
 @dataclass(frozen=True)

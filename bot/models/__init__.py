@@ -10,10 +10,11 @@ from __future__ import annotations
 from bot.models.across import AcrossItem, AcrossMatches, AcrossRefused, DayProblem, InRelease, Span, SpanKind
 from bot.models.asked import Asked, NoAnswer
 from bot.models.audience import Audience
-from bot.models.audit import AuditEntry
 from bot.models.card import VERDICT_ORDER, Card, CardKey, CardSource, Coverage, NoModel, SkipClass, SkippedFile, Verdict
+from bot.models.channels import AuditEntry, ChannelStatus, Vote
 from bot.models.chat import OUTPUT_MODES, Message, OutputMode, Question, Turn
 from bot.models.digest import (
+    Boost,
     Cadence,
     Digest,
     DigestItem,
@@ -24,7 +25,6 @@ from bot.models.digest import (
     QuietDays,
     ReleasesMode,
 )
-from bot.models.feedback import Boost, Vote
 from bot.models.note import Language, Note
 from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.models.reading import Reading
@@ -72,6 +72,7 @@ __all__ = [
     "CardKey",
     "CardReply",
     "CardSource",
+    "ChannelStatus",
     "Choose",
     "Comment",
     "Commit",

@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Literal
 
 from bot.models.card import Card, Verdict
-from bot.models.feedback import Boost
 from bot.models.note import Language, Note
 from bot.models.pr import PRListing, Window
 
@@ -21,6 +20,16 @@ QuietDays = Literal["note", "silent"]
 Cadence = Literal["daily", "weekly", "both"]
 # Whether a channel gets each new release of its repositories posted.
 ReleasesMode = Literal["off", "post"]
+
+
+@dataclass(frozen=True)
+class Boost:
+    """Why a card moved within its verdict group: the area whose channel feedback moved it most,
+    and how many of the channel's PRs in that area were marked (never who marked them)."""
+
+    area: str
+    prs: int
+    up: bool
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from bot.errors import ChannelBusy
-from bot.models.audit import AuditEntry
+from bot.models.channels import AuditEntry
 from bot.store.codec import deferred
 from bot.store.kv import DAY, KV
 from bot.store.workspace import scoped

@@ -52,6 +52,7 @@ from bot.watches.finder import WatchFinder
 from bot.wiring.process import Process
 from bot.wiring.releases import release_digests
 from bot.workspaces.deliveries import Deliveries
+from bot.workspaces.home import HomeTab
 from bot.workspaces.tenant import Tenant
 
 
@@ -188,6 +189,7 @@ class Tenants:
             suggestions=PromptSuggestions(directory, members, access, people, threads, ledger, digests, prompt_words),
             votes=Votes(feedback, threads, process.cards, access),
             deliveries=Deliveries(threads),
+            home=HomeTab(directory, members, access, subscriptions, people, digests, process.spending, scope),
             lookup=CardLookup(process.cards, directory, access, scope),
             cards=process.cards,
             spending=process.spending,

@@ -25,6 +25,7 @@ from bot.releases import ReleaseLookup, ReleaseWatch
 from bot.spending import Payer, Spending
 from bot.watches import WatchDMs
 from bot.workspaces.deliveries import Deliveries
+from bot.workspaces.home import HomeTab
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Tenant:
     dm: DMQuestions  # questions in a person's DM with the app (the Messages tab)
     suggestions: PromptSuggestions  # the Messages tab's suggested prompts
     votes: Votes  # the channel's Useful / Not for us clicks
+    home: HomeTab  # a person's App Home: the channels they are in that get a digest
     deliveries: Deliveries  # which commands, clicks and events were handled already, by any replica
     lookup: CardLookup  # `/pr owner/repo#N`: a PR's card for one person, or why not
     # The process's, the same for every tenant.

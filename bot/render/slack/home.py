@@ -21,12 +21,13 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
+from bot.core.strings.parsing import duration_text
 from bot.core.strings.patterns import lazy
-from bot.core.usage import Period
-from bot.models import DigestRun, Language, Note
+from bot.models import ChannelStatus, DigestRun, Language, Note
+from bot.models.usage import Period
 from bot.render.mrkdwn import ELLIPSIS, clip, escape
 from bot.render.slack.blocks import MAX_TEXT_CHARS
-from bot.render.slack.subscriptions import SETTINGS_ACTION
+from bot.render.slack.subscriptions import SETTINGS_ACTION, change_text, run_text
 from bot.render.tokens import home_repo_tokens, home_tokens
 from bot.words import said, text
 
@@ -64,20 +65,6 @@ def _mrkdwn(line: str) -> MarkdownTextObject:
     return MarkdownTextObject(text=clip(line, MAX_TEXT_CHARS) or ELLIPSIS, verbatim=True)
 
 
-def run_text(run: DigestRun | None, language: Language) -> str:
-    """A channel's last digest run in one line (its problems are the caller's to tell)."""
-    if run is None:
-        return text(language, "home.never")
-    return text(
-        language,
-        "home.run",
-        day=run.day,
-        prs=run.prs,
-        messages=run.posted_messages,
-        time=f"{run.finished_at:%H:%M}",
-    )
-
-
 def _last_run(row: HomeRow, language: Language) -> str:
     run = row.last_run
     line = run_text(run, language)
@@ -113,6 +100,27 @@ def _home_row(row: HomeRow, language: Language) -> SectionBlock:
         label = PlainTextObject(text=text(language, "home.settings"))
         button = ButtonElement(text=label, action_id=SETTINGS_ACTION, value=row.channel_id)
     return SectionBlock(text=_mrkdwn(head + escape(schedule) + change), accessory=button)
+
+
+def home_rows(statuses: Sequence[ChannelStatus], language: Language) -> list[HomeRow]:
+    """The tab's rows of the channels the person may see (workspaces/home.py), in their language."""
+    return [
+        HomeRow(
+            status.channel,
+            status.repos,
+            f"{status.post_at:%H:%M}",
+            status.timezone,
+            duration_text(status.window),
+            status.language,
+            status.last_run,
+            status.told,
+            editable=status.editable,
+            change=change_text(status.change, language) if status.change is not None else None,
+            tokens=status.tokens,
+            repo_tokens=status.repo_tokens,
+        )
+        for status in statuses
+    ]
 
 
 def home_view(rows: Sequence[HomeRow], language: Language = "en", *, configured: bool = True) -> dict[str, Any]:

@@ -29,11 +29,11 @@ from slack_sdk.models.views import View
 from bot.core.config import ChannelConfig, Defaults
 from bot.core.strings.parsing import WEEKDAYS, duration_text
 from bot.core.strings.patterns import lazy
-from bot.models import AuditEntry, Language
+from bot.models import AuditEntry, DigestRun, Language, Note
 from bot.ports.slack import Message
 from bot.render.mrkdwn import escape
 from bot.render.slack.blocks import text_message
-from bot.words import text
+from bot.words import said, text
 
 SETTINGS_CALLBACK = "channel_settings"
 SETTINGS_ACTION = "open_channel_settings"  # the App Home's button
@@ -74,6 +74,31 @@ SELECTED = ("language", "quiet_days", "cadence", "weekly_on", "releases")
 LANGUAGES: tuple[Language, ...] = ("en", "zh-CN")
 QUIET_DAYS = ("note", "silent")
 _CHANNEL_ID = lazy(r"[CG][A-Z0-9]{2,}")
+
+
+def run_text(run: DigestRun | None, language: Language) -> str:
+    """A channel's last digest run in one line (its problems are the caller's to tell)."""
+    if run is None:
+        return text(language, "home.never")
+    return text(
+        language,
+        "home.run",
+        day=run.day,
+        prs=run.prs,
+        messages=run.posted_messages,
+        time=f"{run.finished_at:%H:%M}",
+    )
+
+
+def told(language: Language, key: str, **values: str | int) -> str:
+    """A sentence of bot/words told to the person who typed a subcommand, escaped as mrkdwn (its
+    values may be what they typed)."""
+    return escape(text(language, key, **values))
+
+
+def told_notes(language: Language, *notes: Note) -> str:
+    """Refusals (each a sentence of bot/words by key, with its values), one per line, escaped."""
+    return escape("\n".join(said(language, note) for note in notes))
 
 
 def spelled(name: str, value: Any) -> str | list[str]:

@@ -19,10 +19,17 @@ from bot.core.refs import parse_repo
 from bot.errors import ChannelBusy, PrdigestError, StoreError
 from bot.models import Language
 from bot.ports.slack import SlackPort
-from bot.render.mrkdwn import escape, link
-from bot.render.slack.home import run_text
-from bot.render.slack.replies import say
-from bot.render.slack.subscriptions import Following, following_message, settings_modal, shown_value
+from bot.render.mrkdwn import link
+from bot.render.slack.replies import refused_text, say
+from bot.render.slack.subscriptions import (
+    Following,
+    following_message,
+    run_text,
+    settings_modal,
+    shown_value,
+    told,
+    told_notes,
+)
 from bot.slack.deps import SlackDeps
 from bot.words import said, text
 
@@ -43,19 +50,19 @@ def handle(
     try:
         if name == "follow":
             if not args or len(args) > MAX_FOLLOW_ARGS:
-                ack(text=escape(text(language, "subs.usage_follow", cmd=cmd)))
+                ack(text=told(language, "subs.usage_follow", cmd=cmd))
                 return
             args = [parse_repo(arg.strip(",")) for arg in args]
         elif name == "unfollow":
             if len(args) != 1:
-                ack(text=escape(text(language, "subs.usage_unfollow", cmd=cmd)))
+                ack(text=told(language, "subs.usage_unfollow", cmd=cmd))
                 return
             args = [parse_repo(args[0])]
         elif name == "feedback" and [arg.lower() for arg in args] != ["reset"]:
-            ack(text=escape(text(language, "feedback.usage", cmd=cmd)))
+            ack(text=told(language, "feedback.usage", cmd=cmd))
             return
     except PrdigestError as exc:
-        ack(text=escape(exc.in_language(language)))
+        ack(text=refused_text(exc, language))
         return
     if name == "settings":
         ack()  # the modal is the answer; views.open must follow within 3 s of the trigger
@@ -105,11 +112,11 @@ def change_refused(error: Exception, language: Language) -> str | None:
     """What the asker is told of a change of subscriptions that did not happen (a refusal, a bad
     value, another change under way, Redis away); None for an error nobody expected."""
     if isinstance(error, EditRefused | ChannelBusy):
-        return escape(error.in_language(language))
+        return refused_text(error, language)
     if isinstance(error, FieldErrors):
-        return escape("\n".join(said(language, note) for note in error.errors.values()))
+        return told_notes(language, *error.errors.values())
     if isinstance(error, StoreError):
-        return escape(text(language, "subs.store_down"))
+        return told(language, "subs.store_down")
     return None
 
 
@@ -132,23 +139,23 @@ def _schedule(deps: SlackDeps, channel: str, language: Language) -> tuple[str, s
 def _follow(deps: SlackDeps, slack: SlackPort, channel: str, user: str, repos: list[str], language: Language) -> str:
     tenant = deps.tenant
     if not bot_in_channel(slack, channel):
-        return escape(text(language, "subs.invite_first"))
+        return told(language, "subs.invite_first")
     _may_edit(deps, slack, channel, user)
     new = tenant.subscriptions.follow(channel, user, repos)
     if not new:
-        return escape(text(language, "subs.already", repos=", ".join(repos)))
+        return told(language, "subs.already", repos=", ".join(repos))
     tenant.directory.refresh()  # this replica at once; the others at their next tick
     time, zone = _schedule(deps, channel, language)
-    return escape(text(language, "subs.followed", repos=", ".join(new), time=time, zone=zone, cmd=tenant.command))
+    return told(language, "subs.followed", repos=", ".join(new), time=time, zone=zone, cmd=tenant.command)
 
 
 def _reset_feedback(deps: SlackDeps, slack: SlackPort, channel: str, user: str, language: Language) -> str:
     tenant = deps.tenant
     refusal = tenant.subscriptions.feedback_refusal(user, lambda: tenant.members.is_member(slack, channel, user))
     if refusal is not None:
-        return escape(said(language, refusal))
+        return told_notes(language, refusal)
     tenant.votes.reset(channel)  # StoreError: change_refused says Redis is away
-    return escape(text(language, "feedback.reset_done"))
+    return told(language, "feedback.reset_done")
 
 
 def _unfollow(deps: SlackDeps, slack: SlackPort, channel: str, user: str, repo: str, language: Language) -> str:
@@ -157,7 +164,7 @@ def _unfollow(deps: SlackDeps, slack: SlackPort, channel: str, user: str, repo: 
     tenant.subscriptions.unfollow(channel, user, repo)
     tenant.directory.refresh()
     still = tenant.subscriptions.view(channel)
-    return escape(text(language, "subs.unfollowed" if still else "subs.unfollowed_last", repo=repo))
+    return told(language, "subs.unfollowed" if still else "subs.unfollowed_last", repo=repo)
 
 
 def _following(deps: SlackDeps, channel: str, language: Language) -> str:
@@ -182,14 +189,14 @@ def _digest(deps: SlackDeps, slack: SlackPort, channel: str, language: Language)
     tenant.directory.refresh()
     plan = tenant.directory.plan(channel)
     if plan is None:
-        return escape(text(language, "subs.none", cmd=tenant.command))
+        return told(language, "subs.none", cmd=tenant.command)
     window, day = tenant.digests.last_completed(plan)
     next_at = tenant.digests.next_post(plan)
     upcoming = text(language, "subs.next", time=f"{next_at:%H:%M}", zone=plan.timezone.key, day=f"{next_at:%Y-%m-%d}")
     if tenant.digests.done(channel, day):
         return _already(deps, slack, channel, day, upcoming, language)
     if not bot_in_channel(slack, channel):
-        return escape(text(language, "subs.invite_first"))
+        return told(language, "subs.invite_first")
     try:
         result = tenant.digests.run_plan(plan, window, day)
     except StoreError:
@@ -197,12 +204,12 @@ def _digest(deps: SlackDeps, slack: SlackPort, channel: str, language: Language)
     except PrdigestError as exc:
         # The refusals name the repositories; in a shared channel its private ones stay unnamed.
         reason = said(language, tenant.access.concealed(exc.note, channel)) if exc.note else exc.in_language(language)
-        return escape(text(language, "subs.digest_failed", day=day, reason=reason))
+        return told(language, "subs.digest_failed", day=day, reason=reason)
     if result is None:
-        return escape(text(language, "subs.digest_busy", day=day))
+        return told(language, "subs.digest_busy", day=day)
     if result.posted == 0:
         return _already(deps, slack, channel, day, upcoming, language)
-    return escape(text(language, "subs.digest_posted", day=day))
+    return told(language, "subs.digest_posted", day=day)
 
 
 def _already(deps: SlackDeps, slack: SlackPort, channel: str, day: str, upcoming: str, language: Language) -> str:
@@ -223,12 +230,12 @@ def _open_settings(
 ) -> str | None:
     tenant = deps.tenant
     if not bot_in_channel(slack, channel):
-        return escape(text(language, "subs.invite_first"))  # the form would set up a digest it cannot post
+        return told(language, "subs.invite_first")  # the form would set up a digest it cannot post
     _may_edit(deps, slack, channel, user)
     view = tenant.subscriptions.view(channel)
     if view is not None and tenant.access.hidden(channel, view.config.repos):
         # The form lists every repository, to save them: it would name a private one.
-        return escape(text(language, "subs.settings_shared", cmd=tenant.command))
+        return told(language, "subs.settings_shared", cmd=tenant.command)
     modal = settings_modal(channel, view.config if view else None, language)
     slack.open_view(trigger_id, modal)
     return None
