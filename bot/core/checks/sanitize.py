@@ -30,7 +30,7 @@ from bot.models import Card
 # 150 PRs). Raise it with any change to what a card keeps; tests/unit/test_sanitize_rules.py
 # fingerprints those modules to remind. Our prompts are left out on purpose: a card could only
 # have been talked into reciting the prompts of its own day, which it was checked against.
-SANITIZE_RULES = 1
+SANITIZE_RULES = 2
 
 # Slack parses `<!here>`, `<!channel>`, `<!everyone>`, `<!subteam^S1|@team>`, `<@U1>` and `<#C1|name>`
 # (formatting reference; slack-platform.md §5). They go whole, and so does any `<` that would open one.
@@ -56,7 +56,9 @@ _SCHEMES_WITHOUT_SLASHES = (
 _OTHER_URL_STARTS = (
     rf"\b(?:{_SCHEMES_WITHOUT_SLASHES}):(?=\S)"
     r"|www\.(?=\w)"
-    r"|(?<![\w/:\\])[/\\]{2}(?=[\w-]+\.\w)"
+    # Two or more slashes or backslashes, however mixed (`//`, `\//`, `///`): a browser reads
+    # each as the start of a host.
+    r"|(?<![\w/:\\])[/\\]{2,}(?=[\w-]+\.\w)"
 )
 # For match() at one place only: tried at every place of a line, the scheme's run of letters
 # is scanned to its end from each of its letters (quadratic in the run).
