@@ -6,12 +6,11 @@ The door: CardLookup (`/pr owner/repo#N` and its Share); CardService for whoever
 
 from __future__ import annotations
 
-from bot.cards.facts import file_facts
 from bot.cards.heuristic.point_names import card_contradicts
 from bot.cards.lookup import CardLookup
 from bot.cards.poller import MergePoller
 from bot.cards.service import HEURISTIC_BUDGET, CardResult, CardService
-from bot.cards.writer import DEFAULT_FIT, ModelFit
+from bot.cards.writer import DEFAULT_FIT, ModelFit, file_facts
 
 __all__ = [
     "DEFAULT_FIT",

@@ -20,7 +20,6 @@ import logging
 import threading
 from dataclasses import dataclass, replace
 
-from bot.cards.facts import file_facts
 from bot.core.checks.faithfulness import Check, SourceText
 from bot.core.deadline import Budget, Deadline
 from bot.core.pacing import REAL_TIME, Pacing
@@ -271,3 +270,9 @@ class ModelCardWriter:
             log.info("model call for %s failed: %s: %s", snapshot.ref, type(exc).__name__, exc)
             raise
         return _Answer(card_from_draft(answer.value, language, coverage, snapshot.listing.title), answer.raw, mode)
+
+
+def file_facts(files_total: int, language: Language) -> tuple[str, ...]:
+    """What GitHub's file list states of a PR, as a card in `language` says it ("24 files", "24 个文件"),
+    for SourceText.of: a count of the PR's files is a fact of the PR whichever language states it."""
+    return (text(language, "fact.files", n=files_total),) if files_total else ()

@@ -16,8 +16,36 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-# The values are bot/models'; this module counts them.
-from bot.models.usage import Period, Spent, Usage
+
+@dataclass(frozen=True)
+class Usage:
+    """Prompt ("in") and completion ("out") tokens, as OpenAI's `usage` names them."""
+
+    prompt: int = 0
+    completion: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.prompt + self.completion
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.prompt + other.prompt, self.completion + other.completion)
+
+
+@dataclass(frozen=True)
+class Spent:
+    """Tokens of one scope over some days, and their estimated cost (None: no price configured)."""
+
+    usage: Usage
+    cost: float | None
+
+
+@dataclass(frozen=True)
+class Period:
+    """One scope's tokens today and over the report's days."""
+
+    today: Spent
+    days: Spent
 
 
 class Tally:

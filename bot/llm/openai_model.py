@@ -34,7 +34,7 @@ from pydantic import ValidationError
 
 from bot.core.deadline import DEFAULT_TIMEOUT, Deadline
 from bot.core.strings.text import estimate_tokens
-from bot.core.usage import Tally
+from bot.core.usage import Tally, Usage
 from bot.errors import ModelBadOutput, ModelFiltered, ModelTimeout, Stopped
 from bot.llm.connections import Connections, Transport
 from bot.llm.errors import mapped_errors
@@ -42,7 +42,6 @@ from bot.llm.extract import json_object_text
 from bot.llm.refusals import mode_refusal
 from bot.llm.retry import call_within
 from bot.models import Message, OutputMode
-from bot.models.usage import Usage
 from bot.ops import telemetry
 from bot.ports import Parsed, Schema
 from bot.settings import DEFAULT_OPENAI_URL

@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.models.digest import DigestRun
 from bot.models.note import Language, Note
-from bot.models.usage import Period
 
 
 class AuditEntry(BaseModel):
@@ -56,7 +55,3 @@ class ChannelStatus:
     told: Note | None = None  # the one problem of the last run this person may be told of
     editable: bool = False  # whether this person may change the channel's subscriptions
     change: AuditEntry | None = None  # the channel's last change from Slack
-    # The model's tokens spent for this channel, and on each of its shown repositories (by every
-    # channel: a card is made once for all), today and over 7 days; None: not counted here.
-    tokens: Period | None = None
-    repo_tokens: tuple[tuple[str, Period], ...] = ()

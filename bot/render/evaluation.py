@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bot.core.eval_scores import AnswerRun, CardRun, Unread, score_answers, score_cards
-from bot.models.usage import Usage
+from bot.core.usage import Usage
 from bot.render.data import card_data
 
 NO_MODEL = "no model"

@@ -3,9 +3,8 @@ line is) and the App Home's line per channel (in the person's language, bot/word
 
 from __future__ import annotations
 
-from bot.core.usage import Report
+from bot.core.usage import Period, Report, Spent
 from bot.models import Language
-from bot.models.usage import Period, Spent
 from bot.words import text
 
 

@@ -25,13 +25,12 @@ from bot.jobs.scheduler import TICK_SECONDS, Scheduler
 from bot.settings import Settings
 from bot.slack.clients import SlackClient
 from bot.slack.deps import SlackDeps, TeamLookup
-from bot.slack.executor import CountingExecutor
+from bot.slack.executor import CountingExecutor, ack_in_place
 from bot.slack.guards import ReplayGuard, ResponseUrlGuard, response_origins
 from bot.slack.listeners import actions, commands, direct, feedback, installs, questions, release, unfurls
 from bot.slack.listeners import home as home_tab
 from bot.slack.listeners import settings as channel_settings
 from bot.slack.oauth import oauth_parts
-from bot.slack.runner import ack_in_place
 from bot.watches import WatchDMs
 from bot.words import text
 from bot.workspaces import InstallStarts, Tenant

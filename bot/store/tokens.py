@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from bot.core.usage import DayTokens
-from bot.models.usage import Usage
+from bot.core.usage import DayTokens, Usage
 from bot.store.kv import DAY, KV
 from bot.store.workspace import checked_team
 

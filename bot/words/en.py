@@ -449,7 +449,8 @@ WORDS: dict[str, str] = {
     # -- answers a model gave but that could not be used (questions/qa.py, core/checks/templates.py) -----
     "reply.answer_unusable": "The model's answer was not usable, so here is the card instead:",
     # What GitHub's file list states of a PR, as a card says it: the faithfulness check accepts
-    # a card's count of files when it matches (cards/facts.py, for core/checks/faithfulness.py). Never shown.
+    # a card's count of files when it matches (cards/writer.py file_facts, for
+    # core/checks/faithfulness.py). Never shown.
     "fact.files": "{n} files",
     # -- channel subscriptions from Slack (channels/subscriptions.py, slack/listeners/subscribe.py)
     "subs.usage_follow": "Name the repositories to follow: `{cmd} follow owner/repo [owner/repo…]`",

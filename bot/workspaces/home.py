@@ -46,7 +46,6 @@ class HomeTab:
         """The channels `user` is in that get a digest, as they may see each."""
         self.directory.refresh()  # channels followed from Slack on any replica
         changes = self._last_changes()
-        report = self._report()
         found = []
         for plan in self.directory.plans:
             if not self.members.is_member(slack, plan.id, user):
@@ -67,15 +66,14 @@ class HomeTab:
                     # A member (they see the channel), so only the file and the editors list decide.
                     editable=self.subscriptions.refusal(plan.id, user, lambda: True) is None,
                     change=changes.get(plan.id),
-                    # Only this channel's and its shown repositories': a member sees what it spent.
-                    tokens=report.payer(plan.id) if report is not None else None,
-                    repo_tokens=tuple((repo, report.repo(repo)) for repo in shown) if report is not None else (),
                 )
             )
         return found
 
-    def _report(self) -> Report | None:
-        """The last week's tokens, read once for the whole tab (None: not counted, or Redis away)."""
+    def tokens(self) -> Report | None:
+        """The last week's tokens, read once for the whole tab (None: not counted, or Redis away).
+        Of each channel, only its own and its shown repositories' are shown: a member sees what
+        it spent."""
         if self.spending is None:
             return None
         try:

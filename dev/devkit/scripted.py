@@ -17,11 +17,10 @@ from typing import Literal
 from pydantic import BaseModel, ValidationError
 
 from bot.core.deadline import Deadline
-from bot.core.usage import Tally
+from bot.core.usage import Tally, Usage
 from bot.errors import ModelBadOutput
 from bot.llm.extract import json_object_text
 from bot.models import Message, OutputMode
-from bot.models.usage import Usage
 from bot.ports import Parsed, Schema
 from devkit.clocks import Clock
 

@@ -423,7 +423,7 @@ def test_a_quiet_day_posts_a_note_or_nothing(harness: SlackHarness, quiet_days: 
 def test_commands_and_buttons_are_acked_in_the_request_thread_while_listener_threads_are_busy(
     harness: SlackHarness,
 ) -> None:
-    """Listeners that call ack() themselves run where the request is served (slack/runner.py):
+    """Listeners that call ack() themselves run where the request is served (slack/executor.py):
     with every listener thread held, a command and a button are still acknowledged at once."""
     add_prs(harness, 1)
     harness.model.responder = card_answer

@@ -13,8 +13,8 @@ from devkit.fakes.github import FakeGitHub
 from devkit.fakes.llm import FakeOpenAI
 
 from bot.cli.doctor import run_doctor
+from bot.core.usage import Usage
 from bot.models import Audience, CardReply, DigestOptions, Filters, Note, PRAnswer, Window
-from bot.models.usage import Usage
 from bot.questions.ask import ask_about_pr
 from bot.render.slack.blocks import lead_message, strings
 from bot.settings import Settings

@@ -15,9 +15,8 @@ from devkit.fakes.llm import FakeOpenAI
 from devkit.fakes.slack import RESPONSE_PREFIX
 
 from bot.cli.doctor import run_doctor
-from bot.core.usage import Tally
+from bot.core.usage import Tally, Usage
 from bot.models import Card, PRRef
-from bot.models.usage import Usage
 from bot.spending.budgets import Payer
 from bot.store.tokens import TokenStore
 from bot.wiring.process import Process, start_worker

@@ -295,7 +295,6 @@ SLACK_MODULES = {
     "executor.py",
     "guards.py",
     "oauth.py",
-    "runner.py",
     "tokens.py",
     "web.py",
 }

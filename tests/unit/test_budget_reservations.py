@@ -17,10 +17,9 @@ from bot.cards.service import CardService
 from bot.core.deadline import Deadline
 from bot.core.pacing import Pacing
 from bot.core.prompting.context_window import OUTPUT_RESERVE, request_tokens
-from bot.core.usage import Tally
+from bot.core.usage import Tally, Usage
 from bot.errors import BudgetSpent
 from bot.models import Audience, CardReply, Message, OutputMode, PRAnswer, Reply
-from bot.models.usage import Usage
 from bot.ports import Parsed, Schema
 from bot.questions.answerer import ModelAnswerer
 from bot.questions.ask import ask_about_pr

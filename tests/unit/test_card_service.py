@@ -25,10 +25,9 @@ from bot.core.deadline import Budget, Deadline
 from bot.core.pacing import Pacing
 from bot.core.prompting.drafts import CardDraft
 from bot.core.prompting.prompts import PROMPT_VERSION
-from bot.core.usage import Tally
+from bot.core.usage import Tally, Usage
 from bot.errors import ModelTimeout, ModelUnavailable
 from bot.models import Card, Language, Message, OutputMode, PRRef, PRSnapshot, SkipClass
-from bot.models.usage import Usage
 from bot.ports import Parsed, Schema
 from bot.spending.budgets import Payer, Spending
 from bot.store import codec

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cards.facts import file_facts
 from bot.cards.heuristic.cards import heuristic_card
+from bot.cards.writer import file_facts
 from bot.core.checks.faithfulness import SourceText, check_card_text
 from bot.core.prompting.context import build_context
 from bot.models import Card, Language

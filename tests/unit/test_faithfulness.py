@@ -7,8 +7,8 @@ from devkit.fakes import dataset
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.cards.facts import file_facts
 from bot.cards.heuristic.cards import heuristic_card
+from bot.cards.writer import file_facts
 from bot.core.checks.claims import extract_claims
 from bot.core.checks.cutting import without_claims
 from bot.core.checks.faithfulness import SourceText, check_card_text, grounded_in

@@ -6,8 +6,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.core.usage import Period, Spent, Usage
 from bot.models import DigestRun, Note
-from bot.models.usage import Period, Spent, Usage
 from bot.render.slack.home import HomeRow, home_view
 from tests.unit.test_blocks import assert_nothing_unescaped
 

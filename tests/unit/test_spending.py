@@ -7,8 +7,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from bot.core.usage import Price, Tally, cost, spent_out, utc_days
-from bot.models.usage import Usage
+from bot.core.usage import Price, Tally, Usage, cost, spent_out, utc_days
 from bot.ops import telemetry
 from bot.render.tokens import doctor_lines, home_tokens, money
 from bot.spending.budgets import Payer, Spending

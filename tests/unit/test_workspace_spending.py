@@ -12,8 +12,7 @@ from devkit.scripted import ScriptedModel
 from bot.cards.service import CardService, CardTiming, ModelUse
 from bot.core.card_jobs import CardJob
 from bot.core.pacing import Pacing
-from bot.core.usage import Tally
-from bot.models.usage import Usage
+from bot.core.usage import Tally, Usage
 from bot.spending.budgets import WORKER, Payer, Spending, background_workspace
 from bot.store.backends.memory import MemoryKV
 from bot.store.repos.cards import CardStore

@@ -51,7 +51,7 @@ class SourceText:
     @classmethod
     def of(cls, context_text: str, paths: Iterable[str] = (), facts: Iterable[str] = ()) -> SourceText:
         """From what the model saw (PRContext.text), every path of the PR, shown or not, and
-        `facts`: sentences of ours stating what GitHub's data says of the PR (cards/facts.py)."""
+        `facts`: sentences of ours stating what GitHub's data says of the PR (cards/writer.py file_facts)."""
         raw = "\n\n".join([context_text, *paths, *facts])
         figures = _FigureIndex()
         for mention in figure_mentions(raw):

@@ -23,8 +23,8 @@ from slack_sdk.models.views import View
 
 from bot.core.strings.parsing import duration_text
 from bot.core.strings.patterns import lazy
+from bot.core.usage import Period, Report
 from bot.models import ChannelStatus, DigestRun, Language, Note
-from bot.models.usage import Period
 from bot.render.mrkdwn import ELLIPSIS, clip, escape
 from bot.render.slack.blocks import MAX_TEXT_CHARS
 from bot.render.slack.subscriptions import SETTINGS_ACTION, change_text, run_text
@@ -102,8 +102,9 @@ def _home_row(row: HomeRow, language: Language) -> SectionBlock:
     return SectionBlock(text=_mrkdwn(head + escape(schedule) + change), accessory=button)
 
 
-def home_rows(statuses: Sequence[ChannelStatus], language: Language) -> list[HomeRow]:
-    """The tab's rows of the channels the person may see (workspaces/home.py), in their language."""
+def home_rows(statuses: Sequence[ChannelStatus], tokens: Report | None, language: Language) -> list[HomeRow]:
+    """The tab's rows of the channels the person may see (workspaces/home.py), in their language,
+    each with its own tokens and its shown repositories' (`tokens`: the week's report, if counted)."""
     return [
         HomeRow(
             status.channel,
@@ -116,8 +117,8 @@ def home_rows(statuses: Sequence[ChannelStatus], language: Language) -> list[Hom
             status.told,
             editable=status.editable,
             change=change_text(status.change, language) if status.change is not None else None,
-            tokens=status.tokens,
-            repo_tokens=status.repo_tokens,
+            tokens=tokens.payer(status.channel) if tokens is not None else None,
+            repo_tokens=tuple((repo, tokens.repo(repo)) for repo in status.repos) if tokens is not None else (),
         )
         for status in statuses
     ]

@@ -30,7 +30,8 @@ def _publish(deps: SlackDeps, slack: SlackPort, user: str) -> None:
     home = deps.tenant.home
     try:
         language = home.language(slack, user)
-        view = home_view(home_rows(home.channels(slack, user), language), language, configured=home.configured())
+        rows = home_rows(home.channels(slack, user), home.tokens(), language)
+        view = home_view(rows, language, configured=home.configured())
         slack.publish_home(user, view)
     except Exception:
         log.exception("publishing the App Home failed")
