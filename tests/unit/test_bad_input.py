@@ -73,6 +73,7 @@ def test_a_reference_is_parsed_or_the_error_says_what_works(text: str, default_r
 @settings(max_examples=300, deadline=None)
 @given(text=ANY_TEXT)
 @example(text="a/b\n")  # `$` matches before a final newline
+@example(text="http://0/0/0")  # a repository's page on some host: its owner/name
 def test_a_repository_is_owner_slash_name_or_the_error_says_so(text: str) -> None:
     try:
         repo = parse_repo(text)
@@ -80,7 +81,8 @@ def test_a_repository_is_owner_slash_name_or_the_error_says_so(text: str) -> Non
         assert "owner/name" in str(error)
         assert one_line_and_short(str(error))
     else:
-        assert REPO.fullmatch(repo) and repo == text
+        # As typed, or the owner/name of a repository's URL (github.com's or an Enterprise host's).
+        assert REPO.fullmatch(repo) and (repo == text or (text.startswith(("http", "<http")) and f"/{repo}" in text))
 
 
 # -- references in questions ----------------------------------------------------------------------
