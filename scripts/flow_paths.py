@@ -62,6 +62,7 @@ import bot.core.pacing
 from bot.models import DigestOptions, Filters, Window
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import DIGEST_CHANNEL, SlackHarness, serve_harness, wait_for
+from tests.integration.test_slack_app import card_answer
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT = ROOT / "bot"
@@ -197,19 +198,11 @@ def add_pr(harness: SlackHarness, number: int, topic: str, merged_at: datetime) 
 
 
 def card_or_answer(request: dict[str, Any]) -> dict[str, Any] | str:
-    """The fake model: a card for a card's request, a short answer for a question."""
+    """The fake model: a card for a card's request (as the Slack app's tests make it), a short
+    answer for a question."""
     if "response_format" not in request:
         return "It moves the work into `vllm/moe/impl_5.py`."
-    text = request["messages"][-1]["content"]
-    number = re.search(r"PR: #(\d+)", text)
-    return {
-        "headline": f"Speeds up path {number.group(1) if number else 0}",
-        "verdict": "read",
-        "minutes": 10,
-        "why": ["A pattern"],
-        "caveats": [],
-        "watch": [],
-    }
+    return card_answer(request)
 
 
 def thread_numbers(harness: SlackHarness, channel: str, thread_ts: str) -> set[int]:

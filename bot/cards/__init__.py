@@ -6,11 +6,16 @@ The door: CardLookup (`/pr owner/repo#N` and its Share); CardService for whoever
 
 from __future__ import annotations
 
-from bot.cards.heuristic.point_names import card_contradicts
-from bot.cards.lookup import CardLookup
-from bot.cards.poller import MergePoller
-from bot.cards.service import HEURISTIC_BUDGET, CardResult, CardService
-from bot.cards.writer import DEFAULT_FIT, ModelFit, file_facts
+from typing import TYPE_CHECKING
+
+from bot.ops.doors import exported
+
+if TYPE_CHECKING:
+    from bot.cards.heuristic.point_names import card_contradicts
+    from bot.cards.lookup import CardLookup
+    from bot.cards.poller import MergePoller
+    from bot.cards.service import HEURISTIC_BUDGET, CardResult, CardService
+    from bot.cards.writer import DEFAULT_FIT, ModelFit, file_facts
 
 __all__ = [
     "DEFAULT_FIT",
@@ -23,3 +28,6 @@ __all__ = [
     "card_contradicts",
     "file_facts",
 ]
+
+if not TYPE_CHECKING:  # each name is imported when first asked for (bot/ops/doors.py)
+    __getattr__ = exported(__name__, __file__)

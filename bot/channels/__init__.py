@@ -6,11 +6,16 @@ the app is in a channel.
 
 from __future__ import annotations
 
-from bot.channels.directory import ChannelDirectory, ChannelPlan
-from bot.channels.members import ChannelMembers
-from bot.channels.people import PeopleLanguages
-from bot.channels.presence import bot_in_channel
-from bot.channels.subscriptions import ChannelView, EditRefused, FieldErrors, Subscriptions, merged
+from typing import TYPE_CHECKING
+
+from bot.ops.doors import exported
+
+if TYPE_CHECKING:
+    from bot.channels.directory import ChannelDirectory, ChannelPlan
+    from bot.channels.members import ChannelMembers
+    from bot.channels.people import PeopleLanguages
+    from bot.channels.presence import bot_in_channel
+    from bot.channels.subscriptions import ChannelView, EditRefused, FieldErrors, Subscriptions, merged
 
 __all__ = [
     "ChannelDirectory",
@@ -24,3 +29,6 @@ __all__ = [
     "bot_in_channel",
     "merged",
 ]
+
+if not TYPE_CHECKING:  # each name is imported when first asked for (bot/ops/doors.py)
+    __getattr__ = exported(__name__, __file__)

@@ -7,13 +7,18 @@ question about one PR in the terminal, and questions across days.
 
 from __future__ import annotations
 
-from bot.questions.across.days import AcrossDays, Known
-from bot.questions.across.summaries import summarized
-from bot.questions.ask import ask_about_pr
-from bot.questions.dm import DMQuestion, DMQuestions
-from bot.questions.qa import QAService
-from bot.questions.suggestions import PromptSuggestions
-from bot.questions.thread import ThreadQuestion, ThreadQuestions
+from typing import TYPE_CHECKING
+
+from bot.ops.doors import exported
+
+if TYPE_CHECKING:
+    from bot.questions.across.days import AcrossDays, Known
+    from bot.questions.across.summaries import summarized
+    from bot.questions.ask import ask_about_pr
+    from bot.questions.dm import DMQuestion, DMQuestions
+    from bot.questions.qa import QAService
+    from bot.questions.suggestions import PromptSuggestions
+    from bot.questions.thread import ThreadQuestion, ThreadQuestions
 
 __all__ = [
     "AcrossDays",
@@ -27,3 +32,6 @@ __all__ = [
     "ask_about_pr",
     "summarized",
 ]
+
+if not TYPE_CHECKING:  # each name is imported when first asked for (bot/ops/doors.py)
+    __getattr__ = exported(__name__, __file__)

@@ -6,9 +6,17 @@ with the release asked for (ReleaseAsked); ReleaseQuestions for questions about 
 
 from __future__ import annotations
 
-from bot.releases.announcer import ReleaseWatch
-from bot.releases.lookup import ReleaseLookup
-from bot.releases.posting import ReleaseAsked
-from bot.releases.questions import ReleaseQuestions
+from typing import TYPE_CHECKING
+
+from bot.ops.doors import exported
+
+if TYPE_CHECKING:
+    from bot.releases.announcer import ReleaseWatch
+    from bot.releases.lookup import ReleaseLookup
+    from bot.releases.posting import ReleaseAsked
+    from bot.releases.questions import ReleaseQuestions
 
 __all__ = ["ReleaseAsked", "ReleaseLookup", "ReleaseQuestions", "ReleaseWatch"]
+
+if not TYPE_CHECKING:  # each name is imported when first asked for (bot/ops/doors.py)
+    __getattr__ = exported(__name__, __file__)

@@ -47,7 +47,7 @@ from bot.render.slack.blocks import (
     section_block,
     text_message,
 )
-from bot.render.slack.replies import not_allowed_text, say
+from bot.render.slack.replies import not_allowed_text, say, share_refusal_text
 
 SHARE_RELEASE_ACTION = "share_release"
 _DIVIDER = DividerBlock().to_dict()
@@ -153,10 +153,8 @@ def release_reply(
 
 def release_share_text(reply: ReleaseShared | NotYours | NotAllowed, language: Language) -> str | None:
     """What the person who clicked a release's Share is told (None: nothing, the post says it)."""
-    if isinstance(reply, NotYours):
-        return say(language, "share_not_yours")
-    if isinstance(reply, NotAllowed):
-        return not_allowed_text(language, reply.shown)
+    if isinstance(reply, NotYours | NotAllowed):
+        return share_refusal_text(reply, language)  # as a card's Share says it
     return None
 
 
