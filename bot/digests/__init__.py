@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from bot.digests.build import FETCHERS, DigestService, Progress
     from bot.digests.filters import explain
     from bot.digests.lease import POST_LEASE_SECONDS, LeaseLost, PostLease
+    from bot.digests.now import ChannelDigest, FollowingView
     from bot.digests.posting import REAL_POST_TIMING, DigestPosting, PostTiming
     from bot.digests.publisher import Publisher, PublishResult
     from bot.digests.votes import Votes
@@ -25,8 +26,10 @@ __all__ = [
     "FIRST_DAY",
     "POST_LEASE_SECONDS",
     "REAL_POST_TIMING",
+    "ChannelDigest",
     "DigestPosting",
     "DigestService",
+    "FollowingView",
     "LeaseLost",
     "PostLease",
     "PostTiming",

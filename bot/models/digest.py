@@ -111,3 +111,19 @@ class DigestRun:
     prs: int
     posted_messages: int
     failures: tuple[Note, ...] = ()
+
+
+@dataclass(frozen=True)
+class DigestNow:
+    """What `/pr digest` did (digests/now.py): nothing to post (`none`: the channel gets no digest;
+    `not_in_channel`: the app was not invited), the day's digest posted `already` (with its
+    link, and when the next one comes), `failed` (why: a note whose private names are concealed
+    for the channel, or a sentence), `busy` (another replica is posting it), or `posted`."""
+
+    outcome: Literal["none", "not_in_channel", "already", "failed", "busy", "posted"]
+    day: str = ""
+    next_at: datetime | None = None  # the next scheduled post, in the channel's zone
+    zone: str = ""
+    permalink: str | None = None
+    reason: Note | None = None
+    reason_text: str = ""

@@ -18,6 +18,7 @@ from bot.channels.members import ChannelMembers
 from bot.channels.people import PeopleLanguages
 from bot.channels.subscriptions import Subscriptions, workspace_subscriptions
 from bot.digests.lease import POST_LEASE_SECONDS
+from bot.digests.now import ChannelDigest
 from bot.digests.posting import DigestPosting, PostingScope, PostTiming
 from bot.digests.publisher import PACE_SECONDS, PostPace, Publisher
 from bot.digests.votes import Votes
@@ -189,6 +190,7 @@ class Tenants:
             suggestions=PromptSuggestions(directory, members, access, people, threads, ledger, digests, prompt_words),
             votes=Votes(feedback, threads, process.cards, access),
             deliveries=Deliveries(threads),
+            channel_digest=ChannelDigest(directory, subscriptions, access, digests),
             home=HomeTab(directory, members, access, subscriptions, people, digests, process.spending, scope),
             lookup=CardLookup(process.cards, directory, access, scope),
             cards=process.cards,

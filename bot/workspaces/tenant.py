@@ -18,7 +18,7 @@ from bot.cards import CardLookup, CardService
 from bot.channels import ChannelDirectory, ChannelMembers, PeopleLanguages, Subscriptions
 from bot.core.config import Defaults
 from bot.core.refs import GITHUB_WEB
-from bot.digests import DigestPosting, Publisher, Votes
+from bot.digests import ChannelDigest, DigestPosting, Publisher, Votes
 from bot.ports.slack import SlackPort
 from bot.questions import DMQuestions, PromptSuggestions, QAService, ThreadQuestions
 from bot.releases import ReleaseLookup, ReleaseWatch
@@ -46,6 +46,7 @@ class Tenant:
     suggestions: PromptSuggestions  # the Messages tab's suggested prompts
     votes: Votes  # the channel's Useful / Not for us clicks
     home: HomeTab  # a person's App Home: the channels they are in that get a digest
+    channel_digest: ChannelDigest  # `/pr following` and `/pr digest`
     deliveries: Deliveries  # which commands, clicks and events were handled already, by any replica
     lookup: CardLookup  # `/pr owner/repo#N`: a PR's card for one person, or why not
     # The process's, the same for every tenant.

@@ -501,12 +501,6 @@ def listeners() -> Iterator[tuple[str, dict[str, set[str]]]]:
 # A listener reads Slack's payload, calls a door, renders and responds: at most this many bot/
 # modules (outside bot/slack/) called from one listener function.
 MAX_LISTENER_CALLEES = 3
-# Listener functions that still coordinate more than that, with the count each may not exceed:
-# the list only shrinks (docs/architecture.md, "A front door").
-STILL_COORDINATING = {
-    "subscribe.py:_following": 4,
-    "subscribe.py:_digest": 4,
-}
 
 
 def test_no_listener_calls_more_than_three_project_modules() -> None:
@@ -515,10 +509,8 @@ def test_no_listener_calls_more_than_three_project_modules() -> None:
         for module, functions in listeners()
         for function, called in functions.items()
     }
-    over = {name: count for name, count in counts.items() if count > STILL_COORDINATING.get(name, MAX_LISTENER_CALLEES)}
+    over = {name: count for name, count in counts.items() if count > MAX_LISTENER_CALLEES}
     assert over == {}, "move the coordination behind the feature's door"
-    # An entry whose function now keeps to the rule leaves the list.
-    assert {name for name in STILL_COORDINATING if counts.get(name, 0) <= MAX_LISTENER_CALLEES} == set()
 
 
 def test_the_pr_command_calls_three_project_modules() -> None:

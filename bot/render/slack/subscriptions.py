@@ -29,9 +29,9 @@ from slack_sdk.models.views import View
 from bot.core.config import ChannelConfig, Defaults
 from bot.core.strings.parsing import WEEKDAYS, duration_text
 from bot.core.strings.patterns import lazy
-from bot.models import AuditEntry, DigestRun, Language, Note
+from bot.models import AuditEntry, DigestNow, DigestRun, Language, Note
 from bot.ports.slack import Message
-from bot.render.mrkdwn import escape
+from bot.render.mrkdwn import escape, link
 from bot.render.slack.blocks import text_message
 from bot.words import said, text
 
@@ -88,6 +88,31 @@ def run_text(run: DigestRun | None, language: Language) -> str:
         messages=run.posted_messages,
         time=f"{run.finished_at:%H:%M}",
     )
+
+
+def digest_now_text(now: DigestNow, language: Language, command: str) -> str:
+    """`/pr digest`'s answer (digests/now.py), told to the asker alone."""
+    match now.outcome:
+        case "none":
+            return told(language, "subs.none", cmd=command)
+        case "not_in_channel":
+            return told(language, "subs.invite_first")
+        case "failed":
+            reason = said(language, now.reason) if now.reason is not None else now.reason_text
+            return told(language, "subs.digest_failed", day=now.day, reason=reason)
+        case "busy":
+            return told(language, "subs.digest_busy", day=now.day)
+        case "posted":
+            return told(language, "subs.digest_posted", day=now.day)
+    next_at = now.next_at
+    upcoming = (
+        text(language, "subs.next", time=f"{next_at:%H:%M}", zone=now.zone, day=f"{next_at:%Y-%m-%d}")
+        if next_at is not None
+        else ""
+    )
+    shown = link(now.permalink, now.day) if now.permalink else now.day
+    # Every value is ours (a day, a time, a link built from Slack's permalink): nothing to escape.
+    return text(language, "subs.digest_already", day=now.day, link=shown, next=upcoming)
 
 
 def told(language: Language, key: str, **values: str | int) -> str:

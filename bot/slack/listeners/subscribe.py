@@ -19,10 +19,10 @@ from bot.core.refs import parse_repo
 from bot.errors import ChannelBusy, PrdigestError, StoreError
 from bot.models import Language
 from bot.ports.slack import SlackPort
-from bot.render.mrkdwn import link
 from bot.render.slack.replies import refused_text, say
 from bot.render.slack.subscriptions import (
     Following,
+    digest_now_text,
     following_message,
     run_text,
     settings_modal,
@@ -31,7 +31,6 @@ from bot.render.slack.subscriptions import (
     told_notes,
 )
 from bot.slack.deps import SlackDeps
-from bot.words import said, text
 
 log = logging.getLogger(__name__)
 
@@ -169,60 +168,22 @@ def _unfollow(deps: SlackDeps, slack: SlackPort, channel: str, user: str, repo: 
 
 def _following(deps: SlackDeps, channel: str, language: Language) -> str:
     tenant = deps.tenant
-    view = tenant.subscriptions.view(channel)
-    history = tenant.subscriptions.audit(channel)
-    run = tenant.digests.last_run(channel)
-    last = history[-1] if history else None
-    # "following" types no repository: in a shared channel its private ones go unnamed.
-    named = (*(view.config.repos if view else ()), *(last.detail if last and last.action != "settings" else ()))
-    hidden = tenant.access.hidden(channel, named)
+    found = tenant.channel_digest.following(channel)
+    view = found.view
     following = Following(
-        view.config if view else None, view.sources if view else {}, run_text(run, language), last, hidden
+        view.config if view else None,
+        view.sources if view else {},
+        run_text(found.last_run, language),
+        found.last_change,
+        found.hidden,
     )
-    message = following_message(following, tenant.defaults, language, tenant.command)
-    return message.text
+    return following_message(following, tenant.defaults, language, tenant.command).text
 
 
 def _digest(deps: SlackDeps, slack: SlackPort, channel: str, language: Language) -> str:
     """The last completed window's digest, through the scheduler's own lease and ledger."""
-    tenant = deps.tenant
-    tenant.directory.refresh()
-    plan = tenant.directory.plan(channel)
-    if plan is None:
-        return told(language, "subs.none", cmd=tenant.command)
-    window, day = tenant.digests.last_completed(plan)
-    next_at = tenant.digests.next_post(plan)
-    upcoming = text(language, "subs.next", time=f"{next_at:%H:%M}", zone=plan.timezone.key, day=f"{next_at:%Y-%m-%d}")
-    if tenant.digests.done(channel, day):
-        return _already(deps, slack, channel, day, upcoming, language)
-    if not bot_in_channel(slack, channel):
-        return told(language, "subs.invite_first")
-    try:
-        result = tenant.digests.run_plan(plan, window, day)
-    except StoreError:
-        raise
-    except PrdigestError as exc:
-        # The refusals name the repositories; in a shared channel its private ones stay unnamed.
-        reason = said(language, tenant.access.concealed(exc.note, channel)) if exc.note else exc.in_language(language)
-        return told(language, "subs.digest_failed", day=day, reason=reason)
-    if result is None:
-        return told(language, "subs.digest_busy", day=day)
-    if result.posted == 0:
-        return _already(deps, slack, channel, day, upcoming, language)
-    return told(language, "subs.digest_posted", day=day)
-
-
-def _already(deps: SlackDeps, slack: SlackPort, channel: str, day: str, upcoming: str, language: Language) -> str:
-    ts = deps.tenant.digests.lead_ts(channel, day)
-    shown = day
-    if ts is not None:
-        try:
-            permalink = slack.permalink(channel, ts)
-            shown = link(permalink, day)
-        except PrdigestError as exc:
-            log.warning("no permalink for the digest of %s on %s (%s)", channel, day, exc)
-    # Every value is ours (a day, a time, a link built from Slack's permalink): nothing to escape.
-    return text(language, "subs.digest_already", day=day, link=shown, next=upcoming)
+    now = deps.tenant.channel_digest.post_now(slack, channel)
+    return digest_now_text(now, language, deps.tenant.command)
 
 
 def _open_settings(
