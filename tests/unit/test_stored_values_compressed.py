@@ -1,0 +1,47 @@
+"""Snapshots and cards are kept compressed (store/codec.py), and a value written before
+compression is still read: an upgrade finds every cached card and snapshot."""
+
+from __future__ import annotations
+
+from bot.models import Card, Coverage
+from bot.store import codec
+from bot.store.backends.memory import MemoryKV
+from bot.store.repos.cards import CardStore, snapshot_key
+from tests.unit.builders import make_snapshot
+
+SNAPSHOT = make_snapshot([(f"vllm/model_executor/layers/m{n}.py", 40 + n, 3) for n in range(40)], title="Faster MoE")
+CARD = Card("Faster MoE", "read", 9, ("It fuses the kernels.",) * 8, ("No test.",), (), "llm", Coverage(40, 40))
+
+
+def test_a_large_value_is_kept_compressed_and_read_back_whole() -> None:
+    stored = codec.dump_snapshot(SNAPSHOT)
+    plain = codec.unpacked(stored)
+    assert stored.startswith(codec.ZLIB_MARKER) and isinstance(plain, bytes)
+    assert len(stored) * 3 < len(plain)
+    assert codec.load_snapshot(stored) == SNAPSHOT
+    assert codec.load_card(codec.dump_card(CARD)) == CARD
+
+
+def test_a_value_written_before_compression_is_still_read() -> None:
+    # What an older version stored: the JSON as it is, without the marker.
+    assert codec.load_snapshot(codec.unpacked(codec.dump_snapshot(SNAPSHOT)) or b"") == SNAPSHOT
+    assert codec.load_card(codec.unpacked(codec.dump_card(CARD)) or b"") == CARD
+
+
+def test_a_small_value_stays_json_and_a_broken_one_is_a_miss() -> None:
+    small = b'{"a": 1}'
+    assert codec.packed(small) == small
+    assert codec.load_snapshot(codec.ZLIB_MARKER + b"not zlib") is None
+    assert codec.load_card(codec.ZLIB_MARKER + b"not zlib") is None
+
+
+def test_the_card_store_reads_what_it_wrote_and_what_an_older_version_wrote() -> None:
+    kv = MemoryKV()
+    store = CardStore(kv)
+    store.put_snapshot(SNAPSHOT)
+    revision = store.get_revision(SNAPSHOT.ref)
+    assert revision is not None and store.get_snapshot(SNAPSHOT.ref, revision) == SNAPSHOT
+    older = codec.unpacked(codec.dump_snapshot(SNAPSHOT))
+    assert isinstance(older, bytes)
+    kv.set(snapshot_key(SNAPSHOT.ref, "older"), older, None)
+    assert store.get_snapshot(SNAPSHOT.ref, "older") == SNAPSHOT
