@@ -37,6 +37,7 @@ from bot.render.slack.answers import DMWording, ThreadWording
 from bot.render.slack.digest_messages import DigestBlocks
 from bot.render.slack.release_blocks import ReleaseBlocks
 from bot.render.slack.suggestions import prompt_words
+from bot.render.slack.unfurls import unfurl_blocks
 from bot.render.slack.watches import watch_dm_message
 from bot.settings import DEFAULT_CONFIG_PATH
 from bot.spending.budgets import Account
@@ -48,6 +49,7 @@ from bot.store.subscriptions import SubscriptionStore
 from bot.store.threads import ThreadStore
 from bot.store.watches import WatchStore
 from bot.store.workspace import Scopes
+from bot.unfurls.unfurling import Unfurling
 from bot.watches.dms import WatchAccess, WatchDMs, WatchDMStores, WatchDMWording
 from bot.watches.finder import WatchFinder
 from bot.wiring.process import Process
@@ -194,10 +196,11 @@ class Tenants:
             home=HomeTab(directory, members, access, subscriptions, people, digests, process.spending, scope),
             lookup=CardLookup(process.cards, directory, access, scope),
             cards=process.cards,
-            spending=process.spending,
             defaults=settings.defaults,
             command=command,
-            github_web=process.web_base,
+            # Only links to where the followed repositories' PRs are seen in a browser (github.com,
+            # or an Enterprise server's host: core/refs.github_web_base) are unfurled.
+            unfurling=Unfurling(directory, access, process.cards, unfurl_blocks, process.web_base, scope),
             releases=ReleaseLookup(self._releases, release_posting, directory, access, scope),
             # New releases posted where its channels asked for them (`releases = "post"`).
             release_watch=ReleaseWatch(directory.current_plans, self._releases, release_posting, timing.now),

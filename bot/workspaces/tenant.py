@@ -4,7 +4,7 @@ The single-workspace install (SLACK_BOT_TOKEN) has one, with no team. In OAuth m
 workspace that installed the app has its own: its Slack speaks with its own token, and its
 ledger, threads, caches and feedback live under its own keys (store/workspace.py), except the
 home workspace's (`[slack] home_team`, whose channels the config file lists), which keeps the
-keys of the single install. The card service, the spending and the defaults are the process's,
+keys of the single install. The card service and the defaults are the process's,
 shared by every tenant. Built once per workspace by the wiring (`wiring/tenants.py`). It holds doors, never a store:
 what a surface may do with the workspace's state is a feature's call.
 """
@@ -17,12 +17,11 @@ from bot.access import AccessPolicy
 from bot.cards import CardLookup, CardService
 from bot.channels import ChannelDirectory, ChannelMembers, PeopleLanguages, Subscriptions
 from bot.core.config import Defaults
-from bot.core.refs import GITHUB_WEB
 from bot.digests import ChannelDigest, DigestPosting, Publisher, Votes
 from bot.ports.slack import SlackPort
 from bot.questions import DMQuestions, PromptSuggestions, QAService, ThreadQuestions
 from bot.releases import ReleaseLookup, ReleaseWatch
-from bot.spending import Payer, Spending
+from bot.unfurls import Unfurling
 from bot.watches import WatchDMs
 from bot.workspaces.deliveries import Deliveries
 from bot.workspaces.home import HomeTab
@@ -51,21 +50,8 @@ class Tenant:
     lookup: CardLookup  # `/pr owner/repo#N`: a PR's card for one person, or why not
     # The process's, the same for every tenant.
     cards: CardService
-    spending: Spending  # its tokens per day, channel and repository, for the App Home
     defaults: Defaults
     command: str  # the slash command, `/pr` by default
     release_watch: ReleaseWatch  # new releases posted where its channels asked
     releases: ReleaseLookup  # `/pr release`: a release for one person, and its Share
-    # Where the followed repositories' PRs are seen in a browser: github.com, or an Enterprise
-    # server's host (core/refs.github_web_base). Only links there are unfurled.
-    github_web: str = GITHUB_WEB
-
-    @property
-    def workspace(self) -> str | None:
-        """The workspace these parts are of: None for the single or home one, else its team id
-        (OAuth mode). Its budget pays for the cards made for its requests."""
-        return self.scope
-
-    def payer(self, channel: str) -> Payer:
-        """Who pays for a card a request in `channel` makes (spending/budgets.py)."""
-        return Payer(channel, self.scope)
+    unfurling: Unfurling  # a pasted PR link answered with its card (`[slack] unfurl = true`)

@@ -11,10 +11,9 @@ from slack_bolt import App, BoltContext
 
 from bot.errors import SlackError
 from bot.ports.slack import SlackPort
-from bot.render.slack.unfurls import unfurl_blocks
 from bot.slack.deps import SlackDeps, deps_of
 from bot.slack.web import web_of
-from bot.unfurls import Target, Unfurling
+from bot.unfurls import Target
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +46,7 @@ def _unfurl(deps: SlackDeps, slack: SlackPort, event: dict[str, Any]) -> None:
         return  # any channel that follows nothing, or nowhere to unfurl: fail closed
     links = [link.get("url") for link in event.get("links") or [] if isinstance(link, dict)]
     urls = [url for url in links if isinstance(url, str)]
-    unfurling = Unfurling(
-        tenant.directory,
-        tenant.access,
-        tenant.cards,
-        unfurl_blocks,
-        tenant.github_web,
-        tenant.workspace,
-    )
-    unfurling.unfurl(slack, channel, urls, target)
+    tenant.unfurling.unfurl(slack, channel, urls, target)
 
 
 def _unfurl_safely(deps: SlackDeps, slack: SlackPort, event: dict[str, Any]) -> None:
