@@ -87,6 +87,9 @@ class Settings:
     # named it (a file asked for by name must open; the default one may fall back to memory).
     cache: Path | None = None
     cache_named: bool = False
+    # QUEUE_URL: the card queue's Redis when REDIS_URL is a cluster, or to keep jobs apart (None:
+    # REDIS_URL's, unless that is a cluster: then no queue, cards made in each process).
+    queue_url: str | None = None
 
     @property
     def oauth(self) -> bool:
@@ -147,7 +150,7 @@ def _blank_to_none(value: str | None) -> str | None:
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
-def _check_redis_url(url: str | None) -> str | None:
+def _check_redis_url(url: str | None, name: str = "REDIS_URL") -> str | None:
     """REDIS_URL, checked as redis-py will read it, so a typo is one line at start and not a
     traceback from deep in the first Redis call. The messages never repeat the URL: it may hold
     a password."""
@@ -155,22 +158,32 @@ def _check_redis_url(url: str | None) -> str | None:
         return None
     if not url.startswith(REDIS_SCHEMES):
         raise ConfigError(
-            "REDIS_URL is not a Redis URL: start it with redis://, rediss:// (TLS) or unix://, "
+            f"{name} is not a Redis URL: start it with redis://, rediss:// (TLS) or unix://, "
             "as in redis://localhost:6379/0"
         )
     try:
         parts = urlsplit(url)
     except ValueError:  # an unclosed [ of an IPv6 address
         raise ConfigError(
-            "REDIS_URL has a host that cannot be read: an IPv6 address goes in [], as in redis://[::1]:6379"
+            f"{name} has a host that cannot be read: an IPv6 address goes in [], as in redis://[::1]:6379"
         ) from None
     try:
         _ = parts.port  # read for its check: a port that is no number, or above 65535
     except ValueError:
-        raise ConfigError("REDIS_URL has a port that is not a number from 1 to 65535") from None
+        raise ConfigError(f"{name} has a port that is not a number from 1 to 65535") from None
     if parts.scheme == "unix" and not parts.path:
-        raise ConfigError("REDIS_URL names no socket: use unix:// and the socket's path, as in unix:///run/redis.sock")
+        raise ConfigError(f"{name} names no socket: use unix:// and the socket's path, as in unix:///run/redis.sock")
     return url
+
+
+def _check_queue_url(url: str | None) -> str | None:
+    """QUEUE_URL: the card queue's broker, a single Redis (Dramatiq's Redis broker needs one node)."""
+    if url is not None and url.startswith(("amqp://", "amqps://")):
+        raise ConfigError(
+            "QUEUE_URL names RabbitMQ, which this version cannot use yet: name a single Redis "
+            "(redis://HOST:6379/0), or leave QUEUE_URL unset to make cards in each process"
+        )
+    return _check_redis_url(url, "QUEUE_URL")
 
 
 def _check_github_api_url(url: str) -> str:
@@ -294,6 +307,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     else:
         config, config_path = FileConfig(), None
     cache, cache_named = _cache(env)
+    if env.get("QUEUE_URL") and not env.get("REDIS_URL"):
+        raise ConfigError("QUEUE_URL is set without REDIS_URL: card workers keep the cards they make in REDIS_URL's Redis")
     return Settings(
         config=config,
         config_path=config_path,
@@ -307,6 +322,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         slack_app_token=_blank_to_none(env.get("SLACK_APP_TOKEN")),
         slack_api_url=env.get("SLACK_API_URL") or DEFAULT_SLACK_API_URL,
         redis_url=_check_redis_url(_blank_to_none(env.get("REDIS_URL"))),
+        queue_url=_check_queue_url(_blank_to_none(env.get("QUEUE_URL"))),
         no_color="NO_COLOR" in env,
         slack_oauth=_oauth(env, config),
         github_webhook_secret=_blank_to_none(env.get("GITHUB_WEBHOOK_SECRET")),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from devkit.redis_cluster import RedisCluster
 from devkit.redis_server import RedisServer
 from hypothesis import settings
 
@@ -118,3 +119,23 @@ def own_redis() -> Iterator[RedisServer]:
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[RedisCluster]:
+    """A three-master Redis Cluster on loopback for the session (about five seconds to form)."""
+    with RedisCluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def cluster_url(redis_cluster: RedisCluster) -> str:
+    """A node of the cluster, every master emptied first."""
+    redis_cluster.flush()
+    return redis_cluster.url
+
+
+@pytest.fixture(params=["single", "cluster"])
+def any_redis_url(request: pytest.FixtureRequest) -> str:
+    """A single Redis, then a cluster's node: REDIS_URL as either deployment gives it."""
+    return str(request.getfixturevalue("redis_url" if request.param == "single" else "cluster_url"))

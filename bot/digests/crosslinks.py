@@ -34,10 +34,11 @@ def reply_key(item: CrossLink) -> str:
 
 @dataclass(frozen=True)
 class PostHooks:
-    """What the poster does around each reply: `before` waits the channel's turn (and may stop the
-    run: a lost lease), `after` notes when the channel was last posted in, for Slack's pace."""
+    """What the poster does around each reply: `before` waits the channel's turn and marks the
+    reply's ledger field (or stops the run: a lost lease), `after` notes when the channel was last
+    posted in, for Slack's pace."""
 
-    before: Callable[[], None]
+    before: Callable[[str], None]
     after: Callable[[], None]
 
 
@@ -105,8 +106,7 @@ class CrossLinks:
             if later is None:
                 continue
             text = self._messages.reply(item, later.listing.url, later.card.headline, digest.language)
-            hooks.before()
-            self._ledger.record(channel, day, f"replying:{key}", "1")
+            hooks.before(f"replying:{key}")
             try:
                 ts = self._slack.post(
                     channel,

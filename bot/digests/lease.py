@@ -50,6 +50,14 @@ class PostLease:
         if self._lost.is_set():
             raise LeaseLost("error.lease_lost", channel=self._channel)
 
+    def claim(self, name: str) -> None:
+        """Mark `name` pending in the ledger, in one step with the check that the lease is still
+        ours: a holder that stalled past its lease cannot post after whoever took it over."""
+        self.check()
+        if not self._ledger.claim(self._channel, self._day, name, self._token):
+            self._lost.set()
+            raise LeaseLost("error.lease_lost", channel=self._channel)
+
     def _beat(self) -> None:
         while not self._stop.wait(self._ttl / 3):
             try:

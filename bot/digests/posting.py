@@ -162,10 +162,10 @@ class DigestPosting:
         options: DigestOptions,
         stopping: threading.Event | None,
     ) -> PublishResult | None:
-        def before_post() -> None:
-            lease.check()
+        def claim(name: str) -> None:
             if stopping is not None and stopping.is_set():
                 raise PublishError("error.shutting_down", channel=channel)
+            lease.claim(name)
 
         with PostLease(self._ledger, channel, day, self._lease_seconds) as lease:
             if not lease.acquire():
@@ -207,7 +207,7 @@ class DigestPosting:
                     day,
                     digest,
                     quiet_days=options.quiet_days,
-                    before_post=before_post,
+                    claim=claim,
                     ties=DigestTies(links, answered),
                 )
                 log.info("digest of %s for %s: %d PRs, %d messages posted", channel, day, prs, result.posted)
@@ -256,10 +256,10 @@ class DigestPosting:
                 log.info("roll-up of %s for %s: another process holds the lease", channel, key)
                 return None
 
-            def before_post() -> None:
-                lease.check()
+            def claim(name: str) -> None:
                 if stopping is not None and stopping.is_set():
                     raise PublishError("error.shutting_down", channel=channel)
+                lease.claim(name)
 
             repos = tuple(repo for repo in plan.repos if self._refusal(channel, repo) is None)
             if not repos:
@@ -275,7 +275,7 @@ class DigestPosting:
                 self._ledger.record(channel, key, "done", "1")
                 return PublishResult(None, 0, 0)
             areas = area_counts(digest.items)
-            result = self._publisher.publish_weekly(channel, key, digest, areas, before_post=before_post)
+            result = self._publisher.publish_weekly(channel, key, digest, areas, claim=claim)
             log.info("roll-up of %s for %s: %d PRs, %d messages posted", channel, key, digest.shown, result.posted)
             return result
 

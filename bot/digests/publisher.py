@@ -32,6 +32,9 @@ from bot.store.ledger import PostLedger
 from bot.store.repos.followups import FollowUpStore
 from bot.store.threads import ThreadStore
 
+# Marks a ledger field ("pending:2", "replying:…") before its post, or raises to stop the run.
+Claim = Callable[[str], None]
+
 log = logging.getLogger(__name__)
 
 # chat.postMessage: about one message per second per channel (Slack rate-limit docs).
@@ -100,12 +103,13 @@ class Publisher:
         digest: Digest,
         *,
         quiet_days: QuietDays = "note",
-        before_post: Callable[[], None] | None = None,
+        claim: Claim | None = None,
         ties: DigestTies = DigestTies(),
     ) -> PublishResult:
-        """Post what the ledger lacks; `before_post` may stop the run (a lost lease). `ties`: how
-        this digest refers to the channel's earlier ones (links to them, follow-ups answered)."""
-        check = before_post or (lambda: None)
+        """Post what the ledger lacks; `claim` marks each part before it is posted, and may stop
+        the run (a lost lease); without it the ledger is written as is. `ties`: how this digest
+        refers to the channel's earlier ones (links to them, follow-ups answered)."""
+        mark = claim or self._unfenced(channel, day)
         links, answered = ties.links, ties.answered
         entries = self._ledger.entries(channel, day) or self._recover(channel, day)
         if "done" in entries:
@@ -113,7 +117,7 @@ class Publisher:
         if digest.shown == 0:
             posted = 0
             if quiet_days != "silent" and "part:0" not in entries:
-                _, new = self._post_part(channel, day, LEAD, self._messages.quiet(digest), None, entries, check)
+                _, new = self._post_part(channel, day, LEAD, self._messages.quiet(digest), None, entries, mark)
                 posted = int(new)
             self._ledger.record(channel, day, "done", "1")
             if quiet_days != "silent":
@@ -122,7 +126,7 @@ class Publisher:
         posted = already = 0
         lead_ts = entries.get("part:0")
         if lead_ts is None:
-            lead_ts, new = self._post_part(channel, day, LEAD, self._messages.lead(digest, links), None, entries, check)
+            lead_ts, new = self._post_part(channel, day, LEAD, self._messages.lead(digest, links), None, entries, mark)
             posted, already = int(new), int(not new)
         else:
             already += 1
@@ -137,12 +141,12 @@ class Publisher:
             if f"part:{part}" in entries:
                 already += 1
                 continue
-            _, new = self._post_part(channel, day, part, message, lead_ts, entries, check)
+            _, new = self._post_part(channel, day, part, message, lead_ts, entries, mark)
             posted, already = posted + new, already + (not new)
 
-        def before_reply() -> None:
+        def before_reply(name: str) -> None:
             self._wait_turn(channel)
-            check()
+            mark(name)
 
         hooks = PostHooks(before_reply, lambda: self._paced(channel))
         posted += self.links.reply(channel, day, digest, links, entries, hooks)
@@ -158,23 +162,21 @@ class Publisher:
         digest: Digest,
         areas: Sequence[tuple[str, int]],
         *,
-        before_post: Callable[[], None],
+        claim: Claim,
     ) -> PublishResult:
         """The week's roll-up, one message posted once under `key` ("week:{day}"); a quiet week
         as the channel's quiet days say (`quiet_days` "silent": nothing). Its thread answers
         questions about the week's PRs, like a digest's."""
         answered = self.watch.find(digest) if digest.items else ()
         message = self._messages.weekly(digest, areas, answered)
-        result = self.publish_parts(channel, key, [message], before_post=before_post)
+        result = self.publish_parts(channel, key, [message], claim=claim)
         if result.thread_ts is not None and digest.items:
             self._threads.save_digest(
                 DigestThread(channel, result.thread_ts, key, digest.repos, digest.language, digest.items, digest.window)
             )
         return result
 
-    def publish_parts(
-        self, channel: str, key: str, parts: Sequence[Message], *, before_post: Callable[[], None]
-    ) -> PublishResult:
+    def publish_parts(self, channel: str, key: str, parts: Sequence[Message], *, claim: Claim) -> PublishResult:
         """Post `parts` (a lead, then its thread) once under the ledger's `key`, as a digest's
         parts are (a release: "release:{repo}:{base}...{tag}"); an earlier run's are not posted again."""
         entries = self._ledger.entries(channel, key) or self._recover(channel, key)
@@ -187,7 +189,7 @@ class Publisher:
                 already += 1
                 lead_ts = lead_ts or entries[f"part:{part}"]
                 continue
-            ts, new = self._post_part(channel, key, part, message, lead_ts, entries, before_post)
+            ts, new = self._post_part(channel, key, part, message, lead_ts, entries, claim)
             lead_ts = lead_ts or ts
             posted, already = posted + new, already + (not new)
         self._ledger.record(channel, key, "done", "1")
@@ -201,7 +203,7 @@ class Publisher:
         message: Message,
         thread_ts: str | None,
         entries: dict[str, str],
-        check: Callable[[], None],
+        claim: Claim,
     ) -> tuple[str, bool]:
         """The part's ts, and whether this call posted it (False: an earlier run's post was found)."""
         if f"pending:{part}" in entries:
@@ -210,8 +212,7 @@ class Publisher:
                 self._ledger.record(channel, day, f"part:{part}", found)
                 return found, False
         self._wait_turn(channel)
-        check()
-        self._ledger.record(channel, day, f"pending:{part}", "1")
+        claim(f"pending:{part}")
         try:
             ts = self._slack.post(
                 channel,
@@ -229,6 +230,10 @@ class Publisher:
         telemetry.count("messages_posted_total")
         self._ledger.record(channel, day, f"part:{part}", ts)
         return ts, True
+
+    def _unfenced(self, channel: str, day: str) -> Claim:
+        """A claim without a lease (a caller that holds none): the mark is written as is."""
+        return lambda name: self._ledger.record(channel, day, name, "1")
 
     def _paced(self, channel: str) -> None:
         self._last_post[channel] = self._clock()

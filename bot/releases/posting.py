@@ -80,13 +80,13 @@ class ReleasePosting:
                 return None
             found = self._releases.of(span, language=asked.language, payer=Payer(channel, self._workspace))
 
-            def before_post() -> None:
-                lease.check()
+            def claim(name: str) -> None:
                 if stopping is not None and stopping.is_set():
                     raise PublishError("error.shutting_down", channel=channel)
+                lease.claim(name)
 
             parts = [self._messages.lead(found), *self._messages.thread(found)]
-            result = self._publisher.publish_parts(channel, key, parts, before_post=before_post)
+            result = self._publisher.publish_parts(channel, key, parts, claim=claim)
             if result.thread_ts is not None:
                 digest = found.digest
                 self._threads.save_digest(

@@ -43,6 +43,11 @@ class KV(Protocol):
 
     def hset(self, key: str, field: str, value: bytes, ttl: int | None) -> None: ...
 
+    def hset_held(self, key: str, field: str, value: bytes, ttl: int | None, *, lease: str, token: bytes) -> bool:
+        """`hset`, only while the key `lease` still holds `token` (a write fenced by its lease), in
+        one step; True when it wrote. A cluster needs `key` and `lease` in one slot: a shared hash
+        tag (`{...}`). The open view answers False when the backend is away: nothing is written."""
+
     def hgetall(self, key: str) -> dict[str, bytes]: ...
 
     def hincrby(self, key: str, amounts: dict[str, int], ttl: int) -> None:

@@ -5,6 +5,11 @@
 - run:{channel}              30 days: the last DigestRun, for the App Home.
 - lock:post:{channel}:{day}  60 s, renewed while posting: one poster at a time.
 
+The ledger and its lease carry the channel as a hash tag, in literal braces (`ledger:{C0123}:…`,
+`lock:post:{C0123}:…`): on a Redis Cluster both are in one slot, so a part is marked pending
+only while the lease is still held, in one step (`claim`). A ledger written before the tag, under
+`ledger:C0123:…`, is still read until it expires.
+
 Every key is the workspace's (store/workspace.py `scoped`): unchanged for the single-workspace
 install, so a ledger written before workspaces existed is still honoured.
 
@@ -35,17 +40,28 @@ class PostLedger:
         self._strict = kv.strict()
 
     def _key(self, channel: str, day: str) -> str:
+        return scoped(self.team, f"ledger:{{{channel}}}:{day}")
+
+    def _untagged(self, channel: str, day: str) -> str:
         return scoped(self.team, f"ledger:{channel}:{day}")
 
     def _lease(self, channel: str, day: str) -> str:
-        return scoped(self.team, f"lock:post:{channel}:{day}")
+        return scoped(self.team, f"lock:post:{{{channel}}}:{day}")
 
     def check(self) -> None:
         """One round trip to the ledger's store: StoreError when it cannot be reached."""
         self._strict.exists("ledger")
 
     def entries(self, channel: str, day: str) -> dict[str, str]:
-        return {name: value.decode() for name, value in self._strict.hgetall(self._key(channel, day)).items()}
+        found = self._strict.hgetall(self._key(channel, day)) or self._strict.hgetall(self._untagged(channel, day))
+        return {name: value.decode() for name, value in found.items()}
+
+    def claim(self, channel: str, day: str, name: str, token: str) -> bool:
+        """Record `name` (a part about to be posted) only while the lease still holds `token`."""
+        lease = self._lease(channel, day)
+        return self._strict.hset_held(
+            self._key(channel, day), name, b"1", LEDGER_TTL, lease=lease, token=token.encode()
+        )
 
     def record(self, channel: str, day: str, name: str, value: str) -> None:
         self._strict.hset(self._key(channel, day), name, value.encode(), LEDGER_TTL)

@@ -216,10 +216,9 @@ class WatchDMs:
                     self._ledger.record(channel, due.day, f"part:{PART}", found)
                     self._ledger.record(channel, due.day, "done", "1")
                     return 0
-            lease.check()
             if stopping is not None and stopping.is_set():
                 raise PublishError("error.shutting_down", channel=channel)
-            self._ledger.record(channel, due.day, f"pending:{PART}", "1")
+            lease.claim(f"pending:{PART}")
             ts = self._slack.post(
                 dm,
                 message.text,

@@ -32,10 +32,12 @@ from bot.questions.answerer import ModelAnswerer
 from bot.questions.model_reading import ModelReader
 from bot.queue.connect import card_queue
 from bot.settings import DEFAULT_OPENAI_URL, Settings
-from bot.sources.lazy import GitHubEndpoint, GitHubOnFirstUse, connect
+from bot.sources.lazy import GitHubAppKey, GitHubEndpoint, GitHubOnFirstUse, connect
 from bot.spending.budgets import Spending
+from bot.store.backends.memory import MemoryKV
 from bot.store.kv import KV
 from bot.store.modes import ModeMemory
+from bot.store.repos.app_installations import AppInstallationStore
 from bot.store.repos.authors import AuthorStore
 from bot.store.repos.cards import CardStore
 from bot.store.repos.facts import FactStore
@@ -46,7 +48,7 @@ from bot.wiring.timing import Timing
 
 if TYPE_CHECKING:
     from bot.queue.broker import CardQueue, RunningWorker
-    from bot.sources.github import GitHubSource
+    from bot.sources.lazy import Connected
 
 
 def _stderr(message: str) -> None:
@@ -111,8 +113,10 @@ def github_endpoint(
     rate_limit_wait: float | None = None,
     kv: KV | None = None,
 ) -> GitHubEndpoint:
-    """How this process asks GitHub: the settings' server and token, the timing's retries; with
-    `kv`, list pages are kept with their ETags there and asked for again conditionally."""
+    """How this process asks GitHub: the settings' server, token and App, the timing's retries;
+    with `kv`, list pages are kept with their ETags there and asked for again conditionally, and
+    the App's installations are kept there (else for this process only)."""
+    app = settings.github_app
     return GitHubEndpoint(
         settings.github_api_url,
         settings.github_token,
@@ -121,12 +125,14 @@ def github_endpoint(
         rate_limit_wait=rate_limit_wait if rate_limit_wait is not None else timing.github_rate_limit_wait,
         now=timing.now,
         pages=PageStore(kv) if kv is not None else None,
+        app=GitHubAppKey(app.app_id, app.private_key, app.key_from) if app is not None else None,
+        installations=AppInstallationStore(kv if kv is not None else MemoryKV()),
     )
 
 
 def github_source(
     settings: Settings, timing: Timing, *, retries: int | None = None, rate_limit_wait: float | None = None
-) -> GitHubSource:
+) -> Connected:
     """GitHub through its own client, made now (the caller closes it): for `doctor`."""
     return connect(github_endpoint(settings, timing, retries=retries, rate_limit_wait=rate_limit_wait))
 
@@ -163,12 +169,12 @@ def build_process(
     says which when it is not Redis, `usual` instead when it is the cache file as meant)."""
     timing = timing or Timing()
     closers: list[Callable[[], None]] = []
-    handed = kv is not None
+    queue_url = None  # a store handed in is a test's shared memory: its replicas make their own cards
     if kv is None:
         chosen = choose_store(settings, warn, usual)
         if chosen.close is not None:
             closers.append(chosen.close)
-        kv = chosen.kv
+        kv, queue_url = chosen.kv, chosen.queue_url
     config = settings.config
     source = GitHubOnFirstUse.of(github_endpoint(settings, timing, kv=kv))
     closers.append(source.close)
@@ -204,9 +210,8 @@ def build_process(
         pacing=timing.pacing,
     )
     queue = None
-    # A store handed in is a test's shared memory: its replicas make their cards where wanted.
-    if settings.redis_url is not None and not handed:
-        queue = card_queue(settings.redis_url, config.queue.namespace)
+    if queue_url is not None:
+        queue = card_queue(queue_url, config.queue.namespace)
         closers.append(queue.close)
     store = CardStore(kv)
     cards = CardService(
@@ -216,6 +221,7 @@ def build_process(
         timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout), now=timing.now, stopping=stopping),
         jobs=queue,
         use=ModelUse(spending, settings.defaults.skip_model_for),
+        kept_tokens=settings.defaults.token_budget,
     )
     minutes = config.queue.poll_minutes
     poller = None
@@ -251,7 +257,11 @@ def start_worker(process: Process, threads: int | None = None) -> RunningWorker:
     caller stops it. Needs Redis: ConfigError without it."""
     queue = process.queue
     if queue is None:
-        raise ConfigError("REDIS_URL is not set: a worker takes its card jobs from Redis, shared by every replica")
+        if process.settings.redis_url is None:
+            raise ConfigError("REDIS_URL is not set: a worker takes its card jobs from Redis, shared by every replica")
+        raise ConfigError(
+            "REDIS_URL is a Redis Cluster and QUEUE_URL is not set: a worker takes its card jobs from a single Redis"
+        )
     cards = process.cards
 
     def handle(job: CardJob) -> bool:

@@ -10,6 +10,7 @@ directory (a container) still gives a digest, only one that is not kept.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -19,6 +20,13 @@ from bot.store.backends.connect import redis_kv
 from bot.store.backends.memory import MemoryKV
 from bot.store.backends.sqlite_kv import SqliteKV
 from bot.store.kv import KV
+
+log = logging.getLogger(__name__)
+
+CLUSTER_QUEUE_NOTE = (
+    "REDIS_URL is a Redis Cluster and QUEUE_URL is not set: cards are made in each process "
+    "(the card queue needs a single Redis; docs/deployment.md)"
+)
 
 MEMORY_STORE_NOTE = "the store is in memory (PRDIGEST_CACHE=off, or --no-cache): nothing is kept after this run."
 
@@ -38,6 +46,7 @@ def fallback_note(problem: str) -> str:
 class Chosen:
     kv: KV
     close: Callable[[], None] | None  # None: nothing to close (memory)
+    queue_url: str | None = None  # the card queue's Redis (None: cards are made in each process)
 
 
 def choose_store(settings: Settings, warn: Callable[[str], None], usual: Callable[[str], None] | None = None) -> Chosen:
@@ -45,7 +54,7 @@ def choose_store(settings: Settings, warn: Callable[[str], None], usual: Callabl
     as it is meant to be (nothing wrong) to `usual` when given (the CLI says that once a machine)."""
     if settings.redis_url:
         redis = redis_kv(settings.redis_url)
-        return Chosen(redis, redis.close)
+        return Chosen(redis, redis.close, _queue_url(settings, settings.redis_url, redis.clustered_now))
     if settings.cache is None:
         warn(MEMORY_STORE_NOTE)
         return Chosen(MemoryKV(), None)
@@ -63,3 +72,14 @@ def choose_store(settings: Settings, warn: Callable[[str], None], usual: Callabl
 def without_cache(settings: Settings) -> Settings:
     """`--no-cache`: this run keeps its state in memory only (no Redis, no file, no queue)."""
     return replace(settings, redis_url=None, cache=None, cache_named=True)
+
+
+def _queue_url(settings: Settings, redis_url: str, clustered: Callable[[], bool | None]) -> str | None:
+    """QUEUE_URL; else REDIS_URL's, unless that is a cluster (asked of it now): Dramatiq's Redis
+    broker runs scripts over keys no hash tag joins, which only a single node serves."""
+    if settings.queue_url is not None:
+        return settings.queue_url
+    if clustered():
+        log.warning(CLUSTER_QUEUE_NOTE)
+        return None
+    return redis_url

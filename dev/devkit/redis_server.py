@@ -23,8 +23,9 @@ class RedisServerError(RuntimeError):
 class RedisServer:
     """A redis-server process; `url` is where clients find it, across restarts."""
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, options: tuple[str, ...] = ()) -> None:
         self.port = free_port() if port is None else port
+        self.options = options  # more of redis-server's options, e.g. a cluster node's
         self.url = f"redis://127.0.0.1:{self.port}/0"
         # Until clients hold the URL, a port another process took first is swapped for a new one.
         self._pinned = port is not None
@@ -70,7 +71,18 @@ class RedisServer:
 
     def _launch(self, binary: str, timeout: float) -> bool:
         process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                *self.options,
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

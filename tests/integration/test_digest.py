@@ -147,13 +147,13 @@ def test_channel_filters(github: FakeGitHub, make_services: ServicesFactory) -> 
 
 
 def test_single_flight_across_processes_makes_one_model_call(
-    github: FakeGitHub, model: FakeOpenAI, redis_url: str, make_services: ServicesFactory
+    github: FakeGitHub, model: FakeOpenAI, any_redis_url: str, make_services: ServicesFactory
 ) -> None:
     populate(github, count=1)
     model.latency = 0.5
     model.responder = lambda request: card_answer()
-    settings = settings_for(github, model, redis_url)
-    replicas = [make_services(settings, kv=RedisKV.from_url(redis_url)) for _ in range(4)]
+    settings = settings_for(github, model, any_redis_url)
+    replicas = [make_services(settings, kv=RedisKV.from_url(any_redis_url)) for _ in range(4)]
     listing = replicas[0].source.list_merged(REPO, WINDOW)[0]
     snapshot = replicas[0].cards.snapshot(listing)
     results: list[Any] = []

@@ -15,7 +15,7 @@ from bot.store.backends.sqlite_kv import SqliteKV
 from bot.store.kv import KV
 
 
-@pytest.fixture(params=["memory", "redis", "sqlite"])
+@pytest.fixture(params=["memory", "redis", "cluster", "sqlite"])
 def kv(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[KV]:
     if request.param == "memory":
         yield MemoryKV()
@@ -25,7 +25,7 @@ def kv(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[KV]:
         yield embedded
         embedded.close()
         return
-    backend = RedisKV.from_url(request.getfixturevalue("redis_url"))
+    backend = RedisKV.from_url(request.getfixturevalue("redis_url" if request.param == "redis" else "cluster_url"))
     yield backend
     backend.close()
 
@@ -110,3 +110,13 @@ def test_hincrby_below_adds_only_while_the_counted_fields_are_below_the_limit(kv
     assert kv.hgetall("day") == {"held": b"1200", "spent": b"300"}
     kv.hincrby("day", {"held": -1000}, ttl=60)
     assert add(50) is True and kv.hgetall("day")["held"] == b"250"
+
+
+def test_hset_held_writes_only_while_the_lease_holds_the_token(kv: KV) -> None:
+    # The lease and the hash share a hash tag: one slot on a cluster.
+    lease, ledger = "lock:post:{C1}:d", "ledger:{C1}:d"
+    assert kv.hset_held(ledger, "pending:0", b"1", 60, lease=lease, token=b"mine") is False  # no lease yet
+    kv.set_nx(lease, b"mine", ttl_ms=5000)
+    assert kv.hset_held(ledger, "pending:0", b"1", 60, lease=lease, token=b"mine") is True
+    assert kv.hset_held(ledger, "pending:1", b"1", 60, lease=lease, token=b"theirs") is False
+    assert kv.hgetall(ledger) == {"pending:0": b"1"}

@@ -94,7 +94,7 @@ def test_a_lease_that_cannot_be_renewed_stops_the_next_post_while_the_ledger_sti
         assert {"part:0", "part:1"} <= set(PostLedger(kv).entries(DIGEST_CHANNEL, DAY))  # it answered throughout
         kv.close()
         # Its release was refused too: the lease is free once it expires, as a dead holder's.
-        wait_for(lambda: not admin.exists(f"prdigest:v1:lock:post:{DIGEST_CHANNEL}:{DAY}"), timeout=10)
+        wait_for(lambda: not admin.exists(f"prdigest:v1:lock:post:{{{DIGEST_CHANNEL}}}:{DAY}"), timeout=10)
     finally:
         admin.execute_command("ACL", "SETUSER", "default", "+@all")
         admin.close()

@@ -1,11 +1,14 @@
-"""The posting lease: short, renewed while held, taken over when its holder dies."""
+"""The posting lease: short, renewed while held, taken over when its holder dies; on a single
+Redis and on a cluster, where the lease and its ledger share a slot."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
+import redis
 from devkit.redis_server import RedisServer
+from redis.cluster import RedisCluster
 
 from bot.digests.lease import PostLease
 from bot.errors import PublishError
@@ -14,8 +17,14 @@ from bot.store.ledger import PostLedger
 
 
 @pytest.fixture
-def ledger(redis_url: str) -> PostLedger:
-    return PostLedger(RedisKV.from_url(redis_url))
+def ledger(any_redis_url: str) -> PostLedger:
+    return PostLedger(RedisKV.from_url(any_redis_url))
+
+
+def raw_client(url: str) -> redis.Redis | RedisCluster:
+    with redis.Redis.from_url(url) as probe:
+        clustered = probe.info("cluster").get("cluster_enabled") == 1
+    return RedisCluster.from_url(url) if clustered else redis.Redis.from_url(url)
 
 
 def test_a_held_lease_is_renewed_past_its_ttl(ledger: PostLedger) -> None:
@@ -38,13 +47,11 @@ def test_a_dead_holders_lease_expires_and_is_taken_over(ledger: PostLedger) -> N
         assert lease.acquire()
 
 
-def test_a_lost_lease_stops_the_next_post(ledger: PostLedger, redis_url: str) -> None:
-    import redis
-
+def test_a_lost_lease_stops_the_next_post(ledger: PostLedger, any_redis_url: str) -> None:
     with PostLease(ledger, "C1", "2026-08-05", ttl=0.3) as lease:
         assert lease.acquire()
-        raw = redis.Redis.from_url(redis_url)
-        raw.set("prdigest:v1:lock:post:C1:2026-08-05", b"someone-else")  # it stalled and lost it
+        raw = raw_client(any_redis_url)
+        raw.set("prdigest:v1:lock:post:{C1}:2026-08-05", b"someone-else")  # it stalled and lost it
         raw.close()
         time.sleep(0.3)
         with pytest.raises(PublishError, match="the posting lease was lost"):
@@ -59,3 +66,23 @@ def test_a_lease_that_cannot_be_renewed_while_redis_is_away_stops_the_next_post(
         time.sleep(0.3)  # three heartbeats
         with pytest.raises(PublishError, match="the posting lease was lost"):
             lease.check()
+
+
+def test_a_part_is_claimed_only_while_the_lease_holds(ledger: PostLedger, any_redis_url: str) -> None:
+    with PostLease(ledger, "C1", "2026-08-05", ttl=30) as lease:
+        assert lease.acquire()
+        lease.claim("pending:0")
+        # Taken over between two heartbeats: the holder's next claim fails at once, not a beat later.
+        raw = raw_client(any_redis_url)
+        raw.set("prdigest:v1:lock:post:{C1}:2026-08-05", b"someone-else")
+        with pytest.raises(PublishError, match="the posting lease was lost"):
+            lease.claim("pending:1")
+        raw.close()
+    assert ledger.entries("C1", "2026-08-05") == {"pending:0": "1"}
+
+
+def test_a_ledger_written_before_the_hash_tag_is_still_read(ledger: PostLedger, any_redis_url: str) -> None:
+    raw = raw_client(any_redis_url)
+    raw.hset("prdigest:v1:ledger:C1:2026-08-05", mapping={"part:0": "1.0", "done": "1"})
+    raw.close()
+    assert ledger.entries("C1", "2026-08-05") == {"part:0": "1.0", "done": "1"}

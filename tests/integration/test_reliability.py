@@ -129,7 +129,7 @@ def replica(
 
 
 def test_three_replicas_at_post_time_post_one_digest(
-    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path
+    github: FakeGitHub, model: FakeOpenAI, any_redis_url: str, tmp_path: Path
 ) -> None:
     add_prs(github, 8)
     model.responder = good_card
@@ -137,7 +137,7 @@ def test_three_replicas_at_post_time_post_one_digest(
     config = tmp_path / "prdigest.toml"
     config.write_text(CONFIG, encoding="utf-8")
     with FakeSlack() as slack, contextlib.ExitStack() as stack:
-        replicas = [stack.enter_context(replica(github, model, slack, redis_url, config)) for _ in range(3)]
+        replicas = [stack.enter_context(replica(github, model, slack, any_redis_url, config)) for _ in range(3)]
         results: list[Any] = []
 
         def post(parts: Any) -> None:
@@ -161,7 +161,7 @@ DYING_LEASE = 2.0
 
 
 def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
-    github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    github: FakeGitHub, model: FakeOpenAI, any_redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     add_prs(github, 40)
     model.responder = good_card
@@ -169,8 +169,8 @@ def test_a_poster_that_dies_mid_thread_is_taken_over_without_duplicates(
     config.write_text(CONFIG, encoding="utf-8")
     with (
         FakeSlack() as slack,
-        replica(github, model, slack, redis_url, config, lease=DYING_LEASE) as dying,
-        replica(github, model, slack, redis_url, config, lease=DYING_LEASE) as survivor,
+        replica(github, model, slack, any_redis_url, config, lease=DYING_LEASE) as dying,
+        replica(github, model, slack, any_redis_url, config, lease=DYING_LEASE) as survivor,
     ):
         # The dying replica stops answering after two posts and never releases its lease.
         slack.fail_next("chat.postMessage", error="internal_error", after=2, times=50)

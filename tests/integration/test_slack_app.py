@@ -120,7 +120,7 @@ def test_a_message_that_reached_slack_but_not_the_ledger_is_not_posted_again(
     post_digest(harness)
     before = len(harness.slack.all_messages())
     raw = redis.Redis.from_url(redis_url)
-    key = f"prdigest:v1:ledger:{DIGEST_CHANNEL}:{DAY}"
+    key = f"prdigest:v1:ledger:{{{DIGEST_CHANNEL}}}:{DAY}"
     raw.hdel(key, "part:0", "part:2", "done")  # as if the process died between Slack's answers and the ledger
     raw.close()
     post_digest(harness)

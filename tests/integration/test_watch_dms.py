@@ -226,7 +226,7 @@ def test_a_dm_marked_pending_that_reached_slack_is_not_sent_again(served: tuple[
     assert len(harness.slack.dms(HUMAN)) == 1
     # As if the process died between posting and writing the ledger: pending, not done.
     ledger, name = harness.ledger, f"alert:{HUMAN}"
-    harness.services.kv.delete(f"ledger:{name}:2026-08-05")
+    harness.services.kv.delete(f"ledger:{{{name}}}:2026-08-05")
     ledger.record(name, "2026-08-05", "pending:1", "1")
     # Another replica (this one remembers the day as settled) finds the DM in Slack, by its metadata.
     replica = build_process(harness.services.settings, harness.services.timing, warn=lambda message: None)

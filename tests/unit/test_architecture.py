@@ -28,14 +28,15 @@ VENDORS = {
     "httpcore2": ("llm/",),
     "github": ("sources/",),
     "requests": ("sources/",),
-    "redis": ("store/backends/redis_store.py", "queue/"),
+    "redis": ("store/backends/redis_store.py", "store/backends/redis_client.py", "queue/"),
     "dramatiq": ("queue/",),
     "prometheus_client": ("ops/metrics.py",),
     # http/server.py serves Bolt's app over WSGI and checks Slack's signatures before Bolt does.
     "slack_bolt": ("slack/", "http/server.py", "store/installations.py"),
     "slack_sdk": ("slack/", "http/server.py", "render/", "store/installations.py"),
     "waitress": ("http/",),
-    "cryptography": ("store/sealed.py",),
+    # The store seals workspace tokens; the GitHub adapter reads a GitHub App's private key.
+    "cryptography": ("store/sealed.py", "sources/github_app.py"),
 }
 # The feature packages: each a product capability, its rules and its steps (docs/architecture.md).
 FEATURES = (
@@ -58,10 +59,20 @@ CONSTRUCTORS = {
     "OpenAI": "llm/",
     "WebClient": "slack/clients.py",
     "Github": "sources/github.py",
-    "Redis": "store/backends/redis_store.py",
+    "GithubIntegration": "sources/github_app.py",
+    "Redis": "store/backends/redis_client.py",
+    "RedisCluster": "store/backends/redis_client.py",
     "RedisBroker": "queue/broker.py",
 }
-FACTORIES = ("build_openai", "build_web_client", "build_github", "RedisKV.from_url", "CardQueue", "card_queue")
+FACTORIES = (
+    "build_openai",
+    "build_web_client",
+    "build_github",
+    "build_github_app",
+    "RedisKV.from_url",
+    "CardQueue",
+    "card_queue",
+)
 
 
 def modules() -> Iterator[tuple[str, ast.Module]]:

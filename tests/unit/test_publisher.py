@@ -234,7 +234,8 @@ def test_the_thread_is_remembered_before_its_cards_are_posted() -> None:
     r = rig()
     asked: list[int] = []
 
-    def before_post() -> None:
+    def claim(name: str) -> None:
+        PostLedger(r.kv).record(CHANNEL, DAY, name, "1")
         # Questions may come in the thread while its cards are still being posted.
         asked.append(len(r.slack.posts))
         if len(asked) == 2:
@@ -243,7 +244,7 @@ def test_the_thread_is_remembered_before_its_cards_are_posted() -> None:
             assert thread is not None
             assert (thread.day, thread.repos, thread.items) == (DAY, ("acme/widgets",), digest().items)
 
-    r.publisher.publish(CHANNEL, DAY, digest(), before_post=before_post)
+    r.publisher.publish(CHANNEL, DAY, digest(), claim=claim)
     assert asked == list(range(1 + parts()))
 
 
@@ -268,14 +269,15 @@ def test_a_run_stopped_after_some_parts_is_finished_by_the_next_posting_only_the
     r = rig()
     calls = 0
 
-    def lose_lease_after_two() -> None:
+    def lose_lease_after_two(name: str) -> None:
         nonlocal calls
         calls += 1
         if calls > 2:
             raise LeaseLost
+        PostLedger(r.kv).record(CHANNEL, DAY, name, "1")
 
     with pytest.raises(LeaseLost):
-        r.publisher.publish(CHANNEL, DAY, digest(), before_post=lose_lease_after_two)
+        r.publisher.publish(CHANNEL, DAY, digest(), claim=lose_lease_after_two)
     assert len(r.slack.posts) == 2 and "done" not in r.ledger
     reads = list(r.slack.reads)
 
@@ -423,12 +425,13 @@ def test_a_refused_post_is_a_publish_error_with_slacks_error_and_a_hint(code: st
 def test_a_refused_thread_part_leaves_the_posted_ones_in_the_ledger() -> None:
     r = rig()
 
-    def refuse_after_the_lead() -> None:
+    def refuse_after_the_lead(name: str) -> None:
         if r.slack.posts:
             r.slack.refuse["chat.postMessage"] = "ratelimited"
+        PostLedger(r.kv).record(CHANNEL, DAY, name, "1")
 
     with pytest.raises(PublishError, match=r"\(ratelimited\)"):
-        r.publisher.publish(CHANNEL, DAY, digest(), before_post=refuse_after_the_lead)
+        r.publisher.publish(CHANNEL, DAY, digest(), claim=refuse_after_the_lead)
     lead_ts = r.slack.channels[CHANNEL][0]["ts"]
     assert r.ledger == {"pending:0": "1", "part:0": lead_ts, "pending:1": "1"}
 

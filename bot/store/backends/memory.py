@@ -82,6 +82,16 @@ class MemoryKV:
             mapping[field] = value
             self._put(key, mapping, ttl)
 
+    def hset_held(self, key: str, field: str, value: bytes, ttl: int | None, *, lease: str, token: bytes) -> bool:
+        with self._lock:
+            if self._live(lease) != token:
+                return False
+            current = self._live(key)
+            mapping = dict(current) if isinstance(current, dict) else {}
+            mapping[field] = value
+            self._put(key, mapping, ttl)
+            return True
+
     def hgetall(self, key: str) -> dict[str, bytes]:
         with self._lock:
             current = self._live(key)

@@ -1,6 +1,9 @@
 """RedisKV: the KV port on Redis, shared by every process of a deployment.
 
 All keys live under one versioned prefix (the README lists the families and their TTLs).
+REDIS_URL may name a single Redis or any node of a Redis Cluster: the first call that reaches it
+asks which (`redis_client.py`). Every operation here touches one key, or keys that share a hash
+tag (a lease and its ledger), so each runs on the one node that holds its slot.
 Redis going away never stops a digest from being built or a card from being shown: a call that
 fails answers as a miss (set_nx grants: work may be done twice, never not at all). The strict
 view (`strict()`) raises StoreError instead, for what must happen at most once (posting, answering
@@ -16,8 +19,11 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import redis
+from redis.commands.core import Script
+from redis.exceptions import RedisClusterException
 
-from bot.errors import ConfigError, StoreError
+from bot.errors import StoreError
+from bot.store.backends.redis_client import Client, RedisConnection
 from bot.store.kv import PREFIX
 
 log = logging.getLogger(__name__)
@@ -49,13 +55,27 @@ redis.call('expire', KEYS[1], ARGV[4])
 return 1
 """
 
+# HSET (and its TTL) only while the lease KEYS[2] holds our token ARGV[3]: the write and the
+# check in one step, so a poster whose lease expired under it cannot mark a part as its own.
+_HSET_HELD_SCRIPT = """
+if redis.call('get', KEYS[2]) ~= ARGV[3] then return 0 end
+redis.call('hset', KEYS[1], ARGV[1], ARGV[2])
+if tonumber(ARGV[4]) > 0 then redis.call('expire', KEYS[1], ARGV[4]) end
+return 1
+"""
+
 T = TypeVar("T")
 
 # Keys asked of SCAN per round trip, and unlinked per command: a workspace holds a few hundred.
 SCAN_BATCH = 500
 
 
-def store_error(exc: redis.RedisError) -> StoreError:
+# What redis-py raises when Redis cannot do a call: RedisClusterException is not a RedisError
+# (a cluster none of whose nodes answers, or a slot no node serves yet).
+FAILURES = (redis.RedisError, RedisClusterException)
+
+
+def store_error(exc: Exception) -> StoreError:
     """Ours for any redis-py failure (ConnectionError, TimeoutError, ResponseError…).
 
     Only the failure's kind is kept: redis-py's text may name the host, or repeat a command's
@@ -66,28 +86,40 @@ def store_error(exc: redis.RedisError) -> StoreError:
 
 class RedisKV:
     def __init__(
-        self, client: redis.Redis, *, fail_closed: bool = False, degraded: threading.Event | None = None
+        self, connection: RedisConnection, *, fail_closed: bool = False, degraded: threading.Event | None = None
     ) -> None:
-        self._redis = client
-        self._delete_if = client.register_script(_DELETE_IF_SCRIPT)
-        self._renew = client.register_script(_RENEW_SCRIPT)
-        self._hincrby_below = client.register_script(_HINCRBY_BELOW_SCRIPT)
+        self._connection = connection
         self._fail_closed = fail_closed
         # Shared with the strict view, so one outage is logged once and seen by both.
         self._degraded = degraded if degraded is not None else threading.Event()
 
     @classmethod
     def from_url(cls, url: str) -> RedisKV:
-        # Short timeouts: a cache that answers slowly is worse than none.
-        try:
-            client = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0, health_check_interval=30)
-        except ValueError as exc:  # an option in the URL's query that redis-py cannot read
-            # Not the URL itself in the message: it may hold a password.
-            raise ConfigError(f"REDIS_URL has an option redis-py cannot read ({exc})") from exc
-        return cls(client)
+        """The store at `url`; nothing is connected until the first call (Redis may be down at start)."""
+        return cls(RedisConnection(url))
 
     def strict(self) -> RedisKV:
-        return RedisKV(self._redis, fail_closed=True, degraded=self._degraded)
+        return RedisKV(self._connection, fail_closed=True, degraded=self._degraded)
+
+    @property
+    def clustered(self) -> bool | None:
+        """Whether REDIS_URL is a cluster's node; None until Redis has been reached."""
+        return self._connection.clustered
+
+    def clustered_now(self) -> bool | None:
+        """Whether REDIS_URL is a cluster's node, asking Redis now if it was not yet reached;
+        None when it cannot be reached (a process that starts during an outage)."""
+        if self.clustered is None:
+            self.ping()
+        return self.clustered
+
+    @property
+    def _redis(self) -> Client:
+        # Raises redis-py's ConnectionError while Redis cannot be reached: _call counts it.
+        return self._connection.client()
+
+    def _script(self, source: str) -> Script:
+        return self._connection.script(source)
 
     @property
     def degraded(self) -> bool:
@@ -96,16 +128,16 @@ class RedisKV:
     def ping(self) -> bool:
         try:
             return bool(self._redis.ping())
-        except redis.RedisError:
+        except FAILURES:
             return False
 
     def close(self) -> None:
-        self._redis.close()
+        self._connection.close()
 
     def _call(self, action: Callable[[], T], fallback: T) -> T:
         try:
             result = action()
-        except redis.RedisError as exc:
+        except FAILURES as exc:
             if not self._degraded.is_set():
                 self._degraded.set()
                 # Said to terminal users too: what must happen once says its own line (scheduler, listeners).
@@ -134,11 +166,11 @@ class RedisKV:
         self._call(lambda: self._redis.delete(PREFIX + key), None)
 
     def delete_if(self, key: str, value: bytes) -> bool:
-        return bool(self._call(lambda: self._delete_if(keys=[PREFIX + key], args=[value]), 0))
+        return bool(self._call(lambda: self._script(_DELETE_IF_SCRIPT)(keys=[PREFIX + key], args=[value]), 0))
 
     def renew(self, key: str, value: bytes, ttl_ms: int) -> bool:
         # Open view, Redis away: the lease is not known to be lost. Leases use the strict view.
-        return bool(self._call(lambda: self._renew(keys=[PREFIX + key], args=[value, ttl_ms]), 1))
+        return bool(self._call(lambda: self._script(_RENEW_SCRIPT)(keys=[PREFIX + key], args=[value, ttl_ms]), 1))
 
     def exists(self, key: str) -> bool:
         return bool(self._call(lambda: self._redis.exists(PREFIX + key), 0))
@@ -152,6 +184,11 @@ class RedisKV:
             pipe.execute()
 
         self._call(write, None)
+
+    def hset_held(self, key: str, field: str, value: bytes, ttl: int | None, *, lease: str, token: bytes) -> bool:
+        args: list[str | bytes | int] = [field, value, token, ttl or 0]
+        keys = [PREFIX + key, PREFIX + lease]
+        return bool(self._call(lambda: self._script(_HSET_HELD_SCRIPT)(keys=keys, args=args), 0))
 
     def hgetall(self, key: str) -> dict[str, bytes]:
         empty: dict[bytes | str, bytes | str] = {}
@@ -172,7 +209,7 @@ class RedisKV:
         self, key: str, field: str, amount: int, *, counted: tuple[str, ...], limit: int, ttl: int
     ) -> bool | None:
         args: list[str | int] = [field, amount, limit, ttl, *counted]
-        added = self._call(lambda: self._hincrby_below(keys=[PREFIX + key], args=args), None)
+        added = self._call(lambda: self._script(_HINCRBY_BELOW_SCRIPT)(keys=[PREFIX + key], args=args), None)
         return None if added is None else bool(added)
 
     def incr(self, key: str, ttl_ms: int) -> int:

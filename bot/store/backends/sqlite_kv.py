@@ -374,6 +374,20 @@ class SqliteKV:
 
         self._call(lambda: self._write(write), None, lambda memory: memory.hset(key, field, value, ttl))
 
+    def hset_held(self, key: str, field: str, value: bytes, ttl: int | None, *, lease: str, token: bytes) -> bool:
+        def write(now: float) -> bool:
+            if self._live(lease, STRING, now) != token:
+                return False
+            mapping = self._live_hash(key, now)
+            mapping[field] = value
+            self._put(key, HASH, _encode(mapping), None if ttl is None else now + ttl)
+            return True
+
+        def in_memory(memory: MemoryKV) -> bool:
+            return memory.hset_held(key, field, value, ttl, lease=lease, token=token)
+
+        return self._call(lambda: self._write(write), False, in_memory)
+
     def hgetall(self, key: str) -> dict[str, bytes]:
         return self._call(lambda: self._live_hash(key, time.time()), {}, lambda memory: memory.hgetall(key))
 
