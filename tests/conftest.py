@@ -23,6 +23,10 @@ settings.load_profile("prdigest")
 PRODUCT_ENV = (
     "GITHUB_TOKEN",
     "GITHUB_API_URL",
+    "GITHUB_APP_ID",
+    "GITHUB_APP_PRIVATE_KEY",
+    "GITHUB_APP_PRIVATE_KEY_FILE",
+    "GITHUB_WEBHOOK_SECRET",
     "OPENAI_API_KEY",
     "OPENAI_BASE_URL",
     "OPENAI_ORG_ID",
@@ -34,6 +38,7 @@ PRODUCT_ENV = (
     "SLACK_APP_TOKEN",
     "SLACK_API_URL",
     "REDIS_URL",
+    "QUEUE_URL",
     "SLACK_CLIENT_ID",
     "SLACK_CLIENT_SECRET",
     "SLACK_SCOPES",
