@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -343,6 +345,18 @@ def test_responder_and_fifo_faults(llm: FakeOpenAI) -> None:
         card = ask(client)
     assert card is not None and card.headline == "Title: [CI] x"
     assert llm.calls == 3
+
+
+def test_a_model_with_slots_makes_the_requests_past_them_wait_their_turn() -> None:
+    # Two slots, four requests at once, each generating for 0.5 s: two rounds, two requests waited.
+    with FakeOpenAI(latency=0.5, max_concurrent=2) as llm, make_client(llm) as client:
+        started = time.monotonic()
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            cards = list(pool.map(lambda _: ask(client), range(4)))
+        elapsed = time.monotonic() - started
+    assert cards == [Card(**DEFAULT_CARD)] * 4
+    assert elapsed >= 1.0
+    assert llm.calls == 4 and llm.peak_generating == 2 and llm.waited == 2
 
 
 def _count_lines(patch: str) -> tuple[int, int]:

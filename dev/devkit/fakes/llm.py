@@ -7,7 +7,7 @@ The reply content comes from `responder(request_json)`; faults queued with fail_
 hang_next / invalid_json_next replace the normal answer, one per request, in FIFO order.
 `behaviour` (a name of llm_servers.PROFILES, or a Behaviour) makes it answer as a kind of
 server does: which output modes it takes and how it refuses the others, its context window,
-how its model wraps the JSON.
+how its model wraps the JSON. `max_concurrent` gives it a model server's fixed number of slots.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal, Self
@@ -83,9 +83,18 @@ class FakeOpenAI(LoopbackServer):
         port: int = 0,
         responder: Responder | None = None,
         behaviour: Behaviour | str = "openai",
+        max_concurrent: int | None = None,
     ) -> None:
         super().__init__(latency=latency, port=port)
         self.responder: Responder = responder or default_responder
+        # A model server generates for a fixed number of sequences at once (vLLM's max_num_seqs):
+        # past it, a chat request waits for a free slot, then takes `latency` in it (a streamed
+        # answer holds its slot to its last piece). None: every request generates at once.
+        self.max_concurrent = max_concurrent
+        self.waited = 0  # chat requests that found every slot taken
+        self.peak_generating = 0  # the most chat requests in slots at one time
+        self._slots = threading.Condition()
+        self._generating = 0
         self.behaviour = PROFILES[behaviour] if isinstance(behaviour, str) else behaviour
         self.model_id = "fake-model"  # what GET /v1/models lists
         self._faults: deque[_Fault] = deque()
@@ -166,8 +175,13 @@ class FakeOpenAI(LoopbackServer):
     # -- serving ---------------------------------------------------------------------------
 
     def latency_of(self, request: RecordedRequest) -> float:
-        # `latency` stands for generation: a model server lists its models at once.
-        return 0.0 if request.method == "GET" and request.path.endswith("/models") else self.latency
+        # `latency` stands for generation: a model server lists its models at once; with slots, a
+        # chat request spends it in its slot (handle).
+        if request.method == "GET" and request.path.endswith("/models"):
+            return 0.0
+        if self.max_concurrent is not None and request.method == "POST" and request.path == CHAT_PATH:
+            return 0.0
+        return self.latency
 
     def handle(self, request: RecordedRequest) -> Response:
         if request.method == "GET" and request.path == "/v1/models":
@@ -188,7 +202,43 @@ class FakeOpenAI(LoopbackServer):
             body = None
         if not isinstance(body, dict) or "model" not in body or "messages" not in body:
             return self._error(400, "The request body must be JSON with 'model' and 'messages'.")
+        if self.max_concurrent is None:
+            return self._chat(body)
+        self._take_slot(self.max_concurrent)
+        try:
+            self.sleep(self.latency)
+            response = self._chat(body)
+        except BaseException:
+            self._give_slot()
+            raise
+        if response.stream is None:
+            self._give_slot()
+        else:
+            response.stream = self._holding_slot(response.stream)
+        return response
 
+    def _take_slot(self, slots: int) -> None:
+        with self._slots:
+            if self._generating >= slots:
+                self.waited += 1
+            # Stopping lets everyone through, so that stop() is not held up by a queue.
+            while self._generating >= slots and not self._stopping.is_set():
+                self._slots.wait(0.05)
+            self._generating += 1
+            self.peak_generating = max(self.peak_generating, self._generating)
+
+    def _give_slot(self) -> None:
+        with self._slots:
+            self._generating -= 1
+            self._slots.notify()
+
+    def _holding_slot(self, pieces: Iterable[bytes]) -> Iterator[bytes]:
+        try:
+            yield from pieces
+        finally:  # the last piece sent, or the client gone (the server closes the generator)
+            self._give_slot()
+
+    def _chat(self, body: dict[str, Any]) -> Response:
         fault = self._take_fault()
         if fault is not None and fault.kind == "status":
             self._note(body, "fault")
