@@ -25,9 +25,8 @@ from devkit import tables
 from devkit.fakes import dataset
 
 from bot.cards.heuristic.cards import heuristic_card
-from bot.cards.service import HEURISTIC_BUDGET
 from bot.core.checks.claims import extract_claims
-from bot.core.prompting.context import build_context
+from bot.core.prompting.context import unlimited_coverage
 from bot.models import Card, FileChange, Language, PRListing, PRSnapshot, Verdict
 
 REPO = "vllm-project/vllm"
@@ -115,7 +114,7 @@ def _snapshot(row: dict[str, Any], body: str) -> PRSnapshot:
 
 def card(snapshot: PRSnapshot, language: Language) -> Card:
     """The card without a model, as the card service makes it (coverage of every listed file)."""
-    return heuristic_card(snapshot, build_context(snapshot, HEURISTIC_BUDGET).coverage, language)
+    return heuristic_card(snapshot, unlimited_coverage(snapshot), language)
 
 
 def run(language: Language = "en") -> list[Trial]:

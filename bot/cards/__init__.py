@@ -14,12 +14,11 @@ if TYPE_CHECKING:
     from bot.cards.heuristic.point_names import card_contradicts
     from bot.cards.lookup import CardLookup
     from bot.cards.poller import MergePoller
-    from bot.cards.service import HEURISTIC_BUDGET, CardResult, CardService
+    from bot.cards.service import CardResult, CardService
     from bot.cards.writer import DEFAULT_FIT, ModelFit, file_facts
 
 __all__ = [
     "DEFAULT_FIT",
-    "HEURISTIC_BUDGET",
     "CardLookup",
     "CardResult",
     "CardService",

@@ -1,10 +1,12 @@
 """CardService: the one way to get a PR's snapshot and card, whichever surface asks.
 
-Snapshots of merged PRs are read from GitHub once and then from the store. Cards are
-single-flight: concurrent requests for one card, in this process or another, make one model
-call; the others wait for its result in the store. A model failure gives a heuristic card,
-kept only briefly so that a later run asks the model again. Every card, from the model or not,
-is sanitized (core/checks/sanitize.py) before it is stored or handed out.
+Snapshots of merged PRs are read from GitHub once and then from the store, their patches kept as
+far as a card's or an answer's context reads them (`ModelUse.context_tokens`,
+core/prompting/patch_cut.py). Cards are single-flight: concurrent requests for one card, in this
+process or another, make one model call; the others wait for its result in the store. A model
+failure gives a heuristic card, kept only briefly so that a later run asks the model again.
+Every card, from the model or not, is sanitized (core/checks/sanitize.py) before it is stored or
+handed out.
 
 Once the process's run is stopped (`stopping`, Ctrl-C in a terminal) no GitHub request and no
 card starts, and no wait goes on: Stopped. A card cut short by the stop is not stored, not even
@@ -27,7 +29,8 @@ from bot.core.deadline import STOP_CHECK_SECONDS
 from bot.core.heuristic.headlines import headline
 from bot.core.heuristic.skipping import skip_class
 from bot.core.pacing import REAL_TIME, Pacing
-from bot.core.prompting.context import build_context
+from bot.core.prompting.context import unlimited_coverage
+from bot.core.prompting.patch_cut import cut_patches
 from bot.core.usage import Tally
 from bot.errors import BudgetSpent, NotFound, Stopped, StoreError, SummarizerError
 from bot.models import Card, CardKey, Language, NoModel, PRListing, PRRef, PRSnapshot, SkipClass, Window
@@ -63,9 +66,6 @@ SNAPSHOT_LEASE_SECONDS = 60.0
 # minutes). Its list is then kept (store/repos/cards.py), and a past day's digest run again asks GitHub
 # nothing at all.
 FINAL_AFTER = timedelta(hours=1)
-# A heuristic card weighs every listed file (names, sizes, workflow lines); no model budget
-# limits it, so its coverage is computed as if the budget were endless.
-HEURISTIC_BUDGET = 10_000_000
 
 
 def lease_for(model_seconds: float) -> float:
@@ -104,10 +104,14 @@ class CardTiming:
 @dataclass(frozen=True)
 class ModelUse:
     """When a card may ask the model: within the day's token budget (None: no budget kept) and for
-    no PR of the classes the config spares it (`[defaults] skip_model_for`)."""
+    no PR of the classes the config spares it (`[defaults] skip_model_for`); and how much of a PR
+    it reads: `context_tokens`, the largest context a card or an answer builds (the configured
+    token_budget). Stored snapshots keep each patch as far as such a context reads it, and one
+    kept for less is read again; None keeps patches whole."""
 
     spending: Spending | None = None
     skip_classes: tuple[SkipClass, ...] = ()
+    context_tokens: int | None = None
 
 
 class CardService:
@@ -134,6 +138,7 @@ class CardService:
         self._source = source
         self._store = store
         self._writer = writer
+        self._context_tokens = use.context_tokens
         self._sleep = timing.pacing.sleep
         self._clock = timing.pacing.clock
         # Every wait here, and the leases' (flight.once), ends on a stop: Stopped.
@@ -147,7 +152,7 @@ class CardService:
         revision = listing.merge_sha
         if revision is None and listing.merged_at is not None:
             revision = self._store.get_revision(listing.ref)
-        return self._store.get_snapshot(listing.ref, revision) if revision is not None else None
+        return self._stored(listing.ref, revision) if revision is not None else None
 
     def snapshot(self, listing: PRListing) -> PRSnapshot:
         """The PR's files and comments: from the store when it was read before."""
@@ -156,7 +161,7 @@ class CardService:
     def snapshot_by_ref(self, ref: PRRef) -> PRSnapshot:
         """A PR asked for by number: no GitHub request at all when it was read before."""
         revision = self._store.get_revision(ref)
-        cached = self._store.get_snapshot(ref, revision) if revision is not None else None
+        cached = self._stored(ref, revision) if revision is not None else None
         if cached is not None:
             return cached
         self._check()
@@ -165,7 +170,12 @@ class CardService:
     def cached_by_ref(self, ref: PRRef) -> PRSnapshot | None:
         """A PR's snapshot when it was read before; None, and no GitHub request, when not."""
         revision = self._store.get_revision(ref)
-        return self._store.get_snapshot(ref, revision) if revision is not None else None
+        return self._stored(ref, revision) if revision is not None else None
+
+    def _stored(self, ref: PRRef, revision: str) -> PRSnapshot | None:
+        """The stored snapshot, unless its patches were cut for a smaller context than ours."""
+        snapshot = self._store.get_snapshot(ref, revision)
+        return snapshot if snapshot is not None and snapshot.serves(self._context_tokens) else None
 
     def cached_card(self, snapshot: PRSnapshot, language: Language) -> Card | None:
         """The PR's stored card, sanitized, or None: never a model call or a GitHub request. For
@@ -240,7 +250,9 @@ class CardService:
     def _fetch(self, listing: PRListing) -> PRSnapshot:
         self._check()
         snapshot = self._source.fetch(listing)
-        self._store.put_snapshot(snapshot)
+        # The caller reads GitHub's whole patches; what is stored gives every later reader the same contexts.
+        kept = snapshot if self._context_tokens is None else cut_patches(snapshot, self._context_tokens)
+        self._store.put_snapshot(kept)
         return snapshot
 
     def key(self, snapshot: PRSnapshot, language: Language) -> CardKey:
@@ -256,7 +268,7 @@ class CardService:
         )
 
     def fallback(self, snapshot: PRSnapshot, language: Language) -> Card:
-        card = heuristic_card(snapshot, build_context(snapshot, HEURISTIC_BUDGET).coverage, language)
+        card = heuristic_card(snapshot, unlimited_coverage(snapshot), language)
         telemetry.count("cards_total", source="heuristic", mode="none")
         return _sanitized(card, snapshot.listing)
 
@@ -316,7 +328,7 @@ class CardService:
         """
         snapshot = None
         if job.merge_sha is not None:
-            snapshot = self._store.get_snapshot(job.ref, job.merge_sha)
+            snapshot = self._stored(job.ref, job.merge_sha)
             if snapshot is None and job.read_by_asker:
                 snapshot = self._digests_snapshot(job.ref, job.merge_sha)
         snapshot = snapshot or self.cached_by_ref(job.ref)
@@ -341,7 +353,7 @@ class CardService:
         deadline = self._clock() + SNAPSHOT_LEASE_SECONDS
         step = QUEUE_STEP_SECONDS
         while self._clock() < deadline:
-            snapshot = self._store.get_snapshot(ref, merge_sha)
+            snapshot = self._stored(ref, merge_sha)
             if snapshot is not None:
                 return snapshot
             self._sleep(step)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from bot.cards import HEURISTIC_BUDGET, CardService, card_contradicts, file_facts
+from bot.cards import CardService, card_contradicts, file_facts
 from bot.core.checks.faithfulness import SourceText
 from bot.core.deadline import Deadline
 from bot.core.eval_scores import AnswerRun, CardRun, card_text, invented, ungrounded
@@ -28,6 +28,9 @@ from bot.ports import Answerer, ModelClient
 from bot.ports.model import Parsed, Schema
 from bot.questions import ask_about_pr
 
+# What a PR states is read from a context no budget cuts (its stored patches hold every hunk a
+# card's or an answer's context can show: core/prompting/patch_cut.py).
+WHOLE_CONTEXT_TOKENS = 10_000_000
 # A question across days is answered by the rules of questions/across/days.py: the text of the PRs it
 # lists, or None when it cannot be answered.
 Across = Callable[[str, str, Language], str | None]
@@ -129,9 +132,10 @@ class EvalModel:
 
 
 def source_of(snapshot: PRSnapshot, language: Language) -> SourceText:
-    """Everything the PR states: its whole context (no budget cuts it here), every path, and the
-    file count, as the faithfulness check of a card reads it."""
-    context = build_context(snapshot, HEURISTIC_BUDGET)
+    """Everything the PR states: its whole context as stored (no budget cuts it here; a patch
+    cut for storing says how many hunks it shows), every path, and the file count, as the
+    faithfulness check of a card reads it."""
+    context = build_context(snapshot, WHOLE_CONTEXT_TOKENS)
     paths = (change.path for change in snapshot.files)
     return SourceText.of(context.text, paths, file_facts(snapshot.files_total, language))
 

@@ -27,7 +27,7 @@ from bot.models.digest import (
     ReleasesMode,
 )
 from bot.models.note import Language, Note
-from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PRListing, PRRef, PRSnapshot, Window
+from bot.models.pr import GITHUB_FILE_LIST_CAP, Comment, FileChange, PatchCut, PRListing, PRRef, PRSnapshot, Window
 from bot.models.reading import Reading
 from bot.models.release import (
     Commit,
@@ -105,6 +105,7 @@ __all__ = [
     "PRNotFound",
     "PRRef",
     "PRSnapshot",
+    "PatchCut",
     "Question",
     "QuietDays",
     "Reading",

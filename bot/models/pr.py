@@ -45,6 +45,17 @@ class PRRef:
 
 
 @dataclass(frozen=True)
+class PatchCut:
+    """A patch cut when its snapshot was stored (core/prompting/patch_cut.py): `patch` then holds,
+    cleaned, only the hunks a context of at most `tokens` tokens can show, and the head of a
+    first hunk too large to show whole. Enough for every card and answer of such a budget; the
+    rest of GitHub's patch is gone, so a larger context must read the PR again."""
+
+    tokens: int
+    hunks: int  # hunks in GitHub's whole patch
+
+
+@dataclass(frozen=True)
 class FileChange:
     path: str
     status: str  # added | removed | modified | renamed | copied | changed | unchanged
@@ -52,6 +63,7 @@ class FileChange:
     deletions: int
     patch: str | None  # None: binary, or over GitHub's per-file diff limit
     previous_path: str | None = None
+    cut: PatchCut | None = None  # None: `patch` is GitHub's whole patch
 
     @property
     def changes(self) -> int:
@@ -123,3 +135,8 @@ class PRSnapshot:
     @property
     def files_total(self) -> int:
         return max(self.files_reported or 0, len(self.files))
+
+    def serves(self, tokens: int | None) -> bool:
+        """Whether its patches hold all a context of `tokens` tokens reads (None: every patch
+        whole), however they were cut for storing."""
+        return all(change.cut is None or (tokens is not None and change.cut.tokens >= tokens) for change in self.files)

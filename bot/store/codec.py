@@ -4,7 +4,8 @@ is treated as a miss, never as a half-built object.
 
 Snapshots and cards, the largest values (a PR's patches; a card's sentences), are kept
 compressed (zlib) behind a marker no JSON value starts with, so a value written before
-compression is still read as it was written."""
+compression is still read as it was written. A snapshot whose patches were cut for storing has
+a marker of its own, which code from before the cut does not read."""
 
 from __future__ import annotations
 
@@ -27,6 +28,11 @@ def deferred(kind: Any) -> TypeAdapter[Any]:
 
 # What a compressed value starts with: a NUL byte, which no JSON text begins with, and a version.
 ZLIB_MARKER = b"\x00z1"
+# A snapshot with a patch cut for storing (models/pr.py PatchCut). Code from before the cut reads
+# plain JSON and ZLIB_MARKER only, and would take the cut patches for GitHub's whole ones (its
+# JSON reader ignores the field that says otherwise): this value is a miss there instead.
+CUT_MARKER = b"\x00z2"
+_MARKERS = (ZLIB_MARKER, CUT_MARKER)
 # Below this many bytes a value is kept as JSON: zlib's header would be most of what it saves.
 COMPRESS_ABOVE = 512
 # zlib's default level: 11.2 KB of a snapshot's JSON becomes about 2 KB, in well under a millisecond.
@@ -39,11 +45,11 @@ def packed(raw: bytes) -> bytes:
 
 
 def unpacked(raw: bytes | str) -> bytes | str | None:
-    """A stored value as JSON text: decompressed after ZLIB_MARKER, else as it was written
+    """A stored value as JSON text: decompressed after either marker, else as it was written
     (JSON from before compression); None for a compressed value that does not decompress."""
-    if isinstance(raw, bytes) and raw.startswith(ZLIB_MARKER):
+    if isinstance(raw, bytes) and raw.startswith(_MARKERS):
         try:
-            return zlib.decompress(raw[len(ZLIB_MARKER) :])
+            return zlib.decompress(raw[len(ZLIB_MARKER) :])  # both markers are three bytes
         except zlib.error:
             return None
     return raw
@@ -54,7 +60,10 @@ _CARD: TypeAdapter[Card] = deferred(Card)
 
 
 def dump_snapshot(snapshot: PRSnapshot) -> bytes:
-    return packed(_SNAPSHOT.dump_json(snapshot))
+    raw = _SNAPSHOT.dump_json(snapshot)
+    if any(change.cut is not None for change in snapshot.files):
+        return CUT_MARKER + zlib.compress(raw, ZLIB_LEVEL)
+    return packed(raw)
 
 
 def load_snapshot(raw: bytes | str) -> PRSnapshot | None:

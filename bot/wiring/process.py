@@ -220,8 +220,7 @@ def build_process(
         writer,
         timing=CardTiming(timing.pacing, lease_seconds=lease_for(timeout), now=timing.now, stopping=stopping),
         jobs=queue,
-        use=ModelUse(spending, settings.defaults.skip_model_for),
-        kept_tokens=settings.defaults.token_budget,
+        use=ModelUse(spending, settings.defaults.skip_model_for, settings.defaults.token_budget),
     )
     minutes = config.queue.poll_minutes
     poller = None

@@ -1,13 +1,19 @@
 """Snapshots and cards are kept compressed (store/codec.py), and a value written before
-compression is still read: an upgrade finds every cached card and snapshot."""
+compression is still read: an upgrade finds every cached card and snapshot. A snapshot whose
+patches were cut for storing is marked apart, so that code from before the cut never reads it."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from bot.core.prompting.patch_cut import cut_patches
 from bot.models import Card, Coverage
 from bot.store import codec
 from bot.store.backends.memory import MemoryKV
 from bot.store.repos.cards import CardStore, snapshot_key
-from tests.unit.builders import make_snapshot
+from tests.unit.builders import make_file, make_snapshot
 
 SNAPSHOT = make_snapshot([(f"vllm/model_executor/layers/m{n}.py", 40 + n, 3) for n in range(40)], title="Faster MoE")
 CARD = Card("Faster MoE", "read", 9, ("It fuses the kernels.",) * 8, ("No test.",), (), "llm", Coverage(40, 40))
@@ -45,3 +51,26 @@ def test_the_card_store_reads_what_it_wrote_and_what_an_older_version_wrote() ->
     assert isinstance(older, bytes)
     kv.set(snapshot_key(SNAPSHOT.ref, "older"), older, None)
     assert store.get_snapshot(SNAPSHOT.ref, "older") == SNAPSHOT
+
+
+CUT = cut_patches(make_snapshot([make_file("vllm/big.py", 9000, 0, hunks=300)], title="Bigger"), 2000)
+
+
+def test_a_snapshot_with_cut_patches_is_marked_apart_and_read_back_as_cut() -> None:
+    assert CUT.files[0].cut is not None
+    stored = codec.dump_snapshot(CUT)
+    assert stored.startswith(codec.CUT_MARKER) and not stored.startswith(codec.ZLIB_MARKER)
+    assert codec.load_snapshot(stored) == CUT
+    kv = MemoryKV()
+    store = CardStore(kv)
+    store.put_snapshot(CUT)
+    revision = store.get_revision(CUT.ref)
+    assert revision is not None and store.get_snapshot(CUT.ref, revision) == CUT
+
+
+def test_code_from_before_the_cut_finds_no_value_it_could_take_for_whole_patches() -> None:
+    # It read ZLIB_MARKER's values and plain JSON, and ignored fields it did not know.
+    stored = codec.dump_snapshot(CUT)
+    assert not stored.startswith(codec.ZLIB_MARKER)
+    with pytest.raises(ValueError):
+        json.loads(stored)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from bot.core.heuristic.change_kinds import ChangeKind, change_kind, is_build, largest
 from bot.core.heuristic.files import skip_reason
+from bot.core.heuristic.patch_reads import widens_permissions
 from bot.core.heuristic.reasons import Point, against
 from bot.core.heuristic.shape import Stats, area, is_dependency_file, is_revert, tags
 from bot.core.heuristic.signals import CROSS_CUTTING_AREAS
@@ -33,7 +34,6 @@ _PR_REFERENCE = lazy(r"#\d+")
 _FOLLOW_UP = lazy(
     r"\b(?:TODO|WIP|part\s*\d+|step\s*\d+|phase\s*\d+)\b|[(\[](?P<n>\d+)\s*/\s*(?P<of>\d+|N)[)\]]", re.IGNORECASE
 )
-_PERMISSIONS_LINE = lazy(r"permissions|:\s*write\b")
 
 
 class Texts:
@@ -146,7 +146,7 @@ def _test_points(stats: Stats, texts: Texts) -> list[Point]:
 
 def caveats(snapshot: PRSnapshot, title: str, stats: Stats, coverage: Coverage, texts: Texts) -> list[str]:
     caveats: list[str] = []
-    workflows = [change.path for change in snapshot.files if _widens_permissions(change)]
+    workflows = [change.path for change in snapshot.files if widens_permissions(change)]
     if workflows:
         caveats.append(texts("permissions", paths=_paths(workflows, texts)))
     # A [Doc] PR that edits docstrings in code does not need a test.
@@ -167,14 +167,6 @@ def caveats(snapshot: PRSnapshot, title: str, stats: Stats, coverage: Coverage, 
     if coverage.partial or any(skipped.reason == NO_ROOM for skipped in coverage.skipped):
         caveats.append(texts("partial"))
     return caveats
-
-
-def _widens_permissions(change: FileChange) -> bool:
-    """A workflow whose diff adds a `permissions` block or a `: write` scope."""
-    if not change.path.startswith(".github/workflows/") or not change.patch:
-        return False
-    added = (line for line in change.patch.splitlines() if line.startswith("+") and not line.startswith("+++"))
-    return any(_PERMISSIONS_LINE.search(line) for line in added)
 
 
 def watch(title: str, texts: Texts) -> list[str]:

@@ -67,7 +67,7 @@ def change_kind(stats: Stats, title: str) -> ChangeKind | None:
         return ChangeKind("kind_one_line", (source[0].path,))
     settings = [change for change in source if _is_config(change.path)]
     if settings and 2 * sum(change.changes for change in settings) >= stats.source_lines:
-        name = "kind_default" if any(_changes_a_default(change) for change in settings) else "kind_config"
+        name = "kind_default" if any(sets_a_default(change) for change in settings) else "kind_config"
         return ChangeKind(name, largest(settings))
     removed = sum(change.deletions for change in source)
     if removed >= MIN_REMOVED_LINES and removed >= REMOVAL_RATIO * sum(change.additions for change in source):
@@ -103,9 +103,10 @@ def _is_config(path: str) -> bool:
     return name in _CONFIG_FILES or bool(_CONFIG_DIRS.intersection(dirs[:2]))
 
 
-def _changes_a_default(change: FileChange) -> bool:
-    """An added line that sets a default (`default=`, `= True`, `"default": 4`), as the patch shows."""
-    if not change.patch:
+def sets_a_default(change: FileChange) -> bool:
+    """A settings file (vLLM's config package, its env variables) with an added line that sets a
+    default (`default=`, `= True`, `"default": 4`), as the patch shows."""
+    if not _is_config(change.path) or not change.patch:
         return False
     added = (line[1:] for line in change.patch.splitlines() if line.startswith("+") and not line.startswith("+++"))
     return any(_DEFAULT_LINE.search(line) for line in added)

@@ -76,7 +76,9 @@ def area(path: str) -> str:
     return "/".join(dirs[:2]) if dirs else "."
 
 
-def _kind(change: FileChange) -> str:
+def kind_of(change: FileChange) -> str:
+    """The file's kind (core/heuristic/files.py), or "wording" for a source or config file whose
+    diff changes only comments, docstrings or strings."""
     kind = file_kind(change.path)
     return "wording" if kind in _WORDED_KINDS and wording_only(change.path, change.patch) else kind
 
@@ -95,7 +97,7 @@ class Stats:
     def of(cls, files: tuple[FileChange, ...]) -> Stats:
         """The file list's kinds and line counts; a source or config file whose diff changes only
         comments, docstrings or strings is of kind "wording", and not source."""
-        kinds = tuple(_kind(change) for change in files)
+        kinds = tuple(kind_of(change) for change in files)
         by_kind: dict[str, int] = defaultdict(int)
         for change, kind in zip(files, kinds, strict=True):
             by_kind[kind] += change.changes

@@ -153,6 +153,22 @@ def build_context(snapshot: PRSnapshot, budget_tokens: int) -> PRContext:
     return PRContext(text=text, coverage=coverage, tokens=estimate_tokens(text))
 
 
+def unlimited_coverage(snapshot: PRSnapshot) -> Coverage:
+    """The coverage of a context no budget limits, without building it: every file read whole but
+    those skipped for a reason (binary, lock, generated…). It reads no patch, so a patch cut for
+    storing reads as GitHub's whole one here."""
+    if not snapshot.complete:
+        return Coverage(files_total=0, files_read=0, files_known=False)
+    reasons = ((change.path, skip_reason(change)) for change in snapshot.files)
+    skipped = tuple(SkippedFile(clean_line(path), reason) for path, reason in reasons if reason is not None)
+    return Coverage(
+        files_total=snapshot.files_total,
+        files_read=len(snapshot.files) - len(skipped),
+        skipped=skipped,
+        files_unlisted=snapshot.files_total - len(snapshot.files),
+    )
+
+
 def _metadata(snapshot: PRSnapshot) -> str:
     listing = snapshot.listing
     lines = [
@@ -278,6 +294,11 @@ def _not_shown_reserve(names: Iterable[str], files_total: int, budget_tokens: in
     return floor + min(listing, int(budget_tokens * NOT_SHOWN_SHARE))
 
 
+def ranked(files: Iterable[FileChange]) -> list[FileChange]:
+    """`files` in the order the context tries them: source, tests, docs, config, CI; larger first."""
+    return sorted(files, key=_rank_key)
+
+
 def _rank_key(change: FileChange) -> tuple[int, int, str]:
     return _KIND_RANK[file_kind(change.path)], -change.changes, change.path
 
@@ -290,15 +311,15 @@ def _add_files(
     budget: _Budget, candidates: list[FileChange], names: dict[str, str], files_total: int, reserve: int
 ) -> tuple[int, list[str], list[FileChange]]:
     """Walk the ranked files; returns (files read, partially read paths, files that did not fit)."""
-    ranked = sorted(candidates, key=_rank_key)
+    in_order = ranked(candidates)
     # The header's count is known only at the end: hold its widest form, then narrow it.
     if not budget.try_add(_files_header(files_total, files_total), reserve):
-        return 0, [], ranked
+        return 0, [], in_order
     slot = len(budget.parts) - 1
     read, partial, unfit = 0, [], []
-    for position, change in enumerate(ranked):
+    for position, change in enumerate(in_order):
         if budget.left - reserve < MIN_FILE_TOKENS:  # full: the rest cannot fit, no need to try each
-            unfit += ranked[position:]
+            unfit += in_order[position:]
             break
         block = budget.sub(budget.left, reserve)
         outcome = _file_block(block, change, names[change.path], may_clip=read == 0)
@@ -313,7 +334,8 @@ def _add_files(
     return read, partial, unfit
 
 
-def _file_header(change: FileChange, name: str) -> str:
+def file_header(change: FileChange, name: str) -> str:
+    """A file's line above its hunks: its name, status and counts."""
     if change.status == "removed":
         detail = f"removed, -{change.deletions}"
     elif change.status == "added":
@@ -327,15 +349,17 @@ def _file_header(change: FileChange, name: str) -> str:
 
 def _file_block(block: _Budget, change: FileChange, name: str, may_clip: bool) -> _Outcome | None:
     """Add one file to `block`: "whole", "partial" (some hunks), or None when nothing fits."""
-    if not block.try_add(_file_header(change, name)):
+    if not block.try_add(file_header(change, name)):
         return None
     # A removed file's hunks only repeat what is gone: its name and line count say enough.
     if change.status == "removed" or not change.patch:
         return "whole"
-    hunks = [_ended(clean_text(hunk)) for hunk in _HUNK_START.split(change.patch) if hunk]
-    if block.try_add("".join(hunks)):
+    hunks = hunks_of(change.patch)
+    # A patch cut for storing (patch_cut.py) never fitted whole, and the marker counts GitHub's hunks.
+    total = change.cut.hunks if change.cut is not None else len(hunks)
+    if change.cut is None and block.try_add("".join(hunks)):
         return "whole"
-    marker_reserve = estimate_tokens(_hunks_marker(len(hunks), len(hunks)))
+    marker_reserve = estimate_tokens(hunks_marker(total, total))
     # Whole hunks in order, passing over any too big for what is left.
     shown = 0
     for hunk in hunks:
@@ -345,16 +369,22 @@ def _file_block(block: _Budget, change: FileChange, name: str, may_clip: bool) -
         shown = _add_clipped_hunk(block, hunks[0], marker_reserve)
     if shown == 0:
         return None
-    if shown < len(hunks):
-        block.try_add(_hunks_marker(shown, len(hunks)))
+    if shown < total:
+        block.try_add(hunks_marker(shown, total))
     return "partial"
+
+
+def hunks_of(patch: str) -> list[str]:
+    """A patch's hunks as a context shows them: cleaned, each ending its last line."""
+    return [_ended(clean_text(hunk)) for hunk in _HUNK_START.split(patch) if hunk]
 
 
 def _ended(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def _hunks_marker(shown: int, total: int) -> str:
+def hunks_marker(shown: int, total: int) -> str:
+    """What follows a file shown in part: how many of its hunks were shown."""
     return f"… ({shown} of {total} hunks shown)\n"
 
 
