@@ -2,10 +2,11 @@
 it goes through pydantic validation: a value written by an older version fails loudly here and
 is treated as a miss, never as a half-built object.
 
-Snapshots and cards, the largest values (a PR's patches; a card's sentences), are kept
-compressed (zlib) behind a marker no JSON value starts with, so a value written before
-compression is still read as it was written. A snapshot whose patches were cut for storing has
-a marker of its own, which code from before the cut does not read."""
+Snapshots and cards, the largest values (a PR's patches; a card's sentences), GitHub's list
+pages and a window's listings are kept compressed (zlib) behind a marker no JSON value starts
+with, so a value written before compression is still read as it was written. A snapshot whose
+patches were cut for storing has a marker of its own, which code from before the cut does not
+read."""
 
 from __future__ import annotations
 

@@ -5,15 +5,16 @@ patches were cut for storing is marked apart, so that code from before the cut n
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 
 from bot.core.prompting.patch_cut import cut_patches
-from bot.models import Card, Coverage
+from bot.models import Card, Coverage, Window
 from bot.store import codec
 from bot.store.backends.memory import MemoryKV
-from bot.store.repos.cards import CardStore, snapshot_key
-from tests.unit.builders import make_file, make_snapshot
+from bot.store.repos.cards import CardStore, merged_key, snapshot_key
+from tests.unit.builders import MERGED_AT, make_file, make_listing, make_snapshot
 
 SNAPSHOT = make_snapshot([(f"vllm/model_executor/layers/m{n}.py", 40 + n, 3) for n in range(40)], title="Faster MoE")
 CARD = Card("Faster MoE", "read", 9, ("It fuses the kernels.",) * 8, ("No test.",), (), "llm", Coverage(40, 40))
@@ -74,3 +75,18 @@ def test_code_from_before_the_cut_finds_no_value_it_could_take_for_whole_patches
     assert not stored.startswith(codec.ZLIB_MARKER)
     with pytest.raises(ValueError):
         json.loads(stored)
+
+
+def test_a_window_s_listings_are_kept_compressed_and_ones_kept_before_as_json_are_still_read() -> None:
+    kv = MemoryKV()
+    store = CardStore(kv)
+    window = Window(MERGED_AT, MERGED_AT + timedelta(days=1))
+    listings = [make_listing(number=n, title=f"Faster kernel {n}") for n in range(30)]
+    store.put_merged("acme/widgets", window, listings)
+    stored = kv.get(merged_key("acme/widgets", window))
+    assert stored is not None and stored.startswith(codec.ZLIB_MARKER)
+    assert store.get_merged("acme/widgets", window) == listings
+    plain = codec.unpacked(stored)
+    assert isinstance(plain, bytes)
+    kv.set(merged_key("acme/widgets", window), plain, 60)
+    assert store.get_merged("acme/widgets", window) == listings

@@ -87,17 +87,18 @@ class CardStore:
 
     def get_merged(self, repo: str, window: Window) -> list[PRListing] | None:
         raw = self.kv.get(merged_key(repo, window))
-        if not raw:
+        text = codec.unpacked(raw) if raw else None
+        if not text:
             return None
         try:
-            return _LISTINGS.validate_json(raw)
+            return _LISTINGS.validate_json(text)
         except ValidationError:
             return None  # written by another version: read again
 
     def put_merged(self, repo: str, window: Window, listings: list[PRListing], *, final: bool = False) -> None:
         """Keep a window's list: briefly, or for a month when `final` (no merge can join it now)."""
         ttl = MERGED_FINAL_TTL if final else MERGED_TTL
-        self.kv.set(merged_key(repo, window), _LISTINGS.dump_json(listings), ttl)
+        self.kv.set(merged_key(repo, window), codec.packed(_LISTINGS.dump_json(listings)), ttl)
 
     def get_card(self, key: CardKey) -> Card | None:
         raw = self.kv.get(card_key(key))

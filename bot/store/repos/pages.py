@@ -6,7 +6,8 @@ GitHub's REST best practices: a GET that sends a page's ETag in If-None-Match is
 when the page has not changed, and "does not count against your primary rate limit" when the
 request was authorized. The source (sources/github.py) sends what is kept here and reads the kept
 body on 304. A cache: it stays open without Redis (a miss: the page is asked for in full), and a
-value another version wrote is a miss.
+value another version wrote is a miss. Pages are kept compressed (store/codec.py): a page of 100
+PRs' JSON is the largest value a day's digest leaves.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from bot.store import codec
 from bot.store.kv import DAY, KV
 
 # A window's list pages are read again by the next digest of the day (another channel, a rerun,
@@ -45,17 +47,18 @@ class PageStore:
 
     def get(self, url: str) -> KeptPage | None:
         raw = self._kv.get(_key(url))
-        if raw is None:
+        text = codec.unpacked(raw) if raw is not None else None
+        if text is None:
             return None
         try:
-            stored = _Stored.model_validate_json(raw)
+            stored = _Stored.model_validate_json(text)
         except ValidationError:
             return None  # written by another version: ask for the page in full
         return KeptPage(stored.etag, stored.link, stored.body)
 
     def put(self, url: str, page: KeptPage) -> None:
         stored = _Stored(etag=page.etag, link=page.link, body=page.body)
-        self._kv.set(_key(url), stored.model_dump_json().encode(), PAGE_TTL)
+        self._kv.set(_key(url), codec.packed(stored.model_dump_json().encode()), PAGE_TTL)
 
 
 def _key(url: str) -> str:
