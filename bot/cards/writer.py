@@ -122,8 +122,11 @@ class ModelCardWriter:
 
     def card(self, snapshot: PRSnapshot, language: Language, tally: Tally | None = None) -> Card:
         """The card; every response's tokens (probes, retries, the second request) go to `tally`."""
-        deadline = self.budget.start(self._clock, self._sleep)
-        first, request = self._first_answer(snapshot, language, deadline, tally)
+        with self.budget.slot():
+            deadline = self.budget.start(self._clock, self._sleep)
+            first, request = self._first_answer(snapshot, language, deadline, tally)
+        # The check is most of a card's own CPU: done with the slot given back, so the next card's
+        # request goes out meanwhile and the model's slots stay busy (the digest's bound).
         # What the model saw, every path of the PR (a file it was not shown may still be named), and
         # the file count in the card's language ("24 个文件" is as true as "24 files").
         paths = (change.path for change in snapshot.files)
@@ -132,7 +135,8 @@ class ModelCardWriter:
         if check.ok:
             card = replace(first.card, checked=check.checked)
         else:
-            card = self._second_answer(request, first, check, snapshot, language, source, deadline, tally)
+            with self.budget.slot():
+                card = self._second_answer(request, first, check, snapshot, language, source, deadline, tally)
         # The mode the endpoint took; a second answer is asked for the same way.
         telemetry.count("cards_total", source="llm", mode=first.mode)
         return card

@@ -13,9 +13,10 @@ no attempt starts after that (Stopped), nor does a pause between attempts go on.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from bot.errors import ModelOutOfTime, Stopped
@@ -40,6 +41,25 @@ class Budget:
     # Set when the process's run is stopped (wiring/process.py): every deadline started from this
     # budget ends then. None: only time ends it.
     stopping: threading.Event | None = None
+    # Requests at the model at once, shared by everything that holds this budget (the cards of a
+    # process: `[defaults] concurrency`). None: no limit.
+    slots: threading.BoundedSemaphore | None = None
+
+    @contextlib.contextmanager
+    def slot(self) -> Iterator[None]:
+        """Held while asking the model: waits for a free slot (Stopped if the run stops meanwhile).
+        Waiting is not the model's time, so a deadline is started once the slot is held."""
+        slots = self.slots
+        if slots is None:
+            yield
+            return
+        while not slots.acquire(timeout=STOP_CHECK_SECONDS):
+            if self.stopping is not None and self.stopping.is_set():
+                raise Stopped
+        try:
+            yield
+        finally:
+            slots.release()
 
     def start(
         self, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep

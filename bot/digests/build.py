@@ -10,6 +10,7 @@ Stopped at once with how many cards were done (each stored as it was made).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
@@ -23,6 +24,8 @@ from bot.models import VERDICT_ORDER, Card, Digest, DigestItem, Filters, Languag
 from bot.ops.logs import carried
 from bot.ports import Source
 from bot.spending import CLI_PAYER, Payer
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 # Paths kept per digest item for matching questions: enough for any PR a person would name by
@@ -58,12 +61,21 @@ class _Run:
 
 class DigestService:
     def __init__(
-        self, source: Source, cards: CardService, *, concurrency: int = 16, stopping: threading.Event | None = None
+        self,
+        source: Source,
+        cards: CardService,
+        *,
+        concurrency: int = 16,
+        stopping: threading.Event | None = None,
+        warm: Callable[[], None] | None = None,
     ) -> None:
         self._source = source
         self._cards = cards
         self._concurrency = concurrency
         self._stopping = stopping if stopping is not None else threading.Event()
+        # Readies the model's client (its SDK's import, half a second of CPU) once a digest knows
+        # it will make cards itself: done beside its GitHub reads, not before its first request.
+        self._warm = warm
 
     def build(
         self,
@@ -113,6 +125,7 @@ class DigestService:
         cached = [self._cards.cached_snapshot(listing) for listing in wanted]
         unread = [listing for listing, snapshot in zip(wanted, cached, strict=True) if snapshot is None]
         if unread:
+            self._warm_beside()
             self._source.expect(window, unread)
         run = _Run(lock=threading.Lock(), unreadable=[])
         if not unread and (stored := self._stored(cached, language, filters, run, payer)) is not None:
@@ -141,7 +154,9 @@ class DigestService:
         # GitHub reads run ahead on their own few threads, so a card writer rarely waits for
         # its PR's files: the digest then takes about as long as its model calls.
         fetchers = ThreadPoolExecutor(max_workers=FETCHERS, thread_name_prefix="fetch")
-        writers = ThreadPoolExecutor(max_workers=self._concurrency, thread_name_prefix="card")
+        # Twice the model's slots: a card's own work (its prompt, checking the answer) is done
+        # beside the requests of others, so a slot given back is taken at once by a card ready to ask.
+        writers = ThreadPoolExecutor(max_workers=2 * self._concurrency, thread_name_prefix="card")
         try:
             # Each task carries the run's context, so its log lines keep the run's request id.
             snapshots = [
@@ -160,6 +175,20 @@ class DigestService:
             for pool in (writers, fetchers):
                 pool.shutdown(wait=not halt, cancel_futures=halt)
         return self._digest(repos, window, listings, items, language, filters, run, payer)
+
+    def _warm_beside(self) -> None:
+        """Start readying the model on a thread of its own, unless workers make the cards."""
+        warm = self._warm
+        if warm is None or self._cards.workers_alive():
+            return
+
+        def run() -> None:
+            try:
+                warm()
+            except Exception as exc:  # the first card's own request meets it again, and says so
+                log.debug("readying the model failed: %s", exc)
+
+        threading.Thread(target=run, name="model-warm", daemon=True).start()
 
     def _digest(
         self,

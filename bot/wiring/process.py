@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -191,8 +191,15 @@ def build_process(
     writer = answerer = reader = None
     if model is not None:
         token_budget = settings.defaults.token_budget
+        # The process's cards share `concurrency` requests at the model, whichever digest or job asks.
+        slots = threading.BoundedSemaphore(settings.defaults.concurrency)
         writer = ModelCardWriter(
-            model, token_budget=token_budget, budget=budget, pacing=timing.pacing, memory=modes, fit=fit
+            model,
+            token_budget=token_budget,
+            budget=replace(budget, slots=slots),
+            pacing=timing.pacing,
+            memory=modes,
+            fit=fit,
         )
         answerer = ModelAnswerer(
             model, token_budget=token_budget, budget=budget, pacing=timing.pacing, memory=modes, fit=fit
@@ -243,7 +250,13 @@ def build_process(
         spending,
         queue,
         cards,
-        DigestService(source, cards, concurrency=settings.defaults.concurrency, stopping=stopping),
+        DigestService(
+            source,
+            cards,
+            concurrency=settings.defaults.concurrency,
+            stopping=stopping,
+            warm=model.warm if model is not None else None,
+        ),
         poller,
         github_web_base(settings.github_api_url),
         tuple(closers),
