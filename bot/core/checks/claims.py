@@ -170,7 +170,9 @@ def _qualifies(word: str) -> bool:
 
 
 def _claim(match: re.Match[str]) -> Claim | None:
-    kind = next(name for name in _ALTERNATIVES if match.group(name) is not None)
+    # Each alternative is a named group around the rest: the one that matched closes last.
+    kind = match.lastgroup
+    assert kind is not None
     text = match.group(kind)
     if kind == "range":
         low, high = _range_figures(match)
