@@ -60,7 +60,15 @@ def _redis(settings: Settings) -> Check:
 
     kv = redis_kv(settings.redis_url)
     answering = kv.ping()
+    clustered = kv.clustered
     kv.close()
+    if answering and clustered:
+        queue = (
+            f"card queue at {redact_url(settings.queue_url)}"
+            if settings.queue_url
+            else "no QUEUE_URL: cards made in each process"
+        )
+        return OK, "redis", f"{where} answering, a Redis Cluster; {queue}"
     if answering:
         return OK, "redis", f"{where} answering"
     return FAIL, "redis", f"no answer at {where} (REDIS_URL); is redis-server running?"

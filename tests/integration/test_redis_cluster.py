@@ -140,3 +140,19 @@ def test_queue_url_is_checked_at_start() -> None:
         load_settings({"REDIS_URL": "redis://127.0.0.1:1/0", "QUEUE_URL": "http://queue"})
     with pytest.raises(ConfigError, match="QUEUE_URL is set without REDIS_URL"):
         load_settings({"QUEUE_URL": "redis://127.0.0.1:1/0"})
+
+
+def test_doctor_says_redis_is_a_cluster_and_where_cards_are_made(
+    github: FakeGitHub,
+    cluster_url: str,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("GITHUB_API_URL", github.url)
+    monkeypatch.setenv("REDIS_URL", cluster_url)
+    main(["doctor"])
+    assert "a Redis Cluster; no QUEUE_URL: cards made in each process" in capsys.readouterr().out
+    monkeypatch.setenv("QUEUE_URL", redis_url)
+    main(["doctor"])
+    assert "a Redis Cluster; card queue at redis://127.0.0.1:" in capsys.readouterr().out
