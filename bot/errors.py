@@ -217,16 +217,38 @@ class SourceNotAPI(SourceError):
 
 
 class SourceRefused(SourceError):
-    """GitHub answered with an HTTP error other than not-found or a spent rate limit (401, 403, 5xx…)."""
+    """GitHub answered with an HTTP error other than not-found or a spent rate limit (401, 403, 5xx…).
+    `by_app`: the request carried a GitHub App installation's token, not GITHUB_TOKEN."""
 
     # 401: a bad or expired token; 403 without a rate-limit message: the token lacks a
     # permission, or SSO has not authorised it for the organisation.
     TOKEN_REFUSED = (401, 403)
 
-    def __init__(self, what: str, status: int) -> None:
-        kind = "error.github_refused" if status in self.TOKEN_REFUSED else "error.github_status"
+    def __init__(self, what: str, status: int, *, by_app: bool = False) -> None:
+        kind = "error.github_status"
+        if status in self.TOKEN_REFUSED:
+            kind = "error.github_app_refused" if by_app else "error.github_refused"
         super().__init__(kind, what=what, status=status)
+        self.what = what
         self.status = status
+
+
+class AppNotInstalled(NotFound):
+    """The GitHub App is not installed on the repository, and no GITHUB_TOKEN reads it instead."""
+
+    def __init__(self, repo: str) -> None:
+        super().__init__("error.github_app_not_installed", repo=repo)
+        self.repo = repo
+
+
+class AppRefused(SourceError):
+    """GitHub refused the GitHub App's own token (the JWT it signs with its key). `reason`: `key`
+    (the signature is not the App's key), `clock` (expired or issued in the future by GitHub's
+    clock), `app` (GitHub knows no App with this id)."""
+
+    def __init__(self, reason: str, app_id: int) -> None:
+        super().__init__(f"error.github_app_{reason}", app=app_id)
+        self.reason = reason
 
 
 class SlackError(PublishError):

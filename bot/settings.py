@@ -34,6 +34,7 @@ __all__ = [
     "ChannelConfig",
     "Defaults",
     "FileConfig",
+    "GitHubApp",
     "ModelConfig",
     "QueueConfig",
     "Settings",
@@ -65,6 +66,16 @@ class SlackOAuth:
 
 
 @dataclass(frozen=True)
+class GitHubApp:
+    """A GitHub App prdigest reads as (GITHUB_APP_ID and its private key): each repository through
+    the token of the installation that holds it."""
+
+    app_id: int
+    private_key: str = field(repr=False)  # the PEM text, its armour checked at load
+    key_from: str  # the variable the key was read from, for messages (never the key itself)
+
+
+@dataclass(frozen=True)
 class Settings:
     config: FileConfig
     config_path: str | None  # None: no file, built-in defaults
@@ -83,6 +94,8 @@ class Settings:
     slack_oauth: SlackOAuth | None = None
     # GITHUB_WEBHOOK_SECRET: verifies POST /github/webhook (None: the endpoint is off).
     github_webhook_secret: str | None = field(default=None, repr=False)
+    # GITHUB_APP_ID and its key: installation tokens instead of GITHUB_TOKEN where it is installed.
+    github_app: GitHubApp | None = None
     # Without REDIS_URL, the store's SQLite file (None: memory only), and whether PRDIGEST_CACHE
     # named it (a file asked for by name must open; the default one may fall back to memory).
     cache: Path | None = None
@@ -201,6 +214,61 @@ def _check_github_api_url(url: str) -> str:
     return url.rstrip("/")
 
 
+APP_KEY, APP_KEY_FILE = "GITHUB_APP_PRIVATE_KEY", "GITHUB_APP_PRIVATE_KEY_FILE"
+# The armour of an unencrypted RSA private key: PKCS#1 (what GitHub's .pem download holds) or
+# PKCS#8 (`openssl pkcs8 -topk8 -nocrypt`). What is inside is read when the key is first used
+# (sources/github_app.py): this keeps a wrong file or a pasted certificate from going that far.
+_PEM_KEY = re.compile(
+    r"-----BEGIN (RSA |)PRIVATE KEY-----\s*(?P<body>[A-Za-z0-9+/=\s]+?)\s*-----END \1PRIVATE KEY-----\s*"
+)
+
+
+def _github_app(env: Mapping[str, str]) -> GitHubApp | None:
+    """GITHUB_APP_ID and its key, when either is set; each mistake one line that names the
+    variable and never shows the key."""
+    app_id = _blank_to_none(env.get("GITHUB_APP_ID"))
+    text = _blank_to_none(env.get("GITHUB_APP_PRIVATE_KEY"))
+    path = _blank_to_none(env.get("GITHUB_APP_PRIVATE_KEY_FILE"))
+    if app_id is None and text is None and path is None:
+        return None
+    named = APP_KEY if text is not None else APP_KEY_FILE
+    if app_id is None:
+        raise ConfigError(f"{named} is set but not GITHUB_APP_ID: set the App's ID (its settings page, About)")
+    if not app_id.strip().isdecimal() or int(app_id) <= 0:
+        raise ConfigError("GITHUB_APP_ID is not a number: use the App ID from the App's settings page (About)")
+    if text is not None and path is not None:
+        raise ConfigError(f"{APP_KEY} and {APP_KEY_FILE} are both set: keep one (the key's text, or its file)")
+    if text is None and path is None:
+        raise ConfigError(f"GITHUB_APP_ID is set but not its key: set {APP_KEY_FILE} (the .pem file) or {APP_KEY}")
+    if path is not None:
+        try:
+            text = Path(path).expanduser().read_text(encoding="ascii")
+        except OSError as exc:
+            raise ConfigError(f"{APP_KEY_FILE} '{one_line(path)}' cannot be read ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            text = ""  # not PEM text: said below
+    assert text is not None
+    # A key pasted into one line of an env file keeps its line breaks as the two characters \n.
+    key = text.replace("\\n", "\n").strip() + "\n"
+    if not _is_pem_key(key):
+        raise ConfigError(
+            f"{named} is not an RSA private key in PEM form "
+            "(the .pem file GitHub generates, from -----BEGIN RSA PRIVATE KEY----- to its END line)"
+        )
+    return GitHubApp(int(app_id), key, named)
+
+
+def _is_pem_key(text: str) -> bool:
+    found = _PEM_KEY.fullmatch(text)
+    if found is None:
+        return False
+    try:
+        base64.b64decode("".join(found.group("body").split()), validate=True)
+    except binascii.Error:
+        return False
+    return True
+
+
 # What the app asks for when SLACK_SCOPES is not set: the bot scopes of config/manifest.yml
 # (a test keeps the two the same).
 DEFAULT_BOT_SCOPES = (
@@ -308,7 +376,9 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         config, config_path = FileConfig(), None
     cache, cache_named = _cache(env)
     if env.get("QUEUE_URL") and not env.get("REDIS_URL"):
-        raise ConfigError("QUEUE_URL is set without REDIS_URL: card workers keep the cards they make in REDIS_URL's Redis")
+        raise ConfigError(
+            "QUEUE_URL is set without REDIS_URL: card workers keep the cards they make in REDIS_URL's Redis"
+        )
     return Settings(
         config=config,
         config_path=config_path,
@@ -326,6 +396,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         no_color="NO_COLOR" in env,
         slack_oauth=_oauth(env, config),
         github_webhook_secret=_blank_to_none(env.get("GITHUB_WEBHOOK_SECRET")),
+        github_app=_github_app(env),
         cache=cache,
         cache_named=cache_named,
     )

@@ -11,6 +11,7 @@ import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
@@ -95,13 +96,52 @@ def _cache_file(settings: Settings) -> Check:
     return OK, "store", f"{settings.cache} (REDIS_URL not set: one host only; several replicas need Redis); {shown}"
 
 
-def _github(settings: Settings) -> Check:
+def _github(settings: Settings) -> list[Check]:
+    """GITHUB_TOKEN's (or anonymous) access, unless a GitHub App alone reads; the App's."""
+    checks: list[Check] = []
+    if settings.github_app is None or settings.github_token:
+        checks.append(_github_token(replace(settings, github_app=None)))
+    if settings.github_app is not None:
+        checks.append(_github_app(settings))
+    return checks
+
+
+def _github_app(settings: Settings) -> Check:
+    """Whether GitHub takes the App's key (GET /app, GET /app/installations), and where it is installed."""
+    from bot.errors import ConfigError, SourceError
+    from bot.sources.github_app_source import AppSource
+    from bot.wiring.process import github_source
+    from bot.wiring.timing import Timing
+
+    app = settings.github_app
+    assert app is not None
+    where = redact_url(settings.github_api_url)
+    try:
+        source = github_source(settings, Timing(), retries=0, rate_limit_wait=0)
+    except ConfigError as exc:  # a key that does not read as one
+        return FAIL, "github", str(exc)
+    assert isinstance(source, AppSource)
+    try:
+        name, accounts = source.installed_on()
+    except SourceError as exc:
+        return FAIL, "github", f"{where}: {exc}"
+    finally:
+        source.close()
+    about = f"{where}, GitHub App {app.app_id} ({name}, key from {app.key_from})"
+    if not accounts:
+        return WARN, "github", f"{about}: installed nowhere yet; install it where the repositories are"
+    return OK, "github", f"{about}: installed on {len(accounts)} account(s): {', '.join(sorted(accounts))}"
+
+
+def _github_token(settings: Settings) -> Check:
     from bot.errors import NotFound, RateLimited, SourceNotAPI, SourceRefused, SourceUnreachable
+    from bot.sources.github import GitHubSource
     from bot.wiring.process import github_source
     from bot.wiring.timing import Timing
 
     where = redact_url(settings.github_api_url)
     source = github_source(settings, Timing(), retries=0, rate_limit_wait=0)
+    assert isinstance(source, GitHubSource)  # no App in these settings
     try:
         remaining, limit = source.rate_limit()
     except SourceUnreachable as exc:  # no answer at all

@@ -64,28 +64,34 @@ class _CountedRetry(GithubRetry):
         return super().is_retry(method, status_code, has_retry_after)
 
 
+def counted_retry(retries: int, backoff: float, max_rate_limit_wait: float) -> GithubRetry:
+    """The retry policy of every client: waits out short rate limits, retries 429 and 5xx."""
+    return _CountedRetry(
+        total=retries,
+        backoff_factor=backoff,
+        max_rate_limit_wait=max_rate_limit_wait,
+        status_forcelist=[429, 500, 502, 503, 504],
+    )
+
+
 def build_github(
     api_url: str,
-    token: str | None,
+    credentials: str | Auth.Auth | None,
     *,
     timeout: float = 15.0,
     retries: int = 4,
     backoff: float = 0.5,
     max_rate_limit_wait: float = MAX_RATE_LIMIT_WAIT,
 ) -> Github:
-    """One client for the process. GithubRetry waits out short rate limits and retries 5xx."""
-    retry = _CountedRetry(
-        total=retries,
-        backoff_factor=backoff,
-        max_rate_limit_wait=max_rate_limit_wait,
-        status_forcelist=[429, 500, 502, 503, 504],
-    )
+    """A client: one for the process with a token (or none), one per installation of a GitHub
+    App (`credentials` then its installation token, sources/github_app.py)."""
+    auth = (Auth.Token(credentials) if credentials else None) if isinstance(credentials, str) else credentials
     return Github(
         base_url=api_url,
-        auth=Auth.Token(token) if token else None,
+        auth=auth,
         per_page=PER_PAGE,
         timeout=int(timeout),
-        retry=retry,
+        retry=counted_retry(retries, backoff, max_rate_limit_wait),
         lazy=True,  # get_repo and get_pull cost nothing until a page is read
         # Pacing is done by our own concurrency limit; PyGithub's default 0.25 s gap would
         # make a 150-PR day take minutes on sleeps alone.

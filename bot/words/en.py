@@ -342,6 +342,26 @@ WORDS: dict[str, str] = {
     "error.github_not_found": "{what}: not found on GitHub (or the token cannot see it)",
     "error.github_refused": "{what}: GitHub refused the request ({status}); check GITHUB_TOKEN",
     "error.github_status": "{what}: GitHub answered {status}",
+    "error.github_app_refused": (
+        "{what}: GitHub refused the GitHub App's installation token ({status}); "
+        "check the App's permissions (Contents, Pull requests and Metadata: read)"
+    ),
+    "error.github_app_not_installed": (
+        "{repo}: the GitHub App is not installed on this repository; install it there, "
+        "or set GITHUB_TOKEN for the repositories it is not on"
+    ),
+    "error.github_app_key": (
+        "GitHub refused the GitHub App's token: the private key is not App {app}'s (GITHUB_APP_ID); "
+        "use the key generated on that App's settings page"
+    ),
+    "error.github_app_clock": (
+        "GitHub refused the GitHub App's token as expired or not yet valid: "
+        "this host's clock is off; set it right (NTP)"
+    ),
+    "error.github_app_app": "GitHub knows no App {app}: check GITHUB_APP_ID (the App ID on the App's settings page)",
+    "error.github_app_installed_nowhere": (
+        "the GitHub App is not installed anywhere yet: install it on the repositories it should read"
+    ),
     "error.github_not_api": (
         "GITHUB_API_URL answered with a web page, not GitHub's API; for GitHub Enterprise use {suggested}"
     ),

@@ -300,6 +300,19 @@ WORDS: dict[str, str] = {
     "error.github_not_found": "{what}：在 GitHub 上找不到（或令牌无权查看）",
     "error.github_refused": "{what}：GitHub 拒绝了请求（{status}），请检查 GITHUB_TOKEN",
     "error.github_status": "{what}：GitHub 返回了 {status}",
+    "error.github_app_refused": (
+        "{what}：GitHub 拒绝了 GitHub App 的安装令牌（{status}），"
+        "请检查 App 的权限（Contents、Pull requests 和 Metadata：只读）"
+    ),
+    "error.github_app_not_installed": (
+        "{repo}：GitHub App 未安装在这个仓库上；请在那里安装，或为未安装的仓库设置 GITHUB_TOKEN"
+    ),
+    "error.github_app_key": (
+        "GitHub 拒绝了 GitHub App 的令牌：该私钥不属于 App {app}（GITHUB_APP_ID）；请使用该 App 设置页上生成的私钥"
+    ),
+    "error.github_app_clock": "GitHub 以已过期或尚未生效为由拒绝了 GitHub App 的令牌：本机时钟不准，请校准（NTP）",
+    "error.github_app_app": "GitHub 上没有 App {app}：请检查 GITHUB_APP_ID（App 设置页上的 App ID）",
+    "error.github_app_installed_nowhere": "GitHub App 还没有安装在任何地方：请把它安装到需要读取的仓库上",
     "error.github_not_api": "GITHUB_API_URL 返回的是网页，而不是 GitHub 的 API；GitHub Enterprise 请使用 {suggested}",
     "error.github_unreachable": "{what}：无法连接 GitHub（{url}，{error}）",
     "error.rate_limited_until": "GitHub 速率限制已用完，{time} 重置。",

@@ -24,7 +24,7 @@ from devkit.fakes.slack import FakeSlack
 from devkit.slack_signing import signed_headers
 
 from bot.http.server import http_server
-from bot.settings import Settings, load_settings
+from bot.settings import GitHubApp, Settings, load_settings
 from bot.slack.app import SlackParts
 from bot.store.feedback import FeedbackStore
 from bot.store.ledger import PostLedger
@@ -244,6 +244,7 @@ def serve_harness(
     webhook_secret: str | None = None,
     with_model: bool = True,
     shared_slack: FakeSlack | None = None,
+    github_app: GitHubApp | None = None,
 ) -> Iterator[SlackHarness]:
     """Fake Slack and the app served on loopback, wired to the given fakes and Redis; closed on
     exit. `with_model` False: the app is configured without a model (the fake is not asked).
@@ -257,6 +258,8 @@ def serve_harness(
         settings = load_settings(env if with_model else {k: v for k, v in env.items() if k not in MODEL_KEYS})
         if webhook_secret is not None:
             settings = dataclasses.replace(settings, github_webhook_secret=webhook_secret)
+        if github_app is not None:  # the App reads what it is installed on, GITHUB_TOKEN the rest
+            settings = dataclasses.replace(settings, github_app=github_app)
         timing = harness_timing(now)
         services = build_process(settings, timing, warn=lambda message: None)
         wired = wire_slack(services)

@@ -8,7 +8,10 @@ unchanged answer in If-None-Match gets 304, free when the request carried a toke
 the fields the real API sends for each endpoint and no more: notably the pulls *list* has no
 additions/deletions/changed_files/merged, so code that reads them there pays a request per PR, as
 it would against github.com; and a PR's `user` has no display name, which only /users/{login}
-gives.
+gives. A GitHub App registered with `register_app` is served as GitHub serves one (/app, its
+installations and their tokens: devkit/fakes/github_app.py); a request with one of its tokens is
+checked, counted against its installation's rate limit, and refused a private repository the
+installation was not given.
 """
 
 from __future__ import annotations
@@ -25,7 +28,10 @@ from http import HTTPStatus
 from typing import Any, TypeVar
 from urllib.parse import quote, unquote, urlencode
 
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
+
 from devkit.fakes.dataset import synth_patch
+from devkit.fakes.github_app import BAD_CREDENTIALS, FakeApp, FakeInstallation, RateBudget
 from devkit.fakes.github_releases import (
     UNPAGED_COMPARE_LIMIT,
     FakeRelease,
@@ -113,10 +119,13 @@ class FakeGitHub(LoopbackServer):
         # GitHub Enterprise Server: the REST API under /api/v3 of the server's host, and the PRs'
         # pages on that host (GitHub's docs, "REST API endpoints for GitHub Enterprise Server").
         self.enterprise = enterprise
-        self.rate_limit: int | None = None  # remaining core requests; None = unlimited
-        # The hour's limit the X-RateLimit-Limit header states (`anonymous()` makes it GitHub's 60).
-        self.core_limit = CORE_LIMIT
+        # The rate limit of requests without an App's token (`rate_limit`: requests left, None =
+        # unlimited; `core_limit`: the hour's limit X-RateLimit-Limit states, GitHub's 60 after
+        # `anonymous()`); each App installation has its own. `_budget`: the current request's.
+        self._own = RateBudget(limit=CORE_LIMIT)
+        self._budget = self._own
         self.rate_limit_reset_in: float = 3600.0
+        self.app: FakeApp | None = None
         self._data_lock = threading.RLock()
         self._repos: dict[str, _Repo] = {}  # keyed by lower-cased full name: GitHub ignores case
         self._users: dict[str, _User] = {}  # keyed by lower-cased login: GitHub ignores case there too
@@ -126,8 +135,22 @@ class FakeGitHub(LoopbackServer):
         self._releases: dict[str, list[tuple[str, datetime, bool, bool]]] = {}
         self._pushes: dict[str, list[tuple[datetime, str]]] = {}
         self._merge_commits: dict[str, set[int]] = {}
-        self._used = 0
-        self._reset_at = int(time.time()) + 3600
+
+    @property
+    def rate_limit(self) -> int | None:
+        return self._own.remaining
+
+    @rate_limit.setter
+    def rate_limit(self, value: int | None) -> None:
+        self._own.remaining = value
+
+    @property
+    def core_limit(self) -> int:
+        return self._own.limit
+
+    @core_limit.setter
+    def core_limit(self, value: int) -> None:
+        self._own.limit = value
 
     # -- data ------------------------------------------------------------------------------
 
@@ -267,6 +290,13 @@ class FakeGitHub(LoopbackServer):
                 history.releases.append(release)
             return history
 
+    def register_app(self, app_id: int, public_key: RSAPublicKey | bytes, *, name: str = "prdigest") -> FakeApp:
+        """A GitHub App with this id and public key (its private key signs its JWTs); install it
+        with `.install(account, repos)`."""
+        with self._data_lock:
+            self.app = FakeApp(app_id, public_key, name=name)
+            return self.app
+
     def _repo(self, full_name: str, create: bool = False) -> _Repo:
         key = full_name.lower()
         if key not in self._repos:
@@ -333,26 +363,82 @@ class FakeGitHub(LoopbackServer):
         kind = self.kind_of(path)
         resource = "search" if kind == "search" else "core"
         with self._data_lock:
-            if kind == "rate_limit":
-                return self._json(self._rate_limit_body(), resource)
-            if self.rate_limit is not None:
-                if self.rate_limit <= 0:
-                    return self._rate_limited(resource)
-                self.rate_limit -= 1
-            self._used += 1
-            response = self._answer(kind, path, request, resource)
-            if response.status == 200 and request.method == "GET":
-                response = self._conditional(request, response)
-            # GitHub's best practices ("Use conditional requests if appropriate"): "Making a
-            # conditional request does not count against your primary rate limit if a 304
-            # response is returned and the request was made while correctly authorized with an
-            # Authorization header."
-            if response.status == 304 and "authorization" in request.headers:
-                if self.rate_limit is not None:
-                    self.rate_limit += 1
-                self._used -= 1
-                response.headers.update(self._headers(resource))
-            return response
+            app, installation = self.app, None
+            if app is not None:
+                if kind in _APP_KINDS:  # the App's own endpoints: its JWT, no rate limit counted here
+                    return self._app_route(app, kind, path, request)
+                authorization = request.headers.get("authorization", "")
+                if app.token_refused(authorization):
+                    return self._json({"message": BAD_CREDENTIALS, "documentation_url": DOCS}, resource, 401)
+                installation = app.holder(authorization)
+            self._budget = installation.budget if installation is not None else self._own
+            try:
+                return self._counted(kind, path, request, resource, installation)
+            finally:
+                self._budget = self._own
+
+    def _counted(
+        self, kind: str, path: str, request: RecordedRequest, resource: str, installation: FakeInstallation | None
+    ) -> Response:
+        """The answer, counted against the current request's rate limit (`_budget`)."""
+        budget = self._budget
+        if kind == "rate_limit":
+            return self._json(self._rate_limit_body(), resource)
+        if budget.remaining is not None:
+            if budget.remaining <= 0:
+                return self._rate_limited(resource)
+            budget.remaining -= 1
+        budget.used += 1
+        if installation is not None and not self._may_read(installation, path):
+            return self._not_found(resource)
+        response = self._answer(kind, path, request, resource)
+        if response.status == 200 and request.method == "GET":
+            response = self._conditional(request, response)
+        # GitHub's best practices ("Use conditional requests if appropriate"): "Making a
+        # conditional request does not count against your primary rate limit if a 304
+        # response is returned and the request was made while correctly authorized with an
+        # Authorization header."
+        if response.status == 304 and "authorization" in request.headers:
+            if budget.remaining is not None:
+                budget.remaining += 1
+            budget.used -= 1
+            response.headers.update(self._headers(resource))
+        return response
+
+    def _may_read(self, installation: FakeInstallation, path: str) -> bool:
+        """An installation's token reads its own repositories and public ones; a private one of
+        anybody else's is not found, as GitHub hides what a token may not see."""
+        named = _REPO_PREFIX.match(path)
+        if named is None:
+            return True
+        repo = self._repos.get(f"{named['owner']}/{named['name']}".lower())
+        return repo is None or not repo.private or installation.holds(repo.full_name)
+
+    def _app_route(self, app: FakeApp, kind: str, path: str, request: RecordedRequest) -> Response:
+        refusal = app.jwt_refusal(request.headers.get("authorization", ""))
+        if refusal is not None:
+            return self._json({"message": refusal.message, "documentation_url": DOCS}, "core", refusal.status)
+        params = _ROUTE_BY_KIND[kind].fullmatch(path)
+        assert params is not None
+        found: FakeInstallation | None = None
+        if kind == "app" and request.method == "GET":
+            return self._json(app.app_object(self.api_url), "core")
+        if kind == "app_installations" and request.method == "GET":
+            listed = sorted(app.installations.values(), key=lambda each: each.id)
+            return self._page(listed, lambda each: app.installation_object(each, self.api_url), request, "core")
+        if kind == "repo_installation" and request.method == "GET":
+            if f"{params['owner']}/{params['name']}".lower() in self._repos:
+                found = app.installation_of(f"{params['owner']}/{params['name']}")
+        elif kind == "org_installation" and request.method == "GET":
+            found = app.installation_of_account(unquote(params["org"]))
+        elif kind == "access_tokens" and request.method == "POST":
+            installation = app.installations.get(int(params["id"]))
+            if installation is not None:
+                return self._json(app.grant(installation), "core", 201)
+            return self._not_found("core")
+        if found is None:
+            return self._not_found("core")
+        return self._json(app.installation_object(found, self.api_url), "core")
 
     def _answer(self, kind: str, path: str, request: RecordedRequest, resource: str) -> Response:
         fault = self._take_fault(path)
@@ -578,10 +664,11 @@ class FakeGitHub(LoopbackServer):
         return {"resources": {"core": core, "search": search}, "rate": core}
 
     def _rate(self, resource: str) -> dict[str, Any]:
-        limit = SEARCH_LIMIT if resource == "search" else self.core_limit
+        budget = self._budget
+        limit = SEARCH_LIMIT if resource == "search" else budget.limit
         # Unlimited (None): report a budget that never quite runs out.
-        remaining = self.rate_limit if self.rate_limit is not None else max(limit - self._used, 1)
-        reset = self._reset_at if remaining > 0 else int(time.time() + self.rate_limit_reset_in)
+        remaining = budget.remaining if budget.remaining is not None else max(limit - budget.used, 1)
+        reset = budget.reset_at if remaining > 0 else int(time.time() + self.rate_limit_reset_in)
         limit = max(limit, remaining)
         return {"limit": limit, "remaining": remaining, "reset": reset, "used": limit - remaining, "resource": resource}
 
@@ -841,6 +928,7 @@ class FakeGitHub(LoopbackServer):
 
 
 _REPO = r"/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)"
+_REPO_PREFIX = re.compile(_REPO + r"(?:/|$)")
 _ROUTES: list[tuple[str, re.Pattern[str]]] = [
     ("rate_limit", re.compile(r"/rate_limit")),
     ("search", re.compile(r"/search/issues")),
@@ -856,7 +944,14 @@ _ROUTES: list[tuple[str, re.Pattern[str]]] = [
     ("releases", re.compile(_REPO + r"/releases")),
     ("compare", re.compile(_REPO + r"/compare/(?P<basehead>[^/]+)")),
     ("commit_pulls", re.compile(_REPO + r"/commits/(?P<sha>[0-9a-f]{7,40})/pulls")),
+    # A GitHub App's endpoints (register_app), signed with its JWT.
+    ("app", re.compile(r"/app")),
+    ("app_installations", re.compile(r"/app/installations")),
+    ("access_tokens", re.compile(r"/app/installations/(?P<id>\d+)/access_tokens")),
+    ("repo_installation", re.compile(_REPO + r"/installation")),
+    ("org_installation", re.compile(r"/orgs/(?P<org>[^/]+)/installation")),
 ]
+_APP_KINDS = frozenset({"app", "app_installations", "access_tokens", "repo_installation", "org_installation"})
 _ROUTE_BY_KIND = dict(_ROUTES)
 
 _IS_CHECKS: dict[str, Callable[[_PR], bool]] = {
