@@ -10,6 +10,9 @@ otherwise. A merge whose PR number GitHub could not have given is answered 422 a
 `ping` (sent when the hook is made) is answered. A `release` with action `published` (not a
 draft, not a pre-release) is answered 202 at once and posted on a thread of its own: GitHub waits
 10 seconds for an answer, and a release of hundreds of PRs takes longer to post at Slack's pace.
+A GitHub App's `installation` (created, deleted, suspended…) and `installation_repositories`
+(added, removed) deliveries make the source look again which installation holds the account's
+repositories (or those named), at their next request.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from bot.core.card_jobs import MAX_PR_NUMBER, CardJob, pr_number
 from bot.core.strings.patterns import lazy
@@ -40,6 +43,14 @@ _SHA = lazy(r"[0-9a-f]{40}")
 StartResponse = Callable[..., Any]
 
 
+class Installations(Protocol):
+    """Which installation of the GitHub App holds each repository (store/repos/app_installations.py)."""
+
+    def forget(self, repo: str) -> None: ...
+
+    def forget_owner(self, owner: str) -> int: ...
+
+
 class GitHubWebhook:
     def __init__(
         self,
@@ -48,6 +59,7 @@ class GitHubWebhook:
         jobs: CardJobs | None,
         payers: Callable[[str], Mapping[Language, str | None]],
         released: Callable[[str, str], int] | None = None,
+        installations: Installations | None = None,
     ) -> None:
         self._secret = secret.encode()
         self._strict = kv.strict()
@@ -55,6 +67,8 @@ class GitHubWebhook:
         self._payers = payers
         # A new release posted in the channels that asked (releases/announcer.py).
         self._released = released
+        # None without a GitHub App (GITHUB_APP_ID): its deliveries are answered and ignored.
+        self._installations = installations
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         status, answer = self._handle(environ)
@@ -81,6 +95,8 @@ class GitHubWebhook:
             return "400 Bad Request", {"error": "the body is not JSON"}
         if event == "release" and isinstance(payload, dict):
             return self._release(payload, delivery)
+        if event in ("installation", "installation_repositories") and isinstance(payload, dict):
+            return self._installation(event, payload, delivery)
         if event != "pull_request" or not isinstance(payload, dict):
             return "200 OK", {"ignored": event}
         merged = _merged(payload)
@@ -136,6 +152,32 @@ class GitHubWebhook:
         log.info("%s released %s (delivery %s): posting where asked", repo, tag, delivery)
         return "202 Accepted", {"release": tag}
 
+    def _installation(self, event: str, payload: dict[str, Any], delivery: str) -> tuple[str, dict[str, Any]]:
+        if self._installations is None:
+            return "200 OK", {"ignored": "no GitHub App here (GITHUB_APP_ID is not set)"}
+        account = _account(payload)
+        if account is None:
+            return "400 Bad Request", {"error": "installation.account.login is missing"}
+        try:
+            if event == "installation":  # the whole account's installation changed
+                forgotten = self._installations.forget_owner(account)
+            else:
+                named = _full_names(payload, "repositories_added") + _full_names(payload, "repositories_removed")
+                for repo in named:
+                    self._installations.forget(repo)
+                forgotten = len(named)
+        except StoreError:
+            return "503 Service Unavailable", {"error": "redis unreachable"}
+        log.info(
+            "GitHub App %s %.40r on %.80r: %d repositories looked up again at their next request (delivery %s)",
+            event,
+            payload.get("action"),
+            account,
+            forgotten,
+            delivery,
+        )
+        return "200 OK", {"forgotten": forgotten}
+
     def _signed(self, body: bytes, header: str) -> bool:
         if not header.startswith("sha256="):
             return False
@@ -172,3 +214,18 @@ def _published(payload: dict[str, Any]) -> tuple[str, str] | None:
     if release.get("draft") or release.get("prerelease") or not isinstance(repo, str) or "/" not in repo:
         return None
     return (repo, tag) if isinstance(tag, str) and _TAG.fullmatch(tag) and ".." not in tag else None
+
+
+def _account(payload: dict[str, Any]) -> str | None:
+    """The login of the account an installation event is about."""
+    installation = payload.get("installation")
+    account = installation.get("account") if isinstance(installation, dict) else None
+    login = account.get("login") if isinstance(account, dict) else None
+    return login if isinstance(login, str) and login and "/" not in login else None
+
+
+def _full_names(payload: dict[str, Any], key: str) -> list[str]:
+    """The `full_name` of each repository listed under `key`."""
+    listed = payload.get(key)
+    names = [item.get("full_name") for item in listed if isinstance(item, dict)] if isinstance(listed, list) else []
+    return [name for name in names if isinstance(name, str) and name.count("/") == 1]

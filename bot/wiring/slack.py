@@ -20,6 +20,7 @@ from bot.slack.clients import SlackClient, build_web_client
 from bot.slack.tokens import WorkspaceTokens
 from bot.slack.web import SlackWeb
 from bot.store.installations import KVOAuthStateStore, SealedInstallationStore
+from bot.store.repos.app_installations import AppInstallationStore
 from bot.store.sealed import Sealer
 from bot.store.workspace import Scopes
 from bot.wiring.process import Process
@@ -146,6 +147,8 @@ def wire_slack(process: Process) -> SlackWiring:
             process.queue,
             lambda repo: workspaces.payers_for(repo, tenants.all_plans()),
             tenants.published,
+            # The App's deliveries forget where its installations are, for every replica at once.
+            AppInstallationStore(process.kv.strict()) if settings.github_app is not None else None,
         )
     )
     return SlackWiring(process, clients, tenants, workspaces, oauth, webhook)

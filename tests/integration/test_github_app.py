@@ -6,6 +6,7 @@ refuses told in one line."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -15,13 +16,16 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from devkit.fakes.github import FakeGitHub
 from devkit.fakes.github_app import FakeApp
+from devkit.fakes.llm import FakeOpenAI
 
 from bot.cli.main import main
 from bot.errors import AppNotInstalled, RateLimited
 from bot.models import Window
-from bot.settings import Settings, load_settings
+from bot.settings import GitHubApp, Settings, load_settings
 from bot.store.backends.memory import MemoryKV
 from tests.integration.conftest import REPO, ServicesFactory, day, told
+from tests.integration.slack_harness import SlackHarness, serve_harness
+from tests.integration.test_github_webhook import SECRET, deliver
 
 APP_ID = 4242
 ACME, GLOBEX, INITECH = "acme/widgets", "globex/tools", "initech/reports"
@@ -310,3 +314,75 @@ def test_doctor_says_whether_github_takes_the_key_and_where_the_app_is(
         assert line.split()[0] == "ok"
     else:
         assert line.split()[0] == "FAIL" and "the private key is not App 4242's" in line
+
+
+# -- the App's webhook deliveries --------------------------------------------------------------
+
+
+@pytest.fixture
+def served(
+    github: FakeGitHub,
+    app: FakeApp,
+    app_key: rsa.RSAPrivateKey,
+    model: FakeOpenAI,
+    redis_url: str,
+    tmp_path: Path,
+) -> Iterator[SlackHarness]:
+    key = GitHubApp(APP_ID, pem(app_key), "GITHUB_APP_PRIVATE_KEY")
+    with serve_harness(
+        github, model, redis_url, tmp_path, now=lambda: day(30), webhook_secret=SECRET, github_app=key
+    ) as harness:
+        yield harness
+
+
+def installation_event(action: str, account: str, **lists: list[str]) -> dict[str, Any]:
+    # The fields of GitHub's `installation` and `installation_repositories` events we read.
+    event: dict[str, Any] = {
+        "action": action,
+        "installation": {"id": 1, "account": {"login": account, "type": "Organization"}, "app_id": APP_ID},
+        "sender": {"login": "an-admin"},
+    }
+    for key, repos in lists.items():
+        event[key] = [{"full_name": repo, "name": repo.partition("/")[2], "private": True} for repo in repos]
+    return event
+
+
+def test_an_installation_delivery_makes_the_next_request_look_again(served: SlackHarness, app: FakeApp) -> None:
+    """Read with GITHUB_TOKEN while the App is not installed there; once it is, and GitHub says so,
+    with the installation's token at the next request."""
+    source, github = served.services.source, served.github
+    source.list_merged(ACME, WINDOW)
+    assert authorizations(github, rf"^/repos/{ACME}/pulls") == {"token test"}
+    app.install("acme")
+    source.list_merged(ACME, WINDOW)
+    assert github.count(rf"^/repos/{ACME}/installation$") == 1  # "not installed" is kept a while
+
+    answer = deliver(served, installation_event("created", "acme", repositories=[ACME]), event="installation")
+    assert answer.status_code == 200 and answer.json() == {"forgotten": 1}
+    github.reset_requests()
+    source.list_merged(ACME, WINDOW)
+    assert github.count(rf"^/repos/{ACME}/installation$") == 1
+    (token,) = authorizations(github, rf"^/repos/{ACME}/pulls")
+    assert token.startswith("token ghs_")
+
+
+def test_repositories_removed_from_an_installation_are_looked_up_again(served: SlackHarness, app: FakeApp) -> None:
+    installation = app.install("acme", [ACME])
+    source, github = served.services.source, served.github
+    source.list_merged(ACME, WINDOW)
+    installation.repos = frozenset()  # removed in GitHub's settings
+    event = installation_event("removed", "acme", repositories_removed=[ACME], repositories_added=[])
+    answer = deliver(served, event, event="installation_repositories")
+    assert answer.status_code == 200 and answer.json() == {"forgotten": 1}
+    github.reset_requests()
+    source.list_merged(ACME, WINDOW)
+    assert github.count(rf"^/repos/{ACME}/installation$") == 1
+    assert authorizations(github, rf"^/repos/{ACME}/pulls") == {"token test"}  # GITHUB_TOKEN's, as it is not there
+
+
+def test_an_unsigned_or_accountless_installation_delivery_is_refused(served: SlackHarness) -> None:
+    answer = deliver(served, installation_event("deleted", "acme"), event="installation", secret="not-the-secret")
+    assert answer.status_code == 401
+    nameless = {"action": "deleted", "installation": {"id": 1}}
+    answer = deliver(served, nameless, event="installation")
+    assert answer.status_code == 400 and answer.json() == {"error": "installation.account.login is missing"}

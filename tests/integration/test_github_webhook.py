@@ -117,6 +117,12 @@ def test_what_is_not_a_followed_merge_queues_nothing(served: SlackHarness, redis
     assert queued(redis_url) == 0
 
 
+def test_a_github_app_delivery_without_an_app_is_answered_and_ignored(served: SlackHarness) -> None:
+    installed = {"action": "created", "installation": {"id": 1, "account": {"login": "acme"}}, "repositories": []}
+    answer = deliver(served, installed, event="installation")
+    assert answer.status_code == 200 and answer.json() == {"ignored": "no GitHub App here (GITHUB_APP_ID is not set)"}
+
+
 def test_without_a_secret_the_webhook_is_off(
     github: FakeGitHub, model: FakeOpenAI, redis_url: str, tmp_path: Path
 ) -> None:
