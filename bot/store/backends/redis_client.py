@@ -107,6 +107,6 @@ def _cluster_enabled(client: redis.Redis) -> bool:
 
 
 def _host(url: str) -> str:
-    """host:port, without the password a URL may carry."""
+    """The host and port, without the password a URL may carry."""
     parts = urlsplit(url)
     return f"{parts.hostname}:{parts.port or 6379}"
