@@ -278,25 +278,24 @@ def test_a_redis_failure_is_a_store_error_naming_only_its_kind(exc: redis.RedisE
     assert "cache.internal" not in str(error)
 
 
-class _FailingRedis:
-    """Just enough of redis.Redis for RedisKV: every command raises `failure`."""
+class _FailingConnection:
+    """Just enough of RedisConnection for RedisKV: reaching Redis raises `failure`."""
+
+    clustered = None
 
     def __init__(self, failure: redis.RedisError) -> None:
         self.failure = failure
 
-    def register_script(self, script: str) -> Callable[..., Any]:
-        return self._fail
-
-    def get(self, key: str) -> bytes:
+    def client(self) -> Any:
         raise self.failure
 
-    def _fail(self, *args: Any, **kwargs: Any) -> Any:
+    def script(self, source: str) -> Any:
         raise self.failure
 
 
 def test_the_strict_view_raises_store_error_and_the_open_one_answers_a_miss() -> None:
     failure = redis.ConnectionError("Error 111 connecting to cache.internal:6379.")
-    kv = RedisKV(_FailingRedis(failure))  # type: ignore[arg-type]
+    kv = RedisKV(_FailingConnection(failure))  # type: ignore[arg-type]
     assert kv.get("card:x") is None
     with pytest.raises(StoreError, match=r"^Redis cannot be reached \(ConnectionError\)$") as raised:
         kv.strict().get("card:x")
