@@ -50,7 +50,7 @@ def worker_ack_rows(world: World, options: Options) -> list[Row]:
     world.slack.enforce_pacing = True
     try:
         with workers(world, WORKERS, WORKER_THREADS):
-            serve = _prdigest(
+            serve = prdigest_process(
                 world, config, "serve", "--http", "--no-worker", "--host", "127.0.0.1", "--port", str(port)
             )
             try:
@@ -130,7 +130,7 @@ def _requests(world: World, options: Options) -> list[dict[str, str]]:
     return planned
 
 
-def _prdigest(world: World, config: Path, *args: str) -> subprocess.Popen[bytes]:
+def prdigest_process(world: World, config: Path, *args: str) -> subprocess.Popen[bytes]:
     env = {name: value for name, value in os.environ.items() if not name.startswith(PRODUCT_ENV_PREFIXES)}
     env |= world.env | {"PRDIGEST_CONFIG": str(config), "PYTHONPATH": str(REPO_ROOT)}
     with log_file(world, args[0]) as log:
@@ -139,9 +139,14 @@ def _prdigest(world: World, config: Path, *args: str) -> subprocess.Popen[bytes]
         )
 
 
-def _load(plan: dict[str, Any]) -> list[tuple[float, int]]:
-    health = urllib.parse.urljoin(plan["url"], "/healthz")
+def serving(url: str) -> None:
+    """Returns once the server at `url` answers GET /healthz (a minute at most)."""
+    health = urllib.parse.urljoin(url, "/healthz")
     until(lambda: _answers(health), 60, "serve did not come up")
+
+
+def _load(plan: dict[str, Any]) -> list[tuple[float, int]]:
+    serving(plan["url"])
     done = subprocess.run(
         [sys.executable, "-m", "bench.load"],
         input=json.dumps(plan).encode(),

@@ -1,8 +1,11 @@
-"""`python -m bench.load`: Slack's side of the acks rows, in a process of its own.
+"""`python -m bench.load`: the senders' side of the acks rows, in a process of its own.
 
-Reads a plan from stdin (JSON: url, secret, concurrency, and requests of body + content type),
-signs each request as it is sent and posts it, `concurrency` at a time, then prints one JSON
-list of [milliseconds, status] in the plan's order.
+Reads a plan from stdin (JSON: url, concurrency, and requests of body + content type, each with
+optional headers of its own), posts each request, `concurrency` at a time, then prints one JSON
+list of [milliseconds, status] in the plan's order. With `secret`, each request is signed as
+Slack signs it, when it is sent (the signature holds the time). Optional: `pause`, seconds each
+sender waits after an answer (a light load spread over a while), and `stop_file`, a path whose
+existence ends the run: the requests not yet sent are left out of the list.
 
 It runs apart from the server it measures, so that its threads never wait on the server's
 interpreter lock, nor the server on theirs; and it speaks HTTP with the standard library's
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import sys
 import threading
 import time
@@ -27,23 +31,31 @@ from devkit.slack_signing import signed_headers
 
 def run(plan: dict[str, Any]) -> list[tuple[float, int]]:
     url = urllib.parse.urlsplit(plan["url"])
-    secret: str = plan["secret"]
+    secret: str | None = plan.get("secret")
+    pause: float = plan.get("pause", 0.0)
+    stop_file: str | None = plan.get("stop_file")
     local = threading.local()
 
-    def one(request: dict[str, str]) -> tuple[float, int]:
+    def one(request: dict[str, Any]) -> tuple[float, int] | None:
+        if stop_file is not None and os.path.exists(stop_file):
+            return None
         connection = getattr(local, "connection", None)
         if connection is None:
             connection = local.connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
         body = request["body"].encode()
-        headers = signed_headers(secret, body, request["content_type"])
+        headers = {"Content-Type": request["content_type"], **request.get("headers", {})}
+        if secret is not None:
+            headers |= signed_headers(secret, body, request["content_type"])
         started = time.monotonic()
         connection.request("POST", url.path, body=body, headers=headers)
         response = connection.getresponse()
         response.read()
-        return (time.monotonic() - started) * 1000, response.status
+        answered = (time.monotonic() - started) * 1000, response.status
+        time.sleep(pause)
+        return answered
 
     with ThreadPoolExecutor(max_workers=plan["concurrency"]) as pool:
-        return list(pool.map(one, plan["requests"]))
+        return [answer for answer in pool.map(one, plan["requests"]) if answer is not None]
 
 
 if __name__ == "__main__":

@@ -39,8 +39,8 @@ WEBHOOK_SECRET = "bench-webhook-secret"
 
 
 @contextlib.contextmanager
-def workers(world: World, count: int, threads: int) -> Iterator[None]:
-    """`count` `prdigest worker` processes, alive (heartbeat seen) before this yields; SIGTERM after."""
+def workers(world: World, count: int, threads: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """`count` `prdigest worker` processes, alive (heartbeat seen) before this yields them; SIGTERM after."""
     env = {name: value for name, value in os.environ.items() if not name.startswith(PRODUCT_ENV_PREFIXES)}
     env |= world.env | {"PYTHONPATH": str(REPO_ROOT)}
     processes = []
@@ -51,7 +51,7 @@ def workers(world: World, count: int, threads: int) -> Iterator[None]:
     client = redis.Redis.from_url(world.redis_url)
     try:
         until(lambda: client.zcard(f"{NAMESPACE}:workers") >= count, 60, "workers did not start")
-        yield
+        yield processes
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)

@@ -39,7 +39,7 @@ from bot.wiring.process import build_process
 from bot.wiring.slack import slack_app, wire_slack
 from bot.wiring.timing import Timing
 
-PRODUCT_ENV_PREFIXES = ("GITHUB_", "OPENAI_", "SLACK_", "REDIS_", "PRDIGEST_")
+PRODUCT_ENV_PREFIXES = ("GITHUB_", "OPENAI_", "SLACK_", "REDIS_", "QUEUE_", "PRDIGEST_")
 CONCURRENCY = 16  # the config default the cold digest runs with
 TOKEN_BUDGET = 12000
 
@@ -55,6 +55,8 @@ class Row:
     # does not hold, nothing to measure): a failure of every run, --smoke included, where a missed
     # target fails only the full run.
     error: str = ""
+    # False for a figure that is only reported (no target to meet): its verdict is "—".
+    judged: bool = True
 
 
 @dataclass(frozen=True)
