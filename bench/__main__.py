@@ -3,6 +3,7 @@
 make bench                      # the full run (a few minutes)
 .venv/bin/python -m bench --smoke   # seconds: keeps the benchmark working (CI runs it)
 .venv/bin/python -m bench --only requests   # the digest rows and GitHub's requests per PR
+.venv/bin/python -m bench --only scale --repos 1000   # the 1,000-repository day (never in make bench)
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from bench.globs import match_row, saved_ack_row
 from bench.past_day import date_path_row
 from bench.queue import premade_digest_row, webhook_row, workers_row
 from bench.release import release_row
+from bench.scale import MODEL_LATENCY, scale_rows
+from bench.scale_world import RedisMode
 from bench.scenarios import (
     Options,
     Row,
@@ -82,8 +85,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--slack-latency", type=float, help="seconds per Slack call (default 0.03)")
     parser.add_argument(
         "--only",
-        choices=["requests", "release"],
-        help="requests: only the digest rows, GitHub's requests per PR among them; release: only the release row",
+        choices=["requests", "release", "scale"],
+        help="requests: only the digest rows, GitHub's requests per PR among them; release: only the release row; "
+        "scale: only the day of many repositories (not part of the full run)",
+    )
+    parser.add_argument("--repos", type=int, default=1000, help="--only scale: repositories of 20 PRs (default 1000)")
+    parser.add_argument(
+        "--redis",
+        choices=["single", "cluster", "both"],
+        default="both",
+        help="--only scale: the store on one Redis, on a three-master cluster, or each in turn (default)",
     )
     return parser.parse_args(argv)
 
@@ -114,7 +125,7 @@ def options_from(args: argparse.Namespace) -> Options:
 
 
 def verdict(row: Row) -> str:
-    return "ERROR" if row.error else "pass" if row.ok else "MISS"
+    return "ERROR" if row.error else "—" if not row.judged else "pass" if row.ok else "MISS"
 
 
 def status(rows: list[Row], smoke: bool) -> int:
@@ -142,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="prdigest-bench-") as tmp:
         workdir = Path(tmp)
         with_bytecode()
+        if args.only == "scale":
+            return scale(args, options, workdir, started)
         with world(options.prs, options.latencies, workdir, args.dataset) as bench_world:
             if args.only == "requests":
                 rows.extend(digest_rows(bench_world, options, workdir)[0])
@@ -175,12 +188,28 @@ def main(argv: list[str] | None = None) -> int:
     return report(rows, options, started, args.smoke)
 
 
-def report(rows: list[Row], options: Options, started: float, smoke: bool) -> int:
+def scale(args: argparse.Namespace, options: Options, workdir: Path, started: float) -> int:
+    modes: list[RedisMode] = ["single", "cluster"] if args.redis == "both" else [args.redis]
+    rows, notes = scale_rows(args.repos, modes, options.latencies, args.dataset, workdir)
     latency = options.latencies
+    heading = (
+        f"{args.repos:,} repositories × 20 PRs · latencies: model {MODEL_LATENCY:g} s, "
+        f"GitHub {latency.github * 1000:g} ms, Slack {latency.slack * 1000:g} ms"
+    )
+    code = report(rows, options, started, smoke=False, heading=heading)
+    print("\n".join(notes))
+    return code
+
+
+def report(rows: list[Row], options: Options, started: float, smoke: bool, heading: str = "") -> int:
+    latency = options.latencies
+    heading = heading or (
+        f"{options.prs} PRs, {options.runs} run(s) · latencies: model {latency.model:g} s, "
+        f"GitHub {latency.github * 1000:g} ms, Slack {latency.slack * 1000:g} ms"
+    )
     print(
         f"prdigest benchmark · {datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {platform.machine()}, "
-        f"{_cores()} cores, Python {platform.python_version()} · {options.prs} PRs, {options.runs} run(s) · "
-        f"latencies: model {latency.model:g} s, GitHub {latency.github * 1000:g} ms, Slack {latency.slack * 1000:g} ms"
+        f"{_cores()} cores, Python {platform.python_version()} · {heading}"
     )
     headers = ("scenario", "figure", "compared with", "target", "")
     print(table(headers, [(row.scenario, row.figure, row.bound, row.target, verdict(row)) for row in rows]))
