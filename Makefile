@@ -20,9 +20,11 @@ setup: $(BIN)/prdigest
 run: setup
 	$(BIN)/prdigest digest vllm-project/vllm
 
-# The tests start their own redis-server on loopback; install it when the machine lacks it.
+# The tests start their own redis-server (and a Redis Cluster of three) and rabbitmq-server on
+# loopback; install Debian's packages when the machine lacks them.
 redis-server:
-	@command -v redis-server >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server >/dev/null; }
+	@{ command -v redis-server && command -v redis-cli && { command -v rabbitmq-server || test -x /usr/lib/rabbitmq/bin/rabbitmq-server; }; } >/dev/null 2>&1 \
+		|| { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server rabbitmq-server >/dev/null; }
 
 format: setup
 	$(BIN)/ruff format $(SOURCES)

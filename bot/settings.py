@@ -190,13 +190,20 @@ def _check_redis_url(url: str | None, name: str = "REDIS_URL") -> str | None:
 
 
 def _check_queue_url(url: str | None) -> str | None:
-    """QUEUE_URL: the card queue's broker, a single Redis (Dramatiq's Redis broker needs one node)."""
-    if url is not None and url.startswith(("amqp://", "amqps://")):
+    """QUEUE_URL: the card queue's broker, a single Redis (Dramatiq's Redis broker needs one node)
+    or RabbitMQ (amqp://, amqps://), checked as pika will read it."""
+    if url is None or not url.startswith(("amqp://", "amqps://")):
+        return _check_redis_url(url, "QUEUE_URL")
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # read for its check
+    except ValueError:
         raise ConfigError(
-            "QUEUE_URL names RabbitMQ, which this version cannot use yet: name a single Redis "
-            "(redis://HOST:6379/0), or leave QUEUE_URL unset to make cards in each process"
-        )
-    return _check_redis_url(url, "QUEUE_URL")
+            "QUEUE_URL has a host or port that cannot be read, as in amqp://USER:PASSWORD@HOST:5672/"
+        ) from None
+    if not parts.hostname:
+        raise ConfigError("QUEUE_URL names no RabbitMQ host, as in amqp://USER:PASSWORD@HOST:5672/")
+    return url
 
 
 def _check_github_api_url(url: str) -> str:

@@ -1,23 +1,23 @@
-"""CardQueue: card jobs on Dramatiq's Redis broker, shared by every replica that runs a worker.
+"""CardQueue: card jobs on a Dramatiq broker, shared by every replica that runs a worker.
 
 Dramatiq owns delivery: JSON messages, acknowledgement after the job, retries with exponential
 backoff, and the jobs a dead worker had taken put back once its heartbeat stops. Ours are only
 what Dramatiq does not know: that a (PR, language) is queued once, and whether any worker is
-alive (so a digest waits for the queue instead of asking the model itself).
+alive (so a digest waits for the queue instead of asking the model itself). Where the jobs and
+those marks live is the backend's (queue/backends.py): Dramatiq's Redis broker on a single Redis,
+or its RabbitMQ broker.
 
-Keys, all under the configured namespace (`[queue] namespace`, README "Redis keys"):
+Redis keys, all under the configured namespace (`[queue] namespace`, docs/operations.md):
 - {ns}:cards, {ns}:cards.msgs          Dramatiq's queue (message ids) and its messages
 - {ns}:cards.DQ, {ns}:cards.DQ.msgs    jobs waiting for their retry (delayed)
 - {ns}:cards.XQ, {ns}:cards.XQ.msgs    jobs that failed every retry (kept 7 days)
 - {ns}:__heartbeats__, {ns}:__acks__.* Dramatiq's own: which broker holds which job
-- {ns}:queued:{repo}#{n}:{language}    JOB_DEDUPE_SECONDS: this card is queued; not again
-- {ns}:workers                         a sorted set: worker id → its last heartbeat
+- {ns}:queued:…, {ns}:workers          the marks (queue/backends.py RedisBackend)
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 import time
@@ -26,48 +26,23 @@ from collections.abc import Callable
 from typing import Any
 
 import dramatiq
+import dramatiq.errors
 import redis
-from dramatiq.brokers.redis import RedisBroker
-from dramatiq.middleware import AgeLimit, Callbacks, Pipelines, Retries, ShutdownNotifications, TimeLimit
 
 from bot.core.card_jobs import CardJob
 from bot.errors import SourceError, StoreError
 from bot.ops import telemetry
 from bot.ops.logs import request_id
-from bot.store.backends.redis_store import store_error
+from bot.queue.backends import ALIVE_SECONDS, HEARTBEAT_SECONDS, QueueBackend
 
 log = logging.getLogger(__name__)
 
-QUEUE = "cards"
-# A queued card is not queued again for this long; a job done (or given up) lets go sooner.
-JOB_DEDUPE_SECONDS = 3600
 # Retries: 2 s, 4 s, 8 s… up to 5 minutes apart, 6 tries in all (GitHub's rate limit, an outage).
 MAX_RETRIES = 5
 MIN_BACKOFF_MS = 2_000
 MAX_BACKOFF_MS = 300_000
-# A worker says it is alive this often; silent for three beats, it is taken for dead.
-HEARTBEAT_SECONDS = 5.0
-ALIVE_SECONDS = 3 * HEARTBEAT_SECONDS
-# Dramatiq puts a dead worker's jobs back during its maintenance, run with this chance (in a
-# million) on each queue command. A worker asks for jobs only when a thread is free (about once a
-# second when idle), so at 5% a dead worker's jobs waited minutes; at 25% they are back within a
-# few asks of its heartbeat_timeout. Maintenance is a few sorted-set reads.
-MAINTENANCE_CHANCE = 250_000
-HEARTBEAT_TIMEOUT_MS = 30_000
 # A job runs no longer than this (the card's whole model budget fits well within it).
 TIME_LIMIT_MS = 15 * 60_000
-
-
-def build_broker(url: str, namespace: str) -> RedisBroker:
-    """Dramatiq's Redis broker, with its middleware named here (no Prometheus exporter of its own)."""
-    middleware = [AgeLimit(), TimeLimit(), ShutdownNotifications(), Callbacks(), Pipelines(), Retries()]
-    return RedisBroker(  # type: ignore[no-untyped-call]
-        url=url,
-        namespace=namespace,
-        middleware=middleware,
-        heartbeat_timeout=HEARTBEAT_TIMEOUT_MS,
-        maintenance_chance=MAINTENANCE_CHANCE,
-    )
 
 
 class RunningWorker:
@@ -121,17 +96,17 @@ class RunningWorker:
 
 
 class CardQueue:
-    def __init__(self, url: str, namespace: str, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, backend: QueueBackend, namespace: str, *, clock: Callable[[], float] = time.time) -> None:
         self.namespace = namespace
-        self._broker = build_broker(url, namespace)
-        self._client: redis.Redis = self._broker.client
+        self._backend = backend
+        self._broker = backend.broker
         self._clock = clock
         self._handler: Callable[[CardJob], bool] | None = None
         self._actor: dramatiq.Actor[[dict[str, Any]], None] = dramatiq.Actor(
             self._perform,
             broker=self._broker,
             actor_name="card",
-            queue_name=QUEUE,
+            queue_name=backend.queue_name,
             priority=0,
             options={
                 "max_retries": MAX_RETRIES,
@@ -144,20 +119,23 @@ class CardQueue:
         self._alive = False
         self._alive_lock = threading.Lock()
 
-    def _key(self, name: str) -> str:
-        return f"{self.namespace}:{name}"
-
     # -- asking ---------------------------------------------------------------------------
 
     def submit(self, job: CardJob) -> bool:
         """Queue the job unless the same (PR, language) is queued already; whether it was queued.
-        Raises StoreError when Redis does not answer."""
+        Raises StoreError when the queue (or the store its marks are in) does not answer."""
+        if not self._backend.claim(job.key):
+            return False
         try:
-            if not self._client.set(self._key(f"queued:{job.key}"), b"1", nx=True, ex=JOB_DEDUPE_SECONDS):
-                return False
             self._actor.send(job.to_json())
-        except redis.RedisError as exc:
-            raise store_error(exc) from exc
+        except (redis.RedisError, dramatiq.errors.ConnectionError) as exc:
+            self._backend.release(job.key)  # not queued: the next need of it may queue it
+            raise StoreError(
+                "error.queue_unreachable"
+                if isinstance(exc, dramatiq.errors.ConnectionError)
+                else "error.redis_unreachable",
+                error=type(exc).__name__,
+            ) from exc
         return True
 
     def workers_alive(self) -> bool:
@@ -167,33 +145,20 @@ class CardQueue:
             if now - self._alive_at < 1.0:
                 return self._alive
             try:
-                self._alive = self._client.zcount(self._key("workers"), now - ALIVE_SECONDS, "+inf") > 0
-            except redis.RedisError:
-                self._alive = False  # no Redis, no queue: the asker does the work itself
+                self._alive = self._backend.alive_since(now - ALIVE_SECONDS)
+            except StoreError:
+                self._alive = False  # no store, no queue: the asker does the work itself
             self._alive_at = now
             return self._alive
 
     def depth(self) -> int:
         """Jobs waiting: queued, or waiting for a retry."""
-        try:
-            return int(self._client.llen(self._key(QUEUE))) + int(self._client.zcard(self._key(f"{QUEUE}.DQ")))
-        except redis.RedisError as exc:
-            raise store_error(exc) from exc
+        return self._backend.depth()
 
     def oldest_age(self) -> float:
-        """Seconds the oldest queued job has waited (0 when none waits)."""
-        try:
-            first = self._client.lindex(self._key(QUEUE), 0)
-            raw = self._client.hget(self._key(f"{QUEUE}.msgs"), first) if first is not None else None
-        except redis.RedisError as exc:
-            raise store_error(exc) from exc
-        if raw is None:
-            return 0.0
-        try:
-            enqueued = float(json.loads(raw)["message_timestamp"]) / 1000
-        except (ValueError, KeyError, TypeError):
-            return 0.0
-        return max(0.0, self._clock() - enqueued)
+        """Seconds the oldest queued job has waited (0 when none waits); LookupError where the
+        broker cannot say (RabbitMQ)."""
+        return self._backend.oldest_age(self._clock())
 
     # -- working --------------------------------------------------------------------------
 
@@ -202,25 +167,14 @@ class CardQueue:
         says whether it did the job (False: dropped, as no retry would change it)."""
         self._handler = handler
         worker_id = uuid.uuid4().hex
-        key = self._key("workers")
 
         def beat() -> None:
-            now = self._clock()
-            try:
-                pipe = self._client.pipeline()
-                pipe.zadd(key, {worker_id: now})
-                pipe.zremrangebyscore(key, "-inf", now - 10 * ALIVE_SECONDS)  # the long dead
-                pipe.execute()
-            except redis.RedisError as exc:
-                raise store_error(exc) from exc
+            self._backend.beat(worker_id, self._clock())
 
         def forget() -> None:
-            try:
-                self._client.zrem(key, worker_id)
-            except redis.RedisError as exc:
-                raise store_error(exc) from exc
+            self._backend.forget(worker_id)
 
-        worker = dramatiq.Worker(self._broker, queues={QUEUE}, worker_threads=threads)
+        worker = dramatiq.Worker(self._broker, queues={self._backend.queue_name}, worker_threads=threads)
         return RunningWorker(worker, threads, beat, forget).start()
 
     def _perform(self, payload: dict[str, Any]) -> None:
@@ -248,12 +202,7 @@ class CardQueue:
             telemetry.count("jobs_total", outcome="done" if made else "dropped")
             log.debug("card job %s", "done" if made else "dropped")
             # Done: the card is in the store, and a later need of it may queue it again.
-            with contextlib.suppress(redis.RedisError):  # else the mark expires by itself
-                self._client.delete(self._key(f"queued:{job.key}"))
+            self._backend.release(job.key)
 
     def close(self) -> None:
-        self._broker.close()
-        # Dramatiq's RedisBroker.close() does nothing, and redis-py leaves a pool it was handed
-        # open when its client closes: the pool's connections would be left to the garbage
-        # collector, which may finalize a socket before the connection that would have closed it.
-        self._client.connection_pool.disconnect()
+        self._backend.close()

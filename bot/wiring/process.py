@@ -218,7 +218,7 @@ def build_process(
     )
     queue = None
     if queue_url is not None:
-        queue = card_queue(queue_url, config.queue.namespace)
+        queue = card_queue(queue_url, config.queue.namespace, kv)
         closers.append(queue.close)
     store = CardStore(kv)
     cards = CardService(

@@ -377,6 +377,7 @@ WORDS: dict[str, str] = {
         "Set GITHUB_TOKEN to raise the limit from 60 to 5,000 requests an hour."
     ),
     "error.cache_unusable": "the cache file cannot be used ({error})",
+    "error.queue_unreachable": "The card queue (RabbitMQ) cannot be reached ({error})",
     "error.redis_unreachable": "Redis cannot be reached ({error})",
     "error.slack_unreachable": "Slack could not be reached ({error})",
     "error.slack_answered": "Slack answered {error}",

@@ -324,6 +324,7 @@ WORDS: dict[str, str] = {
         "GitHub 速率限制已用完，请稍后再试。设置 GITHUB_TOKEN 可将上限从每小时 60 次提高到 5,000 次。"
     ),
     "error.cache_unusable": "缓存文件无法使用（{error}）",
+    "error.queue_unreachable": "无法连接卡片队列（RabbitMQ）（{error}）",
     "error.redis_unreachable": "无法连接 Redis（{error}）",
     "error.slack_unreachable": "无法连接 Slack（{error}）",
     "error.slack_answered": "Slack 返回错误 {error}",

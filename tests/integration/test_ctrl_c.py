@@ -20,6 +20,7 @@ from devkit.fakes.llm import CHAT_PATH, FakeOpenAI
 from devkit.fakes.server import RecordedRequest
 
 from bot.core.card_jobs import CardJob
+from bot.queue.backends import RedisBackend
 from bot.queue.broker import CardQueue
 from tests.integration.conftest import REPO
 from tests.integration.slack_harness import wait_for
@@ -187,7 +188,7 @@ def test_a_stop_ends_the_process_even_while_github_does_not_answer(day_of_prs: F
 def test_a_worker_drains_on_ctrl_c_and_ends_at_once_on_a_second(day_of_prs: FakeGitHub, redis_url: str) -> None:
     with SlowModel(quick=0, latency=SLOW_SECONDS) as model:
         process = prdigest(environment(day_of_prs, model, redis_url), "worker", "--threads", "1")
-        queue = CardQueue(redis_url, "prdigest:jobs")
+        queue = CardQueue(RedisBackend(redis_url, "prdigest:jobs"), "prdigest:jobs")
         try:
             wait_for(lambda: queue.workers_alive() or process.poll() is not None, timeout=60)
             queue.submit(CardJob(REPO, 7, "en"))

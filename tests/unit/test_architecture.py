@@ -30,6 +30,7 @@ VENDORS = {
     "requests": ("sources/",),
     "redis": ("store/backends/redis_store.py", "store/backends/redis_client.py", "queue/"),
     "dramatiq": ("queue/",),
+    "pika": ("queue/backends.py",),
     "prometheus_client": ("ops/metrics.py",),
     # http/server.py serves Bolt's app over WSGI and checks Slack's signatures before Bolt does.
     "slack_bolt": ("slack/", "http/server.py", "store/installations.py"),
@@ -62,7 +63,8 @@ CONSTRUCTORS = {
     "GithubIntegration": "sources/github_app.py",
     "Redis": "store/backends/redis_client.py",
     "RedisCluster": "store/backends/redis_client.py",
-    "RedisBroker": "queue/broker.py",
+    "RedisBroker": "queue/backends.py",
+    "RabbitmqBroker": "queue/backends.py",
 }
 FACTORIES = (
     "build_openai",
