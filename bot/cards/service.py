@@ -404,9 +404,13 @@ class CardService:
             cached = self._cached(key, snapshot, payer.workspace)
             if cached is not None:
                 return self._result(cached, snapshot)
-            if not jobs.workers_alive() or self._store.get_card(key) is not None:
-                # A card stored but not for this asker: the job was another workspace's, whose
-                # budget was spent. Waiting longer would find nothing better.
+            if self._store.get_card(key) is not None:
+                # Stored since the look above (a worker's), or stored but not for this asker: the
+                # job was another workspace's, whose budget was spent. Read again as this asker;
+                # none for it: waiting longer would find nothing better.
+                cached = self._cached(key, snapshot, payer.workspace)
+                return None if cached is None else self._result(cached, snapshot)
+            if not jobs.workers_alive():
                 return None
             self._pacing.sleep(step)
             step = min(step * 2, QUEUE_STEP_MAX_SECONDS)

@@ -48,7 +48,8 @@ def test_a_worker_makes_the_cards_a_digest_waits_for(
     serving = make_services(
         settings_for(github, None, redis_url, OPENAI_API_KEY="k", OPENAI_BASE_URL="http://127.0.0.1:9/v1", **queued)
     )
-    working = make_services(settings_for(github, model, redis_url, **queued))
+    # A generous model budget: on a loaded machine the worker's threads may wait their turn a while.
+    working = make_services(settings_for(github, model, redis_url, **queued), model_timeout=30)
     worker = start_worker(working, 3)
     try:
         wait_for(lambda: serving.queue is not None and serving.queue.workers_alive())

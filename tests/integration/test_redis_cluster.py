@@ -99,7 +99,8 @@ def test_with_queue_url_a_worker_makes_the_cards_the_cluster_keeps(
     serving = make_services(
         settings_for(github, None, cluster_url, OPENAI_API_KEY="k", OPENAI_BASE_URL="http://127.0.0.1:9/v1", **queued)
     )
-    working = make_services(settings_for(github, model, cluster_url, **queued))
+    # A generous model budget: on a loaded machine the worker's threads may wait their turn a while.
+    working = make_services(settings_for(github, model, cluster_url, **queued), model_timeout=30)
     worker = start_worker(working, 3)
     try:
         wait_for(lambda: serving.queue is not None and serving.queue.workers_alive())
