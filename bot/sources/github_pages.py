@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from typing import Any, Protocol, TypeVar
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from github import Github
 from github.GithubObject import GithubObject
@@ -25,6 +25,8 @@ T = TypeVar("T", bound=GithubObject)
 
 # GitHub's pagination guide: follow the URL of the Link header's rel="next" until there is none.
 _NEXT = lazy(r'<([^>]+)>\s*;\s*rel="next"')
+# A listing GitHub numbers also links its last page (rel="last"); cursor-paged ones do not.
+_LAST = lazy(r'<([^>]+)>\s*;\s*rel="last"')
 
 
 class PageMemory(Protocol):
@@ -51,14 +53,14 @@ class Pages:
                 yield self._gh.create_from_raw_data(klass, raw)
 
     def pages(self, path: str, parameters: dict[str, str]) -> Iterator[Any]:
-        url: str | None = f"{path}?{urlencode(parameters)}"
+        url: str | None = first_url(path, parameters)
         while url is not None:
-            body, link = self._page(url)
+            body, link = self.page(url)
             yield body
-            match = _NEXT.search(link)
-            url = match.group(1) if match else None
+            url = next_url(link)
 
-    def _page(self, url: str) -> tuple[Any, str]:
+    def page(self, url: str) -> tuple[Any, str]:
+        """One page's JSON and its Link header."""
         requester = self._gh.requester
         name = f"{self._api_url}{url}" if url.startswith("/") else url
         kept = self._memory.get(name) if self._memory is not None else None
@@ -80,3 +82,35 @@ class Pages:
         if self._memory is not None and etag:
             self._memory.put(name, KeptPage(str(etag), link, text))
         return data, link
+
+
+def first_url(path: str, parameters: dict[str, str]) -> str:
+    return f"{path}?{urlencode(parameters)}"
+
+
+def next_url(link: str) -> str | None:
+    match = _NEXT.search(link)
+    return match.group(1) if match else None
+
+
+def numbered_after(link: str) -> list[str]:
+    """The URLs of every page after this one, when GitHub numbers the listing (its Link names
+    the next and the last page by `page`); [] otherwise, or on the last page."""
+    next_match, last_match = _NEXT.search(link), _LAST.search(link)
+    if next_match is None or last_match is None:
+        return []
+    first, last = _page_number(next_match.group(1)), _page_number(last_match.group(1))
+    if first is None or last is None:
+        return []
+    return [_with_page(next_match.group(1), number) for number in range(first, last + 1)]
+
+
+def _page_number(url: str) -> int | None:
+    value = dict(parse_qsl(urlsplit(url).query)).get("page", "")
+    return int(value) if value.isdigit() else None
+
+
+def _with_page(url: str, number: int) -> str:
+    parts = urlsplit(url)
+    query = [(name, str(number) if name == "page" else value) for name, value in parse_qsl(parts.query)]
+    return urlunsplit(parts._replace(query=urlencode(query)))

@@ -15,10 +15,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from itertools import islice
 from typing import Any
 
 from github import Github
@@ -26,7 +29,8 @@ from github.PullRequestComment import PullRequestComment
 
 from bot.errors import SourceError
 from bot.models import Comment, PRRef, Window
-from bot.sources.github_pages import Pages
+from bot.ops.logs import carried
+from bot.sources.github_pages import Pages, first_url, next_url, numbered_after
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +43,9 @@ BATCH_SECONDS = 600.0
 PER_PAGE = 100
 # With a token, a batch's review comments stop after this many pages (10,000 comments).
 MAX_REVIEW_PAGES = 100
+# With a token, the pages after the first are asked this many at a time: within the source's few
+# requests at once (each takes one of its slots), and at most this less one asked past the window.
+AHEAD_PAGES = 3
 
 
 @dataclass
@@ -163,19 +170,58 @@ class Reviews:
             "per_page": str(PER_PAGE),
         }
         found: dict[int, list[tuple[datetime, Comment]]] = {}
-        pages = self._pages.pages(f"/repos/{batch.repo}/pulls/comments", parameters)
+        what = f"{batch.repo} review comments"
+        url: str | None = first_url(f"/repos/{batch.repo}/pulls/comments", parameters)
         read = 0
         try:
-            with self._guard(f"{batch.repo} review comments"):
-                while self._may_read(read):
-                    page = next(pages, None)
-                    read += 1
-                    self._note_remaining()
-                    if not isinstance(page, list) or not self._file(page, batch.window, found):
-                        break
+            # Every card of the batch waits for these pages: with a token, those after the first
+            # are asked a few at a time (GitHub numbers them), and read in order as before.
+            if self._authenticated and url is not None:
+                body, link = self._one(what, url)
+                read = 1
+                if not isinstance(body, list) or not self._file(body, batch.window, found):
+                    return _by_number(found)
+                if rest := numbered_after(link):
+                    return self._ahead(what, rest, batch.window, found)
+                url = next_url(link)  # not numbered (a cursor): one page after another
+            while url is not None and self._may_read(read):
+                body, link = self._one(what, url)
+                read += 1
+                if not isinstance(body, list) or not self._file(body, batch.window, found):
+                    break
+                url = next_url(link)
         except SourceError as exc:
             log.warning("review comments of %s stopped after %d pages: %s", batch.repo, read, type(exc).__name__)
-        return {number: tuple(c for _, c in sorted(items, key=lambda x: x[0])) for number, items in found.items()}
+        return _by_number(found)
+
+    def _one(self, what: str, url: str) -> tuple[Any, str]:
+        with self._guard(what):
+            page = self._pages.page(url)
+        self._note_remaining()
+        return page
+
+    def _ahead(
+        self, what: str, urls: list[str], window: Window, found: dict[int, list[tuple[datetime, Comment]]]
+    ) -> dict[int, tuple[Comment, ...]]:
+        """The pages at `urls`, AHEAD_PAGES asked at once, filed in order until one passes the
+        window (at most AHEAD_PAGES - 1 asked for nothing) or MAX_REVIEW_PAGES are read."""
+        wanted = iter(urls[: MAX_REVIEW_PAGES - 1])
+        pool = ThreadPoolExecutor(max_workers=AHEAD_PAGES, thread_name_prefix="comments")
+        read = 1
+        try:
+            pending = deque(pool.submit(carried(self._one), what, url) for url in islice(wanted, AHEAD_PAGES))
+            while pending:
+                body, _ = pending.popleft().result()
+                read += 1
+                if not isinstance(body, list) or not self._file(body, window, found):
+                    break
+                if (url := next(wanted, None)) is not None:
+                    pending.append(pool.submit(carried(self._one), what, url))
+        except SourceError as exc:
+            log.warning("review comments stopped after %d pages: %s", read, type(exc).__name__)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        return _by_number(found)
 
     def _file(self, page: list[Any], window: Window, found: dict[int, list[tuple[datetime, Comment]]]) -> bool:
         """File a page's comments under their PR numbers; False once the listing passed the window."""
@@ -212,6 +258,10 @@ class Reviews:
         with self._lock:
             if self._remaining is None or self._remaining[0] != reset or remaining < self._remaining[1]:
                 self._remaining = (reset, remaining)
+
+
+def _by_number(found: dict[int, list[tuple[datetime, Comment]]]) -> dict[int, tuple[Comment, ...]]:
+    return {number: tuple(c for _, c in sorted(items, key=lambda x: x[0])) for number, items in found.items()}
 
 
 def comment_of(item: Any) -> Comment:

@@ -162,3 +162,62 @@ def test_a_refused_or_rate_limited_profile_is_a_source_error(
     github.rate_limit = 0
     with pytest.raises(RateLimited):
         services.source.user_name("nhill")
+
+
+def add_reviewed_prs(github: FakeGitHub, *, after_window: int = 0) -> None:
+    """12 PRs of the window with 40 review comments each (480: five pages of 100), and
+    `after_window` comments on a 13th PR made after the window ended."""
+    for number in range(1, 13):
+        github.add_pr(
+            REPO,
+            number,
+            title=f"Change {number}",
+            merged_at=day(number),
+            review_comments=[
+                {
+                    "author": "bob",
+                    "body": f"note {number}.{k}",
+                    "path": "a.py",
+                    "created_at": day(number) - timedelta(minutes=40 - k),
+                }
+                for k in range(40)
+            ],
+        )
+    if after_window:
+        github.add_pr(
+            REPO,
+            13,
+            title="Next day's",
+            merged_at=day(30),
+            review_comments=[
+                {"author": "eve", "body": f"late {k}", "path": "b.py", "created_at": day(26) + timedelta(minutes=k)}
+                for k in range(after_window)
+            ],
+        )
+
+
+def test_a_digests_review_comments_are_read_a_few_pages_at_once_and_filed_in_order(
+    github: FakeGitHub, make_services: ServicesFactory
+) -> None:
+    add_reviewed_prs(github)
+    services = make_services(settings_for(github), now=day(25))
+    listings = services.source.list_merged(REPO, WINDOW)
+    services.source.expect(WINDOW, listings)
+    github.reset_requests()
+    snapshots = {listing.number: services.source.fetch(listing) for listing in listings}
+    assert github.count(r"/pulls/comments$") == 5  # pages 2 to 5 asked ahead, none twice
+    for number, snapshot in snapshots.items():
+        assert [comment.body for comment in snapshot.comments] == [f"note {number}.{k}" for k in range(40)]
+
+
+def test_pages_asked_ahead_past_the_window_are_few(github: FakeGitHub, make_services: ServicesFactory) -> None:
+    # After the window's five pages, ten more of comments made the next day: the read stops at
+    # the first page past the window, having asked at most two more.
+    add_reviewed_prs(github, after_window=1000)
+    services = make_services(settings_for(github), now=day(40))
+    listings = [listing for listing in services.source.list_merged(REPO, WINDOW)]
+    services.source.expect(WINDOW, listings)
+    github.reset_requests()
+    snapshot = services.source.fetch(listings[0])
+    assert len(snapshot.comments) == 40
+    assert 6 <= github.count(r"/pulls/comments$") <= 8
