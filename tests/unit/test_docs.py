@@ -20,7 +20,7 @@ MAX_README_LINES = 200
 # The two commands that work on a fresh machine; .ci/run runs the second.
 COMMANDS = (
     "make run      # set up .venv and print today's digest of vllm-project/vllm (no keys needed)",
-    "make check    # set up .venv and redis-server, then format check, lint, types and tests",
+    "make check    # set up .venv, redis-server and rabbitmq-server, then format check, lint, types and tests",
 )
 # Pages the README links to: one per subject a newcomer looks for.
 LINKED_PAGES = {
