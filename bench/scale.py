@@ -62,6 +62,10 @@ WORKERS, WORKER_THREADS = 10, 8  # 80 threads: more than the model's slots, so t
 MODEL_LATENCY, MODEL_SLOTS = 0.5, 64
 WEBHOOK_CONCURRENCY = 8  # deliveries in flight at once, from the sender's process
 SERVING = re.compile(r"(http://127\.0\.0\.1:\d+)/slack/events")  # serve's line on stderr, once it listens
+PROMPT_PR = re.compile(r"Repository: (\S+)\nPR: #(\d+)")  # how a card's prompt names its PR
+# What a worker logs when a lease it holds could not be renewed (bot/cards/flight.py), and when a
+# job raised (Dramatiq, which retries it): counted from the workers' logs.
+LEASE_LOST, JOB_FAILED = "was lost while held", "Failed to process message"
 SLASH_PAUSE = 0.5  # the light load while the digests post: one /pr at a time, half a second apart
 MESSAGES_GUESS = 20  # a channel's messages, to size the /pr load and the wait (200 PRs: about 18)
 
@@ -108,6 +112,8 @@ def _day(world: World, store: Stores, merges: list[Merge], followed: dict[str, l
     day = Day(store.mode, len(merges), len(followed), len(store.store_ports), WORKERS, WORKER_THREADS)
     base = used_memory(store.store_ports)
     world.config_path.write_text(config_text(followed, None), encoding="utf-8")
+    logs = [world.config_path.with_name(f"worker-{index}.log") for index in range(WORKERS)]
+    offsets = [log.stat().st_size if log.exists() else 0 for log in logs]
     with workers(world, WORKERS, WORKER_THREADS) as processes:
         pids = [process.pid for process in processes]
         _cards(world, store, merges, day, pids)
@@ -117,6 +123,11 @@ def _day(world: World, store: Stores, merges: list[Merge], followed: dict[str, l
         day.bytes_day = used_memory(store.store_ports) - base
         day.families_day = families(store.store_ports)
         day.worker_rss = [peak_rss_mb(pid) for pid in pids]
+    said = "".join(
+        log.read_bytes()[offset:].decode(errors="replace") for log, offset in zip(logs, offsets, strict=True)
+    )
+    day.leases_lost = said.count(LEASE_LOST)
+    day.jobs_failed = said.count(JOB_FAILED)
     return day
 
 
@@ -163,6 +174,16 @@ def _second_asks(model: FakeOpenAI, since: int) -> int:
     )
 
 
+def _carded(model: FakeOpenAI, since: int) -> list[str]:
+    """The PRs whose cards the model was asked for since `since`, as `owner/repo#N`."""
+    found = []
+    for request in model.requests[since:]:
+        if request.path == CHAT_PATH:
+            named = PROMPT_PR.search(request.json()["messages"][-1]["content"])
+            found.append(f"{named[1]}#{named[2]}" if named else "a request naming no PR")
+    return found
+
+
 def _delivery(merge: Merge) -> dict[str, Any]:
     """GitHub's `pull_request` delivery of a merge, signed (GitHub's signature holds no time)."""
     body = json.dumps(
@@ -202,7 +223,7 @@ def _digests(world: World, merges: list[Merge], followed: dict[str, list[str]], 
     world.config_path.write_text(config_text(followed, post_at), encoding="utf-8")
     posted_at = time.monotonic() - (time.time() - post_at.timestamp())  # post_at on the fakes' clock
     world.github.reset_requests()
-    calls = world.model.calls
+    calls, asked = world.model.calls, len(world.model.requests)
     world.slack.enforce_pacing = True
     serve, url = _serve(world)
     # The scheduler's own record of each channel's run (the ledger in the store), read as /pr following reads it.
@@ -238,6 +259,7 @@ def _digests(world: World, merges: list[Merge], followed: dict[str, list[str]], 
         day.messages = len(times)
         day.to_first, day.to_last = min(times) - posted_at, max(times) - posted_at
         day.digest_calls = world.model.calls - calls
+        day.carded_late = _carded(world.model, asked)
         day.slash_acks = [milliseconds for milliseconds, _ in results]
         day.slash_failures = sum(1 for _, status in results if status != 200)
         day.github_digests = len(world.github.requests)

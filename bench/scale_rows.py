@@ -72,6 +72,9 @@ class Day:
     bytes_day: int = 0
     families_day: dict[str, tuple[int, float]] = field(default_factory=dict)
     worker_rss: list[float] = field(default_factory=list)
+    carded_late: list[str] = field(default_factory=list)  # PRs the digests asked the model for
+    leases_lost: int = 0  # renewals the workers reported failed
+    jobs_failed: int = 0  # card jobs that raised (and were retried)
 
     @property
     def repos(self) -> int:
@@ -88,14 +91,14 @@ def _model_bound(cards: int, slots: int, latency: float) -> float:
     return math.ceil(cards / slots) * latency
 
 
-def _lanes(day: Day) -> int:
-    """Channels posting at once: a serve's scheduler runs PARALLEL_CHANNELS at a time."""
-    return min(day.channels, PARALLEL_CHANNELS)
+def _rounds(channels: int) -> int:
+    """A serve's scheduler posts PARALLEL_CHANNELS channels at a time: the rounds to post them all."""
+    return math.ceil(channels / PARALLEL_CHANNELS)
 
 
 def _digest_bound(day: Day) -> float:
-    """Slack's pace: one message a second in a channel, `_lanes` channels at a time."""
-    return day.messages / _lanes(day) * SLACK_PACE
+    """Slack's pace, one message a second in a channel, over the rounds of channels."""
+    return _rounds(day.channels) * day.messages / day.channels * SLACK_PACE
 
 
 def _rows(day: Day, slots: int, latency: float) -> list[Row]:
@@ -127,7 +130,8 @@ def _rows(day: Day, slots: int, latency: float) -> list[Row]:
             f"{day.channels} channels' digests at one post_at, {REPOS_PER_CHANNEL} repos each ({where})",
             f"post_at → last message {day.to_last:.0f} s (first {day.to_first:.1f} s) · {day.messages:,} messages · "
             f"{day.shown:,} PRs shown · {day.digest_calls} model calls",
-            f"{day.messages:,} messages ÷ {_lanes(day)} channels at a time × {SLACK_PACE:g} s = {digest_bound:.0f} s",
+            f"⌈{day.channels}/{PARALLEL_CHANNELS}⌉ rounds × {day.messages / day.channels:.0f} messages × "
+            f"{SLACK_PACE:g} s = {digest_bound:.0f} s",
             "≤ 1.2 × bound, every PR shown, 0 model calls",
             day.to_last <= 1.2 * digest_bound and day.shown == day.prs and day.digest_calls == 0,
             "" if day.shown == day.prs else f"the digests showed {day.shown} of {day.prs} PRs",
@@ -194,8 +198,11 @@ def _cpu_note(day: Day) -> list[str]:
     workers, serve, redis, fakes = day.cpu_cards
     spent = workers + serve + redis + fakes
     cards, digests = _kinds(day.github_kinds_cards), _kinds(day.github_kinds_digests)
+    late = ", ".join(day.carded_late[:5]) or "none"
     return [
         f"{day.mode}: GitHub's requests by kind, the cards: {cards}; the digests: {digests}",
+        f"{day.mode}: the workers reported {day.leases_lost} leases lost while held and {day.jobs_failed} jobs "
+        f"that raised (retried); cards the digests asked the model for: {late}",
         f"{day.mode}: while the cards were made ({day.carding:.0f} s), CPU seconds: workers {workers:.0f} "
         f"({workers / day.prs * 1000:.1f} ms a card), serve {serve:.0f} ({serve / day.prs * 1000:.1f} ms a delivery), "
         f"Redis {redis:.0f}, the fakes {fakes:.0f}: {spent / day.carding:.2f} of the {os.cpu_count()} cores "
@@ -215,7 +222,7 @@ def _paper(day: Day, slots: int, latency: float) -> list[str]:
     model_rate = slots / latency
     requests = (day.github_cards + day.github_digests) * scale
     month = sum(total / day.prs * FAMILY_DAYS.get(family, 1) for family, (_, total) in day.families_day.items())
-    posting = day.to_last * channels / day.channels * _lanes(day) / PARALLEL_CHANNELS
+    posting = day.to_last / _rounds(day.channels) * _rounds(channels)
     return [
         f"{PAPER_REPOS:,} repositories on paper (from the {day.mode} run's unit costs): "
         f"{prs:,} PRs, {channels:,} channels",
