@@ -32,6 +32,7 @@ from bot.errors import NotFound, RateLimited
 from bot.models import GITHUB_FILE_LIST_CAP, FileChange, PRListing, PRRef, PRSnapshot, Window
 from bot.ops import telemetry
 from bot.ops.redact import redact_url
+from bot.sources.github_clients import ClientPerThread
 from bot.sources.github_errors import github_errors
 from bot.sources.github_pages import PageMemory, Pages
 from bot.sources.github_releases import GitHubReleases
@@ -106,7 +107,7 @@ def _utc(moment: datetime) -> datetime:
 class GitHubSource:
     def __init__(
         self,
-        client: Github,
+        clients: ClientPerThread,
         *,
         authenticated: bool,
         api_url: str,
@@ -114,9 +115,9 @@ class GitHubSource:
         concurrency: int = DEFAULT_CONCURRENCY,
         pages: PageMemory | None = None,
     ) -> None:
-        self._gh = client
-        self._pages = Pages(client, pages, api_url=api_url)
-        self._reviews = Reviews(client, self._pages, authenticated=authenticated, guard=self._guarded)
+        self._clients = clients
+        self._pages = Pages(clients.get, pages, api_url=api_url)
+        self._reviews = Reviews(clients, self._pages, authenticated=authenticated, guard=self._guarded)
         self._authenticated = authenticated
         self._api_url = redact_url(api_url)  # only ever shown in messages: no credentials in them
         self._now = now
@@ -152,23 +153,23 @@ class GitHubSource:
     def rate_limit(self) -> tuple[int, int]:
         """Requests left this hour, and the hour's limit (free: /rate_limit does not count)."""
         with self._translated("rate limit"):
-            core = self._gh.get_rate_limit().resources.core
+            core = self._clients.get().get_rate_limit().resources.core
         return core.remaining, core.limit
 
     def rate_limit_remaining(self) -> int:
         """Requests left as GitHub's last response said (X-RateLimit-Remaining, which PyGithub
         keeps); LookupError before any response said it. Costs no request: a gauge reads it."""
-        remaining, limit = self._gh.requester.rate_limiting
+        remaining, limit, _reset = self._clients.rate_limiting()
         if limit < 0:
             raise LookupError("GitHub has not said its rate limit yet")
         return remaining
 
     def close(self) -> None:
-        self._gh.close()
+        self._clients.close()
 
     def releases(self) -> GitHubReleases:
         """The release endpoints, through this source's client (its pool and its retries)."""
-        return GitHubReleases(self._gh, authenticated=self._authenticated, api_url=self._api_url)
+        return GitHubReleases(self._clients.get, authenticated=self._authenticated, api_url=self._api_url)
 
     # -- discovery -------------------------------------------------------------------------
 
@@ -234,7 +235,7 @@ class GitHubSource:
             if known is not None and time.monotonic() - known[1] < VISIBILITY_MEMO:
                 return known[0]
             with self._slots, self._translated(repo):
-                private = bool(self._gh.get_repo(repo).private)
+                private = bool(self._clients.get().get_repo(repo).private)
             self._visible[repo.lower()] = (private, time.monotonic())
             return private
 
@@ -247,7 +248,7 @@ class GitHubSource:
         try:
             with self._slots, self._translated(f"user {login}"):
                 # get_user completes the user at once (its one GET); reading .name costs nothing more.
-                name = self._gh.get_user(login).name
+                name = self._clients.get().get_user(login).name
         except NotFound:
             return None
         return name or None  # an empty name is no name
@@ -257,7 +258,7 @@ class GitHubSource:
     def get_listing(self, ref: PRRef) -> PRListing:
         """One PR by number (1 request), merged or not."""
         with self._slots, self._translated(str(ref)):
-            pr = self._gh.get_repo(ref.repo).get_pull(ref.number)
+            pr = self._clients.get().get_repo(ref.repo).get_pull(ref.number)
             return self._listing_from_pull(_full_name(pr, ref.repo), pr)
 
     def expect(self, window: Window, listings: Iterable[PRListing]) -> None:
@@ -276,7 +277,7 @@ class GitHubSource:
         batch = self._reviews.take(ref)
         try:
             with self._translated(str(ref)), self._slots:
-                pr = self._gh.get_repo(ref.repo).get_pull(ref.number)  # lazy: no request
+                pr = self._clients.get().get_repo(ref.repo).get_pull(ref.number)  # lazy: no request
                 head: str | None = None
                 files: list[FileChange] = []
                 for item in pr.get_files():

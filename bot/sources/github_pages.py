@@ -11,7 +11,7 @@ PyGithub objects built from the page's JSON (no request: they hold what the list
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -38,8 +38,8 @@ class PageMemory(Protocol):
 class Pages:
     """Walks list endpoints; `memory` None: every page is asked for in full."""
 
-    def __init__(self, client: Github, memory: PageMemory | None, *, api_url: str) -> None:
-        self._gh = client
+    def __init__(self, client: Callable[[], Github], memory: PageMemory | None, *, api_url: str) -> None:
+        self._gh = client  # this thread's client (sources/github_clients.py)
         self._memory = memory
         self._api_url = api_url.rstrip("/")  # a page is kept per API host: paths alone would mix them
         self.not_modified = 0  # pages GitHub answered 304 (for tests and logs)
@@ -50,7 +50,7 @@ class Pages:
         for page in self.pages(path, parameters):
             rows = page[key] if key is not None and isinstance(page, dict) else page
             for raw in rows if isinstance(rows, list) else []:
-                yield self._gh.create_from_raw_data(klass, raw)
+                yield self._gh().create_from_raw_data(klass, raw)
 
     def pages(self, path: str, parameters: dict[str, str]) -> Iterator[Any]:
         url: str | None = first_url(path, parameters)
@@ -61,7 +61,7 @@ class Pages:
 
     def page(self, url: str) -> tuple[Any, str]:
         """One page's JSON and its Link header."""
-        requester = self._gh.requester
+        requester = self._gh().requester
         name = f"{self._api_url}{url}" if url.startswith("/") else url
         kept = self._memory.get(name) if self._memory is not None else None
         headers = {"If-None-Match": kept.etag} if kept is not None else None

@@ -14,6 +14,7 @@ sources/github_errors.py like GitHubSource's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,18 +30,18 @@ COMPARE_PAGE = 100
 
 
 class GitHubReleases:
-    def __init__(self, client: Github, *, authenticated: bool, api_url: str) -> None:
-        self._gh = client
+    def __init__(self, client: Callable[[], Github], *, authenticated: bool, api_url: str) -> None:
+        self._gh = client  # this thread's client (sources/github_clients.py)
         self._authenticated = authenticated
         self._api_url = redact_url(api_url)
 
     def releases(self, repo: str) -> list[Release]:
         with self._errors(f"the releases of {repo}"):
-            return [_release(item) for item in self._gh.get_repo(repo).get_releases()]
+            return [_release(item) for item in self._gh().get_repo(repo).get_releases()]
 
     def compare(self, repo: str, base: str, head: str) -> tuple[list[Commit], str]:
         with self._errors(f"{repo} {base}...{head}"):
-            comparison = self._gh.get_repo(repo).compare(base, head, comparison_commits_per_page=COMPARE_PAGE)
+            comparison = self._gh().get_repo(repo).compare(base, head, comparison_commits_per_page=COMPARE_PAGE)
             commits = [_commit(item) for item in comparison.commits]
         # The compare's commits end with head itself ("the last commit in the list is the most
         # recent of the entire comparison"): an empty range has no head to report.
@@ -48,7 +49,7 @@ class GitHubReleases:
 
     def pulls_of_commit(self, repo: str, sha: str) -> list[int]:
         with self._errors(f"the PRs of {repo}@{sha[:12]}"):
-            pulls = self._gh.get_repo(repo).get_commit(sha).get_pulls()
+            pulls = self._gh().get_repo(repo).get_commit(sha).get_pulls()
             return [pull.number for pull in pulls if pull.merged_at is not None]
 
     def _errors(self, what: str) -> Any:

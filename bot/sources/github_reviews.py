@@ -24,12 +24,12 @@ from datetime import UTC, datetime, timedelta
 from itertools import islice
 from typing import Any
 
-from github import Github
 from github.PullRequestComment import PullRequestComment
 
 from bot.errors import SourceError
 from bot.models import Comment, PRRef, Window
 from bot.ops.logs import carried
+from bot.sources.github_clients import ClientPerThread
 from bot.sources.github_pages import Pages, first_url, next_url, numbered_after
 
 log = logging.getLogger(__name__)
@@ -128,13 +128,13 @@ class Reviews:
 
     def __init__(
         self,
-        client: Github,
+        clients: ClientPerThread,
         pages: Pages,
         *,
         authenticated: bool,
         guard: Callable[[str], AbstractContextManager[None]],
     ) -> None:
-        self._gh = client
+        self._clients = clients
         self._pages = pages
         self._authenticated = authenticated
         self._guard = guard
@@ -226,7 +226,7 @@ class Reviews:
     def _file(self, page: list[Any], window: Window, found: dict[int, list[tuple[datetime, Comment]]]) -> bool:
         """File a page's comments under their PR numbers; False once the listing passed the window."""
         for raw in page:
-            item = self._gh.create_from_raw_data(PullRequestComment, raw)
+            item = self._clients.get().create_from_raw_data(PullRequestComment, raw)
             updated = _utc(item.updated_at) if item.updated_at else window.start
             if updated >= window.end:
                 return False  # sorted by update: every later one was updated after the window
@@ -250,11 +250,9 @@ class Reviews:
     def _note_remaining(self) -> None:
         """Keep the lowest X-RateLimit-Remaining of this reset: answers read by several threads
         may be processed out of order, and the last one seen is not always the latest."""
-        requester = self._gh.requester
-        remaining, limit = requester.rate_limiting
+        remaining, limit, reset = self._clients.rate_limiting()
         if limit < 0:
             return
-        reset = requester.rate_limiting_resettime
         with self._lock:
             if self._remaining is None or self._remaining[0] != reset or remaining < self._remaining[1]:
                 self._remaining = (reset, remaining)

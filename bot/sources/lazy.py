@@ -59,16 +59,25 @@ class GitHubEndpoint:
 def connect(endpoint: GitHubEndpoint) -> Connected:
     """The source over PyGithub's client for `endpoint` (imports PyGithub: call it at the first
     request): one client, or with a GitHub App one per installation (sources/github_app_source.py)."""
+    from github import Github
+
     from bot.sources.github import MAX_RATE_LIMIT_WAIT, GitHubSource, build_github, counted_retry
+    from bot.sources.github_clients import ClientPerThread
 
     wait = MAX_RATE_LIMIT_WAIT if endpoint.rate_limit_wait is None else endpoint.rate_limit_wait
 
     def source(credentials: str | Auth | None) -> GitHubSource:
-        client = build_github(
-            endpoint.api_url, credentials, retries=endpoint.retries, backoff=endpoint.backoff, max_rate_limit_wait=wait
-        )
+        def client() -> Github:
+            return build_github(
+                endpoint.api_url,
+                credentials,
+                retries=endpoint.retries,
+                backoff=endpoint.backoff,
+                max_rate_limit_wait=wait,
+            )
+
         return GitHubSource(
-            client,
+            ClientPerThread(client),
             authenticated=credentials is not None,
             api_url=endpoint.api_url,
             now=endpoint.now,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -221,3 +223,23 @@ def test_pages_asked_ahead_past_the_window_are_few(github: FakeGitHub, make_serv
     snapshot = services.source.fetch(listings[0])
     assert len(snapshot.comments) == 40
     assert 6 <= github.count(r"/pulls/comments$") <= 8
+
+
+def test_threads_asking_at_once_each_get_their_own_prs_answer(
+    github: FakeGitHub, make_services: ServicesFactory
+) -> None:
+    # PyGithub's connection keeps the request being made on itself: threads sharing one client
+    # could each send the other's (PyGithub #2052). Each thread has its own client.
+    for number in range(1, 121):
+        github.add_pr(REPO, number, title=f"PR {number}", merged_at=day(number / 10), files=[{"path": f"f{number}.py"}])
+    services = make_services(settings_for(github), now=day(30))
+    listings = services.source.list_merged(REPO, WINDOW)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # switch threads as often as Python can: the race shows at once
+    try:
+        with ThreadPoolExecutor(max_workers=32) as pool:
+            snapshots = list(pool.map(services.source.fetch, listings * 3))
+    finally:
+        sys.setswitchinterval(interval)
+    wrong = [s.listing.number for s in snapshots if [f.path for f in s.files] != [f"f{s.listing.number}.py"]]
+    assert len(snapshots) == 360 and wrong == []

@@ -23,6 +23,7 @@ from bot.settings import load_settings
 from bot.slack.clients import build_web_client
 from bot.slack.web import SlackWeb
 from bot.sources.github import GitHubSource, build_github
+from bot.sources.github_clients import ClientPerThread
 from bot.store.backends.memory import MemoryKV
 from bot.store.ledger import PostLedger
 from bot.store.repos.facts import FactStore
@@ -95,7 +96,8 @@ def test_members_are_not_guessed_when_slack_does_not_answer() -> None:
 
 def access(github: FakeGitHub, client: WebClient) -> AccessPolicy:
     facts = FactStore(MemoryKV())
-    source = GitHubSource(build_github(github.url, None, retries=0), authenticated=False, api_url=github.url)
+    clients = ClientPerThread(lambda: build_github(github.url, None, retries=0))
+    source = GitHubSource(clients, authenticated=False, api_url=github.url)
     return AccessPolicy(ChannelDirectory(load_settings({}).config), Visibility(source, facts), SlackWeb(client), facts)
 
 
