@@ -73,11 +73,17 @@ class Keeper:
                 return False
         for name, token in held.items():
             try:
-                if not self._leases.renew(name, token, self._ttl):
+                if not self._leases.renew(name, token, self._ttl) and self._still_held(name, token):
                     log.warning("lease %s was lost while held; another process may repeat its work", name)
             except Exception as exc:  # Redis away: the lease may lapse, the work is then done twice
                 log.warning("lease %s not renewed: %s", name, exc)
         return True
+
+    def _still_held(self, name: str, token: str) -> bool:
+        """Whether the lease is still this process's: one released after the copy above was
+        taken (its work done) cannot be renewed, and was not lost."""
+        with self._lock:
+            return self._held.get(name) == token
 
 
 @dataclass(frozen=True)

@@ -98,3 +98,28 @@ def test_a_held_lease_is_renewed_and_one_let_go_is_not() -> None:
     store.release("card:x", token)
     assert keeper.renew_held() is False  # nothing held: the renewing thread ends
     assert len(renewed) == 1 and not store.lock_held("card:x")
+
+
+def test_a_lease_let_go_while_the_keeper_renews_is_not_said_lost(caplog: pytest.LogCaptureFixture) -> None:
+    store = CardStore(MemoryKV())
+    keeper = Keeper(store, ttl_seconds=60)
+    done, working = store.try_lock("card:done", 60), store.try_lock("card:working", 60)
+    assert done is not None and working is not None
+
+    class LettingGo(CardStore):
+        """The holder of card:done finishes (and lets go) between the keeper's copy and its renew."""
+
+        def renew(self, name: str, token: str, ttl_seconds: float) -> bool:
+            if name == "card:done":
+                store.release(name, token)
+                keeper._held.pop(name, None)
+            return store.renew(name, token, ttl_seconds)
+
+    keeper._leases = LettingGo(MemoryKV())
+    with keeper.holding("card:working", working), keeper.holding("card:done", done):
+        assert keeper.renew_held() is True
+        store.release("card:working", working)
+        store.try_lock("card:working", 60)  # taken by another: this one is lost
+        keeper.renew_held()
+    lost = [record.getMessage() for record in caplog.records if "was lost" in record.getMessage()]
+    assert lost == ["lease card:working was lost while held; another process may repeat its work"]
