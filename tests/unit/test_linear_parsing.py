@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot.core.checks import cutting, sanitize
@@ -144,7 +144,8 @@ OLD_WHY = re.compile(
 )
 OLD_URL_START = (
     r"(?:[a-z][a-z0-9+.\-]*://|\b(?:data|javascript|vbscript|mailto|file|blob):(?=\S)|www\.(?=\w)"
-    r"|(?<![\w/:])//(?=[\w-]+\.\w))"
+    # SANITIZE_RULES 2: two or more slashes or backslashes, however mixed, open a host as `//` does.
+    r"|(?<![\w/:\\])[/\\]{2,}(?=[\w-]+\.\w))"
 )
 OLD_BARE_URL = re.compile(OLD_URL_START + r"[^\s<>|\"'`()\[\]{}]*", re.IGNORECASE)
 OLD_TOKEN = re.compile(r"<[!@#][^<>\n]*>")
@@ -156,8 +157,8 @@ QUESTION_BITS = [
     "\n", "why", "Why ", " here", " there", " in the digest", "not in", "为什么", "没有", " this pr", "é", "<", "|",
 ]  # fmt: skip
 SANITIZE_BITS = [
-    "a", "1", "+", ".", "-", "h", "http", "://", "//", "x.y", "www.", "data:", "<", "<!", "<@", "<#", ">", "!", "@",
-    "|", " ", "\t", ",", "\n", "é", "K", "ſ", "(", ")",
+    "a", "1", "+", ".", "-", "h", "http", "://", "//", "/", "\\", "x.y", "www.", "data:", "<", "<!", "<@", "<#",
+    ">", "!", "@", "|", " ", "\t", ",", "\n", "é", "K", "ſ", "(", ")",
 ]  # fmt: skip
 CUT_BITS = [" ", "  ", "\t", ",", ";", ":", "，", "、", "—", "-", "a", "b"]
 COMMENT_BITS = ["<", "!", "-", ">", "<!--", "-->", "<!", "--", "x", " ", "\n"]
@@ -186,6 +187,8 @@ def test_references_and_why_questions_are_read_as_before(text: str) -> None:
 
 @settings(max_examples=500, deadline=None)
 @given(text=texts(SANITIZE_BITS))
+@example(text="////x.y")  # found by Hypothesis: more than two slashes open a host too (rules 2)
+@example(text="a\\//x.y")
 def test_urls_and_slack_tokens_are_found_as_before(text: str) -> None:
     new = [(match.start() + len(match["lead"] or ""), match.end()) for match in sanitize._BARE_URL.finditer(text)]
     assert new == [match.span() for match in OLD_BARE_URL.finditer(text)]
